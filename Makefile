@@ -1,0 +1,128 @@
+# netbpf: the Linux tc and XDP eBPF datapath in userspace.
+#
+#   make            build the library, the netbpf command and the BPF objects
+#   make check      run every test (installs missing Debian packages when root)
+#   make demo       the default run on built-in in-memory ports
+#   make bench      benchmarks, side by side with the kernel where possible
+#   make fuzz       long fuzzing runs
+#   SANITIZE=1      build with ASan+UBSan (in build/asan); SANITIZE=thread: TSan
+
+BUILD   ?= build
+PREFIX  ?= /usr/local
+CC      ?= gcc
+CLANG   ?= clang
+V       ?= 0
+
+ifeq ($(SANITIZE),1)
+BUILD   := build/asan
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else ifeq ($(SANITIZE),thread)
+BUILD   := build/tsan
+SANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
+endif
+
+PKGS    := libelf libbpf libpcap libxdp zlib
+ARCH_INC := -I/usr/include/$(shell $(CC) -dumpmachine 2>/dev/null)
+
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow \
+	   -Wstrict-prototypes -Wmissing-prototypes -fno-strict-aliasing -pthread \
+	   -D_GNU_SOURCE -Iinclude -Isrc $(SANFLAGS)
+LDFLAGS += -pthread $(SANFLAGS)
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+
+BPF_CFLAGS := -O2 -g -target bpf -mcpu=v3 -Wall -Werror -Wno-unused-value \
+	      -Wno-pointer-sign -Wno-compare-distinct-pointer-types $(ARCH_INC) -Itests/bpf -Iexamples
+
+LIB_SRCS  := $(wildcard src/common/*.c src/bpf/*.c src/bpf/*/*.c src/net/*.c src/net/*/*.c \
+			src/io/*.c src/ctl/*.c)
+CLI_SRCS  := $(wildcard src/cli/*.c)
+TEST_SRCS := $(wildcard tests/runner/*.c tests/unit/*.c tests/kernel/*.c)
+BENCH_SRCS := $(wildcard bench/*.c)
+BPF_SRCS  := $(wildcard tests/bpf/*.c examples/*.c)
+
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/%.o)
+TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
+BENCH_OBJS := $(BENCH_SRCS:%.c=$(BUILD)/%.o)
+BPF_OBJS  := $(BPF_SRCS:%.c=$(BUILD)/%.o)
+
+LIB     := $(BUILD)/libnetbpf.a
+NETBPF  := $(BUILD)/netbpf
+NBTEST  := $(BUILD)/nb-test
+NBBENCH := $(BUILD)/nb-bench
+DEPS_OK := $(BUILD)/.deps-ok
+
+ifeq ($(V),0)
+Q := @
+msg = @printf '  %-6s %s\n' $(1) $(2);
+else
+Q :=
+msg :=
+endif
+
+.PHONY: all check demo bench fuzz install clean deps
+all: $(NETBPF) $(BPF_OBJS)
+
+deps: $(DEPS_OK)
+
+# Re-run the dependency check whenever the list of packages changes.
+$(DEPS_OK): scripts/install-deps.sh
+	$(Q)./scripts/install-deps.sh
+	$(Q)mkdir -p $(@D) && touch $@
+
+$(BUILD)/%.o: %.c | $(DEPS_OK)
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# BPF objects: the same clang invocation users run for the kernel.
+$(BUILD)/tests/bpf/%.o $(BUILD)/examples/%.o: | $(DEPS_OK)
+$(BUILD)/tests/bpf/%.o: tests/bpf/%.c
+	$(call msg,BPF,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/examples/%.o: examples/%.c
+	$(call msg,BPF,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(NETBPF): $(CLI_OBJS) $(LIB)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
+
+# Tests link the whole library so that every registered type is present.
+$(NBTEST): $(TEST_OBJS) $(LIB)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(TEST_OBJS) -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(LDLIBS)
+
+$(NBBENCH): $(BENCH_OBJS) $(LIB)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(BENCH_OBJS) -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(LDLIBS)
+
+check: $(NBTEST) $(NETBPF) $(BPF_OBJS)
+	$(Q)NB_BUILD=$(BUILD) NETBPF=$(abspath $(NETBPF)) $(NBTEST) --scripts tests/cli
+
+demo: $(NETBPF)
+	$(Q)$(NETBPF) run
+
+bench: $(NBBENCH) $(NETBPF) $(BPF_OBJS)
+	$(Q)NB_BUILD=$(BUILD) $(NBBENCH)
+
+fuzz:
+	@echo "make fuzz: no fuzz targets yet" >&2; exit 1
+
+install: $(NETBPF) $(LIB)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/netbpf
+	install -m 755 $(NETBPF) $(DESTDIR)$(PREFIX)/bin/netbpf
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libnetbpf.a
+	install -m 644 include/netbpf/*.h $(DESTDIR)$(PREFIX)/include/netbpf/
+
+clean:
+	rm -rf build
+
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BENCH_OBJS:.o=.d) $(BPF_OBJS:.o=.d)

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Maps: the userspace side of BPF maps (bpf(BPF_MAP_*) twins). Maps are named by id, as the
+ * kernel's are by fd; a program holds a reference on each map it uses.
+ */
+#ifndef NETBPF_MAP_H
+#define NETBPF_MAP_H
+
+#include <stddef.h>
+#include <linux/bpf.h>
+
+#include <netbpf/log.h>
+
+struct nb_map;
+
+struct nb_map_create_opts {
+	size_t sz; /* sizeof(struct nb_map_create_opts) */
+	const char *name;
+	__u32 map_flags;	/* BPF_F_NO_PREALLOC, BPF_F_RDONLY_PROG, ... */
+	__u32 numa_node;
+	struct nb_map *inner_map; /* template for array_of_maps / hash_of_maps */
+	struct nb_log *log;
+};
+
+int nb_map_create(enum bpf_map_type type, __u32 key_size, __u32 value_size, __u32 max_entries,
+		  const struct nb_map_create_opts *opts, struct nb_map **mapp);
+struct nb_map *nb_map_get(struct nb_map *map);
+void nb_map_put(struct nb_map *map);
+/* A new reference on the map with this id, or NULL. */
+struct nb_map *nb_map_get_by_id(__u32 id);
+
+__u32 nb_map_id(const struct nb_map *map);
+const char *nb_map_name(const struct nb_map *map);
+enum bpf_map_type nb_map_type(const struct nb_map *map);
+__u32 nb_map_key_size(const struct nb_map *map);
+/* Bytes of one value as userspace sees it: per-CPU maps hold one per worker. */
+__u32 nb_map_value_size(const struct nb_map *map);
+__u32 nb_map_max_entries(const struct nb_map *map);
+__u32 nb_map_flags(const struct nb_map *map);
+
+/* The bpf(2) commands; values of per-CPU maps are nb_nr_cpus() values of value_size each. */
+int nb_map_lookup_elem(struct nb_map *map, const void *key, void *value);
+int nb_map_update_elem(struct nb_map *map, const void *key, const void *value, __u64 flags);
+int nb_map_delete_elem(struct nb_map *map, const void *key);
+int nb_map_get_next_key(struct nb_map *map, const void *key, void *next_key);
+int nb_map_lookup_and_delete_elem(struct nb_map *map, const void *key, void *value);
+
+#endif /* NETBPF_MAP_H */

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Programs: load (structural check, verifier, fixup, JIT), run, release.
+ *
+ * Map references in ldimm64 instructions follow the kernel's conventions, with netbpf map ids in
+ * place of file descriptors: BPF_PSEUDO_MAP_FD / BPF_PSEUDO_MAP_VALUE carry a map id,
+ * BPF_PSEUDO_MAP_IDX / BPF_PSEUDO_MAP_IDX_VALUE an index into opts->maps (the fd_array twin).
+ */
+#ifndef NETBPF_PROG_H
+#define NETBPF_PROG_H
+
+#include <stddef.h>
+#include <linux/bpf.h>
+
+#include <netbpf/log.h>
+
+struct nb_prog;
+struct nb_map;
+
+enum nb_prog_load_flags {
+	/* Never JIT-compile: run on the interpreter (the --interp switch). */
+	NB_PROG_LOAD_INTERP = 1U << 0,
+	/*
+	 * No verifier proof: the program may only run under the checked interpreter, which bounds
+	 * every memory access and instruction count at run time (netbpf vm run, fuzzing).
+	 */
+	NB_PROG_LOAD_CHECKED = 1U << 1,
+	/* Skip the verifier and run unchecked: for debugging the engines only (--unsafe-no-verify). */
+	NB_PROG_LOAD_UNSAFE_NO_VERIFY = 1U << 2,
+};
+
+struct nb_prog_load_opts {
+	size_t sz; /* sizeof(struct nb_prog_load_opts), for forward compatibility */
+	const char *name;
+	enum bpf_attach_type expected_attach_type;
+	const char *license; /* "GPL" and friends unlock gpl_only helpers */
+	unsigned int flags;  /* enum nb_prog_load_flags */
+	struct nb_map *const *maps; /* for BPF_PSEUDO_MAP_IDX(_VALUE) */
+	unsigned int map_cnt;
+	struct nb_log *log;
+};
+
+int nb_prog_load(enum bpf_prog_type type, const struct bpf_insn *insns, unsigned int insn_cnt,
+		 const struct nb_prog_load_opts *opts, struct nb_prog **progp);
+struct nb_prog *nb_prog_get(struct nb_prog *prog);
+void nb_prog_put(struct nb_prog *prog);
+
+/* Run a verified program on its context (r1 = ctx). */
+__u64 nb_prog_run(const struct nb_prog *prog, const void *ctx);
+
+/*
+ * Run a program loaded with NB_PROG_LOAD_CHECKED: r1 = mem (NULL when len is 0), r2 = len.
+ * Returns 0 and r0, or a negative errno with the instruction index and reason in log.
+ */
+int nb_prog_run_checked(const struct nb_prog *prog, void *mem, size_t len, __u64 *r0,
+			struct nb_log *log);
+
+const char *nb_prog_name(const struct nb_prog *prog);
+enum bpf_prog_type nb_prog_type(const struct nb_prog *prog);
+__u32 nb_prog_id(const struct nb_prog *prog);
+/* Instructions as loaded, and as the engines run them after the verifier's fixup. */
+const struct bpf_insn *nb_prog_insns(const struct nb_prog *prog, unsigned int *cnt);
+const struct bpf_insn *nb_prog_xlated(const struct nb_prog *prog, unsigned int *cnt);
+bool nb_prog_is_jited(const struct nb_prog *prog);
+
+#endif /* NETBPF_PROG_H */

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helper prototypes, the twin of the kernel's struct bpf_func_proto: what the verifier checks at
+ * each call and the function the engines call. Helpers take five u64 arguments and return one.
+ */
+#ifndef NB_BPF_HELPER_PROTO_H
+#define NB_BPF_HELPER_PROTO_H
+
+#include <linux/bpf.h>
+
+#include "common/types.h"
+
+typedef u64 (*nb_helper_fn)(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5);
+
+enum nb_arg_type {
+	NB_ARG_DONTCARE = 0,		/* unused argument */
+	NB_ARG_ANYTHING,		/* any initialised value */
+	NB_ARG_CONST_MAP_PTR,		/* const struct nb_map * */
+	NB_ARG_PTR_TO_MAP_KEY,		/* key_size readable bytes */
+	NB_ARG_PTR_TO_MAP_VALUE,	/* value_size readable bytes */
+	NB_ARG_PTR_TO_UNINIT_MAP_VALUE,	/* value_size writable bytes */
+	NB_ARG_PTR_TO_MEM,		/* readable, size in the next argument */
+	NB_ARG_PTR_TO_MEM_OR_NULL,
+	NB_ARG_PTR_TO_UNINIT_MEM,	/* written by the helper, size in the next argument */
+	NB_ARG_CONST_SIZE,		/* size of the previous memory argument, > 0 */
+	NB_ARG_CONST_SIZE_OR_ZERO,
+	NB_ARG_CONST_ALLOC_SIZE_OR_ZERO, /* size of the memory returned (ringbuf reserve) */
+	NB_ARG_PTR_TO_CTX,
+	NB_ARG_PTR_TO_CTX_OR_NULL,
+	NB_ARG_PTR_TO_LONG,		/* 8 writable bytes */
+	NB_ARG_PTR_TO_INT,		/* 4 writable bytes */
+	NB_ARG_PTR_TO_FUNC,		/* callback subprogram (bpf_loop, for_each_map_elem) */
+	NB_ARG_PTR_TO_STACK_OR_NULL,	/* callback context */
+	NB_ARG_PTR_TO_ALLOC_MEM,	/* memory from ringbuf reserve, released by the call */
+	NB_ARG_CONST_STR,		/* read-only NUL-terminated string in a map value */
+};
+
+enum nb_ret_type {
+	NB_RET_INTEGER = 0,
+	NB_RET_VOID,
+	NB_RET_PTR_TO_MAP_VALUE_OR_NULL,
+	NB_RET_PTR_TO_ALLOC_MEM_OR_NULL, /* size from the NB_ARG_CONST_ALLOC_SIZE_OR_ZERO argument */
+};
+
+struct nb_func_proto {
+	nb_helper_fn func;
+	bool gpl_only;
+	bool pkt_access;	/* may be passed packet pointers */
+	bool changes_pkt_data;	/* invalidates every packet pointer after the call */
+	enum nb_ret_type ret_type;
+	enum nb_arg_type arg_type[5];
+	/* For NB_ARG_CONST_MAP_PTR: map types accepted; empty means any. */
+	const enum bpf_map_type *map_types;
+	u32 map_type_cnt;
+};
+
+/* Helpers every program type may call (the twin of bpf_base_func_proto). */
+const struct nb_func_proto *nb_base_func_proto(enum bpf_func_id id);
+/* "bpf_redirect" for BPF_FUNC_redirect; NULL for an unknown id. */
+const char *nb_helper_name(s32 id);
+
+#endif /* NB_BPF_HELPER_PROTO_H */

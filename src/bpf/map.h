@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * struct nb_map and struct nb_map_ops, the twins of the kernel's bpf_map and bpf_map_ops. Each
+ * map type is one file under maps/ with one ops table; the generic code never switches on the
+ * map type.
+ */
+#ifndef NB_BPF_MAP_H
+#define NB_BPF_MAP_H
+
+#include <netbpf/map.h>
+
+#include "common/types.h"
+
+struct nb_map;
+struct nb_prog;
+
+struct nb_map_ops {
+	enum bpf_map_type type;
+	const char *name;		/* bpftool's name: "hash", "prog_array", ... */
+	/* Check attributes before allocation; the message names the bad attribute. */
+	int (*map_alloc_check)(const struct nb_map *attr, struct nb_log *log);
+	/*
+	 * Allocate a map; the type embeds struct nb_map and copies attr's generic fields into it.
+	 * Returns 0 or a negative errno with the reason in log.
+	 */
+	int (*map_alloc)(const struct nb_map *attr, struct nb_map **mapp, struct nb_log *log);
+	void (*map_free)(struct nb_map *map);
+
+	/*
+	 * Program side: lock-free, any worker. For prog_array and the map-in-map types,
+	 * map_lookup_elem returns the slot holding the inner pointer (tail calls read it); the
+	 * verifier never lets a program call it on them directly.
+	 */
+	void *(*map_lookup_elem)(struct nb_map *map, const void *key);
+	long (*map_update_elem)(struct nb_map *map, const void *key, const void *value, u64 flags);
+	long (*map_delete_elem)(struct nb_map *map, const void *key);
+	long (*map_push_elem)(struct nb_map *map, const void *value, u64 flags);
+	long (*map_pop_elem)(struct nb_map *map, void *value);
+	long (*map_peek_elem)(struct nb_map *map, void *value);
+	long (*map_for_each_callback)(struct nb_map *map, void *callback_fn, void *callback_ctx,
+				      u64 flags);
+
+	/* Userspace side (bpf(2) syscall twins); per-CPU maps copy every worker's value. */
+	int (*map_get_next_key)(struct nb_map *map, const void *key, void *next_key);
+	int (*map_lookup_elem_sys)(struct nb_map *map, const void *key, void *value);
+	int (*map_update_elem_sys)(struct nb_map *map, const void *key, const void *value,
+				   u64 flags);
+	int (*map_lookup_and_delete_elem_sys)(struct nb_map *map, const void *key, void *value);
+
+	/* Address of the value at off for BPF_PSEUDO_MAP_VALUE (array maps: global data). */
+	int (*map_direct_value_addr)(const struct nb_map *map, u64 *addr, u32 off);
+	/* Check an inner map template against this outer map type. */
+	bool (*map_meta_equal)(const struct nb_map *meta0, const struct nb_map *meta1);
+};
+
+struct nb_map {
+	const struct nb_map_ops *ops;
+	u32 id;
+	int refcnt;
+	enum bpf_map_type map_type;
+	u32 key_size;
+	u32 value_size;			/* one value; per-CPU maps hold one per worker */
+	u32 max_entries;
+	u32 map_flags;
+	u32 numa_node;
+	char name[BPF_OBJ_NAME_LEN];
+	struct nb_map *inner_map_meta;	/* map-in-map template */
+	bool frozen;			/* .rodata after load: no more userspace writes */
+	/* prog_array: the type and JIT state every program in it must share. */
+	enum bpf_prog_type owner_prog_type;
+	bool owner_jited;
+};
+
+void nb_map_type_register(const struct nb_map_ops *ops);
+const struct nb_map_ops *nb_map_type_ops(enum bpf_map_type type);
+
+#define NB_MAP_TYPE_REGISTER(ops)                                                           \
+	static void __attribute__((constructor)) nb_register_##ops(void)                    \
+	{                                                                                   \
+		nb_map_type_register(&ops);                                                 \
+	}
+
+/* For BPF_PSEUDO_MAP_VALUE ldimm64: the address off bytes into the map's value area. */
+int nb_map_direct_value_addr(const struct nb_map *map, u32 off, u64 *addr);
+
+/* The datapath's worker count and this thread's worker index (per-CPU values, helpers). */
+unsigned int nb_nr_cpus(void);
+unsigned int nb_this_cpu(void);
+
+#endif /* NB_BPF_MAP_H */

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Program lifetime, the twin of the kernel's bpf_prog_load: copy the instructions, check their
+ * structure, resolve map references, prove the program safe (or mark it for checked runs only),
+ * and hand it to the JIT.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/prog.h"
+#include "bpf/prog_type.h"
+#include "bpf/map.h"
+#include "bpf/jit.h"
+
+static u32 next_prog_id;
+
+/* Licenses the kernel treats as GPL-compatible (license_is_gpl_compatible). */
+static bool license_is_gpl_compatible(const char *license)
+{
+	static const char *const gpl[] = {
+		"GPL", "GPL v2", "GPL and additional rights", "Dual BSD/GPL", "Dual MIT/GPL",
+		"Dual MPL/GPL",
+	};
+
+	for (size_t i = 0; license && i < ARRAY_SIZE(gpl); i++)
+		if (!strcmp(license, gpl[i]))
+			return true;
+	return false;
+}
+
+static int add_used_map(struct nb_prog *prog, struct nb_map *map)
+{
+	struct nb_map **maps;
+
+	for (u32 i = 0; i < prog->used_map_cnt; i++)
+		if (prog->used_maps[i] == map)
+			return 0;
+	maps = realloc(prog->used_maps, (prog->used_map_cnt + 1) * sizeof(*maps));
+	if (!maps)
+		return -ENOMEM;
+	prog->used_maps = maps;
+	prog->used_maps[prog->used_map_cnt++] = nb_map_get(map);
+	return 0;
+}
+
+/*
+ * The twin of resolve_pseudo_ldimm64: map ids and map indexes in ldimm64 become map pointers
+ * (BPF_PSEUDO_MAP_FD) or value addresses (BPF_PSEUDO_MAP_VALUE), and the program takes a
+ * reference on every map it names.
+ */
+static int resolve_map_refs(struct nb_prog *prog, const struct nb_prog_load_opts *opts,
+			    struct nb_log *log)
+{
+	for (u32 i = 0; i < prog->len; i++) {
+		struct bpf_insn *insn = &prog->insns[i];
+		bool by_idx, value;
+		struct nb_map *map;
+		u64 addr;
+		int err;
+
+		if (!insn_is_ldimm64(insn))
+			continue;
+		i++;
+		by_idx = insn->src_reg == BPF_PSEUDO_MAP_IDX ||
+			 insn->src_reg == BPF_PSEUDO_MAP_IDX_VALUE;
+		value = insn->src_reg == BPF_PSEUDO_MAP_VALUE ||
+			insn->src_reg == BPF_PSEUDO_MAP_IDX_VALUE;
+		if (!by_idx && !value && insn->src_reg != BPF_PSEUDO_MAP_FD)
+			continue;
+		if (by_idx) {
+			if (!opts || (u32)insn->imm >= opts->map_cnt || !opts->maps[insn->imm]) {
+				nb_log_printf(log, "insn %u: map index %u out of range\n", i - 1,
+					      (u32)insn->imm);
+				return -EINVAL;
+			}
+			map = nb_map_get(opts->maps[insn->imm]);
+		} else {
+			map = nb_map_get_by_id((u32)insn->imm);
+			if (!map) {
+				nb_log_printf(log, "insn %u: no map with id %u\n", i - 1,
+					      (u32)insn->imm);
+				return -EBADF;
+			}
+		}
+		if (value) {
+			err = nb_map_direct_value_addr(map, (u32)insn[1].imm, &addr);
+			if (err) {
+				nb_log_printf(log, "insn %u: no direct value access to map %s at "
+					      "offset %u\n", i - 1, map->name, (u32)insn[1].imm);
+				nb_map_put(map);
+				return err;
+			}
+		} else {
+			addr = (u64)(uintptr_t)map;
+		}
+		err = add_used_map(prog, map);
+		nb_map_put(map);
+		if (err)
+			return err;
+		insn->src_reg = value ? BPF_PSEUDO_MAP_VALUE : BPF_PSEUDO_MAP_FD;
+		insn_ldimm64_set(insn, addr);
+	}
+	return 0;
+}
+
+static struct bpf_insn *dup_insns(const struct bpf_insn *insns, u32 cnt)
+{
+	struct bpf_insn *copy = malloc(cnt * sizeof(*copy));
+
+	if (copy)
+		memcpy(copy, insns, cnt * sizeof(*copy));
+	return copy;
+}
+
+int nb_prog_load(enum bpf_prog_type type, const struct bpf_insn *insns, unsigned int insn_cnt,
+		 const struct nb_prog_load_opts *opts, struct nb_prog **progp)
+{
+	struct nb_log *log = opts ? opts->log : NULL;
+	unsigned int flags = opts ? opts->flags : 0;
+	struct nb_prog *prog;
+	int err;
+
+	*progp = NULL;
+	if (!nb_prog_type_ops(type)) {
+		nb_log_printf(log, "unsupported program type %d\n", type);
+		return -EINVAL;
+	}
+	if (insn_cnt > NB_MAX_INSNS) {
+		nb_log_printf(log, "program has %u instructions, more than the limit of %u\n",
+			      insn_cnt, NB_MAX_INSNS);
+		return -E2BIG;
+	}
+	prog = calloc(1, sizeof(*prog));
+	if (!prog)
+		return -ENOMEM;
+	prog->refcnt = 1;
+	prog->type = type;
+	prog->ops = nb_prog_type_ops(type);
+	prog->load_flags = flags;
+	if (opts) {
+		prog->expected_attach_type = opts->expected_attach_type;
+		prog->gpl_compatible = license_is_gpl_compatible(opts->license);
+		if (opts->name)
+			snprintf(prog->name, sizeof(prog->name), "%s", opts->name);
+	}
+	prog->len = insn_cnt;
+	prog->insns = dup_insns(insns, insn_cnt ? insn_cnt : 1);
+	if (!prog->insns) {
+		err = -ENOMEM;
+		goto err;
+	}
+	err = nb_check_insns(prog, log);
+	if (!err)
+		err = resolve_map_refs(prog, opts, log);
+	if (err)
+		goto err;
+	prog->orig_len = prog->len;
+	prog->orig_insns = dup_insns(prog->insns, prog->len);
+	if (!prog->orig_insns) {
+		err = -ENOMEM;
+		goto err;
+	}
+	if (flags & (NB_PROG_LOAD_CHECKED | NB_PROG_LOAD_UNSAFE_NO_VERIFY))
+		err = nb_resolve_helpers(prog, log);
+	else
+		err = nb_verify(prog, log);
+	if (err)
+		goto err;
+	/* A program without a JIT image runs on the interpreter: not an error. */
+	if (!(flags & (NB_PROG_LOAD_INTERP | NB_PROG_LOAD_CHECKED)))
+		nb_jit_compile(prog, log);
+	prog->id = __atomic_add_fetch(&next_prog_id, 1, __ATOMIC_RELAXED);
+	*progp = prog;
+	return 0;
+err:
+	nb_prog_put(prog);
+	return err;
+}
+
+struct nb_prog *nb_prog_get(struct nb_prog *prog)
+{
+	__atomic_add_fetch(&prog->refcnt, 1, __ATOMIC_RELAXED);
+	return prog;
+}
+
+void nb_prog_put(struct nb_prog *prog)
+{
+	if (!prog || __atomic_sub_fetch(&prog->refcnt, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	nb_jit_free(prog);
+	for (u32 i = 0; i < prog->used_map_cnt; i++)
+		nb_map_put(prog->used_maps[i]);
+	free(prog->used_maps);
+	free(prog->helpers);
+	free(prog->orig_insns);
+	free(prog->insns);
+	free(prog);
+}
+
+__u64 nb_prog_run(const struct nb_prog *prog, const void *ctx)
+{
+	if (prog->jited)
+		return prog->jited((u64)(uintptr_t)ctx, 0);
+	return nb_interp_run(prog, (u64)(uintptr_t)ctx, 0);
+}
+
+const char *nb_prog_name(const struct nb_prog *prog)
+{
+	return prog->name;
+}
+
+enum bpf_prog_type nb_prog_type(const struct nb_prog *prog)
+{
+	return prog->type;
+}
+
+__u32 nb_prog_id(const struct nb_prog *prog)
+{
+	return prog->id;
+}
+
+const struct bpf_insn *nb_prog_insns(const struct nb_prog *prog, unsigned int *cnt)
+{
+	*cnt = prog->orig_len;
+	return prog->orig_insns;
+}
+
+const struct bpf_insn *nb_prog_xlated(const struct nb_prog *prog, unsigned int *cnt)
+{
+	*cnt = prog->len;
+	return prog->insns;
+}
+
+bool nb_prog_is_jited(const struct nb_prog *prog)
+{
+	return prog->jited != NULL;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* struct nb_prog, the twin of the kernel's struct bpf_prog with its aux data folded in. */
+#ifndef NB_BPF_PROG_H
+#define NB_BPF_PROG_H
+
+#include <netbpf/prog.h>
+
+#include "bpf/insn.h"
+#include "bpf/helper_proto.h"
+
+struct nb_prog_type_ops;
+
+/* Native entry of a JIT-compiled program: the SysV ABI puts r1 in rdi and r2 in rsi. */
+typedef u64 (*nb_jited_fn)(u64 r1, u64 r2);
+
+struct nb_prog {
+	u32 id;
+	int refcnt;
+	enum bpf_prog_type type;
+	enum bpf_attach_type expected_attach_type;
+	const struct nb_prog_type_ops *ops;
+	char name[BPF_OBJ_NAME_LEN];
+	bool gpl_compatible;
+	unsigned int load_flags;	/* enum nb_prog_load_flags */
+
+	struct bpf_insn *orig_insns;	/* as loaded, map references resolved to pointers */
+	u32 orig_len;
+	struct bpf_insn *insns;		/* what the engines run: after the verifier's fixup */
+	u32 len;
+	u8 tag[BPF_TAG_SIZE];
+
+	struct nb_map **used_maps;	/* references held for the program's lifetime */
+	u32 used_map_cnt;
+	/* After fixup a helper call's imm indexes this table (the kernel patches an address). */
+	nb_helper_fn *helpers;
+	u32 helper_cnt;
+
+	u32 stack_depth;		/* deepest frame, bytes, as the verifier proved */
+	bool verified;
+
+	nb_jited_fn jited;		/* NULL: the interpreter runs the program */
+	void *jit_image;
+	size_t jit_size;
+	u32 *jit_insn_offs;		/* native offset of each xlated instruction, for dumps */
+};
+
+/* Engines. */
+u64 nb_interp_run(const struct nb_prog *prog, u64 r1, u64 r2);
+
+/* Verifier entry: proves prog safe and applies the fixups (ctx rewrite, helper resolution). */
+int nb_verify(struct nb_prog *prog, struct nb_log *log);
+
+/* Structural checks every load passes first (check.c). */
+int nb_check_insns(struct nb_prog *prog, struct nb_log *log);
+/* Resolve helper ids into prog->helpers without a verifier proof (checked and unsafe loads). */
+int nb_resolve_helpers(struct nb_prog *prog, struct nb_log *log);
+
+#endif /* NB_BPF_PROG_H */

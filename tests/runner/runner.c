@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The test runner: runs every registered C test, then every script of --scripts DIR, each in its
+ * own process with a time limit, shows the output of failures, and closes with
+ * "N passed, N failed, N skipped".
+ *
+ *   nb-test [-v] [-f SUBSTRING]... [--scripts DIR] [--list]
+ *
+ * Scripts exit 0 to pass and 77 to skip; a skip's reason is the line of its output that starts
+ * with "SKIPPED".
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "test.h"
+
+#define TEST_TIMEOUT_S 600
+#define EXIT_SKIP 77
+
+struct test {
+	char *name;
+	nb_test_fn fn;
+	const void *arg;
+	char *script;
+};
+
+static struct test *tests;
+static size_t test_cnt, test_cap;
+
+void nb_test_register(const char *name, nb_test_fn fn, const void *arg)
+{
+	if (test_cnt == test_cap) {
+		test_cap = test_cap ? test_cap * 2 : 256;
+		tests = realloc(tests, test_cap * sizeof(*tests));
+		if (!tests)
+			abort();
+	}
+	tests[test_cnt++] = (struct test){ .name = strdup(name), .fn = fn, .arg = arg };
+}
+
+void nb_test_fail(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(NULL);
+	_exit(1);
+}
+
+void nb_test_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("SKIPPED: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(NULL);
+	_exit(EXIT_SKIP);
+}
+
+const char *nb_test_build_dir(void)
+{
+	const char *dir = getenv("NB_BUILD");
+
+	return dir && *dir ? dir : "build";
+}
+
+const char *nb_test_build_path(char *buf, size_t size, const char *rel)
+{
+	snprintf(buf, size, "%s/%s", nb_test_build_dir(), rel);
+	return buf;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	const struct test *ta = a, *tb = b;
+
+	return strcmp(ta->name, tb->name);
+}
+
+static void add_scripts(const char *dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d) {
+		fprintf(stderr, "nb-test: cannot open %s: %s\n", dir, strerror(errno));
+		exit(2);
+	}
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		char path[4096];
+
+		if (n < 4 || strcmp(de->d_name + n - 3, ".sh"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		nb_test_register(de->d_name, NULL, NULL);
+		tests[test_cnt - 1].script = strdup(path);
+	}
+	closedir(d);
+}
+
+static bool selected(const struct test *t, char **filters, int nfilters)
+{
+	if (!nfilters)
+		return true;
+	for (int i = 0; i < nfilters; i++)
+		if (strstr(t->name, filters[i]))
+			return true;
+	return false;
+}
+
+/* Print the first line of out that starts with "SKIPPED", without the word. */
+static void print_skip_reason(const char *out)
+{
+	const char *p = strstr(out, "SKIPPED");
+	size_t n;
+
+	if (!p) {
+		printf("(no reason given)\n");
+		return;
+	}
+	p += strlen("SKIPPED");
+	while (*p == ':' || *p == ' ')
+		p++;
+	n = strcspn(p, "\n");
+	printf("%.*s\n", (int)n, p);
+}
+
+static int run_one(const struct test *t, bool verbose)
+{
+	int fd = memfd_create("nb-test-out", 0);
+	char *out = NULL;
+	int status = 0;
+	off_t len;
+	pid_t pid;
+
+	if (fd < 0) {
+		perror("memfd_create");
+		exit(2);
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		exit(2);
+	}
+	if (pid == 0) {
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		alarm(TEST_TIMEOUT_S);
+		if (t->script) {
+			execlp("bash", "bash", t->script, (char *)NULL);
+			perror("bash");
+			_exit(1);
+		}
+		t->fn(t->arg);
+		fflush(NULL);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	len = lseek(fd, 0, SEEK_END);
+	out = calloc(1, len + 1);
+	if (out && len > 0)
+		(void)!pread(fd, out, len, 0);
+	close(fd);
+
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		printf("ok       %s\n", t->name);
+		if (verbose && out && *out)
+			fputs(out, stdout);
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_SKIP) {
+		printf("SKIPPED  %s: ", t->name);
+		print_skip_reason(out ? out : "");
+		status = EXIT_SKIP;
+	} else {
+		printf("FAIL     %s", t->name);
+		if (WIFSIGNALED(status))
+			printf(" (signal %d%s)", WTERMSIG(status),
+			       WTERMSIG(status) == SIGALRM ? ": timed out" : "");
+		printf("\n%s", out ? out : "");
+		if (out && len > 0 && out[len - 1] != '\n')
+			putchar('\n');
+		status = 1;
+	}
+	free(out);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	size_t passed = 0, failed = 0, skipped = 0;
+	char **filters = calloc(argc, sizeof(*filters));
+	size_t first_script;
+	bool verbose = false, list = false;
+	int nfilters = 0;
+
+	/* C tests first, in name order; scripts after them, in name order. */
+	qsort(tests, test_cnt, sizeof(*tests), cmp_name);
+	first_script = test_cnt;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-v")) {
+			verbose = true;
+		} else if (!strcmp(argv[i], "--list")) {
+			list = true;
+		} else if (!strcmp(argv[i], "-f") && i + 1 < argc) {
+			filters[nfilters++] = argv[++i];
+		} else if (!strcmp(argv[i], "--scripts") && i + 1 < argc) {
+			add_scripts(argv[++i]);
+		} else {
+			fprintf(stderr, "usage: nb-test [-v] [-f SUBSTRING]... [--scripts DIR] "
+				"[--list]\n");
+			return 2;
+		}
+	}
+	qsort(tests + first_script, test_cnt - first_script, sizeof(*tests), cmp_name);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	for (size_t i = 0; i < test_cnt; i++) {
+		if (!selected(&tests[i], filters, nfilters))
+			continue;
+		if (list) {
+			printf("%s\n", tests[i].name);
+			continue;
+		}
+		switch (run_one(&tests[i], verbose)) {
+		case 0:
+			passed++;
+			break;
+		case EXIT_SKIP:
+			skipped++;
+			break;
+		default:
+			failed++;
+		}
+	}
+	if (list)
+		return 0;
+	printf("%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);
+	return failed ? 1 : 0;
+}
