@@ -27,7 +27,7 @@ ARCH_INC := -I/usr/include/$(shell $(CC) -dumpmachine 2>/dev/null)
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow \
 	   -Wstrict-prototypes -Wmissing-prototypes -fno-strict-aliasing -pthread \
-	   -D_GNU_SOURCE -Iinclude -Isrc $(SANFLAGS)
+	   -D_GNU_SOURCE -Iinclude -Isrc -Itests/runner $(SANFLAGS)
 LDFLAGS += -pthread $(SANFLAGS)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
