@@ -210,7 +210,8 @@ int main(int argc, char **argv)
 	int nfilters = 0;
 
 	/* C tests first, in name order; scripts after them, in name order. */
-	qsort(tests, test_cnt, sizeof(*tests), cmp_name);
+	if (test_cnt)
+		qsort(tests, test_cnt, sizeof(*tests), cmp_name);
 	first_script = test_cnt;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-v")) {
@@ -224,10 +225,12 @@ int main(int argc, char **argv)
 		} else {
 			fprintf(stderr, "usage: nb-test [-v] [-f SUBSTRING]... [--scripts DIR] "
 				"[--list]\n");
+			free(filters);
 			return 2;
 		}
 	}
-	qsort(tests + first_script, test_cnt - first_script, sizeof(*tests), cmp_name);
+	if (test_cnt > first_script)
+		qsort(tests + first_script, test_cnt - first_script, sizeof(*tests), cmp_name);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	for (size_t i = 0; i < test_cnt; i++) {
@@ -248,6 +251,7 @@ int main(int argc, char **argv)
 			failed++;
 		}
 	}
+	free(filters);
 	if (list)
 		return 0;
 	printf("%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);
