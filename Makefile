@@ -29,7 +29,8 @@ CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow \
 	   -Wstrict-prototypes -Wmissing-prototypes -fno-strict-aliasing -pthread \
 	   -D_GNU_SOURCE -Iinclude -Isrc -Itests/runner $(SANFLAGS)
 LDFLAGS += -pthread $(SANFLAGS)
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+# Deferred (=): on a fresh machine pkg-config answers only after the dependencies are installed.
+LDLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
 BPF_CFLAGS := -O2 -g -target bpf -mcpu=v3 -Wall -Werror -Wno-unused-value \
 	      -Wno-pointer-sign -Wno-compare-distinct-pointer-types $(ARCH_INC) -Itests/bpf -Iexamples
@@ -48,6 +49,8 @@ BENCH_OBJS := $(BENCH_SRCS:%.c=$(BUILD)/%.o)
 BPF_OBJS  := $(BPF_SRCS:%.c=$(BUILD)/%.o)
 
 LIB     := $(BUILD)/libnetbpf.a
+# Program, map and port types register themselves from constructors: link every object.
+WHOLE_LIB := -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive
 NETBPF  := $(BUILD)/netbpf
 NBTEST  := $(BUILD)/nb-test
 NBBENCH := $(BUILD)/nb-bench
@@ -93,16 +96,15 @@ $(LIB): $(LIB_OBJS)
 
 $(NETBPF): $(CLI_OBJS) $(LIB)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(WHOLE_LIB) $(LDLIBS)
 
-# Tests link the whole library so that every registered type is present.
 $(NBTEST): $(TEST_OBJS) $(LIB)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(TEST_OBJS) -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(TEST_OBJS) $(WHOLE_LIB) $(LDLIBS)
 
 $(NBBENCH): $(BENCH_OBJS) $(LIB)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(BENCH_OBJS) -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(BENCH_OBJS) $(WHOLE_LIB) $(LDLIBS)
 
 check: $(NBTEST) $(NETBPF) $(BPF_OBJS)
 	$(Q)NB_BUILD=$(BUILD) NETBPF=$(abspath $(NETBPF)) $(NBTEST) --scripts tests/cli
