@@ -29,7 +29,14 @@ enum nb_ctx_reg_type {
 
 struct nb_ctx_access_info {
 	enum nb_ctx_reg_type reg_type;
-	u32 ctx_field_size;	/* size of the whole field, for narrow loads */
+	u32 ctx_field_size;	/* size of the whole field, for narrow loads (informative) */
+};
+
+/* Direct packet access through NB_CTX_PKT pointers (the kernel's may_access_direct_pkt_data). */
+enum nb_pkt_access {
+	NB_PKT_ACCESS_NONE = 0,	/* no packet pointers at all (socket filters) */
+	NB_PKT_ACCESS_READ,
+	NB_PKT_ACCESS_WRITE,	/* read and write (tc, XDP) */
 };
 
 struct nb_prog_type_ops {
@@ -43,7 +50,16 @@ struct nb_prog_type_ops {
 				const struct nb_prog *prog, struct nb_ctx_access_info *info);
 	/*
 	 * Rewrite one context access into instructions over the datapath's own layout; returns
-	 * the number written to insn_buf (at most 16).
+	 * the number written to insn_buf (at most NB_CTX_CONVERT_MAX), 0 when si is not an access
+	 * is_valid_access accepted.
+	 *
+	 * si is the program's instruction as written, for any access is_valid_access accepted:
+	 * BPF_LDX | BPF_MEM loads (narrow loads included: the rewrite reads exactly the bytes the
+	 * program asked for and zero-extends them, so the verifier adds no shift or mask of its
+	 * own), BPF_STX | BPF_MEM stores and BPF_ST | BPF_MEM stores (the kernel refuses BPF_ST into
+	 * the context; a verifier that follows it never passes one). Sign-extending loads
+	 * (BPF_MEMSX) from the context are refused by the kernel's verifier and are not converted.
+	 * The rewrite uses only si's dst_reg and src_reg: no scratch register, no helper call.
 	 */
 	u32 (*convert_ctx_access)(enum nb_access_type type, const struct bpf_insn *si,
 				  struct bpf_insn *insn_buf, const struct nb_prog *prog);
@@ -53,7 +69,18 @@ struct nb_prog_type_ops {
 	 * NULL: the type has no packet and rejects these instructions.
 	 */
 	int (*ld_abs)(const void *ctx, s32 off, u32 size, u32 *val);
+	/* Direct packet access for NB_CTX_PKT registers; NONE also forbids packet pointers. */
+	enum nb_pkt_access pkt_access;
+	/*
+	 * The range r0 must lie in at exit (check_return_code), filled into *min and *max with
+	 * true; NULL or false: any value (tc and XDP programs: unknown verdicts are handled at
+	 * run time, as in the kernel).
+	 */
+	bool (*retval_range)(const struct nb_prog *prog, s32 *min, s32 *max);
 };
+
+/* Most instructions one context access becomes. */
+#define NB_CTX_CONVERT_MAX 16
 
 const struct nb_prog_type_ops *nb_prog_type_ops(enum bpf_prog_type type);
 void nb_prog_type_register(const struct nb_prog_type_ops *ops);
