@@ -16,4 +16,14 @@
  */
 int nb_disasm_insn(const struct bpf_insn *insn, size_t remaining, char *buf, size_t size);
 
+struct nb_prog;
+
+/*
+ * The same for an instruction of a loaded program: map pointers and value addresses that the
+ * loader wrote into ldimm64 print as the map's id ("map[id:3]", "map[id:3][0]+16"), and with
+ * xlated (prog->insns, after the fixup) helper calls print by the helper they call.
+ */
+int nb_disasm_prog_insn(const struct nb_prog *prog, bool xlated, const struct bpf_insn *insn,
+			size_t remaining, char *buf, size_t size);
+
 #endif /* NB_BPF_DISASM_H */
