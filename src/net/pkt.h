@@ -235,6 +235,25 @@ long nb_pkt_pool_outstanding(void);
 /* Return this thread's cached buffers to the shared pool (a worker that stops calls it). */
 void nb_pkt_pool_flush_cache(void);
 
+/*
+ * Set the mac and network headers, protocol and pkt_type of an Ethernet frame at data
+ * (eth_type_trans; pkt_type is relative to dev's MAC, PACKET_HOST for unicast without dev).
+ * Unlike the kernel, data stays at the mac header: tc programs see the frame from its first
+ * byte, as the kernel shows it to them.
+ */
+void nb_eth_type_trans(struct nb_pkt *pkt, const struct nb_dev *dev);
+
+/* Forget the flow hash (skb_clear_hash). */
+static inline void nb_pkt_clear_hash(struct nb_pkt *pkt)
+{
+	pkt->hash = 0;
+	pkt->l4_hash = 0;
+	pkt->sw_hash = 0;
+}
+
+/* The flow hash, computed from the headers when the packet has none yet (skb_get_hash). */
+u32 nb_pkt_get_hash(struct nb_pkt *pkt);
+
 /* Generic XDP: view pkt's buffer as an XDP buffer for rxq. The packet must have private data. */
 void nb_pkt_to_xdp(struct nb_pkt *pkt, struct nb_xdp_buff *xdp, const struct nb_xdp_rxq_info *rxq);
 /*

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Packet helpers of the tc, socket filter and XDP program types, with the kernel's ids,
+ * prototypes and semantics (net/core/filter.c). Helpers take the context (struct nb_pkt * for
+ * the skb types) in r1. There is no checksum offload here (every packet is CHECKSUM_NONE), so
+ * the flags that only maintain skb->csum (BPF_F_RECOMPUTE_CSUM, BPF_F_PSEUDO_HDR) are accepted
+ * and change nothing in the packet, exactly as in the kernel for such packets.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+
+#include "bpf/prog.h"
+#include "net/csum.h"
+#include "net/filter.h"
+#include "net/flow.h"
+#include "net/pkt.h"
+
+#define CTX_PKT(r1) ((struct nb_pkt *)(uintptr_t)(r1))
+#define PTR(r) ((void *)(uintptr_t)(r))
+
+/* The kernel's bpf_try_make_writable: private data for write_len bytes, fresh pointers. */
+static int pkt_try_make_writable(struct nb_pkt *pkt, u32 write_len)
+{
+	int err = nb_pkt_ensure_writable(pkt, write_len);
+
+	nb_pkt_compute_data_pointers(pkt);
+	return err;
+}
+
+/* bpf_skb_load_bytes: len bytes at offset from data into the stack; zeroed on failure. */
+static u64 bpf_skb_load_bytes(u64 r1, u64 offset, u64 to, u64 len, u64 r5)
+{
+	const struct nb_pkt *pkt = CTX_PKT(r1);
+
+	if ((u32)offset <= INT_MAX && (u64)(u32)offset + (u32)len <= pkt->len) {
+		memcpy(PTR(to), pkt->data + (u32)offset, (u32)len);
+		return 0;
+	}
+	memset(PTR(to), 0, (u32)len);
+	return (u64)-EFAULT;
+}
+
+static const struct nb_func_proto bpf_skb_load_bytes_proto = {
+	.func = bpf_skb_load_bytes,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_PTR_TO_CTX, NB_ARG_ANYTHING, NB_ARG_PTR_TO_UNINIT_MEM,
+		      NB_ARG_CONST_SIZE },
+};
+
+/* bpf_skb_load_bytes_relative: from the mac (BPF_HDR_START_MAC) or network header. */
+static u64 bpf_skb_load_bytes_relative(u64 r1, u64 offset, u64 to, u64 len, u64 start_header)
+{
+	const struct nb_pkt *pkt = CTX_PKT(r1);
+	const u8 *end = pkt->data + pkt->len;
+	const u8 *start;
+
+	if ((u32)offset > 0xffff)
+		goto err;
+	switch ((u32)start_header) {
+	case BPF_HDR_START_MAC:
+		if (pkt->mac_header == NB_PKT_HDR_UNSET)
+			goto err;
+		start = nb_pkt_mac_header(pkt);
+		break;
+	case BPF_HDR_START_NET:
+		if (pkt->network_header == NB_PKT_HDR_UNSET)
+			goto err;
+		start = nb_pkt_network_header(pkt);
+		break;
+	default:
+		goto err;
+	}
+	if (start + (u32)offset + (u32)len <= end) {
+		memcpy(PTR(to), start + (u32)offset, (u32)len);
+		return 0;
+	}
+err:
+	memset(PTR(to), 0, (u32)len);
+	return (u64)-EFAULT;
+}
+
+static const struct nb_func_proto bpf_skb_load_bytes_relative_proto = {
+	.func = bpf_skb_load_bytes_relative,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_PTR_TO_CTX, NB_ARG_ANYTHING, NB_ARG_PTR_TO_UNINIT_MEM,
+		      NB_ARG_CONST_SIZE, NB_ARG_ANYTHING },
+};
+
+/* bpf_skb_store_bytes: write len bytes at offset, taking private data first. */
+static u64 bpf_skb_store_bytes(u64 r1, u64 offset, u64 from, u64 len, u64 flags)
+{
+	struct nb_pkt *pkt = CTX_PKT(r1);
+
+	if (flags & ~(u64)(BPF_F_RECOMPUTE_CSUM | BPF_F_INVALIDATE_HASH))
+		return (u64)-EINVAL;
+	if ((u32)offset > INT_MAX)
+		return (u64)-EFAULT;
+	if ((u64)(u32)offset + (u32)len > UINT_MAX ||
+	    pkt_try_make_writable(pkt, (u32)offset + (u32)len))
+		return (u64)-EFAULT;
+	memcpy(pkt->data + (u32)offset, PTR(from), (u32)len);
+	if (flags & BPF_F_INVALIDATE_HASH)
+		nb_pkt_clear_hash(pkt);
+	return 0;
+}
+
+static const struct nb_func_proto bpf_skb_store_bytes_proto = {
+	.func = bpf_skb_store_bytes,
+	.changes_pkt_data = true,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_PTR_TO_CTX, NB_ARG_ANYTHING, NB_ARG_PTR_TO_MEM, NB_ARG_CONST_SIZE,
+		      NB_ARG_ANYTHING },
+};
+
+/* A writable, 2-byte aligned checksum field at offset, or NULL (the -EFAULT cases). */
+static u16 *csum_field(struct nb_pkt *pkt, u64 offset)
+{
+	if ((u32)offset > 0xffff || (offset & 1))
+		return NULL;
+	if (pkt_try_make_writable(pkt, (u32)offset + sizeof(u16)))
+		return NULL;
+	return (u16 *)(pkt->data + (u32)offset);
+}
+
+/* bpf_l3_csum_replace: fix an IPv4 header checksum for a changed 2- or 4-byte field. */
+static u64 bpf_l3_csum_replace(u64 r1, u64 offset, u64 from, u64 to, u64 flags)
+{
+	struct nb_pkt *pkt = CTX_PKT(r1);
+	u16 *ptr, sum;
+
+	if (flags & ~(u64)BPF_F_HDR_FIELD_MASK)
+		return (u64)-EINVAL;
+	ptr = csum_field(pkt, offset);
+	if (!ptr)
+		return (u64)-EFAULT;
+	memcpy(&sum, ptr, sizeof(sum));
+	switch (flags & BPF_F_HDR_FIELD_MASK) {
+	case 0:
+		if (from != 0)
+			return (u64)-EINVAL;
+		nb_csum_replace_by_diff(&sum, (u32)to);
+		break;
+	case 2:
+		nb_csum_replace2(&sum, (u16)from, (u16)to);
+		break;
+	case 4:
+		nb_csum_replace4(&sum, (u32)from, (u32)to);
+		break;
+	default:
+		return (u64)-EINVAL;
+	}
+	memcpy(ptr, &sum, sizeof(sum));
+	return 0;
+}
+
+static const struct nb_func_proto bpf_l3_csum_replace_proto = {
+	.func = bpf_l3_csum_replace,
+	.changes_pkt_data = true,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_PTR_TO_CTX, NB_ARG_ANYTHING, NB_ARG_ANYTHING, NB_ARG_ANYTHING,
+		      NB_ARG_ANYTHING },
+};
+
+/*
+ * bpf_l4_csum_replace: the same for a TCP/UDP checksum. BPF_F_MARK_MANGLED_0 leaves a zero
+ * (UDP: "no checksum") alone and never writes zero (CSUM_MANGLED_0 instead).
+ */
+static u64 bpf_l4_csum_replace(u64 r1, u64 offset, u64 from, u64 to, u64 flags)
+{
+	struct nb_pkt *pkt = CTX_PKT(r1);
+	bool is_mmzero = flags & BPF_F_MARK_MANGLED_0;
+	bool do_mforce = flags & BPF_F_MARK_ENFORCE;
+	u16 *ptr, sum;
+
+	if (flags & ~(u64)(BPF_F_MARK_MANGLED_0 | BPF_F_MARK_ENFORCE | BPF_F_PSEUDO_HDR |
+			   BPF_F_HDR_FIELD_MASK))
+		return (u64)-EINVAL;
+	ptr = csum_field(pkt, offset);
+	if (!ptr)
+		return (u64)-EFAULT;
+	memcpy(&sum, ptr, sizeof(sum));
+	if (is_mmzero && !do_mforce && !sum)
+		return 0;
+	switch (flags & BPF_F_HDR_FIELD_MASK) {
+	case 0:
+		if (from != 0)
+			return (u64)-EINVAL;
+		nb_csum_replace_by_diff(&sum, (u32)to);
+		break;
+	case 2:
+		nb_csum_replace2(&sum, (u16)from, (u16)to);
+		break;
+	case 4:
+		nb_csum_replace4(&sum, (u32)from, (u32)to);
+		break;
+	default:
+		return (u64)-EINVAL;
+	}
+	if (is_mmzero && !sum)
+		sum = 0xffff; /* CSUM_MANGLED_0 */
+	memcpy(ptr, &sum, sizeof(sum));
+	return 0;
+}
+
+static const struct nb_func_proto bpf_l4_csum_replace_proto = {
+	.func = bpf_l4_csum_replace,
+	.changes_pkt_data = true,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_PTR_TO_CTX, NB_ARG_ANYTHING, NB_ARG_ANYTHING, NB_ARG_ANYTHING,
+		      NB_ARG_ANYTHING },
+};
+
+/*
+ * bpf_csum_diff: the checksum difference between two blocks of 4-byte words, added to seed,
+ * folded to 16 bits as current kernels return it (the same on every architecture).
+ */
+static u64 bpf_csum_diff(u64 from, u64 from_size, u64 to, u64 to_size, u64 seed)
+{
+	u32 fs = (u32)from_size, ts = (u32)to_size;
+
+	if ((fs | ts) & 3)
+		return (u64)-EINVAL;
+	if (fs && ts)
+		return nb_csum_from32to16(nb_csum_sub(nb_csum_partial(PTR(to), ts, (u32)seed),
+						      nb_csum_partial(PTR(from), fs, 0)));
+	if (ts)
+		return nb_csum_from32to16(nb_csum_partial(PTR(to), ts, (u32)seed));
+	if (fs)
+		return nb_csum_from32to16(~nb_csum_partial(PTR(from), fs, ~(u32)seed));
+	return (u32)seed;
+}
+
+static const struct nb_func_proto bpf_csum_diff_proto = {
+	.func = bpf_csum_diff,
+	.pkt_access = true,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_PTR_TO_MEM_OR_NULL, NB_ARG_CONST_SIZE_OR_ZERO,
+		      NB_ARG_PTR_TO_MEM_OR_NULL, NB_ARG_CONST_SIZE_OR_ZERO, NB_ARG_ANYTHING },
+};
+
+/* bpf_get_hash_recalc: the flow hash, computed now when the packet has none. */
+static u64 bpf_get_hash_recalc(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
+{
+	return nb_pkt_get_hash(CTX_PKT(r1));
+}
+
+static const struct nb_func_proto bpf_get_hash_recalc_proto = {
+	.func = bpf_get_hash_recalc,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_PTR_TO_CTX },
+};
+
+/* bpf_set_hash_invalid: forget the hash; the next reader computes it again. */
+static u64 bpf_set_hash_invalid(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
+{
+	nb_pkt_clear_hash(CTX_PKT(r1));
+	return 0;
+}
+
+static const struct nb_func_proto bpf_set_hash_invalid_proto = {
+	.func = bpf_set_hash_invalid,
+	.ret_type = NB_RET_VOID,
+	.arg_type = { NB_ARG_PTR_TO_CTX },
+};
+
+/* bpf_set_hash: a hash chosen by the program, marked as software, not L4 (__skb_set_sw_hash). */
+static u64 bpf_set_hash(u64 r1, u64 hash, u64 r3, u64 r4, u64 r5)
+{
+	struct nb_pkt *pkt = CTX_PKT(r1);
+
+	pkt->hash = (u32)hash;
+	pkt->sw_hash = 1;
+	pkt->l4_hash = 0;
+	return 0;
+}
+
+static const struct nb_func_proto bpf_set_hash_proto = {
+	.func = bpf_set_hash,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_PTR_TO_CTX, NB_ARG_ANYTHING },
+};
+
+/* bpf_get_cgroup_classid: no cgroups here, so the classid of every packet is 0. */
+static u64 bpf_get_cgroup_classid(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
+{
+	return 0;
+}
+
+static const struct nb_func_proto bpf_get_cgroup_classid_proto = {
+	.func = bpf_get_cgroup_classid,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_PTR_TO_CTX },
+};
+
+/* bpf_get_route_realm: no routes here, so no realm: 0 (as without CONFIG_IP_ROUTE_CLASSID). */
+static u64 bpf_get_route_realm(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
+{
+	return 0;
+}
+
+static const struct nb_func_proto bpf_get_route_realm_proto = {
+	.func = bpf_get_route_realm,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_PTR_TO_CTX },
+};
+
+const struct nb_func_proto *nb_tc_func_proto(enum bpf_func_id id, const struct nb_prog *prog)
+{
+	switch (id) {
+	case BPF_FUNC_skb_store_bytes:
+		return &bpf_skb_store_bytes_proto;
+	case BPF_FUNC_skb_load_bytes:
+		return &bpf_skb_load_bytes_proto;
+	case BPF_FUNC_skb_load_bytes_relative:
+		return &bpf_skb_load_bytes_relative_proto;
+	case BPF_FUNC_csum_diff:
+		return &bpf_csum_diff_proto;
+	case BPF_FUNC_l3_csum_replace:
+		return &bpf_l3_csum_replace_proto;
+	case BPF_FUNC_l4_csum_replace:
+		return &bpf_l4_csum_replace_proto;
+	case BPF_FUNC_get_cgroup_classid:
+		return &bpf_get_cgroup_classid_proto;
+	case BPF_FUNC_get_route_realm:
+		return &bpf_get_route_realm_proto;
+	case BPF_FUNC_get_hash_recalc:
+		return &bpf_get_hash_recalc_proto;
+	case BPF_FUNC_set_hash_invalid:
+		return &bpf_set_hash_invalid_proto;
+	case BPF_FUNC_set_hash:
+		return &bpf_set_hash_proto;
+	default:
+		return NULL;
+	}
+}
+
+const struct nb_func_proto *nb_sk_filter_func_proto(enum bpf_func_id id,
+						    const struct nb_prog *prog)
+{
+	switch (id) {
+	case BPF_FUNC_skb_load_bytes:
+		return &bpf_skb_load_bytes_proto;
+	case BPF_FUNC_skb_load_bytes_relative:
+		return &bpf_skb_load_bytes_relative_proto;
+	default:
+		return NULL;
+	}
+}
+
+const struct nb_func_proto *nb_xdp_func_proto(enum bpf_func_id id, const struct nb_prog *prog)
+{
+	switch (id) {
+	case BPF_FUNC_csum_diff:
+		return &bpf_csum_diff_proto;
+	default:
+		return NULL;
+	}
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The packet helpers of the tc, socket filter and XDP program types (the kernel's
+ * net/core/filter.c): each type's get_func_proto asks here first and falls back to the
+ * generic helpers (nb_base_func_proto).
+ */
+#ifndef NB_NET_FILTER_H
+#define NB_NET_FILTER_H
+
+#include "bpf/helper_proto.h"
+
+struct nb_prog;
+
+/* Helpers of SCHED_CLS and SCHED_ACT programs (tc_cls_act_func_proto); NULL: not a tc one. */
+const struct nb_func_proto *nb_tc_func_proto(enum bpf_func_id id, const struct nb_prog *prog);
+/* Helpers of SOCKET_FILTER programs (sk_filter_func_proto). */
+const struct nb_func_proto *nb_sk_filter_func_proto(enum bpf_func_id id,
+						    const struct nb_prog *prog);
+/* Helpers of XDP programs (xdp_func_proto). */
+const struct nb_func_proto *nb_xdp_func_proto(enum bpf_func_id id, const struct nb_prog *prog);
+
+#endif /* NB_NET_FILTER_H */
