@@ -631,7 +631,10 @@ const struct isa_case isa_cases[] = {
 	      NB_LDX_MEM(BPF_DW, 1, 10, -512), NB_ALU64_IMM(BPF_LSH, 0, 4),
 	      NB_ALU64_REG(BPF_ADD, 0, 1), NB_EXIT(),
 	      NB_ST_MEM(BPF_DW, 10, -512, 2), NB_LDX_MEM(BPF_DW, 0, 10, -512), NB_EXIT()),
-	/* Recursion (the kernel's verifier forbids it): 5! with r6 saved across each level. */
+	/*
+	 * Recursion: 5! with r6 saved across each level. The kernel's verifier, which explores
+	 * the call chain without bounding it by r1, rejects it as too deep.
+	 */
 	ICASE("call_recursive_factorial", 120, NB_MOV64_IMM(1, 5), NB_CALL_REL(1), NB_EXIT(),
 	      NB_MOV64_IMM(0, 1), NB_JMP_IMM(BPF_JEQ, 1, 0, 4), NB_MOV64_REG(6, 1),
 	      NB_ALU64_IMM(BPF_SUB, 1, 1), NB_CALL_REL(-5), NB_ALU64_REG(BPF_MUL, 0, 6),
