@@ -36,9 +36,16 @@ __u32 nb_map_key_size(const struct nb_map *map);
 /* Bytes of one value as userspace sees it: per-CPU maps hold one per worker. */
 __u32 nb_map_value_size(const struct nb_map *map);
 __u32 nb_map_max_entries(const struct nb_map *map);
+/* Bytes a lookup writes: value_size, or nb_nr_cpus() slots of value_size rounded up to 8. */
+__u32 nb_map_user_value_size(const struct nb_map *map);
 __u32 nb_map_flags(const struct nb_map *map);
 
-/* The bpf(2) commands; values of per-CPU maps are nb_nr_cpus() values of value_size each. */
+/*
+ * The bpf(2) commands, with the kernel's errors. Values of per-CPU maps are nb_nr_cpus() values,
+ * each value_size rounded up to 8 bytes. Queue and stack maps take a NULL key: update pushes,
+ * lookup peeks, lookup_and_delete pops. Program arrays take and return program ids, map-in-map
+ * types map ids (the kernel's fds). A NULL key to get_next_key yields the first key.
+ */
 int nb_map_lookup_elem(struct nb_map *map, const void *key, void *value);
 int nb_map_update_elem(struct nb_map *map, const void *key, const void *value, __u64 flags);
 int nb_map_delete_elem(struct nb_map *map, const void *key);

@@ -43,6 +43,8 @@ struct nb_prog_load_opts {
 int nb_prog_load(enum bpf_prog_type type, const struct bpf_insn *insns, unsigned int insn_cnt,
 		 const struct nb_prog_load_opts *opts, struct nb_prog **progp);
 struct nb_prog *nb_prog_get(struct nb_prog *prog);
+/* A new reference on the program with this id, or NULL. */
+struct nb_prog *nb_prog_get_by_id(__u32 id);
 void nb_prog_put(struct nb_prog *prog);
 
 /* Run a verified program on its context (r1 = ctx). */

@@ -358,18 +358,17 @@ static __always_inline u32 alu32_op(u8 op, u32 dst, u32 src, s16 off)
 		}                                                                           \
 	} while (0)
 
-static __always_inline u64 interp(const struct nb_prog *prog, u64 r1, u64 r2, const bool checked,
-				  struct interp_checked *env)
+/* Run prog from insn with r1..r5 = args: the program's entry, or a callback subprogram. */
+static __always_inline u64 interp(const struct nb_prog *prog, const struct bpf_insn *insn,
+				  const u64 *args, const bool checked, struct interp_checked *env)
 {
 	u8 stack[NB_MAX_CALL_FRAMES * NB_STACK_SIZE] __attribute__((aligned(16)));
 	struct interp_frame frames[NB_MAX_CALL_FRAMES];
-	const struct bpf_insn *insn = prog->insns;
 	u32 tail_calls = 0, depth = 0;
 	u64 regs[NB_MAX_BPF_REG];
 
 	memset(regs, 0, sizeof(regs));
-	regs[BPF_REG_1] = r1;
-	regs[BPF_REG_2] = r2;
+	memcpy(&regs[BPF_REG_1], args, 5 * sizeof(u64));
 	regs[BPF_REG_10] = (u64)(uintptr_t)(stack + sizeof(stack));
 	if (checked) {
 		/* Unverified code may read stack it never wrote: make that deterministic. */
@@ -523,7 +522,18 @@ static __always_inline u64 interp(const struct nb_prog *prog, u64 r1, u64 r2, co
 
 u64 nb_interp_run(const struct nb_prog *prog, u64 r1, u64 r2)
 {
-	return interp(prog, r1, r2, false, NULL);
+	const u64 args[5] = { r1, r2 };
+
+	return interp(prog, prog->insns, args, false, NULL);
+}
+
+/* Callbacks (callback.h): a verified subprogram entered with r1..r5, on a stack of its own. */
+u64 nb_interp_run_at(const struct nb_prog *prog, u32 insn_off, u64 r1, u64 r2, u64 r3, u64 r4,
+		     u64 r5)
+{
+	const u64 args[5] = { r1, r2, r3, r4, r5 };
+
+	return interp(prog, prog->insns + insn_off, args, false, NULL);
 }
 
 int nb_prog_run_checked(const struct nb_prog *prog, void *mem, size_t len, __u64 *r0,
@@ -540,7 +550,9 @@ int nb_prog_run_checked(const struct nb_prog *prog, void *mem, size_t len, __u64
 		nb_log_printf(log, "program %s was not loaded for checked runs\n", prog->name);
 		return -EINVAL;
 	}
-	ret = interp(prog, (u64)(uintptr_t)(len ? mem : NULL), len, true, &env);
+	const u64 args[5] = { (u64)(uintptr_t)(len ? mem : NULL), len };
+
+	ret = interp(prog, prog->insns, args, true, &env);
 	if (env.fault) {
 		if (env.fault_size)
 			nb_log_printf(log, "insn %u: %s: %u bytes at 0x%llx\n", env.fault_insn,

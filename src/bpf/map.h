@@ -8,6 +8,7 @@
 #define NB_BPF_MAP_H
 
 #include <netbpf/map.h>
+#include <netbpf/percpu.h>
 
 #include "common/types.h"
 
@@ -17,6 +18,7 @@ struct nb_prog;
 struct nb_map_ops {
 	enum bpf_map_type type;
 	const char *name;		/* bpftool's name: "hash", "prog_array", ... */
+	bool percpu;			/* userspace values hold one per worker */
 	/* Check attributes before allocation; the message names the bad attribute. */
 	int (*map_alloc_check)(const struct nb_map *attr, struct nb_log *log);
 	/*
@@ -83,8 +85,38 @@ const struct nb_map_ops *nb_map_type_ops(enum bpf_map_type type);
 /* For BPF_PSEUDO_MAP_VALUE ldimm64: the address off bytes into the map's value area. */
 int nb_map_direct_value_addr(const struct nb_map *map, u32 off, u64 *addr);
 
-/* The datapath's worker count and this thread's worker index (per-CPU values, helpers). */
-unsigned int nb_nr_cpus(void);
-unsigned int nb_this_cpu(void);
+/*
+ * Checks shared by the types' map_alloc_check, each with the kernel's errno and a message that
+ * names the map and the attribute: flags outside allowed, RDONLY_PROG with WRONLY_PROG.
+ */
+int nb_map_check_flags(const struct nb_map *attr, u32 allowed, struct nb_log *log);
+/* key_size, value_size and max_entries must be exactly / at least what the type needs. */
+int nb_map_check_key_size(const struct nb_map *attr, u32 key_size, struct nb_log *log);
+int nb_map_check_value_size(const struct nb_map *attr, u32 value_size, struct nb_log *log);
+int nb_map_check_nonzero(const struct nb_map *attr, struct nb_log *log);
+/* The kernel's bpf_map_meta_equal: an inner map matches its outer map's template. */
+bool nb_map_meta_equal(const struct nb_map *meta0, const struct nb_map *meta1);
+/* Copy attr's generic fields into a newly allocated map. */
+void nb_map_init_from_attr(struct nb_map *map, const struct nb_map *attr);
+
+/* Bytes of a per-CPU value slot: value_size rounded up to 8, as the kernel lays them out. */
+static inline u32 nb_map_percpu_slot(const struct nb_map *map)
+{
+	return (map->value_size + 7) & ~7U;
+}
+
+/* Flags a map carries for programs (the verifier enforces them). */
+static inline bool nb_map_prog_rdonly(const struct nb_map *map)
+{
+	return map->map_flags & BPF_F_RDONLY_PROG;
+}
+
+static inline bool nb_map_prog_wronly(const struct nb_map *map)
+{
+	return map->map_flags & BPF_F_WRONLY_PROG;
+}
+
+/* The kernel's access flag mask (BPF_F_ACCESS_MASK is not uapi). */
+#define NB_MAP_F_ACCESS_MASK (BPF_F_RDONLY | BPF_F_RDONLY_PROG | BPF_F_WRONLY | BPF_F_WRONLY_PROG)
 
 #endif /* NB_BPF_MAP_H */

@@ -5,6 +5,7 @@
  * and hand it to the JIT.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +14,45 @@
 #include "bpf/prog_type.h"
 #include "bpf/map.h"
 #include "bpf/jit.h"
+#include "bpf/epoch.h"
 
-static u32 next_prog_id;
+/* Program ids: a table guarded by a mutex, as map ids are (prog_array updates name programs). */
+static pthread_mutex_t prog_ids_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct nb_prog **prog_by_id;
+static u32 prog_id_cap;
+static u32 next_prog_id = 1;
+
+static int prog_id_alloc(struct nb_prog *prog)
+{
+	pthread_mutex_lock(&prog_ids_lock);
+	if (next_prog_id >= prog_id_cap) {
+		u32 cap = prog_id_cap ? prog_id_cap * 2 : 64;
+		struct nb_prog **table = realloc(prog_by_id, cap * sizeof(*table));
+
+		if (!table) {
+			pthread_mutex_unlock(&prog_ids_lock);
+			return -ENOMEM;
+		}
+		memset(table + prog_id_cap, 0, (cap - prog_id_cap) * sizeof(*table));
+		prog_by_id = table;
+		prog_id_cap = cap;
+	}
+	prog->id = next_prog_id++;
+	prog_by_id[prog->id] = prog;
+	pthread_mutex_unlock(&prog_ids_lock);
+	return 0;
+}
+
+struct nb_prog *nb_prog_get_by_id(__u32 id)
+{
+	struct nb_prog *prog = NULL;
+
+	pthread_mutex_lock(&prog_ids_lock);
+	if (id < prog_id_cap && prog_by_id[id])
+		prog = nb_prog_get(prog_by_id[id]);
+	pthread_mutex_unlock(&prog_ids_lock);
+	return prog;
+}
 
 /* Licenses the kernel treats as GPL-compatible (license_is_gpl_compatible). */
 static bool license_is_gpl_compatible(const char *license)
@@ -166,12 +204,16 @@ int nb_prog_load(enum bpf_prog_type type, const struct bpf_insn *insns, unsigned
 		err = nb_resolve_helpers(prog, log);
 	else
 		err = nb_verify(prog, log);
+	if (!err)
+		err = nb_prog_resolve_callbacks(prog, log);
 	if (err)
 		goto err;
 	/* A program without a JIT image runs on the interpreter: not an error. */
 	if (!(flags & (NB_PROG_LOAD_INTERP | NB_PROG_LOAD_CHECKED)))
 		nb_jit_compile(prog, log);
-	prog->id = __atomic_add_fetch(&next_prog_id, 1, __ATOMIC_RELAXED);
+	err = prog_id_alloc(prog);
+	if (err)
+		goto err;
 	*progp = prog;
 	return 0;
 err:
@@ -189,7 +231,13 @@ void nb_prog_put(struct nb_prog *prog)
 {
 	if (!prog || __atomic_sub_fetch(&prog->refcnt, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
+	if (prog->id) {
+		pthread_mutex_lock(&prog_ids_lock);
+		prog_by_id[prog->id] = NULL;
+		pthread_mutex_unlock(&prog_ids_lock);
+	}
 	nb_jit_free(prog);
+	free(prog->callbacks);
 	for (u32 i = 0; i < prog->used_map_cnt; i++)
 		nb_map_put(prog->used_maps[i]);
 	free(prog->used_maps);
@@ -201,9 +249,16 @@ void nb_prog_put(struct nb_prog *prog)
 
 __u64 nb_prog_run(const struct nb_prog *prog, const void *ctx)
 {
+	u64 ret;
+
+	/* Map elements the program reads stay allocated until it returns (epoch.h). */
+	nb_epoch_read_lock();
 	if (prog->jited)
-		return prog->jited((u64)(uintptr_t)ctx, 0);
-	return nb_interp_run(prog, (u64)(uintptr_t)ctx, 0);
+		ret = prog->jited((u64)(uintptr_t)ctx, 0);
+	else
+		ret = nb_interp_run(prog, (u64)(uintptr_t)ctx, 0);
+	nb_epoch_read_unlock();
+	return ret;
 }
 
 const char *nb_prog_name(const struct nb_prog *prog)

@@ -7,6 +7,7 @@
 
 #include "bpf/insn.h"
 #include "bpf/helper_proto.h"
+#include "bpf/callback.h"
 
 struct nb_prog_type_ops;
 
@@ -34,6 +35,10 @@ struct nb_prog {
 	/* After fixup a helper call's imm indexes this table (the kernel patches an address). */
 	nb_helper_fn *helpers;
 	u32 helper_cnt;
+
+	/* Callback subprograms named by BPF_PSEUDO_FUNC ldimm64 (bpf_loop, for_each_map_elem). */
+	struct nb_callback *callbacks;
+	u32 callback_cnt;
 
 	u32 stack_depth;		/* deepest frame, bytes, as the verifier proved */
 	bool verified;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bpf/map.h"
+#include "bpf/epoch.h"
 
 static const struct nb_map_ops *map_types[64] /* beyond every bpf_map_type */;
 
@@ -54,6 +55,86 @@ static int map_id_alloc(struct nb_map *map)
 	return 0;
 }
 
+void nb_map_init_from_attr(struct nb_map *map, const struct nb_map *attr)
+{
+	map->ops = attr->ops;
+	map->map_type = attr->map_type;
+	map->key_size = attr->key_size;
+	map->value_size = attr->value_size;
+	map->max_entries = attr->max_entries;
+	map->map_flags = attr->map_flags;
+	map->numa_node = attr->numa_node;
+	map->inner_map_meta = attr->inner_map_meta;
+	memcpy(map->name, attr->name, sizeof(map->name));
+}
+
+int nb_map_check_flags(const struct nb_map *attr, u32 allowed, struct nb_log *log)
+{
+	if (attr->map_flags & ~allowed) {
+		nb_log_printf(log, "map %s: map_flags 0x%x not supported by %s maps\n", attr->name,
+			      attr->map_flags & ~allowed, attr->ops->name);
+		return -EINVAL;
+	}
+	if ((attr->map_flags & BPF_F_RDONLY_PROG) && (attr->map_flags & BPF_F_WRONLY_PROG)) {
+		nb_log_printf(log, "map %s: BPF_F_RDONLY_PROG and BPF_F_WRONLY_PROG exclude each "
+			      "other\n", attr->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int nb_map_check_key_size(const struct nb_map *attr, u32 key_size, struct nb_log *log)
+{
+	if (attr->key_size != key_size) {
+		nb_log_printf(log, "map %s: key_size %u, %s maps need %u\n", attr->name,
+			      attr->key_size, attr->ops->name, key_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int nb_map_check_value_size(const struct nb_map *attr, u32 value_size, struct nb_log *log)
+{
+	if (attr->value_size != value_size) {
+		nb_log_printf(log, "map %s: value_size %u, %s maps need %u\n", attr->name,
+			      attr->value_size, attr->ops->name, value_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int nb_map_check_nonzero(const struct nb_map *attr, struct nb_log *log)
+{
+	const char *what = !attr->max_entries ? "max_entries" :
+			   !attr->key_size ? "key_size" : !attr->value_size ? "value_size" : NULL;
+
+	if (what) {
+		nb_log_printf(log, "map %s: %s is 0\n", attr->name, what);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Map names as the kernel takes them (bpf_obj_name_cpy): letters, digits, '_' and '.'. */
+static int check_map_name(const char *name, struct nb_log *log)
+{
+	size_t len = strlen(name);
+
+	if (len >= BPF_OBJ_NAME_LEN) {
+		nb_log_printf(log, "map %s: name longer than %d characters\n", name,
+			      BPF_OBJ_NAME_LEN - 1);
+		return -EINVAL;
+	}
+	for (const char *c = name; *c; c++) {
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || *c == '_' || *c == '.')) {
+			nb_log_printf(log, "map %s: invalid character '%c' in name\n", name, *c);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int nb_map_create(enum bpf_map_type type, __u32 key_size, __u32 value_size, __u32 max_entries,
 		  const struct nb_map_create_opts *opts, struct nb_map **mapp)
 {
@@ -74,13 +155,24 @@ int nb_map_create(enum bpf_map_type type, __u32 key_size, __u32 value_size, __u3
 		attr.map_flags = opts->map_flags;
 		attr.numa_node = opts->numa_node;
 		attr.inner_map_meta = opts->inner_map;
-		if (opts->name)
+		if (opts->name) {
+			err = check_map_name(opts->name, log);
+			if (err)
+				return err;
 			snprintf(attr.name, sizeof(attr.name), "%s", opts->name);
+		}
 	}
 	if (!ops) {
 		nb_log_printf(log, "map %s: unsupported map type %d\n", attr.name, type);
 		return -EINVAL;
 	}
+	if ((attr.map_flags & BPF_F_RDONLY) && (attr.map_flags & BPF_F_WRONLY)) {
+		nb_log_printf(log, "map %s: BPF_F_RDONLY and BPF_F_WRONLY exclude each other\n",
+			      attr.name);
+		return -EINVAL;
+	}
+	/* Per-CPU values are sized by the worker count: fix it now. */
+	nb_nr_cpus();
 	if (ops->map_alloc_check) {
 		err = ops->map_alloc_check(&attr, log);
 		if (err)
@@ -168,43 +260,113 @@ __u32 nb_map_flags(const struct nb_map *map)
 	return map->map_flags;
 }
 
+__u32 nb_map_user_value_size(const struct nb_map *map)
+{
+	if (map->ops->percpu)
+		return nb_map_percpu_slot(map) * nb_nr_cpus();
+	return map->value_size;
+}
+
+/* The twins of the FMODE_CAN_READ / FMODE_CAN_WRITE checks of the bpf(2) map commands. */
+static bool can_read(const struct nb_map *map)
+{
+	return !(map->map_flags & BPF_F_WRONLY);
+}
+
+static bool can_write(const struct nb_map *map)
+{
+	return !(map->map_flags & BPF_F_RDONLY) && !map->frozen;
+}
+
+/*
+ * Userspace commands run inside an epoch read-side section: programs on other threads may
+ * delete the element being copied.
+ */
 int nb_map_lookup_elem(struct nb_map *map, const void *key, void *value)
 {
-	if (!map->ops->map_lookup_elem_sys)
+	const void *elem;
+	int err = 0;
+
+	if (!can_read(map))
+		return -EPERM;
+	if (!map->ops->map_lookup_elem_sys && !map->ops->map_lookup_elem)
 		return -EOPNOTSUPP;
-	return map->ops->map_lookup_elem_sys(map, key, value);
+	nb_epoch_read_lock();
+	if (map->ops->map_lookup_elem_sys) {
+		err = map->ops->map_lookup_elem_sys(map, key, value);
+	} else {
+		elem = map->ops->map_lookup_elem(map, key);
+		if (elem)
+			memcpy(value, elem, map->value_size);
+		else
+			err = -ENOENT;
+	}
+	nb_epoch_read_unlock();
+	return err;
 }
 
 int nb_map_update_elem(struct nb_map *map, const void *key, const void *value, __u64 flags)
 {
-	if (map->frozen)
+	int err;
+
+	if (!can_write(map))
 		return -EPERM;
-	if (!map->ops->map_update_elem_sys)
+	if (flags & BPF_F_LOCK)
+		return -EINVAL; /* no map here carries a bpf_spin_lock */
+	if (!map->ops->map_update_elem_sys && !map->ops->map_update_elem)
 		return -EOPNOTSUPP;
-	return map->ops->map_update_elem_sys(map, key, value, flags);
+	nb_epoch_read_lock();
+	if (map->ops->map_update_elem_sys)
+		err = map->ops->map_update_elem_sys(map, key, value, flags);
+	else
+		err = (int)map->ops->map_update_elem(map, key, value, flags);
+	nb_epoch_read_unlock();
+	nb_epoch_maybe_reclaim();
+	return err;
 }
 
 int nb_map_delete_elem(struct nb_map *map, const void *key)
 {
-	if (map->frozen)
+	int err;
+
+	if (!can_write(map))
 		return -EPERM;
 	if (!map->ops->map_delete_elem)
 		return -EOPNOTSUPP;
-	return (int)map->ops->map_delete_elem(map, key);
+	nb_epoch_read_lock();
+	err = (int)map->ops->map_delete_elem(map, key);
+	nb_epoch_read_unlock();
+	nb_epoch_maybe_reclaim();
+	return err;
 }
 
 int nb_map_get_next_key(struct nb_map *map, const void *key, void *next_key)
 {
+	int err;
+
+	if (!can_read(map))
+		return -EPERM;
 	if (!map->ops->map_get_next_key)
 		return -EOPNOTSUPP;
-	return map->ops->map_get_next_key(map, key, next_key);
+	nb_epoch_read_lock();
+	err = map->ops->map_get_next_key(map, key, next_key);
+	nb_epoch_read_unlock();
+	return err;
 }
 
 int nb_map_lookup_and_delete_elem(struct nb_map *map, const void *key, void *value)
 {
+	int err;
+
+	if (!can_read(map) || !can_write(map))
+		return -EPERM;
 	if (!map->ops->map_lookup_and_delete_elem_sys)
 		return -EOPNOTSUPP;
-	return map->ops->map_lookup_and_delete_elem_sys(map, key, value);
+	nb_epoch_read_lock();
+	err = map->ops->map_lookup_and_delete_elem_sys(map, key, value);
+	nb_epoch_read_unlock();
+	nb_epoch_maybe_reclaim();
+	return err;
 }
 
 int nb_map_direct_value_addr(const struct nb_map *map, u32 off, u64 *addr)

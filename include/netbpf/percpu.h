@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-CPU data in userspace: a "CPU" is a datapath worker. The number of workers is fixed before
+ * the first map exists (per-CPU maps size their values by it); each worker thread names its
+ * index once, and helpers and per-CPU maps use it.
+ */
+#ifndef NETBPF_PERCPU_H
+#define NETBPF_PERCPU_H
+
+/* The most workers a datapath may have. */
+#define NB_MAX_CPUS 256
+
+/*
+ * Set the number of workers (1..NB_MAX_CPUS). Allowed once, before any map exists and before
+ * nb_nr_cpus() was first asked; otherwise -EBUSY. The default is the number of online CPUs.
+ */
+int nb_set_nr_cpus(unsigned int nr);
+/* The number of workers; fixed from the first call on. */
+unsigned int nb_nr_cpus(void);
+/* This thread's worker index (0 for threads that never set one). */
+unsigned int nb_this_cpu(void);
+/* Called by a worker thread once at start: its index, below nb_nr_cpus(). */
+int nb_set_this_cpu(unsigned int cpu);
+
+#endif /* NETBPF_PERCPU_H */

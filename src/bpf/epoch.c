@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Epoch-based reclamation (see epoch.h). A global epoch counter advances each time an object is
+ * retired. Each reader thread has a record holding the epoch it saw at its last quiescent point,
+ * or 0 while it is quiescent. An object retired at epoch E may be freed once every record is 0 or
+ * above E: such a reader started after the object was unlinked.
+ *
+ * Ordering: the reader stores its epoch and then issues a full fence before it reads any shared
+ * pointer; the writer unlinks, bumps the epoch and issues a full fence before it scans the
+ * records. Either the writer sees the reader's epoch, or the reader sees the unlink.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "bpf/epoch.h"
+
+struct epoch_reader {
+	u64 epoch;			/* 0: quiescent */
+	unsigned int nest;		/* read-side sections entered */
+	bool online;			/* a worker between quiescent points */
+	bool in_use;			/* owned by a live thread */
+	struct epoch_reader *next;	/* the list only grows: records are reused */
+};
+
+static u64 global_epoch = 1;
+static struct epoch_reader *readers;
+static pthread_mutex_t readers_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static pthread_mutex_t limbo_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct nb_epoch_head *limbo;	/* newest first */
+static unsigned long limbo_cnt;
+
+static pthread_key_t reader_key;
+static pthread_once_t reader_key_once = PTHREAD_ONCE_INIT;
+static __thread struct epoch_reader *self;
+
+/* Reclaim without being asked once this many objects wait. */
+#define EPOCH_RECLAIM_BATCH 256
+
+static void reader_release(void *arg)
+{
+	struct epoch_reader *r = arg;
+
+	__atomic_store_n(&r->epoch, 0, __ATOMIC_RELEASE);
+	r->nest = 0;
+	r->online = false;
+	__atomic_store_n(&r->in_use, false, __ATOMIC_RELEASE);
+}
+
+static void reader_key_init(void)
+{
+	pthread_key_create(&reader_key, reader_release);
+}
+
+static __cold struct epoch_reader *reader_register(void)
+{
+	struct epoch_reader *r;
+
+	pthread_once(&reader_key_once, reader_key_init);
+	pthread_mutex_lock(&readers_lock);
+	for (r = readers; r; r = r->next)
+		if (!__atomic_load_n(&r->in_use, __ATOMIC_ACQUIRE))
+			break;
+	if (!r) {
+		r = calloc(1, sizeof(*r));
+		if (!r)
+			abort(); /* no way to read safely without a record */
+		r->next = readers;
+		__atomic_store_n(&readers, r, __ATOMIC_RELEASE);
+	}
+	r->in_use = true;
+	pthread_mutex_unlock(&readers_lock);
+	pthread_setspecific(reader_key, r);
+	self = r;
+	return r;
+}
+
+static inline struct epoch_reader *reader_self(void)
+{
+	return likely(self) ? self : reader_register();
+}
+
+static inline void reader_observe(struct epoch_reader *r)
+{
+	__atomic_store_n(&r->epoch, __atomic_load_n(&global_epoch, __ATOMIC_SEQ_CST),
+			 __ATOMIC_SEQ_CST);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+void nb_epoch_read_lock(void)
+{
+	struct epoch_reader *r = reader_self();
+
+	if (r->nest++ == 0 && !r->online)
+		reader_observe(r);
+}
+
+void nb_epoch_read_unlock(void)
+{
+	struct epoch_reader *r = self;
+
+	if (--r->nest == 0 && !r->online) {
+		__atomic_store_n(&r->epoch, 0, __ATOMIC_RELEASE);
+		nb_epoch_maybe_reclaim();
+	}
+}
+
+void nb_epoch_online(void)
+{
+	struct epoch_reader *r = reader_self();
+
+	r->online = true;
+	reader_observe(r);
+}
+
+void nb_epoch_quiescent(void)
+{
+	struct epoch_reader *r = reader_self();
+
+	if (r->online && r->nest == 0) {
+		reader_observe(r);
+		nb_epoch_maybe_reclaim();
+	}
+}
+
+void nb_epoch_offline(void)
+{
+	struct epoch_reader *r = reader_self();
+
+	r->online = false;
+	if (r->nest == 0)
+		__atomic_store_n(&r->epoch, 0, __ATOMIC_RELEASE);
+}
+
+/* The oldest epoch a reader (other than skip) may still be in; U64_MAX when none is. */
+static u64 oldest_reader_epoch(const struct epoch_reader *skip)
+{
+	u64 oldest = UINT64_MAX;
+
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for (struct epoch_reader *r = __atomic_load_n(&readers, __ATOMIC_ACQUIRE); r;
+	     r = r->next) {
+		u64 e = __atomic_load_n(&r->epoch, __ATOMIC_SEQ_CST);
+
+		if (r != skip && e && e < oldest)
+			oldest = e;
+	}
+	return oldest;
+}
+
+/* Detach the objects retired before epoch 'before' and run their callbacks. */
+static unsigned int run_callbacks(u64 before)
+{
+	struct nb_epoch_head **pp, *done = NULL, *h;
+	unsigned int n = 0;
+
+	pthread_mutex_lock(&limbo_lock);
+	for (pp = &limbo; *pp;) {
+		h = *pp;
+		if (h->epoch < before) {
+			*pp = h->next;
+			h->next = done;
+			done = h;
+			limbo_cnt--;
+		} else {
+			pp = &h->next;
+		}
+	}
+	pthread_mutex_unlock(&limbo_lock);
+	while (done) {
+		h = done;
+		done = h->next;
+		h->func(h);
+		n++;
+	}
+	return n;
+}
+
+void nb_epoch_call(struct nb_epoch_head *head, void (*func)(struct nb_epoch_head *head))
+{
+	head->func = func;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	pthread_mutex_lock(&limbo_lock);
+	head->epoch = __atomic_fetch_add(&global_epoch, 1, __ATOMIC_SEQ_CST);
+	head->next = limbo;
+	limbo = head;
+	limbo_cnt++;
+	pthread_mutex_unlock(&limbo_lock);
+}
+
+unsigned int nb_epoch_reclaim(void)
+{
+	return run_callbacks(oldest_reader_epoch(NULL));
+}
+
+void nb_epoch_maybe_reclaim(void)
+{
+	if (__atomic_load_n(&limbo_cnt, __ATOMIC_RELAXED) >= EPOCH_RECLAIM_BATCH)
+		nb_epoch_reclaim();
+}
+
+void nb_epoch_synchronize(void)
+{
+	u64 target = __atomic_fetch_add(&global_epoch, 1, __ATOMIC_SEQ_CST);
+	struct timespec nap = { .tv_nsec = 20000 };
+
+	/* Readers that observed target or older must reach a quiescent point. */
+	while (oldest_reader_epoch(self) <= target)
+		nanosleep(&nap, NULL);
+	run_callbacks(target + 1);
+}
+
+void nb_epoch_barrier(void)
+{
+	nb_epoch_synchronize();
+}
+
+unsigned long nb_epoch_pending(void)
+{
+	return __atomic_load_n(&limbo_cnt, __ATOMIC_RELAXED);
+}

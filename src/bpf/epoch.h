@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Epoch-based reclamation, the userspace twin of RCU for the datapath. Programs read maps without
+ * locks; writers unlink an element and hand it to nb_epoch_call, which runs the free function only
+ * once every reader that might still hold the element has passed a quiescent point.
+ *
+ * Readers come in two kinds:
+ *   - datapath workers go online once (nb_epoch_online) and report a quiescent point between
+ *     bursts (nb_epoch_quiescent), which costs one store and one fence per burst;
+ *   - any other thread brackets its reads with nb_epoch_read_lock/unlock (nb_prog_run and the
+ *     userspace map commands do it for their callers). Sections nest.
+ */
+#ifndef NB_BPF_EPOCH_H
+#define NB_BPF_EPOCH_H
+
+#include "common/types.h"
+
+struct nb_epoch_head {
+	struct nb_epoch_head *next;
+	u64 epoch;		/* global epoch when the object was retired */
+	void (*func)(struct nb_epoch_head *head);
+};
+
+void nb_epoch_read_lock(void);
+void nb_epoch_read_unlock(void);
+
+/* Datapath workers: always reading, except at quiescent points. */
+void nb_epoch_online(void);
+void nb_epoch_quiescent(void);
+void nb_epoch_offline(void);
+
+/*
+ * Run func(head) once no reader can hold the object any more; the caller has already unlinked
+ * it. Never runs func in the caller's frame while the caller may hold a lock that func takes:
+ * callbacks run from nb_epoch_reclaim, nb_epoch_synchronize and nb_epoch_barrier only.
+ */
+void nb_epoch_call(struct nb_epoch_head *head, void (*func)(struct nb_epoch_head *head));
+/* Run the callbacks whose grace period has passed; never waits. Returns how many ran. */
+unsigned int nb_epoch_reclaim(void);
+/* nb_epoch_reclaim once enough objects wait; writers call it after dropping their locks. */
+void nb_epoch_maybe_reclaim(void);
+/*
+ * Wait until every reader other than the calling thread has passed a quiescent point, then run
+ * the callbacks that became safe. The calling thread must hold no pointer it read before.
+ */
+void nb_epoch_synchronize(void);
+/* Wait for a grace period and run every pending callback (before freeing a map's pools). */
+void nb_epoch_barrier(void);
+/* Callbacks waiting for their grace period (tests, statistics). */
+unsigned long nb_epoch_pending(void);
+
+#endif /* NB_BPF_EPOCH_H */

@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hash maps, the twin of kernel/bpf/hashtab.c: BPF_MAP_TYPE_HASH, PERCPU_HASH, LRU_HASH and
+ * LRU_PERCPU_HASH. Buckets are singly linked chains that programs walk without locks; writers
+ * serialise on the map's lock, publish a new element at the head of its bucket before unlinking
+ * the one it replaces (so a concurrent lookup always finds one of them), and hand unlinked
+ * elements to the epoch reclaimer so that no reader ever touches freed memory. As in the kernel,
+ * keys hash with jhash and a random seed (0 with BPF_F_ZERO_SEED), buckets are a power of two,
+ * and get_next_key walks buckets in order and each chain from its head.
+ *
+ * Preallocated maps (the default) take elements from a pool sized at creation, so programs never
+ * call malloc; an element returns to the pool after its grace period. LRU maps evict the least
+ * recently used element (second chance over a list ordered by insertion) when full.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "bpf/maps/hashtab.h"
+#include "bpf/maps/jhash.h"
+#include "bpf/callback.h"
+
+#define HTAB_CREATE_FLAG_MASK                                                               \
+	(BPF_F_NO_PREALLOC | BPF_F_NO_COMMON_LRU | BPF_F_NUMA_NODE | NB_MAP_F_ACCESS_MASK |  \
+	 BPF_F_ZERO_SEED)
+#define NB_PCPU_MIN_UNIT_SIZE (32 * 1024)
+#define NB_MAX_BPF_STACK 512
+/* The largest element the kernel's allocator gives (KMALLOC_MAX_SIZE on x86-64). */
+#define NB_KMALLOC_MAX_SIZE (1U << 22)
+
+static inline struct nb_htab *to_htab(const struct nb_map *map)
+{
+	return container_of(map, struct nb_htab, map);
+}
+
+static inline bool htab_is_percpu(const struct nb_htab *htab)
+{
+	return htab->map.ops->percpu;
+}
+
+int nb_htab_map_alloc_check(const struct nb_map *attr, struct nb_log *log)
+{
+	bool percpu = attr->ops->percpu;
+	bool lru = attr->map_type == BPF_MAP_TYPE_LRU_HASH ||
+		   attr->map_type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+	bool prealloc = !(attr->map_flags & BPF_F_NO_PREALLOC);
+	int err;
+
+	err = nb_map_check_flags(attr, HTAB_CREATE_FLAG_MASK, log);
+	if (err)
+		return err;
+	if (!lru && (attr->map_flags & BPF_F_NO_COMMON_LRU)) {
+		nb_log_printf(log, "map %s: BPF_F_NO_COMMON_LRU is for LRU maps only\n",
+			      attr->name);
+		return -EINVAL;
+	}
+	if (lru && !prealloc) {
+		nb_log_printf(log, "map %s: LRU maps are always preallocated: "
+			      "BPF_F_NO_PREALLOC is not supported\n", attr->name);
+		return -EOPNOTSUPP;
+	}
+	if ((attr->map_flags & BPF_F_NUMA_NODE) &&
+	    (percpu || (attr->map_flags & BPF_F_NO_COMMON_LRU))) {
+		nb_log_printf(log, "map %s: per-CPU maps take no NUMA node\n", attr->name);
+		return -EINVAL;
+	}
+	err = nb_map_check_nonzero(attr, log);
+	if (err)
+		return err;
+	if (attr->key_size > NB_MAX_BPF_STACK) {
+		nb_log_printf(log, "map %s: key_size %u larger than the BPF stack (%u)\n",
+			      attr->name, attr->key_size, NB_MAX_BPF_STACK);
+		return -E2BIG;
+	}
+	if ((u64)attr->key_size + attr->value_size >=
+	    NB_KMALLOC_MAX_SIZE - sizeof(struct htab_elem)) {
+		nb_log_printf(log, "map %s: key_size + value_size %llu too large\n", attr->name,
+			      (unsigned long long)attr->key_size + attr->value_size);
+		return -E2BIG;
+	}
+	if (percpu && ((attr->value_size + 7) & ~7U) > NB_PCPU_MIN_UNIT_SIZE) {
+		nb_log_printf(log, "map %s: per-CPU value_size %u above the limit of %u\n",
+			      attr->name, attr->value_size, NB_PCPU_MIN_UNIT_SIZE);
+		return -E2BIG;
+	}
+	return 0;
+}
+
+static u32 roundup_pow_of_two(u32 n)
+{
+	u32 p = 1;
+
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
+int nb_htab_map_alloc(const struct nb_map *attr, struct nb_map **mapp, struct nb_log *log)
+{
+	struct nb_htab *htab;
+	u32 value_bytes;
+	u64 pool_bytes;
+
+	if (attr->max_entries > 1U << 31) {
+		nb_log_printf(log, "map %s: max_entries %u above the limit of %u\n", attr->name,
+			      attr->max_entries, 1U << 31);
+		return -E2BIG;
+	}
+	htab = calloc(1, sizeof(*htab));
+	if (!htab)
+		return -ENOMEM;
+	nb_map_init_from_attr(&htab->map, attr);
+	htab->lru = attr->map_type == BPF_MAP_TYPE_LRU_HASH ||
+		    attr->map_type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+	htab->prealloc = !(attr->map_flags & BPF_F_NO_PREALLOC);
+	htab->value_off = (attr->key_size + 7) & ~7U;
+	value_bytes = attr->ops->percpu ? nb_map_percpu_slot(attr) * nb_nr_cpus()
+					: (attr->value_size + 7) & ~7U;
+	htab->elem_size = sizeof(struct htab_elem) + htab->value_off + value_bytes;
+	htab->n_buckets = roundup_pow_of_two(attr->max_entries);
+	htab->storage_refs = 1;
+	if (!(attr->map_flags & BPF_F_ZERO_SEED) &&
+	    getrandom(&htab->hashrnd, sizeof(htab->hashrnd), 0) != sizeof(htab->hashrnd))
+		htab->hashrnd = (u32)(uintptr_t)htab ^ 0x9e3779b9U;
+	pthread_mutex_init(&htab->lock, NULL);
+	pthread_mutex_init(&htab->free_lock, NULL);
+	/* Memory is only touched as elements are used: a large map costs address space. */
+	htab->buckets = calloc(htab->n_buckets, sizeof(*htab->buckets));
+	if (!htab->buckets)
+		goto nomem;
+	if (htab->prealloc) {
+		/* A slot per worker beyond max_entries for elements waiting for their grace. */
+		htab->pool_cap = attr->max_entries + nb_nr_cpus();
+		pool_bytes = (u64)htab->pool_cap * htab->elem_size;
+		htab->pool = pool_bytes < (1ULL << 40) ? malloc(pool_bytes) : NULL;
+		if (!htab->pool)
+			goto nomem;
+	}
+	*mapp = &htab->map;
+	return 0;
+nomem:
+	nb_log_printf(log, "map %s: out of memory for %u entries of %u bytes\n", attr->name,
+		      attr->max_entries, htab->elem_size);
+	free(htab->buckets);
+	free(htab);
+	return -ENOMEM;
+}
+
+static void htab_storage_put(struct nb_htab *htab)
+{
+	if (__atomic_sub_fetch(&htab->storage_refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	pthread_mutex_destroy(&htab->lock);
+	pthread_mutex_destroy(&htab->free_lock);
+	free(htab->pool);
+	free(htab->buckets);
+	free(htab);
+}
+
+static void elem_release(struct htab_elem *l)
+{
+	struct nb_htab *htab = l->htab;
+
+	if (htab->value_release)
+		htab->value_release(l->key + htab->value_off);
+	if (l->pooled) {
+		pthread_mutex_lock(&htab->free_lock);
+		l->free_next = htab->free_list;
+		htab->free_list = l;
+		pthread_mutex_unlock(&htab->free_lock);
+	} else {
+		free(l);
+	}
+}
+
+static void elem_free_rcu(struct nb_epoch_head *head)
+{
+	struct htab_elem *l = container_of(head, struct htab_elem, rcu);
+	struct nb_htab *htab = l->htab;
+
+	elem_release(l);
+	htab_storage_put(htab);
+}
+
+/* The element is unlinked: free it once no reader can hold it. */
+static void elem_retire(struct nb_htab *htab, struct htab_elem *l)
+{
+	__atomic_add_fetch(&htab->storage_refs, 1, __ATOMIC_RELAXED);
+	nb_epoch_call(&l->rcu, elem_free_rcu);
+}
+
+void nb_htab_map_free(struct nb_map *map)
+{
+	struct nb_htab *htab = to_htab(map);
+
+	/* No program holds the map any more: free the live elements now. */
+	for (u32 i = 0; i < htab->n_buckets; i++) {
+		struct htab_elem *l = htab->buckets[i], *next;
+
+		for (; l; l = next) {
+			next = l->next;
+			if (htab->value_release)
+				htab->value_release(l->key + htab->value_off);
+			if (!l->pooled)
+				free(l);
+		}
+	}
+	htab_storage_put(htab);
+}
+
+static inline u32 htab_hash(const struct nb_htab *htab, const void *key)
+{
+	u32 len = htab->map.key_size;
+
+	if (likely(len % 4 == 0))
+		return nb_jhash2(key, len / 4, htab->hashrnd);
+	return nb_jhash(key, len, htab->hashrnd);
+}
+
+static inline struct htab_elem **htab_bucket(const struct nb_htab *htab, u32 hash)
+{
+	return &htab->buckets[hash & (htab->n_buckets - 1)];
+}
+
+static inline struct htab_elem *elem_first(struct htab_elem *const *pp)
+{
+	return __atomic_load_n(pp, __ATOMIC_ACQUIRE);
+}
+
+static struct htab_elem *lookup_raw(struct htab_elem *const *bucket, u32 hash, const void *key,
+				    u32 key_size)
+{
+	for (struct htab_elem *l = elem_first(bucket); l; l = elem_first(&l->next))
+		if (l->hash == hash && !memcmp(l->key, key, key_size))
+			return l;
+	return NULL;
+}
+
+struct htab_elem *nb_htab_lookup(struct nb_htab *htab, const void *key)
+{
+	u32 hash = htab_hash(htab, key);
+
+	return lookup_raw(htab_bucket(htab, hash), hash, key, htab->map.key_size);
+}
+
+void *nb_htab_value(const struct nb_htab *htab, struct htab_elem *l, unsigned int cpu)
+{
+	return l->key + htab->value_off + (htab_is_percpu(htab) ? cpu * nb_map_percpu_slot(&htab->map)
+								 : 0);
+}
+
+static void *htab_map_lookup_elem(struct nb_map *map, const void *key)
+{
+	struct htab_elem *l = nb_htab_lookup(to_htab(map), key);
+
+	return l ? l->key + to_htab(map)->value_off : NULL;
+}
+
+static void *htab_percpu_map_lookup_elem(struct nb_map *map, const void *key)
+{
+	struct nb_htab *htab = to_htab(map);
+	struct htab_elem *l = nb_htab_lookup(htab, key);
+
+	return l ? nb_htab_value(htab, l, nb_this_cpu()) : NULL;
+}
+
+/* Programs' lookups mark LRU elements used; userspace lookups do not (as in the kernel). */
+static void *htab_lru_map_lookup_elem(struct nb_map *map, const void *key)
+{
+	struct nb_htab *htab = to_htab(map);
+	struct htab_elem *l = nb_htab_lookup(htab, key);
+
+	if (!l)
+		return NULL;
+	if (!READ_ONCE(l->ref))
+		WRITE_ONCE(l->ref, 1);
+	return nb_htab_value(htab, l, nb_this_cpu());
+}
+
+/* LRU list, under htab->lock. */
+static void lru_unlink(struct nb_htab *htab, struct htab_elem *l)
+{
+	if (l->lru_prev)
+		l->lru_prev->lru_next = l->lru_next;
+	else
+		htab->lru_first = l->lru_next;
+	if (l->lru_next)
+		l->lru_next->lru_prev = l->lru_prev;
+	else
+		htab->lru_last = l->lru_prev;
+	l->lru_prev = l->lru_next = NULL;
+}
+
+static void lru_push_front(struct nb_htab *htab, struct htab_elem *l)
+{
+	l->lru_prev = NULL;
+	l->lru_next = htab->lru_first;
+	if (htab->lru_first)
+		htab->lru_first->lru_prev = l;
+	else
+		htab->lru_last = l;
+	htab->lru_first = l;
+}
+
+/* Unlink l from its bucket chain, under htab->lock; readers on l can still follow l->next. */
+static void bucket_unlink(struct nb_htab *htab, struct htab_elem *l)
+{
+	struct htab_elem **pp = htab_bucket(htab, l->hash);
+
+	while (*pp != l)
+		pp = &(*pp)->next;
+	__atomic_store_n(pp, l->next, __ATOMIC_RELEASE);
+}
+
+/* Remove a live element under htab->lock and retire it. */
+static void elem_remove(struct nb_htab *htab, struct htab_elem *l)
+{
+	bucket_unlink(htab, l);
+	if (htab->lru)
+		lru_unlink(htab, l);
+	htab->count--;
+	elem_retire(htab, l);
+}
+
+/*
+ * The least recently used element goes, under htab->lock: the oldest element not used since
+ * the last scan; used ones lose their mark and move to the front (second chance).
+ */
+static void lru_evict_one(struct nb_htab *htab)
+{
+	for (u32 scanned = 0; htab->lru_last; scanned++) {
+		struct htab_elem *l = htab->lru_last;
+
+		if (READ_ONCE(l->ref) && scanned < 2 * htab->count) {
+			WRITE_ONCE(l->ref, 0);
+			lru_unlink(htab, l);
+			lru_push_front(htab, l);
+			continue;
+		}
+		elem_remove(htab, l);
+		return;
+	}
+}
+
+static struct htab_elem *pool_pop(struct nb_htab *htab)
+{
+	struct htab_elem *l = NULL;
+
+	pthread_mutex_lock(&htab->free_lock);
+	if (htab->free_list) {
+		l = htab->free_list;
+		htab->free_list = l->free_next;
+	} else if (htab->pool_used < htab->pool_cap) {
+		l = (struct htab_elem *)(htab->pool + (u64)htab->pool_used++ * htab->elem_size);
+		l->pooled = 1;
+	}
+	pthread_mutex_unlock(&htab->free_lock);
+	return l;
+}
+
+/* Under htab->lock. Never fails for lack of pool while the map is below max_entries. */
+static struct htab_elem *elem_alloc(struct nb_htab *htab)
+{
+	struct htab_elem *l;
+
+	if (htab->prealloc) {
+		l = pool_pop(htab);
+		if (!l && nb_epoch_reclaim())
+			l = pool_pop(htab);
+		if (l)
+			goto init;
+	}
+	/* Elements still waiting for their grace period: fall back to the allocator. */
+	l = malloc(htab->elem_size);
+	if (!l)
+		return NULL;
+	l->pooled = 0;
+init:
+	l->htab = htab;
+	l->ref = 0;
+	l->lru_prev = l->lru_next = NULL;
+	return l;
+}
+
+static void copy_value(struct nb_htab *htab, struct htab_elem *l, const void *value,
+		       bool onallcpus, bool fresh)
+{
+	u32 slot = nb_map_percpu_slot(&htab->map);
+	unsigned int cpu, nr = nb_nr_cpus();
+
+	if (!htab_is_percpu(htab)) {
+		memcpy(l->key + htab->value_off, value, htab->map.value_size);
+		return;
+	}
+	if (onallcpus) {
+		for (cpu = 0; cpu < nr; cpu++)
+			memcpy(nb_htab_value(htab, l, cpu), (const u8 *)value + cpu * slot,
+			       htab->map.value_size);
+		return;
+	}
+	/* A program's update sets its worker's value; a new element starts at 0 elsewhere. */
+	if (fresh)
+		memset(l->key + htab->value_off, 0, (size_t)slot * nr);
+	memcpy(nb_htab_value(htab, l, nb_this_cpu()), value, htab->map.value_size);
+}
+
+long nb_htab_update(struct nb_htab *htab, const void *key, const void *value, u64 flags,
+		    bool onallcpus)
+{
+	u32 hash = htab_hash(htab, key);
+	struct htab_elem **bucket = htab_bucket(htab, hash);
+	struct htab_elem *old, *l;
+	long ret = 0;
+
+	if (unlikely(flags > BPF_EXIST))
+		return -EINVAL;
+	pthread_mutex_lock(&htab->lock);
+	old = lookup_raw(bucket, hash, key, htab->map.key_size);
+	if (old && flags == BPF_NOEXIST) {
+		ret = -EEXIST;
+		goto out;
+	}
+	if (!old && flags == BPF_EXIST) {
+		ret = -ENOENT;
+		goto out;
+	}
+	if (old && htab_is_percpu(htab)) {
+		/* Per-CPU values are updated in place, as the kernel does. */
+		copy_value(htab, old, value, onallcpus, false);
+		if (htab->lru)
+			WRITE_ONCE(old->ref, 1);
+		goto out;
+	}
+	if (!old && htab->count >= htab->map.max_entries) {
+		if (!htab->lru) {
+			ret = -E2BIG;
+			goto out;
+		}
+		lru_evict_one(htab);
+	}
+	l = elem_alloc(htab);
+	if (!l) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	memcpy(l->key, key, htab->map.key_size);
+	l->hash = hash;
+	copy_value(htab, l, value, onallcpus, true);
+	/* Publish the new element before the old one goes: lookups always find one. */
+	l->next = *bucket;
+	__atomic_store_n(bucket, l, __ATOMIC_RELEASE);
+	if (htab->lru)
+		lru_push_front(htab, l);
+	htab->count++;
+	if (old)
+		elem_remove(htab, old);
+out:
+	pthread_mutex_unlock(&htab->lock);
+	return ret;
+}
+
+static long htab_map_update_elem(struct nb_map *map, const void *key, const void *value,
+				 u64 flags)
+{
+	return nb_htab_update(to_htab(map), key, value, flags, false);
+}
+
+static int htab_map_update_elem_sys(struct nb_map *map, const void *key, const void *value,
+				    u64 flags)
+{
+	return (int)nb_htab_update(to_htab(map), key, value, flags, true);
+}
+
+long nb_htab_map_delete_elem(struct nb_map *map, const void *key)
+{
+	struct nb_htab *htab = to_htab(map);
+	struct htab_elem *l;
+	long ret = 0;
+
+	pthread_mutex_lock(&htab->lock);
+	l = nb_htab_lookup(htab, key);
+	if (l)
+		elem_remove(htab, l);
+	else
+		ret = -ENOENT;
+	pthread_mutex_unlock(&htab->lock);
+	return ret;
+}
+
+static void copy_value_out(struct nb_htab *htab, struct htab_elem *l, void *value)
+{
+	u32 slot = nb_map_percpu_slot(&htab->map);
+
+	if (!htab_is_percpu(htab)) {
+		memcpy(value, l->key + htab->value_off, htab->map.value_size);
+		return;
+	}
+	for (unsigned int cpu = 0; cpu < nb_nr_cpus(); cpu++) {
+		memcpy((u8 *)value + cpu * slot, nb_htab_value(htab, l, cpu),
+		       htab->map.value_size);
+		memset((u8 *)value + cpu * slot + htab->map.value_size, 0,
+		       slot - htab->map.value_size);
+	}
+}
+
+static int htab_map_lookup_elem_sys(struct nb_map *map, const void *key, void *value)
+{
+	struct nb_htab *htab = to_htab(map);
+	struct htab_elem *l = nb_htab_lookup(htab, key);
+
+	if (!l)
+		return -ENOENT;
+	copy_value_out(htab, l, value);
+	return 0;
+}
+
+static int htab_map_lookup_and_delete_elem_sys(struct nb_map *map, const void *key, void *value)
+{
+	struct nb_htab *htab = to_htab(map);
+	struct htab_elem *l;
+	int ret = 0;
+
+	pthread_mutex_lock(&htab->lock);
+	l = nb_htab_lookup(htab, key);
+	if (l) {
+		copy_value_out(htab, l, value);
+		elem_remove(htab, l);
+	} else {
+		ret = -ENOENT;
+	}
+	pthread_mutex_unlock(&htab->lock);
+	return ret;
+}
+
+int nb_htab_map_get_next_key(struct nb_map *map, const void *key, void *next_key)
+{
+	struct nb_htab *htab = to_htab(map);
+	struct htab_elem *l, *next;
+	u32 i = 0, hash;
+
+	if (key) {
+		hash = htab_hash(htab, key);
+		l = lookup_raw(htab_bucket(htab, hash), hash, key, map->key_size);
+		if (l) {
+			/* The next element of the same chain, else the next non-empty bucket. */
+			next = elem_first(&l->next);
+			if (next) {
+				memcpy(next_key, next->key, map->key_size);
+				return 0;
+			}
+			i = (hash & (htab->n_buckets - 1)) + 1;
+		}
+	}
+	for (; i < htab->n_buckets; i++) {
+		next = elem_first(&htab->buckets[i]);
+		if (next) {
+			memcpy(next_key, next->key, map->key_size);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static long htab_map_for_each_callback(struct nb_map *map, void *callback_fn, void *callback_ctx,
+				       u64 flags)
+{
+	struct nb_htab *htab = to_htab(map);
+	unsigned int cpu = nb_this_cpu();
+	long n = 0;
+
+	if (flags)
+		return -EINVAL;
+	for (u32 i = 0; i < htab->n_buckets; i++) {
+		/* The callback may delete the element: its next pointer stays valid. */
+		for (struct htab_elem *l = elem_first(&htab->buckets[i]); l;
+		     l = elem_first(&l->next)) {
+			n++;
+			if (nb_callback_run(callback_fn, (u64)(uintptr_t)map,
+					    (u64)(uintptr_t)l->key,
+					    (u64)(uintptr_t)nb_htab_value(htab, l, cpu),
+					    (u64)(uintptr_t)callback_ctx, 0))
+				return n;
+		}
+	}
+	return n;
+}
+
+static bool htab_map_meta_equal(const struct nb_map *meta0, const struct nb_map *meta1)
+{
+	return nb_map_meta_equal(meta0, meta1);
+}
+
+#define HTAB_OPS(ops_name, map_type, type_name, is_percpu, lookup)                         \
+	static const struct nb_map_ops ops_name = {                                        \
+		.type = map_type,                                                          \
+		.name = type_name,                                                         \
+		.percpu = is_percpu,                                                       \
+		.map_alloc_check = nb_htab_map_alloc_check,                                \
+		.map_alloc = nb_htab_map_alloc,                                            \
+		.map_free = nb_htab_map_free,                                              \
+		.map_lookup_elem = lookup,                                                 \
+		.map_update_elem = htab_map_update_elem,                                   \
+		.map_delete_elem = nb_htab_map_delete_elem,                                \
+		.map_for_each_callback = htab_map_for_each_callback,                       \
+		.map_get_next_key = nb_htab_map_get_next_key,                              \
+		.map_lookup_elem_sys = htab_map_lookup_elem_sys,                           \
+		.map_update_elem_sys = htab_map_update_elem_sys,                           \
+		.map_lookup_and_delete_elem_sys = htab_map_lookup_and_delete_elem_sys,     \
+		.map_meta_equal = htab_map_meta_equal,                                     \
+	};                                                                                 \
+	NB_MAP_TYPE_REGISTER(ops_name)
+
+HTAB_OPS(htab_map_ops, BPF_MAP_TYPE_HASH, "hash", false, htab_map_lookup_elem)
+HTAB_OPS(htab_percpu_map_ops, BPF_MAP_TYPE_PERCPU_HASH, "percpu_hash", true,
+	 htab_percpu_map_lookup_elem)
+HTAB_OPS(htab_lru_map_ops, BPF_MAP_TYPE_LRU_HASH, "lru_hash", false, htab_lru_map_lookup_elem)
+HTAB_OPS(htab_lru_percpu_map_ops, BPF_MAP_TYPE_LRU_PERCPU_HASH, "lru_percpu_hash", true,
+	 htab_lru_map_lookup_elem)
