@@ -63,7 +63,15 @@ echo "$err" | grep -q "multiple of 8" || fail "short input: '$err'"
 
 # llvm-objdump comparison.
 obj=$NB_BUILD/tests/bpf/disasm_forms.o
-if ! command -v llvm-objdump >/dev/null || ! command -v llvm-objcopy >/dev/null; then
+find_tool() {
+	local v
+	for v in "" -19 -18 -17 -16 -15 -14; do
+		command -v "$1$v" >/dev/null && { echo "$1$v"; return; }
+	done
+}
+OBJDUMP=$(find_tool llvm-objdump)
+OBJCOPY=$(find_tool llvm-objcopy)
+if [ -z "$OBJDUMP" ] || [ -z "$OBJCOPY" ]; then
 	echo "vm dis: own cases pass"
 	echo "SKIPPED: llvm-objdump/llvm-objcopy not installed for the comparison"
 	exit 77
@@ -75,8 +83,8 @@ fi
 llvm_lines() {
 	local sec=$1
 	paste -d'\t' \
-		<(llvm-objdump -d --section="$sec" "$obj" | grep -E '^ +[0-9]+:') \
-		<(llvm-objdump -d --mattr=+alu32 --section="$sec" "$obj" | grep -E '^ +[0-9]+:') |
+		<($OBJDUMP -d --section="$sec" "$obj" | grep -E '^ +[0-9]+:') \
+		<($OBJDUMP -d --mattr=+alu32 --section="$sec" "$obj" | grep -E '^ +[0-9]+:') |
 	while IFS=$'\t' read -r idx bytes text _ _ text32; do
 		idx=${idx// /}
 		text=${text% <*>}
@@ -103,8 +111,8 @@ normalise_ours() {
 
 total=0
 for sec in .text tc; do
-	llvm-objcopy -O binary --only-section="$sec" "$obj" "$tmp/sec.bin" ||
-		fail "llvm-objcopy $sec"
+	$OBJCOPY -O binary --only-section="$sec" "$obj" "$tmp/sec.bin" ||
+		fail "$OBJCOPY $sec"
 	$NETBPF vm dis "$tmp/sec.bin" | normalise_ours > "$tmp/ours" || fail "vm dis $sec"
 	llvm_lines "$sec" > "$tmp/llvm"
 	diff "$tmp/llvm" "$tmp/ours" > "$tmp/diff" ||

@@ -4,6 +4,8 @@
  * ("disasm/<form>"), plus the loaded-program forms: map pointers and value addresses by map id,
  * fixed-up helper calls by helper name.
  */
+#include <netbpf/prog.h>
+
 #include "bpf/disasm.h"
 #include "bpf/map.h"
 #include "bpf/prog.h"
@@ -255,4 +257,48 @@ NB_TEST(disasm_loaded)
 	call.imm = BPF_FUNC_redirect;
 	nb_disasm_prog_insn(&prog, false, &call, 1, text, sizeof(text));
 	NB_ASSERT(!strcmp(text, "call bpf_redirect#23"));
+}
+
+/*
+ * Every instruction the structural checks accept has a text of its own, and no encoding of any
+ * opcode crashes or overflows the disassembler. Returns whether the encoding loaded.
+ */
+static bool check_encoding(u8 code, u8 src, s16 off, s32 imm)
+{
+	struct bpf_insn prog[4] = {
+		NB_INSN(code, 0, src, off, imm), NB_EXIT(), NB_EXIT(), NB_EXIT()
+	};
+	struct nb_prog_load_opts opts = { .sz = sizeof(opts), .flags = NB_PROG_LOAD_CHECKED };
+	struct nb_prog *loaded = NULL;
+	char text[64];
+
+	if (insn_is_ldimm64(prog))
+		prog[1] = NB_INSN(0, 0, 0, 0, 0);
+	for (size_t remaining = 1; remaining <= 2; remaining++) {
+		nb_disasm_insn(prog, remaining, text, sizeof(text));
+		NB_ASSERT(text[0] != '\0' && strlen(text) < sizeof(text) - 1);
+	}
+	if (nb_prog_load(BPF_PROG_TYPE_UNSPEC, prog, ARRAY_SIZE(prog), &opts, &loaded))
+		return false;
+	nb_prog_put(loaded);
+	nb_disasm_insn(prog, ARRAY_SIZE(prog), text, sizeof(text));
+	if (!strncmp(text, "invalid", 7))
+		NB_FAIL("code 0x%02x src %u off %d imm %d loads but prints \"%s\"", code, src, off,
+			imm, text);
+	return true;
+}
+
+NB_TEST(disasm_agrees_with_check)
+{
+	static const s16 offs[] = { 0, 1, 8, 16, 32, -1 };
+	static const s32 imms[] = { 0, 1, 16, 32, 64, -1, BPF_ADD | BPF_FETCH, BPF_XCHG,
+				    BPF_CMPXCHG, BPF_FUNC_redirect };
+	unsigned int accepted = 0;
+
+	for (unsigned int code = 0; code < 256; code++)
+		for (u8 src = 0; src < 3; src++)
+			for (size_t o = 0; o < ARRAY_SIZE(offs); o++)
+				for (size_t m = 0; m < ARRAY_SIZE(imms); m++)
+					accepted += check_encoding(code, src, offs[o], imms[m]);
+	NB_ASSERT(accepted > 500);
 }

@@ -8,6 +8,7 @@
 
 #include <netbpf/prog.h>
 
+#include "bpf/disasm.h"
 #include "bpf_asm.h"
 #include "isa_cases.h"
 #include "test.h"
@@ -29,6 +30,18 @@ static struct nb_prog *load_checked(const struct bpf_insn *insns, unsigned int c
 	return prog;
 }
 
+/* On failure the program is shown as text: the case's name alone rarely says enough. */
+static void print_listing(const struct isa_case *c)
+{
+	for (unsigned int i = 0; i < c->insn_cnt;) {
+		char text[128];
+		int n = nb_disasm_insn(&c->insns[i], c->insn_cnt - i, text, sizeof(text));
+
+		fprintf(stderr, "%4u: %s\n", i, text);
+		i += n;
+	}
+}
+
 static void test_isa_case(const void *arg)
 {
 	const struct isa_case *c = arg;
@@ -45,6 +58,8 @@ static void test_isa_case(const void *arg)
 		memcpy(mem, c->mem, c->mem_len);
 	}
 	err = nb_prog_run_checked(prog, mem, c->mem_len, &r0, &log);
+	if (err || r0 != c->expected)
+		print_listing(c);
 	if (err)
 		NB_FAIL("run failed (%d): %s", err, nb_log_text(&log));
 	if (r0 != c->expected)
