@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Global data: each non-empty .rodata*, .data* and .bss* section becomes an array map of one
+ * element whose value is the section, as libbpf does; programs reach it through map-value
+ * ldimm64. .rodata* maps are read-only for programs and frozen once filled, so their
+ * `const volatile` variables, set before load, are constants to the programs.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/object.h"
+
+static bool is_rodata(const char *name)
+{
+	return !strncmp(name, ".rodata", 7);
+}
+
+int nb_data_maps_parse(struct nb_object *obj)
+{
+	for (u32 i = 1; i < obj->sec_cnt; i++) {
+		struct nb_elf_sec *sec = &obj->secs[i];
+		struct nb_object_map *m;
+		int err;
+
+		if (sec->kind != NB_SEC_DATA || !sec->size)
+			continue;
+		if (sec->size > UINT32_MAX) {
+			nb_obj_err(obj, "section %s: %zu bytes of global data is too large",
+				   sec->name, sec->size);
+			return -E2BIG;
+		}
+		err = nb_object_add_map(obj, &m);
+		if (err)
+			return err;
+		m->name = strdup(sec->name);
+		m->data = calloc(1, sec->size);
+		if (!m->name || !m->data)
+			return -ENOMEM;
+		if (sec->data)
+			memcpy(m->data, sec->data, sec->size);
+		m->origin = NB_MAP_DATA;
+		m->sec = i;
+		m->type = BPF_MAP_TYPE_ARRAY;
+		m->key_size = sizeof(u32);
+		m->value_size = sec->size;
+		m->max_entries = 1;
+		m->map_flags = is_rodata(sec->name) ? BPF_F_RDONLY_PROG : 0;
+		sec->data_map = obj->map_cnt - 1;
+	}
+	return 0;
+}
+
+static const struct nb_elf_sym *find_var(const struct nb_object *obj, const char *name)
+{
+	for (u32 i = 0; i < obj->sym_cnt; i++) {
+		const struct nb_elf_sym *s = &obj->syms[i];
+
+		if (GELF_ST_TYPE(s->sym.st_info) == STT_OBJECT && s->sym.st_shndx &&
+		    s->sym.st_shndx < obj->sec_cnt && obj->secs[s->sym.st_shndx].data_map >= 0 &&
+		    !strcmp(s->name, name))
+			return s;
+	}
+	return NULL;
+}
+
+int nb_object_var_size(const struct nb_object *obj, const char *name)
+{
+	const struct nb_elf_sym *s = find_var(obj, name);
+
+	return s ? (int)s->sym.st_size : -ENOENT;
+}
+
+int nb_object_set_rodata(struct nb_object *obj, const char *name, const void *value, size_t size)
+{
+	const struct nb_elf_sym *s = find_var(obj, name);
+	const struct nb_elf_sec *sec;
+
+	if (!s)
+		return -ENOENT;
+	if (obj->loaded)
+		return -EBUSY;
+	sec = &obj->secs[s->sym.st_shndx];
+	if (size != s->sym.st_size || s->sym.st_value > sec->size ||
+	    size > sec->size - s->sym.st_value)
+		return -EINVAL;
+	memcpy(obj->maps[sec->data_map].data + s->sym.st_value, value, size);
+	return 0;
+}

@@ -1,0 +1,717 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The object API: open (parse and link), load (maps, programs, initial slots), close, and the
+ * accessors, in libbpf's shape. Loading follows iproute2's and libbpf's order: maps first (reusing
+ * pinned ones), global data written and .rodata frozen, programs, then program arrays and maps of
+ * maps filled from `values` initialisers, "ID/KEY" tail-call sections and inner_idx.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <netbpf/prog.h>
+
+#include "bpf/map.h"
+#include "bpf/object.h"
+
+void nb_obj_err(const struct nb_object *obj, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!obj->log)
+		return;
+	nb_log_printf(obj->log, "%s: ", obj->path);
+	va_start(ap, fmt);
+	nb_log_vprintf(obj->log, fmt, ap);
+	va_end(ap);
+	nb_log_printf(obj->log, "\n");
+}
+
+int nb_object_add_map(struct nb_object *obj, struct nb_object_map **mapp)
+{
+	struct nb_object_map *maps = realloc(obj->maps, (obj->map_cnt + 1) * sizeof(*maps));
+
+	if (!maps)
+		return -ENOMEM;
+	obj->maps = maps;
+	*mapp = &maps[obj->map_cnt++];
+	memset(*mapp, 0, sizeof(**mapp));
+	(*mapp)->obj = obj;
+	(*mapp)->values_off = -1;
+	return 0;
+}
+
+struct nb_object_map *nb_object_map_by_sec_off(const struct nb_object *obj, u32 sec, u64 off)
+{
+	for (u32 i = 0; i < obj->map_cnt; i++)
+		if (obj->maps[i].origin != NB_MAP_DATA && obj->maps[i].sec == sec &&
+		    obj->maps[i].sec_off == off)
+			return &obj->maps[i];
+	return NULL;
+}
+
+static bool map_has_key(enum bpf_map_type type)
+{
+	return type != BPF_MAP_TYPE_QUEUE && type != BPF_MAP_TYPE_STACK &&
+	       type != BPF_MAP_TYPE_RINGBUF && type != BPF_MAP_TYPE_BLOOM_FILTER &&
+	       type != BPF_MAP_TYPE_USER_RINGBUF;
+}
+
+static bool map_has_value(enum bpf_map_type type)
+{
+	return type != BPF_MAP_TYPE_RINGBUF && type != BPF_MAP_TYPE_USER_RINGBUF;
+}
+
+/* What no map of any type can be: the type's own checks come at creation. */
+int nb_object_map_check(const struct nb_object *obj, const struct nb_object_map *m)
+{
+	const char *sec = obj->secs[m->sec].name;
+	const char *tname = libbpf_bpf_map_type_str(m->type);
+	u64 bytes = (u64)m->max_entries * ((u64)m->key_size + m->value_size);
+
+	if (m->type == BPF_MAP_TYPE_UNSPEC || !tname) {
+		nb_obj_err(obj, "section %s: map %s: %s map type %u", sec, m->name,
+			   m->type ? "unknown" : "no", m->type);
+		return -EINVAL;
+	}
+	if (map_has_key(m->type) && !m->key_size) {
+		nb_obj_err(obj, "section %s: map %s: key_size 0: a %s map needs a key", sec,
+			   m->name, tname);
+		return -EINVAL;
+	}
+	if (map_has_value(m->type) && !m->value_size) {
+		nb_obj_err(obj, "section %s: map %s: value_size 0: a %s map needs a value", sec,
+			   m->name, tname);
+		return -EINVAL;
+	}
+	if (!m->max_entries && m->type != BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
+		nb_obj_err(obj, "section %s: map %s: max_entries 0", sec, m->name);
+		return -EINVAL;
+	}
+	if (bytes > (1ULL << 32) || (!map_has_value(m->type) && m->max_entries > (1U << 30))) {
+		nb_obj_err(obj, "section %s: map %s: max_entries %u of %u-byte keys and %u-byte "
+			   "values is more than netbpf allocates (4 GiB)", sec, m->name,
+			   m->max_entries, m->key_size, m->value_size);
+		return -E2BIG;
+	}
+	if (m->values_off >= 0 && m->key_size != sizeof(u32)) {
+		nb_obj_err(obj, "section %s: map %s: `values` needs 4-byte keys, not %u", sec,
+			   m->name, m->key_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void nb_object_map_release(struct nb_object_map *m)
+{
+	if (!m)
+		return;
+	nb_map_put(m->map);
+	m->map = NULL;
+}
+
+static void map_free(struct nb_object_map *m)
+{
+	nb_object_map_release(m);
+	if (m->inner) {
+		map_free(m->inner);
+		free(m->inner);
+	}
+	free(m->name);
+	free(m->pin_path);
+	free(m->inits);
+	free(m->data);
+}
+
+static void unload(struct nb_object *obj)
+{
+	for (u32 i = 0; i < obj->prog_cnt; i++) {
+		nb_prog_put(obj->progs[i].prog);
+		obj->progs[i].prog = NULL;
+	}
+	for (u32 i = 0; i < obj->map_cnt; i++)
+		nb_object_map_release(&obj->maps[i]);
+	free(obj->map_ptrs);
+	obj->map_ptrs = NULL;
+	obj->loaded = false;
+}
+
+void nb_object_close(struct nb_object *obj)
+{
+	if (!obj)
+		return;
+	unload(obj);
+	for (u32 i = 0; i < obj->prog_cnt; i++)
+		free(obj->progs[i].insns);
+	free(obj->progs);
+	for (u32 i = 0; i < obj->map_cnt; i++)
+		map_free(&obj->maps[i]);
+	free(obj->maps);
+	free(obj->funcs);
+	for (u32 i = 0; i < obj->sec_cnt; i++)
+		free(obj->secs[i].relocs);
+	free(obj->secs);
+	free(obj->syms);
+	btf__free(obj->btf);
+	if (obj->elf)
+		elf_end(obj->elf);
+	free(obj->buf);
+	free(obj->path);
+	free(obj->name);
+	free(obj);
+}
+
+static u64 fnv1a(const u8 *p, size_t n)
+{
+	u64 h = 0xcbf29ce484222325ULL;
+
+	while (n--)
+		h = (h ^ *p++) * 0x100000001b3ULL;
+	return h;
+}
+
+static int check_duplicate_maps(const struct nb_object *obj)
+{
+	for (u32 i = 0; i < obj->map_cnt; i++) {
+		for (u32 j = 0; j < i; j++) {
+			if (strcmp(obj->maps[i].name, obj->maps[j].name))
+				continue;
+			nb_obj_err(obj, "duplicate map name %s (sections %s and %s)",
+				   obj->maps[i].name, obj->secs[obj->maps[j].sec].name,
+				   obj->secs[obj->maps[i].sec].name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int open_buf(u8 *buf, size_t size, const char *path, const char *name,
+		    struct nb_log *log, struct nb_object **objp)
+{
+	struct nb_object *obj = calloc(1, sizeof(*obj));
+	int err;
+
+	*objp = NULL;
+	if (!obj) {
+		free(buf);
+		return -ENOMEM;
+	}
+	obj->buf = buf;
+	obj->size = size;
+	obj->log = log;
+	obj->path = strdup(path);
+	obj->name = strdup(name);
+	if (!obj->path || !obj->name) {
+		nb_object_close(obj);
+		return -ENOMEM;
+	}
+	obj->hash = fnv1a(buf, size);
+	err = nb_elf_parse(obj);
+	if (!err)
+		err = nb_btf_maps_parse(obj);
+	if (!err)
+		err = nb_legacy_maps_parse(obj);
+	if (!err)
+		err = nb_data_maps_parse(obj);
+	if (!err)
+		err = check_duplicate_maps(obj);
+	if (!err)
+		err = nb_btf_maps_parse_inits(obj);
+	if (!err)
+		err = nb_object_link_progs(obj);
+	if (err) {
+		if (err == -ENOMEM)
+			nb_obj_err(obj, "out of memory");
+		nb_object_close(obj);
+		return err;
+	}
+	obj->log = NULL;
+	*objp = obj;
+	return 0;
+}
+
+static bool opts_has(const void *opts, size_t sz, size_t end)
+{
+	return opts && sz >= end;
+}
+
+#define OPT(opts, field, def)                                                               \
+	(opts_has((opts), (opts) ? (opts)->sz : 0,                                          \
+		  offsetof(__typeof__(*(opts)), field) + sizeof((opts)->field)) ?          \
+		 (opts)->field : (def))
+
+int nb_object_open_mem(const void *buf, size_t size, const struct nb_object_open_opts *opts,
+		       struct nb_object **objp)
+{
+	const char *name = OPT(opts, name, NULL);
+	u8 *copy = malloc(size ? size : 1);
+
+	*objp = NULL;
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, buf, size);
+	return open_buf(copy, size, name ? name : "(memory)", name ? name : "(memory)",
+			OPT(opts, log, NULL), objp);
+}
+
+static int read_whole(const char *path, u8 **bufp, size_t *sizep)
+{
+	size_t cap = 1 << 16, len = 0, n;
+	FILE *f = fopen(path, "rb");
+	u8 *buf = NULL;
+
+	if (!f)
+		return -errno;
+	for (;;) {
+		u8 *grown = realloc(buf, cap);
+
+		if (!grown) {
+			free(buf);
+			fclose(f);
+			return -ENOMEM;
+		}
+		buf = grown;
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (len < cap)
+			break;
+		cap *= 2;
+	}
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	*bufp = buf;
+	*sizep = len;
+	return 0;
+}
+
+int nb_object_open_file(const char *path, const struct nb_object_open_opts *opts,
+			struct nb_object **objp)
+{
+	struct nb_log *log = OPT(opts, log, NULL);
+	const char *name = OPT(opts, name, NULL);
+	size_t size = 0;
+	u8 *buf = NULL;
+	int err;
+
+	*objp = NULL;
+	err = read_whole(path, &buf, &size);
+	if (err) {
+		nb_log_printf(log, "%s: cannot read: %s\n", path, strerror(-err));
+		return err;
+	}
+	if (!name) {
+		name = strrchr(path, '/');
+		name = name ? name + 1 : path;
+	}
+	return open_buf(buf, size, path, name, log, objp);
+}
+
+/* Load */
+
+static int create_map(struct nb_object *obj, struct nb_object_map *m, struct nb_map *inner,
+		      struct nb_map **mapp)
+{
+	struct nb_map_create_opts o = {
+		.sz = sizeof(o),
+		.name = m->name,
+		.map_flags = m->map_flags,
+		.numa_node = m->numa_node,
+		.inner_map = inner,
+		.log = obj->log,
+	};
+	int err;
+
+	err = nb_map_create(m->type, m->key_size, m->value_size, m->max_entries, &o, mapp);
+	if (err)
+		nb_obj_err(obj, "section %s: map %s: cannot create: %s", obj->secs[m->sec].name,
+			   m->name, strerror(-err));
+	return err;
+}
+
+static bool is_map_in_map(enum bpf_map_type type)
+{
+	return type == BPF_MAP_TYPE_ARRAY_OF_MAPS || type == BPF_MAP_TYPE_HASH_OF_MAPS;
+}
+
+static struct nb_object_map *legacy_map_by_id(struct nb_object *obj, u32 id)
+{
+	for (u32 i = 0; id && i < obj->map_cnt; i++)
+		if (obj->maps[i].origin == NB_MAP_LEGACY && obj->maps[i].id == id)
+			return &obj->maps[i];
+	return NULL;
+}
+
+static int load_map(struct nb_object *obj, struct nb_object_map *m)
+{
+	struct nb_map *inner = NULL;
+	bool put_inner = false;
+	int err;
+
+	if (m->pin_path) {
+		struct nb_map *pinned = nb_pin_get_map(m->pin_path);
+
+		if (pinned) {
+			err = nb_pin_reuse_check(obj, m, pinned);
+			if (err) {
+				nb_map_put(pinned);
+				return err;
+			}
+			m->map = pinned;
+			return 0;
+		}
+	}
+	if (m->inner) {
+		err = create_map(obj, m->inner, NULL, &inner);
+		if (err)
+			return err;
+		put_inner = true;
+	} else if (m->origin == NB_MAP_LEGACY && is_map_in_map(m->type)) {
+		struct nb_object_map *t = legacy_map_by_id(obj, m->inner_id);
+
+		if (!t || !t->map) {
+			nb_obj_err(obj, "section maps: map %s: inner map with id %u not found",
+				   m->name, m->inner_id);
+			return -EINVAL;
+		}
+		inner = t->map;
+	}
+	err = create_map(obj, m, inner, &m->map);
+	if (put_inner)
+		nb_map_put(inner);
+	if (err)
+		return err;
+	if (m->data) {
+		u32 zero = 0;
+
+		err = nb_map_update_elem(m->map, &zero, m->data, BPF_ANY);
+		if (err) {
+			nb_obj_err(obj, "section %s: cannot write global data: %s",
+				   obj->secs[m->sec].name, strerror(-err));
+			return err;
+		}
+		/* As libbpf freezes .rodata: constants from now on. */
+		if (m->map_flags & BPF_F_RDONLY_PROG)
+			m->map->frozen = true;
+	}
+	if (m->pin_path) {
+		err = nb_pin_map(m->pin_path, m->map);
+		if (err && err != -EEXIST)
+			return err;
+	}
+	return 0;
+}
+
+static int load_maps(struct nb_object *obj)
+{
+	obj->map_ptrs = calloc(obj->map_cnt ? obj->map_cnt : 1, sizeof(*obj->map_ptrs));
+	if (!obj->map_ptrs)
+		return -ENOMEM;
+	/* iproute2's maps of maps name their template by id: create those last. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (u32 i = 0; i < obj->map_cnt; i++) {
+			struct nb_object_map *m = &obj->maps[i];
+			bool late = m->origin == NB_MAP_LEGACY && is_map_in_map(m->type);
+			int err;
+
+			if (late != (pass == 1))
+				continue;
+			err = load_map(obj, m);
+			if (err)
+				return err;
+			obj->map_ptrs[i] = m->map;
+		}
+	}
+	return 0;
+}
+
+/* The one type every program with a known section name agrees on, for the others. */
+static enum bpf_prog_type object_prog_type(const struct nb_object *obj)
+{
+	enum bpf_prog_type type = BPF_PROG_TYPE_UNSPEC;
+
+	for (u32 i = 0; i < obj->prog_cnt; i++) {
+		if (!obj->progs[i].type)
+			continue;
+		if (type && type != obj->progs[i].type)
+			return BPF_PROG_TYPE_UNSPEC;
+		type = obj->progs[i].type;
+	}
+	return type;
+}
+
+static int load_progs(struct nb_object *obj, const struct nb_object_load_opts *opts)
+{
+	enum bpf_prog_type forced = OPT(opts, prog_type, BPF_PROG_TYPE_UNSPEC);
+	enum bpf_prog_type fallback = object_prog_type(obj);
+
+	for (u32 i = 0; i < obj->prog_cnt; i++) {
+		struct nb_object_prog *p = &obj->progs[i];
+		enum bpf_prog_type type = forced ? forced : p->type ? p->type : fallback;
+		struct nb_prog_load_opts po = {
+			.sz = sizeof(po),
+			.name = p->name,
+			.expected_attach_type = p->attach_type,
+			.license = obj->license,
+			.flags = OPT(opts, prog_flags, 0),
+			.maps = obj->map_ptrs,
+			.map_cnt = obj->map_cnt,
+			.log = obj->log,
+		};
+		int err;
+
+		if (!p->autoload)
+			continue;
+		if (!type) {
+			nb_obj_err(obj, "program %s (section %s): the section name tells no "
+				   "program type: give one (tc, xdp, socket)", p->name, p->sec_name);
+			return -EINVAL;
+		}
+		err = nb_prog_load(type, p->insns, p->insn_cnt, &po, &p->prog);
+		if (err) {
+			nb_obj_err(obj, "program %s (section %s): load failed: %s", p->name,
+				   p->sec_name, strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+static int set_slot(struct nb_object *obj, struct nb_object_map *m, u32 key, u32 value,
+		    const char *what)
+{
+	int err = nb_map_update_elem(m->map, &key, &value, BPF_ANY);
+
+	if (err)
+		nb_obj_err(obj, "section %s: map %s: cannot put %s at key %u: %s",
+			   obj->secs[m->sec].name, m->name, what, key, strerror(-err));
+	return err;
+}
+
+static int fill_slots(struct nb_object *obj)
+{
+	int err = 0;
+
+	for (u32 i = 0; i < obj->map_cnt && !err; i++) {
+		struct nb_object_map *m = &obj->maps[i];
+
+		for (u32 j = 0; j < m->init_cnt && !err; j++) {
+			const struct nb_map_init *in = &m->inits[j];
+
+			if (m->values_are_progs) {
+				struct nb_object_prog *p = &obj->progs[in->target];
+
+				if (p->prog)
+					err = set_slot(obj, m, in->slot, nb_prog_id(p->prog),
+						       p->name);
+			} else {
+				err = set_slot(obj, m, in->slot, nb_map_id(obj->maps[in->target].map),
+					       obj->maps[in->target].name);
+			}
+		}
+	}
+	/* iproute2: the program of section "ID/KEY" goes into program array ID at KEY. */
+	for (u32 i = 0; i < obj->prog_cnt && !err; i++) {
+		struct nb_object_prog *p = &obj->progs[i];
+		struct nb_object_map *m;
+
+		if (!p->tail_call_sec || !p->prog)
+			continue;
+		m = legacy_map_by_id(obj, p->tail_map_id);
+		if (m && m->type == BPF_MAP_TYPE_PROG_ARRAY)
+			err = set_slot(obj, m, p->tail_key, nb_prog_id(p->prog), p->name);
+	}
+	/* iproute2: an inner map with an id goes into every outer map naming it, at inner_idx. */
+	for (u32 i = 0; i < obj->map_cnt && !err; i++) {
+		struct nb_object_map *inner = &obj->maps[i];
+
+		if (inner->origin != NB_MAP_LEGACY || !inner->id || inner->inner_id ||
+		    inner->inner_idx == -1)
+			continue;
+		for (u32 j = 0; j < obj->map_cnt && !err; j++) {
+			struct nb_object_map *outer = &obj->maps[j];
+
+			if (outer->origin == NB_MAP_LEGACY && is_map_in_map(outer->type) &&
+			    outer->inner_id == inner->id)
+				err = set_slot(obj, outer, inner->inner_idx,
+					       nb_map_id(inner->map), inner->name);
+		}
+	}
+	return err;
+}
+
+int nb_object_load(struct nb_object *obj, const struct nb_object_load_opts *opts)
+{
+	int err;
+
+	obj->log = OPT(opts, log, NULL);
+	if (obj->loaded) {
+		nb_obj_err(obj, "already loaded");
+		obj->log = NULL;
+		return -EBUSY;
+	}
+	err = load_maps(obj);
+	if (!err && !OPT(opts, maps_only, false))
+		err = load_progs(obj, opts);
+	if (!err)
+		err = fill_slots(obj);
+	if (err) {
+		if (err == -ENOMEM)
+			nb_obj_err(obj, "out of memory");
+		unload(obj);
+	} else {
+		obj->loaded = true;
+	}
+	obj->log = NULL;
+	return err;
+}
+
+/* Accessors */
+
+const char *nb_object_name(const struct nb_object *obj)
+{
+	return obj->name;
+}
+
+const char *nb_object_license(const struct nb_object *obj)
+{
+	return obj->license;
+}
+
+bool nb_object_loaded(const struct nb_object *obj)
+{
+	return obj->loaded;
+}
+
+struct nb_object_prog *nb_object_next_prog(const struct nb_object *obj,
+					   const struct nb_object_prog *prev)
+{
+	u32 next = prev ? (u32)(prev - obj->progs) + 1 : 0;
+
+	return next < obj->prog_cnt ? &obj->progs[next] : NULL;
+}
+
+struct nb_object_prog *nb_object_find_prog(const struct nb_object *obj, const char *section,
+					   const char *name)
+{
+	for (u32 i = 0; i < obj->prog_cnt; i++) {
+		const struct nb_object_prog *p = &obj->progs[i];
+
+		if ((!section || !strcmp(section, p->sec_name)) &&
+		    (!name || !strcmp(name, p->name)))
+			return (struct nb_object_prog *)p;
+	}
+	return NULL;
+}
+
+const char *nb_object_prog_name(const struct nb_object_prog *prog)
+{
+	return prog->name;
+}
+
+const char *nb_object_prog_section(const struct nb_object_prog *prog)
+{
+	return prog->sec_name;
+}
+
+enum bpf_prog_type nb_object_prog_type(const struct nb_object_prog *prog)
+{
+	return prog->type;
+}
+
+int nb_object_prog_set_type(struct nb_object_prog *prog, enum bpf_prog_type type)
+{
+	if (prog->obj->loaded)
+		return -EBUSY;
+	prog->type = type;
+	return 0;
+}
+
+enum bpf_attach_type nb_object_prog_expected_attach_type(const struct nb_object_prog *prog)
+{
+	return prog->attach_type;
+}
+
+void nb_object_prog_set_autoload(struct nb_object_prog *prog, bool autoload)
+{
+	prog->autoload = autoload;
+}
+
+const struct bpf_insn *nb_object_prog_insns(const struct nb_object_prog *prog, unsigned int *cnt)
+{
+	*cnt = prog->insn_cnt;
+	return prog->insns;
+}
+
+struct nb_prog *nb_object_prog_prog(const struct nb_object_prog *prog)
+{
+	return prog->prog;
+}
+
+struct nb_object_map *nb_object_next_map(const struct nb_object *obj,
+					 const struct nb_object_map *prev)
+{
+	u32 next = prev ? (u32)(prev - obj->maps) + 1 : 0;
+
+	return next < obj->map_cnt ? &obj->maps[next] : NULL;
+}
+
+struct nb_object_map *nb_object_find_map(const struct nb_object *obj, const char *name)
+{
+	for (u32 i = 0; i < obj->map_cnt; i++)
+		if (!strcmp(obj->maps[i].name, name))
+			return &obj->maps[i];
+	return NULL;
+}
+
+unsigned int nb_object_map_cnt(const struct nb_object *obj)
+{
+	return obj->map_cnt;
+}
+
+const char *nb_object_map_name(const struct nb_object_map *map)
+{
+	return map->name;
+}
+
+enum bpf_map_type nb_object_map_type(const struct nb_object_map *map)
+{
+	return map->type;
+}
+
+__u32 nb_object_map_key_size(const struct nb_object_map *map)
+{
+	return map->key_size;
+}
+
+__u32 nb_object_map_value_size(const struct nb_object_map *map)
+{
+	return map->value_size;
+}
+
+__u32 nb_object_map_max_entries(const struct nb_object_map *map)
+{
+	return map->max_entries;
+}
+
+__u32 nb_object_map_flags(const struct nb_object_map *map)
+{
+	return map->map_flags;
+}
+
+const char *nb_object_map_pin_path(const struct nb_object_map *map)
+{
+	return map->pin_path;
+}
+
+struct nb_map *nb_object_map_map(const struct nb_object_map *map)
+{
+	return map->map;
+}
