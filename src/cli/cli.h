@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 
+#include <netbpf/object.h>
+
 /* Options that come before the command word, as in ip and tc. */
 struct nb_cli_opts {
 	bool json;	/* -j */
@@ -12,6 +14,7 @@ struct nb_cli_opts {
 	int stats;	/* -s, repeatable */
 	bool force;	/* -force */
 	bool interp;	/* --interp: never JIT */
+	bool unsafe_no_verify; /* --unsafe-no-verify: load programs without a proof */
 	const char *netns; /* -n NAME */
 };
 
@@ -24,6 +27,31 @@ extern struct nb_cli_opts nb_cli;
 
 int cmd_vm(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_prog(int argc, char **argv);
+int cmd_map(int argc, char **argv);
+/* netbpf prog verify ... (src/cli/prog_verify.c). */
+int prog_verify(int argc, char **argv);
+
+/* An object named on the command line, with the words that shape its load (object_args.c). */
+#define NB_CLI_MAX_SETS 64
+struct nb_cli_object {
+	const char *path;
+	enum bpf_prog_type type;	/* "type T"; 0: guess from section names */
+	const char *sets[NB_CLI_MAX_SETS]; /* --set NAME=VALUE */
+	int set_cnt;
+	struct nb_object *obj;		/* after nb_cli_object_load */
+};
+
+/* "tc", "xdp", "socket", "action" or a bpftool type name. */
+int nb_cli_prog_type(const char *word, enum bpf_prog_type *type);
+int nb_cli_add_set(struct nb_cli_object *o, const char *arg);
+/* Open, apply the --set words, load (programs too unless maps_only); errors on stderr. */
+int nb_cli_object_load(struct nb_cli_object *o, bool maps_only);
+
+/* A map as bpftool's map show prints it (prog.c). */
+struct nb_json;
+void nb_cli_print_map_text(const struct nb_object_map *m);
+void nb_cli_print_map_json(struct nb_json *j, const struct nb_object_map *m);
 
 /* "netbpf: " + message on stderr. */
 void nb_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

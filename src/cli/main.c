@@ -2,7 +2,7 @@
 /*
  * netbpf: global options, then one command word, as ip and tc read their command lines.
  *
- *   netbpf [-j] [-p] [-s] [-n NAME] [-force] [--interp] OBJECT ...
+ *   netbpf [-j] [-p] [-s] [-n NAME] [-force] [--interp] [--unsafe-no-verify] OBJECT ...
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +21,8 @@ struct command {
 
 static const struct command commands[] = {
 	{ "run", cmd_run, "run a script of tc/ip/link lines, or the built-in default" },
+	{ "prog", cmd_prog, "load an object file and list its programs and maps" },
+	{ "map", cmd_map, "show, dump, look up, update or delete an object's maps" },
 	{ "vm", cmd_vm, "run or disassemble raw eBPF bytecode" },
 };
 
@@ -43,7 +45,7 @@ static int usage(FILE *out)
 		fprintf(out, "%s%s", i ? " | " : " ", commands[i].word);
 	fprintf(out, " }\n"
 		     "       OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -n[etns] NAME |\n"
-		     "                    -f[orce] | --interp }\n");
+		     "                    -f[orce] | --interp | --unsafe-no-verify }\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].word, commands[i].summary);
 	return out == stdout ? NB_EXIT_OK : NB_EXIT_USAGE;
@@ -68,6 +70,8 @@ int main(int argc, char **argv)
 			nb_cli.force = true;
 		} else if (!strcmp(opt, "interp")) {
 			nb_cli.interp = true;
+		} else if (!strcmp(opt, "unsafe-no-verify")) {
+			nb_cli.unsafe_no_verify = true;
 		} else if (nb_matches(opt, "netns")) {
 			if (++i >= argc) {
 				nb_cli_error("option \"-netns\" needs a name");
