@@ -59,7 +59,7 @@ void nb_cli_print_map_text(const struct nb_object_map *m)
 	struct nb_map *map = nb_object_map_map(m);
 	const char *type = libbpf_bpf_map_type_str(nb_map_type(map));
 
-	printf("map %u: %s  name %s  flags %#x\n", nb_map_id(map), type ? type : "unknown",
+	printf("map %u: %s  name %s  flags 0x%x\n", nb_map_id(map), type ? type : "unknown",
 	       nb_object_map_name(m), nb_map_flags(map));
 	printf("\tkey %uB  value %uB  max_entries %u", nb_map_key_size(map),
 	       nb_map_value_size(map), nb_map_max_entries(map));
