@@ -19,8 +19,8 @@
 
 #include <bpf/libbpf.h>
 #include <netbpf/map.h>
+#include <netbpf/percpu.h>
 
-#include "bpf/map.h" /* nb_nr_cpus */
 #include "cli/cli.h"
 #include "ctl/args.h"
 #include "ctl/json.h"
@@ -163,12 +163,6 @@ static struct nb_object_map *select_map(const struct map_args *a)
 	return NULL;
 }
 
-/* Until the per-CPU maps land with their worker count (src/bpf/percpu.c). */
-__attribute__((weak)) unsigned int nb_nr_cpus(void)
-{
-	return 1;
-}
-
 static bool is_percpu(enum bpf_map_type type)
 {
 	return type == BPF_MAP_TYPE_PERCPU_ARRAY || type == BPF_MAP_TYPE_PERCPU_HASH ||
@@ -178,9 +172,7 @@ static bool is_percpu(enum bpf_map_type type)
 /* Bytes one value takes in userspace: per-CPU maps hold one 8-byte-aligned slot per worker. */
 static size_t user_value_size(struct nb_map *map)
 {
-	if (is_percpu(nb_map_type(map)))
-		return (size_t)((nb_map_value_size(map) + 7) & ~7U) * nb_nr_cpus();
-	return nb_map_value_size(map);
+	return nb_map_user_value_size(map);
 }
 
 static void print_hex(const unsigned char *p, size_t n)
