@@ -43,6 +43,15 @@
 #define NB_LD_IMM64(d, v)	   NB_LD_IMM64_RAW(d, 0, v)
 /* ldimm64 of a map by netbpf map id (the kernel's map fd) */
 #define NB_LD_MAP_ID(d, id)	   NB_LD_IMM64_RAW(d, BPF_PSEUDO_MAP_FD, id)
+/* ldimm64 of the idx-th map of the load's map array (the kernel's fd_array) */
+#define NB_LD_MAP_IDX(d, idx)	   NB_LD_IMM64_RAW(d, BPF_PSEUDO_MAP_IDX, idx)
+/* ldimm64 of the address off bytes into the value of the idx-th map (global data) */
+#define NB_LD_MAP_IDX_VALUE(d, idx, off)                                                    \
+	NB_INSN(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_MAP_IDX_VALUE, 0, idx),            \
+	NB_INSN(0, 0, 0, 0, off)
+/* ldimm64 of a subprogram's address (callbacks): o is relative to the next instruction */
+#define NB_LD_FUNC(d, o)                                                                    \
+	NB_INSN(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_FUNC, 0, o), NB_INSN(0, 0, 0, 0, 0)
 
 /* Memory */
 #define NB_LDX_MEM(sz, d, s, o)	   NB_INSN(BPF_LDX | BPF_SIZE(sz) | BPF_MEM, d, s, o, 0)

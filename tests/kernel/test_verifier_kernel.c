@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The verifier corpus against the running kernel. Each case of verifier_cases.c is one test
+ * "verifier-kernel/<case>": it loads the program into the kernel (libbpf, log level 1) and
+ * asserts the kernel's verdict and reason are the ones the corpus records, then loads it into
+ * netbpf with the same program type and maps and compares:
+ *
+ *   - same verdict: agreement;
+ *   - the kernel accepts, netbpf rejects: a disagreement (netbpf stricter), reported;
+ *   - the kernel rejects, netbpf accepts: an unsafe accept, the test fails.
+ *
+ * "verifier-kernel/table" runs every case in one process and prints the agreement table with
+ * both logs of each disagreement; it fails on any unsafe accept.
+ */
+#include <errno.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+
+#include <netbpf/map.h>
+#include <netbpf/prog.h>
+
+#include "bpf/map.h"
+#include "bpf/prog_type.h"
+#include "test.h"
+#include "verifier_cases.h"
+
+/*
+ * netbpf's verifier is compared only once it exists: until then nb_verify is a stub refusing
+ * every program with -EOPNOTSUPP, and the netbpf half of each case reports SKIPPED.
+ */
+#ifndef VC_COMPARE_NETBPF
+#define VC_COMPARE_NETBPF 0
+#endif
+
+#define KERNEL_LOG_SIZE (1U << 20)
+
+enum vc_outcome {
+	VC_AGREE,	/* same verdict */
+	VC_STRICTER,	/* kernel accepts, netbpf rejects */
+	VC_UNSAFE,	/* kernel rejects, netbpf accepts */
+	VC_UNSUPPORTED, /* netbpf lacks the program type or a map type of the case */
+	VC_UNABLE,	/* netbpf could not verify (-EOPNOTSUPP) or failed setting the case up */
+};
+
+struct vc_result {
+	int kernel_err;		/* 0: accepted, else negative errno */
+	char *kernel_log;
+	bool kernel_as_expected;
+	int nb_err;
+	char *nb_log;
+	enum vc_outcome outcome;
+	char why[256];		/* unsupported / unable: what */
+};
+
+static bool kernel_bpf_usable(char *why, size_t size)
+{
+	const struct bpf_insn prog[] = { { .code = BPF_ALU64 | BPF_MOV | BPF_K },
+					 { .code = BPF_JMP | BPF_EXIT } };
+	int fd;
+
+	if (geteuid() != 0) {
+		snprintf(why, size, "not root: the kernel reference needs CAP_BPF");
+		return false;
+	}
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "vc_probe", "GPL", prog, 2, NULL);
+	if (fd < 0) {
+		snprintf(why, size, "the kernel refuses BPF programs: %s", strerror(errno));
+		return false;
+	}
+	close(fd);
+	return true;
+}
+
+static unsigned int case_map_cnt(const struct vcase *c)
+{
+	unsigned int n = 0;
+
+	while (n < VC_MAX_MAPS && c->maps[n] != VM_NONE)
+		n++;
+	return n;
+}
+
+static int kernel_map_create(enum vc_map m)
+{
+	const struct vc_map_def *d = &vc_map_defs[m];
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = d->map_flags);
+	int inner = -1, fd;
+
+	if (d->inner != VM_NONE) {
+		inner = kernel_map_create(d->inner);
+		if (inner < 0)
+			return inner;
+		opts.inner_map_fd = inner;
+	}
+	fd = bpf_map_create(d->type, d->name, d->key_size, d->value_size, d->max_entries, &opts);
+	if (fd < 0)
+		fd = -errno;
+	if (inner >= 0)
+		close(inner);
+	return fd;
+}
+
+static void kernel_load(const struct vcase *c, struct vc_result *r)
+{
+	unsigned int map_cnt = case_map_cnt(c);
+	int fds[VC_MAX_MAPS] = { -1, -1, -1, -1 };
+	int fd;
+
+	r->kernel_log = calloc(1, KERNEL_LOG_SIZE);
+	if (!r->kernel_log)
+		NB_FAIL("out of memory");
+	for (unsigned int i = 0; i < map_cnt; i++) {
+		fds[i] = kernel_map_create(c->maps[i]);
+		if (fds[i] < 0) {
+			snprintf(r->kernel_log, KERNEL_LOG_SIZE, "(map %s: %s)",
+				 vc_map_defs[c->maps[i]].name, strerror(-fds[i]));
+			r->kernel_err = fds[i];
+			goto out;
+		}
+	}
+
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_level = 1, .log_buf = r->kernel_log,
+		    .log_size = KERNEL_LOG_SIZE, .fd_array = fds,
+		    .expected_attach_type = c->attach);
+	fd = bpf_prog_load(c->type, "vc", "GPL", c->insns, c->insn_cnt, &opts);
+	if (fd >= 0) {
+		r->kernel_err = 0;
+		close(fd);
+	} else {
+		r->kernel_err = -errno;
+	}
+	r->kernel_as_expected = c->accept ? r->kernel_err == 0 :
+			       r->kernel_err != 0 && strstr(r->kernel_log, c->reason);
+out:
+	for (unsigned int i = 0; i < map_cnt; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+/* netbpf's map for m, or NULL with the reason in r->why. */
+static struct nb_map *netbpf_map_create(enum vc_map m, struct vc_result *r)
+{
+	const struct vc_map_def *d = &vc_map_defs[m];
+	struct nb_log log = { 0 };
+	struct nb_map_create_opts opts = {
+		.sz = sizeof(opts), .name = d->name, .map_flags = d->map_flags, .log = &log,
+	};
+	struct nb_map *map = NULL;
+	int err;
+
+	if (!nb_map_type_ops(d->type)) {
+		r->outcome = VC_UNSUPPORTED;
+		snprintf(r->why, sizeof(r->why), "map type unsupported: %s", d->name);
+		return NULL;
+	}
+	if (d->inner != VM_NONE) {
+		opts.inner_map = netbpf_map_create(d->inner, r);
+		if (!opts.inner_map)
+			goto out;
+	}
+	err = nb_map_create(d->type, d->key_size, d->value_size, d->max_entries, &opts, &map);
+	if (err) {
+		r->outcome = VC_UNABLE;
+		snprintf(r->why, sizeof(r->why), "cannot create map %s: %s: %s", d->name,
+			 strerror(-err), nb_log_text(&log));
+	}
+out:
+	nb_map_put(opts.inner_map);
+	nb_log_free(&log);
+	return map;
+}
+
+/* Loads the case into netbpf and classifies the outcome against the kernel's verdict. */
+static void netbpf_load(const struct vcase *c, struct vc_result *r)
+{
+	const struct nb_prog_type_ops *type_ops = nb_prog_type_ops(c->type);
+	struct nb_map *maps[VC_MAX_MAPS] = { 0 };
+	unsigned int map_cnt = case_map_cnt(c);
+	struct nb_log log = { 0 };
+	struct nb_prog *prog = NULL;
+
+	r->nb_err = 1; /* not loaded */
+	if (!type_ops) {
+		r->outcome = VC_UNSUPPORTED;
+		snprintf(r->why, sizeof(r->why), "program type unsupported: %d", c->type);
+		return;
+	}
+	for (unsigned int i = 0; i < map_cnt; i++) {
+		maps[i] = netbpf_map_create(c->maps[i], r);
+		if (!maps[i])
+			goto out;
+	}
+
+	struct nb_prog_load_opts opts = {
+		.sz = sizeof(opts), .name = c->name, .license = "GPL",
+		.expected_attach_type = c->attach, .flags = NB_PROG_LOAD_INTERP,
+		.maps = maps, .map_cnt = map_cnt, .log = &log,
+	};
+	r->nb_err = nb_prog_load(c->type, c->insns, c->insn_cnt, &opts, &prog);
+	r->nb_log = strdup(nb_log_text(&log));
+	nb_prog_put(prog);
+	if (r->nb_err == -EOPNOTSUPP) {
+		r->outcome = VC_UNABLE;
+		snprintf(r->why, sizeof(r->why), "netbpf cannot verify (EOPNOTSUPP)");
+	} else if (!r->kernel_err == !r->nb_err) {
+		r->outcome = VC_AGREE;
+	} else {
+		r->outcome = r->nb_err ? VC_STRICTER : VC_UNSAFE;
+	}
+out:
+	for (unsigned int i = 0; i < map_cnt; i++)
+		nb_map_put(maps[i]);
+	nb_log_free(&log);
+}
+
+static void result_free(struct vc_result *r)
+{
+	free(r->kernel_log);
+	free(r->nb_log);
+}
+
+/* Prints the last n non-empty lines of log (the kernel states its reason at the end). */
+static void print_tail(const char *prefix, const char *log, int n)
+{
+	const char *end = log + strlen(log), *p = end;
+	int lines = 0;
+
+	while (p > log && lines <= n) {
+		p--;
+		if (*p == '\n' && p + 1 < end && p[1] != '\n')
+			lines++;
+	}
+	if (lines > n)
+		p++;
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+
+		if (len)
+			printf("%s%.*s\n", prefix, (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+}
+
+/* Prints the first n lines of log (netbpf states its reason first). */
+static void print_head(const char *prefix, const char *log, int n)
+{
+	for (const char *p = log; *p && n > 0; n--) {
+		size_t len = strcspn(p, "\n");
+
+		printf("%s%.*s\n", prefix, (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+}
+
+/* Whether netbpf's log of a reject carries the kernel's reason (informational only). */
+static bool same_reason(const struct vcase *c, const struct vc_result *r)
+{
+	return !c->accept && r->nb_log && strstr(r->nb_log, c->reason);
+}
+
+static const char *verdict(int err)
+{
+	return err ? "reject" : "accept";
+}
+
+static void test_case(const void *arg)
+{
+	const struct vcase *c = arg;
+	struct vc_result r = { 0 };
+	char why[128];
+
+	if (!kernel_bpf_usable(why, sizeof(why)))
+		nb_test_skip("%s", why);
+	kernel_load(c, &r);
+	if (!r.kernel_as_expected) {
+		print_tail("  kernel: ", r.kernel_log, 3);
+		NB_FAIL("%s: the corpus says %s%s%s, the kernel %ss (%s)", c->name,
+			verdict(!c->accept), c->accept ? "" : " with ", c->accept ? "" : c->reason,
+			verdict(r.kernel_err), strerror(-r.kernel_err));
+	}
+	printf("kernel: %s\n", verdict(r.kernel_err));
+	print_tail("  ", r.kernel_log, 2);
+	if (!VC_COMPARE_NETBPF) {
+		result_free(&r);
+		nb_test_skip("netbpf verifier not built yet (kernel verdict checked: %s)",
+			     verdict(r.kernel_err));
+	}
+	netbpf_load(c, &r);
+	switch (r.outcome) {
+	case VC_UNSUPPORTED:
+		nb_test_skip("%s", r.why);
+	case VC_UNABLE:
+		NB_FAIL("%s: %s: %s", c->name, r.why, r.nb_log ? r.nb_log : "");
+	case VC_UNSAFE:
+		NB_FAIL("%s: UNSAFE ACCEPT: netbpf accepts what the kernel rejects with:\n%s",
+			c->name, c->reason);
+	case VC_STRICTER:
+		printf("netbpf: reject (disagreement: the kernel accepts)\n");
+		print_head("  ", r.nb_log, 3);
+		break;
+	case VC_AGREE:
+		printf("netbpf: %s%s\n", verdict(r.nb_err),
+		       r.nb_err ? same_reason(c, &r) ? " (with the kernel's reason)" :
+						 " (with another reason)" : "");
+		print_head("  ", r.nb_log ? r.nb_log : "", 2);
+		break;
+	}
+	result_free(&r);
+}
+
+static void test_table(const void *arg)
+{
+	unsigned int counts[VC_UNABLE + 1] = { 0 }, wrong = 0, kernel_accepts = 0;
+	unsigned int same_reasons = 0;
+	char why[128];
+
+	if (!kernel_bpf_usable(why, sizeof(why)))
+		nb_test_skip("%s", why);
+	for (unsigned int i = 0; i < vcase_cnt; i++) {
+		const struct vcase *c = &vcases[i];
+		struct vc_result r = { 0 };
+
+		kernel_load(c, &r);
+		kernel_accepts += !r.kernel_err;
+		if (!r.kernel_as_expected) {
+			wrong++;
+			printf("CORPUS WRONG %s: expected %s, the kernel %ss\n", c->name,
+			       verdict(!c->accept), verdict(r.kernel_err));
+			print_tail("  kernel: ", r.kernel_log, 2);
+		}
+		if (VC_COMPARE_NETBPF) {
+			netbpf_load(c, &r);
+			counts[r.outcome]++;
+			same_reasons += r.outcome == VC_AGREE && same_reason(c, &r);
+		}
+		switch (VC_COMPARE_NETBPF ? r.outcome : VC_AGREE) {
+		case VC_STRICTER:
+			printf("DISAGREE     %s: the kernel accepts, netbpf rejects\n", c->name);
+			print_tail("  kernel: ", r.kernel_log, 1);
+			print_head("  netbpf: ", r.nb_log, 3);
+			break;
+		case VC_UNSAFE:
+			printf("UNSAFE       %s: netbpf accepts, the kernel rejects\n", c->name);
+			print_tail("  kernel: ", r.kernel_log, 2);
+			break;
+		case VC_UNSUPPORTED:
+		case VC_UNABLE:
+			printf("NOT COMPARED %s: %s\n", c->name, r.why);
+			break;
+		case VC_AGREE:
+			break;
+		}
+		result_free(&r);
+	}
+	printf("\nverifier corpus: %u cases (the kernel accepts %u, rejects %u), "
+	       "%u where the kernel disagrees with the corpus\n",
+	       vcase_cnt, kernel_accepts, vcase_cnt - kernel_accepts, wrong);
+	if (VC_COMPARE_NETBPF)
+		printf("netbpf vs kernel: %u agree, %u disagree (netbpf stricter), %u unsafe "
+		       "accepts, %u unsupported, %u not verified\n",
+		       counts[VC_AGREE], counts[VC_STRICTER], counts[VC_UNSAFE],
+		       counts[VC_UNSUPPORTED], counts[VC_UNABLE]);
+	if (VC_COMPARE_NETBPF)
+		printf("agreeing rejects whose netbpf log has the kernel's reason: %u of %u\n",
+		       same_reasons, vcase_cnt - kernel_accepts);
+	else
+		printf("netbpf vs kernel: not compared: netbpf verifier not built yet\n");
+	if (wrong)
+		NB_FAIL("%u cases where the kernel disagrees with the corpus", wrong);
+	if (counts[VC_UNSAFE])
+		NB_FAIL("%u unsafe accepts", counts[VC_UNSAFE]);
+}
+
+static void __attribute__((constructor)) register_verifier_cases(void)
+{
+	char name[128];
+
+	for (unsigned int i = 0; i < vcase_cnt; i++) {
+		snprintf(name, sizeof(name), "verifier-kernel/%s", vcases[i].name);
+		nb_test_register(name, test_case, &vcases[i]);
+	}
+	nb_test_register("verifier-kernel/table", test_table, NULL);
+}
