@@ -39,24 +39,28 @@ bool nb_flow_dissect(const struct nb_pkt *pkt, struct nb_flow_keys *keys)
 	}
 	keys->n_proto = htons(proto);
 	keys->nhoff = off;
+	/* Headers are copied out: in a frame, the IP header is only 2-byte aligned. */
 	if (proto == ETH_P_IP && p + off + sizeof(struct iphdr) <= end) {
-		const struct iphdr *ip = (const struct iphdr *)(p + off);
-		u32 ihl = ip->ihl * 4u;
+		struct iphdr ip;
+		u32 ihl;
 
-		if (ihl < sizeof(*ip))
+		memcpy(&ip, p + off, sizeof(ip));
+		ihl = ip.ihl * 4u;
+		if (ihl < sizeof(ip))
 			return true;
-		keys->ip_proto = ip->protocol;
-		memcpy(&keys->src[0], &ip->saddr, 4);
-		memcpy(&keys->dst[0], &ip->daddr, 4);
-		keys->is_frag = (ntohs(ip->frag_off) & 0x1fff) != 0;
+		keys->ip_proto = ip.protocol;
+		memcpy(&keys->src[0], &ip.saddr, 4);
+		memcpy(&keys->dst[0], &ip.daddr, 4);
+		keys->is_frag = (ntohs(ip.frag_off) & 0x1fff) != 0;
 		off += ihl;
 	} else if (proto == ETH_P_IPV6 && p + off + sizeof(struct ipv6hdr) <= end) {
-		const struct ipv6hdr *ip6 = (const struct ipv6hdr *)(p + off);
+		struct ipv6hdr ip6;
 
-		keys->ip_proto = ip6->nexthdr;
-		memcpy(keys->src, &ip6->saddr, 16);
-		memcpy(keys->dst, &ip6->daddr, 16);
-		off += sizeof(*ip6);
+		memcpy(&ip6, p + off, sizeof(ip6));
+		keys->ip_proto = ip6.nexthdr;
+		memcpy(keys->src, &ip6.saddr, 16);
+		memcpy(keys->dst, &ip6.daddr, 16);
+		off += sizeof(ip6);
 	} else {
 		return true;
 	}

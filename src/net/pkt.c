@@ -81,10 +81,11 @@ static int pool_grow(struct obj_pool *pool)
 	void **chunks, **free;
 	u8 *chunk;
 
-	if (pool->nfree + CHUNK_OBJS > pool->cap) {
+	/* The stack must hold every object ever made: all may come back at once. */
+	if (pool->created + CHUNK_OBJS > pool->cap) {
 		size_t cap = pool->cap ? pool->cap * 2 : 4 * CHUNK_OBJS;
 
-		while (cap < pool->nfree + CHUNK_OBJS)
+		while (cap < pool->created + CHUNK_OBJS)
 			cap *= 2;
 		free = realloc(pool->free, cap * sizeof(*free));
 		if (!free)

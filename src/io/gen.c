@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The generator port, the twin of the kernel's pktgen: it receives frames it builds itself.
+ * Ethernet with an optional 802.1Q tag; IPv4 or IPv6 carrying UDP, TCP or ICMP echo requests,
+ * or ARP requests; source and destination addresses and ports walk their ranges so that one
+ * generator makes many flows; a pktgen header (magic, sequence number) starts the payload when
+ * there is room. Every checksum is correct. Frames sent to a generator are counted and freed.
+ * Words (pktgen's names where it has them):
+ *
+ *   count N        frames to make, 0 for no end (default 1000)
+ *   pkt_size N     frame bytes without the FCS (default 60, or the headers when longer)
+ *   ratep N        frames per second, 0 for as fast as asked (default 0)
+ *   src_mac M, dst_mac M
+ *   proto udp|tcp|icmp|arp   (default udp)
+ *   ipv6           IPv6 instead of IPv4 (implied by IPv6 addresses)
+ *   src_min A, src_max A, dst_min A, dst_max A     address ranges (IPv6: last 32 bits vary)
+ *   src A, dst A   one address
+ *   udp_src_min P, udp_src_max P, udp_dst_min P, udp_dst_max P   port ranges (TCP too)
+ *   vlan_id N, vlan_p N    an 802.1Q tag with that id and priority
+ *   ttl N, tos N
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <arpa/inet.h>
+#include <linux/icmp.h>
+#include <linux/icmpv6.h>
+#include <linux/if_arp.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+
+#include "io/port.h"
+#include "net/csum.h"
+#include "net/pkt.h"
+
+#define PKTGEN_MAGIC 0xbe9be955
+#define PKTGEN_HDR_LEN 16	/* magic, sequence number, seconds, microseconds */
+
+enum gen_proto { GEN_UDP, GEN_TCP, GEN_ICMP, GEN_ARP };
+
+struct gen {
+	/* configuration */
+	u64 count;
+	u32 size;
+	u64 rate_pps;
+	u8 src_mac[ETH_ALEN];
+	u8 dst_mac[ETH_ALEN];
+	enum gen_proto proto;
+	bool ipv6;
+	struct in6_addr src6, dst6;	/* IPv6 bases: the last 32 bits come from the ranges */
+	u32 src_min, src_max;		/* IPv4 addresses, or the IPv6 last 32 bits; host order */
+	u32 dst_min, dst_max;
+	u16 sport_min, sport_max;
+	u16 dport_min, dport_max;
+	bool vlan;
+	u16 vlan_id;
+	u8 vlan_prio;
+	u8 ttl, tos;
+
+	/* state */
+	u64 made;
+	u64 tx_packets;			/* frames sent to the generator: taken and freed */
+	struct timespec start;
+	u8 scratch[NB_PKT_MAX_LEN + 2] __attribute__((aligned(8)));
+};
+
+static u32 l2_len(const struct gen *g)
+{
+	return ETH_HLEN + (g->vlan ? 4 : 0);
+}
+
+static u32 headers_len(const struct gen *g)
+{
+	u32 l3, l4 = 0;
+
+	if (g->proto == GEN_ARP)
+		return l2_len(g) + 28;
+	l3 = g->ipv6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr);
+	switch (g->proto) {
+	case GEN_UDP:
+		l4 = sizeof(struct udphdr);
+		break;
+	case GEN_TCP:
+		l4 = sizeof(struct tcphdr);
+		break;
+	default:
+		l4 = 8;	/* ICMP echo header */
+		break;
+	}
+	return l2_len(g) + l3 + l4;
+}
+
+/* The value index i takes in [min, max], walking the range. */
+static u32 walk(u32 min, u32 max, u64 i)
+{
+	return min + (u32)(i % ((u64)max - min + 1));
+}
+
+/* One's complement sum of an IPv4 or IPv6 pseudo header (RFC 768, RFC 8200 8.1). */
+static u32 pseudo_sum(const struct gen *g, const void *saddr, const void *daddr, u32 len,
+		      u8 proto)
+{
+	u32 sum = 0;
+
+	if (g->ipv6) {
+		u32 tail[2] = { htonl(len), htonl(proto) };
+
+		sum = nb_csum_partial(saddr, 16, sum);
+		sum = nb_csum_partial(daddr, 16, sum);
+		return nb_csum_partial(tail, sizeof(tail), sum);
+	} else {
+		u16 tail[2] = { htons(proto), htons((u16)len) };
+
+		sum = nb_csum_partial(saddr, 4, sum);
+		sum = nb_csum_partial(daddr, 4, sum);
+		return nb_csum_partial(tail, sizeof(tail), sum);
+	}
+}
+
+static void build_arp(const struct gen *g, u8 *p, u32 sip, u32 dip)
+{
+	struct arphdr *arp = (struct arphdr *)p;
+	u8 *a = p + sizeof(*arp);
+	u32 spa = htonl(sip), tpa = htonl(dip);
+
+	arp->ar_hrd = htons(ARPHRD_ETHER);
+	arp->ar_pro = htons(ETH_P_IP);
+	arp->ar_hln = ETH_ALEN;
+	arp->ar_pln = 4;
+	arp->ar_op = htons(ARPOP_REQUEST);
+	memcpy(a, g->src_mac, ETH_ALEN);
+	memcpy(a + 6, &spa, 4);
+	memset(a + 10, 0, ETH_ALEN);
+	memcpy(a + 16, &tpa, 4);
+}
+
+/* Build frame number seq into f (g->size bytes, zeroed by the caller). */
+static void build_frame(const struct gen *g, u8 *f, u64 seq)
+{
+	u32 sip = walk(g->src_min, g->src_max, seq), dip = walk(g->dst_min, g->dst_max, seq);
+	u16 sport = (u16)walk(g->sport_min, g->sport_max, seq);
+	u16 dport = (u16)walk(g->dport_min, g->dport_max, seq);
+	u32 off = 12, l3_off, l4_off, l4_len, hdrs = headers_len(g);
+	const void *saddr, *daddr;
+	u8 l4proto = 0;
+	u32 sum;
+
+	memcpy(f, g->dst_mac, ETH_ALEN);
+	memcpy(f + 6, g->src_mac, ETH_ALEN);
+	if (g->vlan) {
+		u16 tpid = htons(ETH_P_8021Q), tci = htons((u16)(g->vlan_prio << 13 | g->vlan_id));
+
+		memcpy(f + off, &tpid, 2);
+		memcpy(f + off + 2, &tci, 2);
+		off += 4;
+	}
+	l3_off = off + 2;
+	if (g->proto == GEN_ARP) {
+		u16 type = htons(ETH_P_ARP);
+
+		memcpy(f + off, &type, 2);
+		build_arp(g, f + l3_off, sip, dip);
+		return;
+	}
+
+	switch (g->proto) {
+	case GEN_UDP:
+		l4proto = IPPROTO_UDP;
+		break;
+	case GEN_TCP:
+		l4proto = IPPROTO_TCP;
+		break;
+	default:
+		l4proto = g->ipv6 ? IPPROTO_ICMPV6 : IPPROTO_ICMP;
+		break;
+	}
+	if (g->ipv6) {
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)(f + l3_off);
+		u16 type = htons(ETH_P_IPV6);
+		u32 s = htonl(sip), d = htonl(dip);
+
+		memcpy(f + off, &type, 2);
+		ip6->version = 6;
+		ip6->priority = g->tos >> 4;
+		ip6->flow_lbl[0] = (u8)((g->tos & 0xf) << 4);
+		ip6->payload_len = htons((u16)(g->size - l3_off - sizeof(*ip6)));
+		ip6->nexthdr = l4proto;
+		ip6->hop_limit = g->ttl;
+		ip6->saddr = g->src6;
+		ip6->daddr = g->dst6;
+		memcpy(&ip6->saddr.s6_addr[12], &s, 4);
+		memcpy(&ip6->daddr.s6_addr[12], &d, 4);
+		saddr = &ip6->saddr;
+		daddr = &ip6->daddr;
+		l4_off = l3_off + sizeof(*ip6);
+	} else {
+		struct iphdr *ip = (struct iphdr *)(f + l3_off);
+		u16 type = htons(ETH_P_IP);
+
+		memcpy(f + off, &type, 2);
+		ip->version = 4;
+		ip->ihl = 5;
+		ip->tos = g->tos;
+		ip->tot_len = htons((u16)(g->size - l3_off));
+		ip->id = htons((u16)seq);
+		ip->frag_off = htons(0x4000) /* DF */;
+		ip->ttl = g->ttl;
+		ip->protocol = l4proto;
+		ip->saddr = htonl(sip);
+		ip->daddr = htonl(dip);
+		ip->check = nb_csum_compute(ip, sizeof(*ip));
+		saddr = &ip->saddr;
+		daddr = &ip->daddr;
+		l4_off = l3_off + sizeof(*ip);
+	}
+	l4_len = g->size - l4_off;
+
+	/* The pktgen header where it fits; the rest of the payload stays zero. */
+	if (g->size - hdrs >= PKTGEN_HDR_LEN) {
+		u32 magic = htonl(PKTGEN_MAGIC), nseq = htonl((u32)seq);
+
+		memcpy(f + hdrs, &magic, 4);
+		memcpy(f + hdrs + 4, &nseq, 4);
+	}
+
+	switch (g->proto) {
+	case GEN_UDP: {
+		struct udphdr *udp = (struct udphdr *)(f + l4_off);
+
+		udp->source = htons(sport);
+		udp->dest = htons(dport);
+		udp->len = htons((u16)l4_len);
+		sum = pseudo_sum(g, saddr, daddr, l4_len, IPPROTO_UDP);
+		udp->check = nb_csum_fold(nb_csum_partial(udp, l4_len, sum));
+		if (!udp->check)
+			udp->check = 0xffff;	/* 0 means "no checksum" in UDP */
+		break;
+	}
+	case GEN_TCP: {
+		struct tcphdr *tcp = (struct tcphdr *)(f + l4_off);
+
+		tcp->source = htons(sport);
+		tcp->dest = htons(dport);
+		tcp->seq = htonl((u32)seq);
+		tcp->doff = 5;
+		tcp->ack = 1;
+		tcp->psh = 1;
+		tcp->window = htons(65535);
+		sum = pseudo_sum(g, saddr, daddr, l4_len, IPPROTO_TCP);
+		tcp->check = nb_csum_fold(nb_csum_partial(tcp, l4_len, sum));
+		break;
+	}
+	default: {
+		u8 *icmp = f + l4_off;
+		u16 id = htons(0x6e62), sq = htons((u16)seq), check;
+
+		icmp[0] = g->ipv6 ? ICMPV6_ECHO_REQUEST : ICMP_ECHO;
+		memcpy(icmp + 4, &id, 2);
+		memcpy(icmp + 6, &sq, 2);
+		sum = g->ipv6 ? pseudo_sum(g, saddr, daddr, l4_len, IPPROTO_ICMPV6) : 0;
+		check = nb_csum_fold(nb_csum_partial(icmp, l4_len, sum));
+		memcpy(icmp + 2, &check, 2);
+		break;
+	}
+	}
+}
+
+/* Frames the rate allows now, counting from the first burst. */
+static u64 rate_allows(struct gen *g)
+{
+	struct timespec now;
+	u64 ns;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!g->start.tv_sec && !g->start.tv_nsec)
+		g->start = now;
+	ns = (u64)(now.tv_sec - g->start.tv_sec) * 1000000000ull + now.tv_nsec - g->start.tv_nsec;
+	/* One frame at once, then as time passes. */
+	return (u64)((double)ns * g->rate_pps / 1e9) + 1 - g->made;
+}
+
+static unsigned int gen_rx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int max)
+{
+	struct gen *g = port->priv;
+	unsigned int n = 0;
+
+	if (g->count && g->made + max > g->count)
+		max = (unsigned int)(g->count - g->made);
+	if (g->rate_pps) {
+		u64 allowed = rate_allows(g);
+
+		if (allowed < max)
+			max = (unsigned int)allowed;
+	}
+	for (; n < max; n++) {
+		struct nb_pkt *pkt = nb_pkt_alloc();
+
+		if (!pkt)
+			break;
+		/*
+		 * Built where the IP header is 4-byte aligned (the headers are C structs), then
+		 * copied to the packet, whose IP header follows a 14-byte Ethernet header.
+		 */
+		memset(g->scratch, 0, g->size + 2);
+		build_frame(g, g->scratch + 2, g->made++);
+		memcpy(nb_pkt_put(pkt, g->size), g->scratch + 2, g->size);
+		pkts[n] = pkt;
+	}
+	return n;
+}
+
+/* A generator's wire leads nowhere: what it transmits is taken, counted and freed. */
+static unsigned int gen_tx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int n)
+{
+	struct gen *g = port->priv;
+
+	for (unsigned int i = 0; i < n; i++)
+		nb_pkt_free(pkts[i]);
+	g->tx_packets += n;
+	return n;
+}
+
+static bool parse_proto(const char *w, enum gen_proto *proto)
+{
+	static const char *const names[] = { "udp", "tcp", "icmp", "arp" };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(w, names[i])) {
+			*proto = (enum gen_proto)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* An address word: IPv4 into *v4, or IPv6 into *v6 (with *is6 set). */
+static bool parse_addr(const char *w, u32 *v4, struct in6_addr *v6, bool *is6)
+{
+	struct in_addr a4;
+
+	if (inet_pton(AF_INET, w, &a4) == 1) {
+		*v4 = ntohl(a4.s_addr);
+		*is6 = false;
+		return true;
+	}
+	if (inet_pton(AF_INET6, w, v6) == 1) {
+		u32 last;
+
+		memcpy(&last, &v6->s6_addr[12], 4);
+		*v4 = ntohl(last);
+		*is6 = true;
+		return true;
+	}
+	return false;
+}
+
+static int gen_parse(struct gen *g, int argc, char **argv, struct nb_log *log)
+{
+	struct in6_addr src6_min = { 0 }, src6_max = { 0 }, dst6_min = { 0 }, dst6_max = { 0 };
+	bool v6 = false, any4 = false, size_set = false;
+
+	for (int i = 0; i < argc; i++) {
+		const char *key = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		u64 num = 0;
+		bool is6 = false;
+
+		if (!strcmp(key, "ipv6")) {
+			g->ipv6 = true;
+			continue;
+		}
+		if (!val) {
+			nb_log_printf(log, "gen: \"%s\" needs a value\n", key);
+			return -EINVAL;
+		}
+		i++;
+		if (!strcmp(key, "count") && nb_port_parse_u64(val, &num)) {
+			g->count = num;
+		} else if ((!strcmp(key, "pkt_size") || !strcmp(key, "size")) &&
+			   nb_port_parse_u64(val, &num) && num <= NB_PKT_MAX_LEN) {
+			g->size = (u32)num;
+			size_set = true;
+		} else if ((!strcmp(key, "ratep") || !strcmp(key, "rate")) &&
+			   nb_port_parse_u64(val, &num)) {
+			g->rate_pps = num;
+		} else if (!strcmp(key, "src_mac") && nb_port_parse_mac(val, g->src_mac)) {
+		} else if (!strcmp(key, "dst_mac") && nb_port_parse_mac(val, g->dst_mac)) {
+		} else if (!strcmp(key, "proto") && parse_proto(val, &g->proto)) {
+		} else if ((!strcmp(key, "src_min") || !strcmp(key, "src")) &&
+			   parse_addr(val, &g->src_min, &src6_min, &is6)) {
+			v6 |= is6;
+			any4 |= !is6;
+			if (!strcmp(key, "src")) {
+				g->src_max = g->src_min;
+				src6_max = src6_min;
+			}
+		} else if (!strcmp(key, "src_max") && parse_addr(val, &g->src_max, &src6_max, &is6)) {
+			v6 |= is6;
+			any4 |= !is6;
+		} else if ((!strcmp(key, "dst_min") || !strcmp(key, "dst")) &&
+			   parse_addr(val, &g->dst_min, &dst6_min, &is6)) {
+			v6 |= is6;
+			any4 |= !is6;
+			if (!strcmp(key, "dst")) {
+				g->dst_max = g->dst_min;
+				dst6_max = dst6_min;
+			}
+		} else if (!strcmp(key, "dst_max") && parse_addr(val, &g->dst_max, &dst6_max, &is6)) {
+			v6 |= is6;
+			any4 |= !is6;
+		} else if ((!strcmp(key, "udp_src_min") || !strcmp(key, "sport_min")) &&
+			   nb_port_parse_u64(val, &num) && num <= 0xffff) {
+			g->sport_min = (u16)num;
+		} else if ((!strcmp(key, "udp_src_max") || !strcmp(key, "sport_max")) &&
+			   nb_port_parse_u64(val, &num) && num <= 0xffff) {
+			g->sport_max = (u16)num;
+		} else if ((!strcmp(key, "udp_dst_min") || !strcmp(key, "dport_min")) &&
+			   nb_port_parse_u64(val, &num) && num <= 0xffff) {
+			g->dport_min = (u16)num;
+		} else if ((!strcmp(key, "udp_dst_max") || !strcmp(key, "dport_max")) &&
+			   nb_port_parse_u64(val, &num) && num <= 0xffff) {
+			g->dport_max = (u16)num;
+		} else if (!strcmp(key, "vlan_id") && nb_port_parse_u64(val, &num) && num < 4096) {
+			g->vlan = true;
+			g->vlan_id = (u16)num;
+		} else if (!strcmp(key, "vlan_p") && nb_port_parse_u64(val, &num) && num < 8) {
+			g->vlan = true;
+			g->vlan_prio = (u8)num;
+		} else if (!strcmp(key, "ttl") && nb_port_parse_u64(val, &num) && num <= 255) {
+			g->ttl = (u8)num;
+		} else if (!strcmp(key, "tos") && nb_port_parse_u64(val, &num) && num <= 255) {
+			g->tos = (u8)num;
+		} else {
+			nb_log_printf(log, "gen: \"%s %s\" is wrong: unknown word or bad value\n",
+				      key, val);
+			return -EINVAL;
+		}
+	}
+
+	if (v6 && any4) {
+		nb_log_printf(log, "gen: IPv4 and IPv6 addresses mixed\n");
+		return -EINVAL;
+	}
+	if (v6 || g->ipv6) {
+		if (!v6) {
+			nb_log_printf(log, "gen: ipv6 needs IPv6 addresses (src, dst)\n");
+			return -EINVAL;
+		}
+		/* Only the last 32 bits walk a range: the rest must agree. */
+		if ((memcmp(&src6_min, &src6_max, 12) && !IN6_IS_ADDR_UNSPECIFIED(&src6_max)) ||
+		    (memcmp(&dst6_min, &dst6_max, 12) && !IN6_IS_ADDR_UNSPECIFIED(&dst6_max))) {
+			nb_log_printf(log, "gen: IPv6 ranges may differ in their last 32 bits only\n");
+			return -EINVAL;
+		}
+		g->ipv6 = true;
+		g->src6 = src6_min;
+		g->dst6 = dst6_min;
+	}
+	if (g->src_max < g->src_min)
+		g->src_max = g->src_min;
+	if (g->dst_max < g->dst_min)
+		g->dst_max = g->dst_min;
+	if (g->sport_max < g->sport_min)
+		g->sport_max = g->sport_min;
+	if (g->dport_max < g->dport_min)
+		g->dport_max = g->dport_min;
+	if (g->proto == GEN_ARP && g->ipv6) {
+		nb_log_printf(log, "gen: proto arp is IPv4 only\n");
+		return -EINVAL;
+	}
+	/* The default size grows to fit the headers (IPv6 TCP needs more than 60 bytes). */
+	if (!size_set && g->size < headers_len(g))
+		g->size = headers_len(g);
+	if (g->size < headers_len(g)) {
+		nb_log_printf(log, "gen: pkt_size %u is shorter than the headers (%u bytes)\n",
+			      g->size, headers_len(g));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int gen_open(struct nb_port *port, int argc, char **argv, struct nb_log *log)
+{
+	static const u8 src_mac[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 0x01 };
+	static const u8 dst_mac[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 0x02 };
+	struct gen *g = port->priv;
+
+	g->count = 1000;
+	g->size = 60;
+	memcpy(g->src_mac, src_mac, ETH_ALEN);
+	memcpy(g->dst_mac, dst_mac, ETH_ALEN);
+	g->proto = GEN_UDP;
+	g->src_min = g->src_max = 0x0a000001;	/* 10.0.0.1 */
+	g->dst_min = g->dst_max = 0x0a000002;	/* 10.0.0.2 */
+	g->sport_min = g->sport_max = 9;	/* discard, as pktgen */
+	g->dport_min = g->dport_max = 9;
+	g->ttl = 32;
+	return gen_parse(g, argc, argv, log);
+}
+
+static void gen_describe(const struct nb_port *port, char *buf, size_t size)
+{
+	const struct gen *g = port->priv;
+
+	if (g->count)
+		snprintf(buf, size, "gen made %llu of %llu", (unsigned long long)g->made,
+			 (unsigned long long)g->count);
+	else
+		snprintf(buf, size, "gen made %llu", (unsigned long long)g->made);
+}
+
+static const struct nb_port_ops gen_port_ops = {
+	.kind = "gen",
+	.priv_size = sizeof(struct gen),
+	.open = gen_open,
+	.rx_burst = gen_rx_burst,
+	.tx_burst = gen_tx_burst,
+	.describe = gen_describe,
+};
+NB_PORT_REGISTER(gen_port_ops)

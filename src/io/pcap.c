@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pcap port: frames received are read from a pcap file, frames transmitted are appended to
+ * another (libpcap does the file format). Words:
+ *
+ *   rx FILE     read this file (Ethernet link type), from the start
+ *   tx FILE     write transmitted frames here (created or truncated)
+ *   loop N      read the rx file N times (default 1), 0 for no end
+ *
+ * A frame longer than a packet buffer holds is skipped and counted (skipped_too_big).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <pcap/pcap.h>
+
+#include "io/pcap.h"
+#include "io/port.h"
+#include "net/dev.h"
+#include "net/pkt.h"
+
+struct nb_pcap_writer {
+	pcap_t *dead;
+	pcap_dumper_t *dumper;
+};
+
+int nb_pcap_writer_open(const char *path, struct nb_pcap_writer **wp, struct nb_log *log)
+{
+	struct nb_pcap_writer *w = calloc(1, sizeof(*w));
+
+	*wp = NULL;
+	if (!w)
+		return -ENOMEM;
+	w->dead = pcap_open_dead(DLT_EN10MB, 65535);
+	if (!w->dead) {
+		free(w);
+		return -ENOMEM;
+	}
+	w->dumper = pcap_dump_open(w->dead, path);
+	if (!w->dumper) {
+		nb_log_printf(log, "pcap: cannot write %s: %s\n", path, pcap_geterr(w->dead));
+		pcap_close(w->dead);
+		free(w);
+		return -EIO;
+	}
+	*wp = w;
+	return 0;
+}
+
+void nb_pcap_writer_write(struct nb_pcap_writer *w, const struct nb_pkt *pkt)
+{
+	struct pcap_pkthdr hdr;
+
+	if (pkt->tstamp) {
+		hdr.ts.tv_sec = (time_t)(pkt->tstamp / 1000000000ull);
+		hdr.ts.tv_usec = (suseconds_t)(pkt->tstamp % 1000000000ull / 1000);
+	} else {
+		gettimeofday(&hdr.ts, NULL);
+	}
+	hdr.caplen = pkt->len;
+	hdr.len = pkt->len;
+	pcap_dump((u_char *)w->dumper, &hdr, pkt->data);
+}
+
+void nb_pcap_writer_close(struct nb_pcap_writer *w)
+{
+	if (!w)
+		return;
+	pcap_dump_flush(w->dumper);
+	pcap_dump_close(w->dumper);
+	pcap_close(w->dead);
+	free(w);
+}
+
+struct pcap_port {
+	char *rx_path;
+	pcap_t *rx;
+	u64 loops;		/* times to read the file; 0: no end */
+	u64 loops_done;
+	u64 pass_packets;	/* frames of the current pass: an empty file ends the loop */
+	u64 rx_packets;
+	u64 skipped_too_big;
+	struct nb_pcap_writer *tx;
+	u64 tx_packets;
+};
+
+static int rx_reopen(struct pcap_port *pp, struct nb_log *log)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+
+	if (pp->rx)
+		pcap_close(pp->rx);
+	pp->rx = pcap_open_offline(pp->rx_path, errbuf);
+	if (!pp->rx) {
+		nb_log_printf(log, "pcap: cannot read %s: %s\n", pp->rx_path, errbuf);
+		return -ENOENT;
+	}
+	if (pcap_datalink(pp->rx) != DLT_EN10MB) {
+		nb_log_printf(log, "pcap: %s has link type %s, only Ethernet is supported\n",
+			      pp->rx_path, pcap_datalink_val_to_name(pcap_datalink(pp->rx)));
+		pcap_close(pp->rx);
+		pp->rx = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static unsigned int pcap_rx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int max)
+{
+	struct pcap_port *pp = port->priv;
+	unsigned int n = 0;
+
+	while (pp->rx && n < max) {
+		struct pcap_pkthdr *hdr;
+		const u_char *data;
+		struct nb_pkt *pkt;
+		int rc = pcap_next_ex(pp->rx, &hdr, &data);
+
+		if (rc != 1) {
+			/* End of file (or a broken one): another round, or the end. */
+			bool again = rc == PCAP_ERROR_BREAK && pp->pass_packets &&
+				     (!pp->loops || pp->loops_done + 1 < pp->loops);
+
+			pp->loops_done++;
+			pp->pass_packets = 0;
+			if (!again || rx_reopen(pp, NULL)) {
+				if (pp->rx)
+					pcap_close(pp->rx);
+				pp->rx = NULL;
+			}
+			continue;
+		}
+		if (hdr->caplen > NB_PKT_MAX_LEN) {
+			pp->skipped_too_big++;
+			if (port->dev)
+				nb_dev_count_drop(port->dev, NB_DROP_TOO_BIG);
+			continue;
+		}
+		pkt = nb_pkt_alloc_data(data, hdr->caplen);
+		if (!pkt)
+			break;
+		pkt->tstamp = (u64)hdr->ts.tv_sec * 1000000000ull + (u64)hdr->ts.tv_usec * 1000;
+		pkts[n++] = pkt;
+		pp->rx_packets++;
+		pp->pass_packets++;
+	}
+	return n;
+}
+
+static unsigned int pcap_tx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int n)
+{
+	struct pcap_port *pp = port->priv;
+
+	if (!pp->tx)
+		return 0;
+	for (unsigned int i = 0; i < n; i++) {
+		nb_pcap_writer_write(pp->tx, pkts[i]);
+		nb_pkt_free(pkts[i]);
+	}
+	pp->tx_packets += n;
+	return n;
+}
+
+static void pcap_port_close(struct nb_port *port)
+{
+	struct pcap_port *pp = port->priv;
+
+	if (pp->rx)
+		pcap_close(pp->rx);
+	nb_pcap_writer_close(pp->tx);
+	free(pp->rx_path);
+}
+
+static int pcap_port_open(struct nb_port *port, int argc, char **argv, struct nb_log *log)
+{
+	struct pcap_port *pp = port->priv;
+	const char *tx_path = NULL;
+	int err = 0;
+
+	pp->loops = 1;
+	for (int i = 0; i < argc; i += 2) {
+		const char *key = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!val) {
+			nb_log_printf(log, "pcap: \"%s\" needs a value\n", key);
+			return -EINVAL;
+		}
+		if (!strcmp(key, "rx")) {
+			free(pp->rx_path);
+			pp->rx_path = strdup(val);
+			if (!pp->rx_path)
+				return -ENOMEM;
+		} else if (!strcmp(key, "tx")) {
+			tx_path = val;
+		} else if (!strcmp(key, "loop") && nb_port_parse_u64(val, &pp->loops)) {
+		} else {
+			nb_log_printf(log, "pcap: \"%s %s\" is wrong: unknown word or bad value\n",
+				      key, val);
+			free(pp->rx_path);
+			return -EINVAL;
+		}
+	}
+	if (!pp->rx_path && !tx_path) {
+		nb_log_printf(log, "pcap: give an rx file, a tx file or both\n");
+		return -EINVAL;
+	}
+	if (pp->rx_path)
+		err = rx_reopen(pp, log);
+	if (!err && tx_path)
+		err = nb_pcap_writer_open(tx_path, &pp->tx, log);
+	if (err)
+		pcap_port_close(port);
+	return err;
+}
+
+static void pcap_describe(const struct nb_port *port, char *buf, size_t size)
+{
+	const struct pcap_port *pp = port->priv;
+
+	snprintf(buf, size, "pcap rx %s (%llu read, %llu too big) tx %llu written",
+		 pp->rx_path ? pp->rx_path : "-", (unsigned long long)pp->rx_packets,
+		 (unsigned long long)pp->skipped_too_big, (unsigned long long)pp->tx_packets);
+}
+
+static const struct nb_port_ops pcap_port_ops = {
+	.kind = "pcap",
+	.priv_size = sizeof(struct pcap_port),
+	.open = pcap_port_open,
+	.rx_burst = pcap_rx_burst,
+	.tx_burst = pcap_tx_burst,
+	.close = pcap_port_close,
+	.describe = pcap_describe,
+};
+NB_PORT_REGISTER(pcap_port_ops)

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pipe port, the veth twin: frames one end transmits wait in the other end's receive ring
+ * until that end's device polls it. A full ring refuses the rest of a burst (the caller drops
+ * and counts them, as veth counts a full backlog). An end without a peer, or whose peer device
+ * is down, refuses everything (veth drops what its down peer cannot receive).
+ * Words: "ring N" (default 1024 frames, a power of two).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/pipe.h"
+#include "io/port.h"
+#include "net/dev.h"
+#include "net/pkt.h"
+
+struct pipe_end {
+	struct pipe_end *peer;
+	struct nb_port *port;		/* this end: its device's state decides delivery */
+	pthread_spinlock_t lock;	/* taken once per burst, by the writer and the reader */
+	struct nb_pkt **ring;
+	u32 size;			/* power of two */
+	u32 head;			/* next to read */
+	u32 tail;			/* next to write */
+	u64 rx_packets;
+	u64 tx_packets;
+};
+
+static const struct nb_port_ops pipe_port_ops;
+
+static unsigned int pipe_tx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int n)
+{
+	struct pipe_end *self = port->priv, *peer = self->peer;
+	unsigned int done;
+
+	/* No peer, or a peer device that is down: the frames cannot be delivered. */
+	if (!peer || (peer->port->dev && !READ_ONCE(peer->port->dev->up)))
+		return 0;
+	pthread_spin_lock(&peer->lock);
+	for (done = 0; done < n && peer->tail - peer->head < peer->size; done++)
+		peer->ring[peer->tail++ & (peer->size - 1)] = pkts[done];
+	pthread_spin_unlock(&peer->lock);
+	self->tx_packets += done;
+	return done;
+}
+
+static unsigned int pipe_rx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int max)
+{
+	struct pipe_end *self = port->priv;
+	unsigned int n;
+
+	if (READ_ONCE(self->tail) == READ_ONCE(self->head))
+		return 0;
+	pthread_spin_lock(&self->lock);
+	for (n = 0; n < max && self->head != self->tail; n++) {
+		struct nb_pkt *pkt = self->ring[self->head++ & (self->size - 1)];
+
+		pkt->next = NULL;
+		pkts[n] = pkt;
+	}
+	pthread_spin_unlock(&self->lock);
+	self->rx_packets += n;
+	return n;
+}
+
+static void pipe_close(struct nb_port *port)
+{
+	struct pipe_end *self = port->priv;
+
+	if (self->peer)
+		self->peer->peer = NULL;
+	while (self->head != self->tail)
+		nb_pkt_free(self->ring[self->head++ & (self->size - 1)]);
+	free(self->ring);
+	pthread_spin_destroy(&self->lock);
+}
+
+static int pipe_open(struct nb_port *port, int argc, char **argv, struct nb_log *log)
+{
+	struct pipe_end *self = port->priv;
+	u64 size = 1024;
+
+	for (int i = 0; i < argc; i += 2) {
+		if (!strcmp(argv[i], "ring") && i + 1 < argc && nb_port_parse_u64(argv[i + 1], &size) &&
+		    size >= 1 && size <= (1u << 20) && !(size & (size - 1)))
+			continue;
+		nb_log_printf(log, "pipe: \"%s\" is wrong: expected ring N (a power of two)\n",
+			      argv[i]);
+		return -EINVAL;
+	}
+	self->ring = calloc(size, sizeof(*self->ring));
+	if (!self->ring)
+		return -ENOMEM;
+	self->size = (u32)size;
+	self->port = port;
+	pthread_spin_init(&self->lock, PTHREAD_PROCESS_PRIVATE);
+	return 0;
+}
+
+static void pipe_describe(const struct nb_port *port, char *buf, size_t size)
+{
+	const struct pipe_end *self = port->priv;
+
+	snprintf(buf, size, "pipe %s, %llu sent, %llu received, %u queued",
+		 self->peer ? "connected" : "unconnected", (unsigned long long)self->tx_packets,
+		 (unsigned long long)self->rx_packets, self->tail - self->head);
+}
+
+int nb_pipe_connect(struct nb_port *a, struct nb_port *b)
+{
+	struct pipe_end *ea, *eb;
+
+	if (a->ops != &pipe_port_ops || b->ops != &pipe_port_ops || a == b)
+		return -EINVAL;
+	ea = a->priv;
+	eb = b->priv;
+	if (ea->peer || eb->peer)
+		return -EBUSY;
+	ea->peer = eb;
+	eb->peer = ea;
+	return 0;
+}
+
+int nb_pipe_pair_devs(struct nb_dev *a, struct nb_dev *b, struct nb_log *log)
+{
+	struct nb_port *pa, *pb;
+	int err;
+
+	if (a == b || a->port || b->port) {
+		nb_log_printf(log, "pipe: %s and %s must be two devices without a port\n", a->name,
+			      b->name);
+		return -EBUSY;
+	}
+	err = nb_port_open("pipe", 0, NULL, &pa, log);
+	if (err)
+		return err;
+	err = nb_port_open("pipe", 0, NULL, &pb, log);
+	if (err) {
+		nb_port_close(pa);
+		return err;
+	}
+	nb_pipe_connect(pa, pb);
+	nb_dev_set_port(a, pa);
+	nb_dev_set_port(b, pb);
+	a->peer = b;
+	b->peer = a;
+	return 0;
+}
+
+static const struct nb_port_ops pipe_port_ops = {
+	.kind = "pipe",
+	.priv_size = sizeof(struct pipe_end),
+	.open = pipe_open,
+	.rx_burst = pipe_rx_burst,
+	.tx_burst = pipe_tx_burst,
+	.close = pipe_close,
+	.describe = pipe_describe,
+};
+NB_PORT_REGISTER(pipe_port_ops)

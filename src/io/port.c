@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The registry of port backends and the generic open and close. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/port.h"
+
+#define MAX_PORT_KINDS 16
+
+static const struct nb_port_ops *port_kinds[MAX_PORT_KINDS];
+static unsigned int port_kind_cnt;
+
+void nb_port_register(const struct nb_port_ops *ops)
+{
+	if (port_kind_cnt < MAX_PORT_KINDS)
+		port_kinds[port_kind_cnt++] = ops;
+}
+
+const struct nb_port_ops *nb_port_ops_find(const char *kind)
+{
+	for (unsigned int i = 0; i < port_kind_cnt; i++)
+		if (!strcmp(port_kinds[i]->kind, kind))
+			return port_kinds[i];
+	return NULL;
+}
+
+int nb_port_open(const char *kind, int argc, char **argv, struct nb_port **portp,
+		 struct nb_log *log)
+{
+	const struct nb_port_ops *ops = nb_port_ops_find(kind);
+	struct nb_port *port;
+	int err;
+
+	*portp = NULL;
+	if (!ops) {
+		nb_log_printf(log, "port kind \"%s\" is unknown\n", kind);
+		return -EOPNOTSUPP;
+	}
+	port = calloc(1, sizeof(*port));
+	if (!port)
+		return -ENOMEM;
+	port->ops = ops;
+	if (ops->priv_size) {
+		port->priv = calloc(1, ops->priv_size);
+		if (!port->priv) {
+			free(port);
+			return -ENOMEM;
+		}
+	}
+	err = ops->open(port, argc, argv, log);
+	if (err) {
+		free(port->priv);
+		free(port);
+		return err;
+	}
+	*portp = port;
+	return 0;
+}
+
+int nb_port_open_str(const char *kind, const char *words, struct nb_port **portp,
+		     struct nb_log *log)
+{
+	char *copy = strdup(words ? words : ""), *save = NULL, *w;
+	char **argv = NULL;
+	int argc = 0, err;
+
+	if (!copy)
+		return -ENOMEM;
+	for (w = strtok_r(copy, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
+		char **grown = realloc(argv, (argc + 1) * sizeof(*argv));
+
+		if (!grown) {
+			free(argv);
+			free(copy);
+			return -ENOMEM;
+		}
+		argv = grown;
+		argv[argc++] = w;
+	}
+	err = nb_port_open(kind, argc, argv, portp, log);
+	free(argv);
+	free(copy);
+	return err;
+}
+
+void nb_port_close(struct nb_port *port)
+{
+	if (!port)
+		return;
+	if (port->ops->close)
+		port->ops->close(port);
+	free(port->priv);
+	free(port);
+}
+
+bool nb_port_parse_u64(const char *word, u64 *val)
+{
+	char *end;
+
+	if (!word || !*word || *word == '-')
+		return false;
+	errno = 0;
+	*val = strtoull(word, &end, 0);
+	return !errno && !*end;
+}
+
+bool nb_port_parse_mac(const char *word, u8 mac[6])
+{
+	unsigned int b[6];
+	char tail;
+
+	if (!word || sscanf(word, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4],
+			    &b[5], &tail) != 6)
+		return false;
+	for (int i = 0; i < 6; i++) {
+		if (b[i] > 0xff)
+			return false;
+		mac[i] = (u8)b[i];
+	}
+	return true;
+}

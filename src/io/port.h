@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Port backends: what moves a device's frames in and out. Each backend is one file with one ops
+ * table (gen, sink, pipe, pcap; later afpacket, afxdp, tap), registered by kind name, as the
+ * kernel's rtnl_link_ops are. The datapath calls rx_burst and tx_burst in bursts of NB_BURST.
+ */
+#ifndef NB_IO_PORT_H
+#define NB_IO_PORT_H
+
+#include <netbpf/log.h>
+
+#include "common/types.h"
+
+struct nb_pkt;
+struct nb_dev;
+struct nb_port;
+
+/* Frames moved per call on the datapath. */
+#define NB_BURST 32
+
+struct nb_port_ops {
+	const char *kind;		/* "gen", "sink", "pipe", "pcap", ... */
+	size_t priv_size;		/* bytes of backend state behind port->priv */
+	/*
+	 * Parse the backend's words (iproute2 style: "count 100 pkt_size 64 ...") and open.
+	 * Returns 0 or a negative errno with the word at fault named in log; on failure close
+	 * is not called, so open frees what it took.
+	 */
+	int (*open)(struct nb_port *port, int argc, char **argv, struct nb_log *log);
+	/* Up to max received frames into pkts; returns how many. NULL: the port never receives. */
+	unsigned int (*rx_burst)(struct nb_port *port, struct nb_pkt **pkts, unsigned int max);
+	/*
+	 * Transmit n frames. The port takes the first k it returns (it frees them or passes them
+	 * on); the caller keeps pkts[k..n-1] (it drops and counts them). NULL: tx always fails.
+	 */
+	unsigned int (*tx_burst)(struct nb_port *port, struct nb_pkt **pkts, unsigned int n);
+	void (*close)(struct nb_port *port);
+	/* One line describing the port's state (counters, files), for `ip -d link show`. */
+	void (*describe)(const struct nb_port *port, char *buf, size_t size);
+};
+
+struct nb_port {
+	const struct nb_port_ops *ops;
+	struct nb_dev *dev;		/* the device it serves, set by nb_dev_set_port */
+	void *priv;
+};
+
+const struct nb_port_ops *nb_port_ops_find(const char *kind);
+void nb_port_register(const struct nb_port_ops *ops);
+
+#define NB_PORT_REGISTER(ops)                                                               \
+	static void __attribute__((constructor)) nb_register_port_##ops(void)               \
+	{                                                                                   \
+		nb_port_register(&ops);                                                     \
+	}
+
+/* Open a port of kind with its words; returns 0 and *portp, or a negative errno and a reason. */
+int nb_port_open(const char *kind, int argc, char **argv, struct nb_port **portp,
+		 struct nb_log *log);
+/* The same from one string of words separated by blanks ("count 10 pkt_size 60"). */
+int nb_port_open_str(const char *kind, const char *words, struct nb_port **portp,
+		     struct nb_log *log);
+void nb_port_close(struct nb_port *port);
+
+static inline unsigned int nb_port_rx_burst(struct nb_port *port, struct nb_pkt **pkts,
+					    unsigned int max)
+{
+	return port->ops->rx_burst ? port->ops->rx_burst(port, pkts, max) : 0;
+}
+
+static inline unsigned int nb_port_tx_burst(struct nb_port *port, struct nb_pkt **pkts,
+					    unsigned int n)
+{
+	return port->ops->tx_burst ? port->ops->tx_burst(port, pkts, n) : 0;
+}
+
+/* Word parsing for the backends: a number, a MAC address; false when the word is not one. */
+bool nb_port_parse_u64(const char *word, u64 *val);
+bool nb_port_parse_mac(const char *word, u8 mac[6]);
+
+#endif /* NB_IO_PORT_H */

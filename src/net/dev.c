@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Devices: the registry (ifindex and name, the twin of dev_get_by_index/dev_get_by_name), state
+ * (up, mtu, MAC), per-CPU counters and the bridge to the port backend (receive and transmit
+ * bursts, with the counting and dropping the kernel's drivers do).
+ *
+ * The datapath looks devices up by ifindex without a lock (nb_dev_lookup_index reads a table of
+ * pointers); the control plane creates and destroys devices under a mutex and destroys them
+ * only while no worker runs (the epoch reclamation of the maps serves when that changes).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netbpf/percpu.h>
+
+#include "io/port.h"
+#include "net/dev.h"
+#include "net/pkt.h"
+
+/* The largest ifindex the table holds. */
+#define NB_DEV_MAX_IFINDEX 65535
+/* Ethernet's smallest mtu (ETH_MIN_MTU); the largest fits a packet buffer with its header. */
+#define NB_DEV_MIN_MTU 68
+#define NB_DEV_MAX_MTU (NB_PKT_MAX_LEN - ETH_HLEN)
+
+static pthread_mutex_t dev_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct nb_dev **dev_table;	/* ifindex -> device, read without the lock */
+static struct nb_dev *dev_list;
+static u32 next_ifindex = 1;
+
+static const char *const drop_reason_names[NB_DROP_REASON_MAX] = {
+	[NB_DROP_NOT_SPECIFIED] = "not_specified",
+	[NB_DROP_DEV_DOWN] = "dev_down",
+	[NB_DROP_NO_DEV] = "no_dev",
+	[NB_DROP_TC_INGRESS] = "tc_ingress",
+	[NB_DROP_TC_EGRESS] = "tc_egress",
+	[NB_DROP_XDP] = "xdp_drop",
+	[NB_DROP_XDP_ABORTED] = "xdp_aborted",
+	[NB_DROP_RECURSION] = "recursion",
+	[NB_DROP_TX_ERROR] = "tx_error",
+	[NB_DROP_TOO_BIG] = "too_big",
+	[NB_DROP_NOMEM] = "nomem",
+};
+
+const char *nb_drop_reason_name(enum nb_drop_reason reason)
+{
+	if ((unsigned int)reason >= NB_DROP_REASON_MAX)
+		return "unknown";
+	return drop_reason_names[reason];
+}
+
+/* The kernel's dev_valid_name: 1..15 characters, not "." or "..", no '/', ':' or blank. */
+static bool dev_valid_name(const char *name)
+{
+	size_t len = strnlen(name, IFNAMSIZ);
+
+	if (!len || len >= IFNAMSIZ || !strcmp(name, ".") || !strcmp(name, ".."))
+		return false;
+	for (const char *p = name; *p; p++)
+		if (*p == '/' || *p == ':' || *p == ' ' || *p == '\t' || *p == '\n')
+			return false;
+	return true;
+}
+
+static struct nb_dev *find_by_name_locked(const char *name)
+{
+	for (struct nb_dev *dev = dev_list; dev; dev = dev->next)
+		if (!strcmp(dev->name, name))
+			return dev;
+	return NULL;
+}
+
+int nb_dev_create(const char *name, u32 ifindex, struct nb_dev **devp, struct nb_log *log)
+{
+	struct nb_dev *dev;
+	int err = 0;
+
+	*devp = NULL;
+	if (!name || !dev_valid_name(name)) {
+		nb_log_printf(log, "device name \"%s\" is invalid\n", name ? name : "");
+		return -EINVAL;
+	}
+	if (ifindex > NB_DEV_MAX_IFINDEX) {
+		nb_log_printf(log, "ifindex %u is above the limit of %u\n", ifindex,
+			      NB_DEV_MAX_IFINDEX);
+		return -EINVAL;
+	}
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return -ENOMEM;
+	dev->stats = aligned_alloc(64, nb_nr_cpus() * sizeof(*dev->stats));
+	if (!dev->stats) {
+		free(dev);
+		return -ENOMEM;
+	}
+	memset(dev->stats, 0, nb_nr_cpus() * sizeof(*dev->stats));
+	snprintf(dev->name, sizeof(dev->name), "%s", name);
+	dev->mtu = NB_DEV_DEFAULT_MTU;
+	dev->refcnt = 1;	/* the registry's */
+
+	pthread_mutex_lock(&dev_lock);
+	if (!dev_table) {
+		dev_table = calloc(NB_DEV_MAX_IFINDEX + 1, sizeof(*dev_table));
+		if (!dev_table) {
+			err = -ENOMEM;
+			goto unlock;
+		}
+	}
+	if (find_by_name_locked(name)) {
+		nb_log_printf(log, "device \"%s\" already exists\n", name);
+		err = -EEXIST;
+		goto unlock;
+	}
+	if (ifindex) {
+		if (dev_table[ifindex]) {
+			nb_log_printf(log, "ifindex %u is taken by %s\n", ifindex,
+				      dev_table[ifindex]->name);
+			err = -EBUSY;
+			goto unlock;
+		}
+	} else {
+		for (u32 tries = 0; tries < NB_DEV_MAX_IFINDEX; tries++) {
+			u32 i = next_ifindex;
+
+			next_ifindex = next_ifindex == NB_DEV_MAX_IFINDEX ? 1 : next_ifindex + 1;
+			if (!dev_table[i]) {
+				ifindex = i;
+				break;
+			}
+		}
+		if (!ifindex) {
+			nb_log_printf(log, "no free ifindex for %s\n", name);
+			err = -ENOSPC;
+			goto unlock;
+		}
+	}
+	dev->ifindex = ifindex;
+	/* A locally administered MAC that names the device: 02:6e:62 ("nb") + ifindex. */
+	dev->addr[0] = 0x02;
+	dev->addr[1] = 0x6e;
+	dev->addr[2] = 0x62;
+	dev->addr[3] = (u8)(ifindex >> 16);
+	dev->addr[4] = (u8)(ifindex >> 8);
+	dev->addr[5] = (u8)ifindex;
+	dev->next = dev_list;
+	dev_list = dev;
+	__atomic_store_n(&dev_table[ifindex], dev, __ATOMIC_RELEASE);
+unlock:
+	pthread_mutex_unlock(&dev_lock);
+	if (err) {
+		free(dev->stats);
+		free(dev);
+		return err;
+	}
+	*devp = dev;
+	return 0;
+}
+
+struct nb_dev *nb_dev_get(struct nb_dev *dev)
+{
+	__atomic_add_fetch(&dev->refcnt, 1, __ATOMIC_RELAXED);
+	return dev;
+}
+
+void nb_dev_put(struct nb_dev *dev)
+{
+	if (!dev || __atomic_sub_fetch(&dev->refcnt, 1, __ATOMIC_ACQ_REL) != 0)
+		return;
+	nb_port_close(dev->port);
+	free(dev->stats);
+	free(dev);
+}
+
+void nb_dev_destroy(struct nb_dev *dev)
+{
+	struct nb_dev **pp;
+
+	pthread_mutex_lock(&dev_lock);
+	for (pp = &dev_list; *pp; pp = &(*pp)->next) {
+		if (*pp == dev) {
+			*pp = dev->next;
+			__atomic_store_n(&dev_table[dev->ifindex], NULL, __ATOMIC_RELEASE);
+			break;
+		}
+	}
+	if (dev->peer) {
+		dev->peer->peer = NULL;
+		dev->peer = NULL;
+	}
+	pthread_mutex_unlock(&dev_lock);
+	dev->up = false;
+	nb_dev_put(dev);
+}
+
+void nb_dev_destroy_all(void)
+{
+	for (;;) {
+		struct nb_dev *dev;
+
+		pthread_mutex_lock(&dev_lock);
+		dev = dev_list;
+		pthread_mutex_unlock(&dev_lock);
+		if (!dev)
+			return;
+		nb_dev_destroy(dev);
+	}
+}
+
+struct nb_dev *nb_dev_lookup_index(u32 ifindex)
+{
+	struct nb_dev **table = __atomic_load_n(&dev_table, __ATOMIC_ACQUIRE);
+
+	if (!table || ifindex == 0 || ifindex > NB_DEV_MAX_IFINDEX)
+		return NULL;
+	return __atomic_load_n(&table[ifindex], __ATOMIC_ACQUIRE);
+}
+
+struct nb_dev *nb_dev_get_by_index(u32 ifindex)
+{
+	struct nb_dev *dev;
+
+	pthread_mutex_lock(&dev_lock);
+	dev = nb_dev_lookup_index(ifindex);
+	if (dev)
+		nb_dev_get(dev);
+	pthread_mutex_unlock(&dev_lock);
+	return dev;
+}
+
+struct nb_dev *nb_dev_get_by_name(const char *name)
+{
+	struct nb_dev *dev;
+
+	pthread_mutex_lock(&dev_lock);
+	dev = find_by_name_locked(name);
+	if (dev)
+		nb_dev_get(dev);
+	pthread_mutex_unlock(&dev_lock);
+	return dev;
+}
+
+int nb_dev_set_up(struct nb_dev *dev, bool up)
+{
+	WRITE_ONCE(dev->up, up);
+	return 0;
+}
+
+int nb_dev_set_mtu(struct nb_dev *dev, u32 mtu, struct nb_log *log)
+{
+	if (mtu < NB_DEV_MIN_MTU || mtu > NB_DEV_MAX_MTU) {
+		nb_log_printf(log, "mtu %u for %s is outside %u..%u\n", mtu, dev->name,
+			      NB_DEV_MIN_MTU, NB_DEV_MAX_MTU);
+		return -EINVAL;
+	}
+	WRITE_ONCE(dev->mtu, mtu);
+	return 0;
+}
+
+void nb_dev_set_addr(struct nb_dev *dev, const u8 addr[ETH_ALEN])
+{
+	memcpy(dev->addr, addr, ETH_ALEN);
+}
+
+void nb_dev_set_port(struct nb_dev *dev, struct nb_port *port)
+{
+	nb_port_close(dev->port);
+	dev->port = port;
+	if (port)
+		port->dev = dev;
+}
+
+struct nb_dev_stats *nb_dev_this_stats(struct nb_dev *dev)
+{
+	return &dev->stats[nb_this_cpu()];
+}
+
+void nb_dev_stats_read(const struct nb_dev *dev, struct nb_dev_stats_total *total)
+{
+	memset(total, 0, sizeof(*total));
+	for (unsigned int cpu = 0; cpu < nb_nr_cpus(); cpu++) {
+		const struct nb_dev_stats *s = &dev->stats[cpu];
+
+		total->rx_packets += READ_ONCE(s->rx_packets);
+		total->rx_bytes += READ_ONCE(s->rx_bytes);
+		total->tx_packets += READ_ONCE(s->tx_packets);
+		total->tx_bytes += READ_ONCE(s->tx_bytes);
+		for (int r = 0; r < NB_DROP_REASON_MAX; r++) {
+			total->drops[r] += READ_ONCE(s->drops[r]);
+			total->rx_dropped += READ_ONCE(s->drops[r]);
+		}
+	}
+}
+
+void nb_dev_stats_reset(struct nb_dev *dev)
+{
+	memset(dev->stats, 0, nb_nr_cpus() * sizeof(*dev->stats));
+}
+
+void nb_pkt_drop(struct nb_pkt *pkt, struct nb_dev *dev, enum nb_drop_reason reason)
+{
+	if (dev)
+		nb_dev_count_drop(dev, reason);
+	nb_pkt_free(pkt);
+}
+
+/*
+ * A frame arriving on dev: it belongs to dev now, its headers are parsed, and what earlier
+ * hops left in the per-hop scratch areas (qdisc cb, metadata, redirect nesting) is cleared.
+ */
+static void rx_prepare(struct nb_dev *dev, struct nb_pkt *pkt)
+{
+	pkt->dev = dev;
+	pkt->skb_iif = dev->ifindex;
+	pkt->meta_len = 0;
+	pkt->tc_at_ingress = 0;
+	pkt->redirect_depth = 0;
+	memset(&pkt->qdisc_cb, 0, sizeof(pkt->qdisc_cb));
+	nb_eth_type_trans(pkt, dev);
+	pkt->qdisc_cb.pkt_len = pkt->len;
+}
+
+unsigned int nb_dev_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int max)
+{
+	struct nb_dev_stats *s;
+	unsigned int n;
+	u64 bytes = 0;
+
+	if (!dev->port || !READ_ONCE(dev->up))
+		return 0;
+	n = nb_port_rx_burst(dev->port, pkts, max);
+	if (!n)
+		return 0;
+	for (unsigned int i = 0; i < n; i++) {
+		rx_prepare(dev, pkts[i]);
+		bytes += pkts[i]->len;
+	}
+	s = nb_dev_this_stats(dev);
+	s->rx_packets += n;
+	s->rx_bytes += bytes;
+	return n;
+}
+
+unsigned int nb_dev_tx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n)
+{
+	enum nb_drop_reason reason = NB_DROP_TX_ERROR;
+	struct nb_dev_stats *s = nb_dev_this_stats(dev);
+	unsigned int sent = 0;
+	u64 bytes = 0, unsent_bytes = 0;
+
+	if (!n)
+		return 0;
+	if (!READ_ONCE(dev->up)) {
+		reason = NB_DROP_DEV_DOWN;
+	} else if (dev->port) {
+		for (unsigned int i = 0; i < n; i++)
+			bytes += pkts[i]->len;
+		sent = nb_port_tx_burst(dev->port, pkts, n);
+	}
+	for (unsigned int i = sent; i < n; i++) {
+		unsent_bytes += pkts[i]->len;
+		nb_pkt_free(pkts[i]);
+	}
+	s->tx_packets += sent;
+	s->tx_bytes += sent ? bytes - unsent_bytes : 0;
+	s->drops[reason] += n - sent;
+	return sent;
+}

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Packets and their pool: accounting, clones sharing data, private copies on write, threads. */
+#include <errno.h>
+#include <pthread.h>
+#include <arpa/inet.h>
+
+#include "net/pkt.h"
+#include "test.h"
+
+NB_TEST(pkt_alloc_layout)
+{
+	struct nb_pkt *pkt = nb_pkt_alloc();
+
+	NB_ASSERT(pkt);
+	NB_ASSERT_EQ(nb_pkt_headroom(pkt), NB_PKT_HEADROOM);
+	NB_ASSERT_EQ(pkt->len, 0);
+	NB_ASSERT_EQ(nb_pkt_tailroom(pkt), NB_PKT_MAX_LEN);
+	NB_ASSERT_EQ(pkt->mac_header, NB_PKT_HDR_UNSET);
+	NB_ASSERT_EQ((uintptr_t)pkt->head % 64, 0);
+	memset(nb_pkt_put(pkt, NB_PKT_MAX_LEN), 0xab, NB_PKT_MAX_LEN);
+	memset(nb_pkt_push(pkt, NB_PKT_HEADROOM), 0xcd, NB_PKT_HEADROOM);
+	NB_ASSERT_EQ(nb_pkt_headroom(pkt), 0);
+	NB_ASSERT_EQ(nb_pkt_tailroom(pkt), 0);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 2);	/* a descriptor and a buffer */
+	nb_pkt_free(pkt);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+	NB_ASSERT(!nb_pkt_alloc_data("x", NB_PKT_MAX_LEN + 1));
+}
+
+/* Many packets in flight at once: the pool grows, then everything comes back. */
+NB_TEST(pkt_pool_accounting)
+{
+	static struct nb_pkt *pkts[3000];
+
+	for (int i = 0; i < 3000; i++) {
+		pkts[i] = nb_pkt_alloc_data(&i, sizeof(i));
+		NB_ASSERT(pkts[i]);
+	}
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 6000);
+	for (int i = 0; i < 3000; i++) {
+		int v;
+
+		memcpy(&v, pkts[i]->data, sizeof(v));
+		NB_ASSERT_EQ(v, i);	/* no two packets share a buffer */
+		pkts[i]->next = i + 1 < 3000 ? pkts[i + 1] : NULL;
+	}
+	nb_pkt_free_list(pkts[0]);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+	nb_pkt_pool_flush_cache();
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}
+
+NB_TEST(pkt_clone_shares_data)
+{
+	struct nb_pkt *pkt = nb_pkt_alloc_data("abcdef", 6), *clone;
+
+	pkt->mark = 5;
+	clone = nb_pkt_clone(pkt);
+	NB_ASSERT(clone);
+	NB_ASSERT_EQ(clone->data, pkt->data);
+	NB_ASSERT_EQ(clone->mark, 5);
+	NB_ASSERT(nb_pkt_shared_data(pkt) && nb_pkt_shared_data(clone));
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 3);	/* two descriptors, one buffer */
+	nb_pkt_free(pkt);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 2);
+	NB_ASSERT(!nb_pkt_shared_data(clone));
+	NB_ASSERT_MEM_EQ(clone->data, "abcdef", 6);
+	nb_pkt_free(clone);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}
+
+/* A write to shared data takes a private copy; the other sharer keeps the old bytes. */
+NB_TEST(pkt_ensure_writable_unshares)
+{
+	struct nb_pkt *pkt = nb_pkt_alloc_data("abcdef", 6), *clone;
+	u8 *old;
+
+	nb_pkt_pull(pkt, 2);		/* data at "cdef" */
+	pkt->meta_len = 2;
+	clone = nb_pkt_clone(pkt);
+	old = clone->data;
+	NB_ASSERT_EQ(nb_pkt_ensure_writable(clone, 5), -ENOMEM);	/* past the end */
+	NB_ASSERT_EQ(clone->data, old);
+	NB_ASSERT_EQ(nb_pkt_ensure_writable(clone, 4), 0);
+	NB_ASSERT(clone->data != old);
+	NB_ASSERT_EQ(nb_pkt_headroom(clone), nb_pkt_headroom(pkt));
+	NB_ASSERT_MEM_EQ(clone->data - 2, "abcdef", 6);	/* headroom bytes copied too */
+	NB_ASSERT_EQ(clone->bpf_data_end, clone->data + 4);
+	NB_ASSERT_EQ(clone->bpf_data_meta, clone->data - 2);
+	clone->data[0] = 'X';
+	NB_ASSERT_MEM_EQ(pkt->data, "cdef", 4);
+	NB_ASSERT(!nb_pkt_shared_data(pkt) && !nb_pkt_shared_data(clone));
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 4);
+	/* Not shared: no copy. */
+	old = pkt->data;
+	NB_ASSERT_EQ(nb_pkt_ensure_writable(pkt, 4), 0);
+	NB_ASSERT_EQ(pkt->data, old);
+	nb_pkt_free(pkt);
+	nb_pkt_free(clone);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}
+
+NB_TEST(pkt_copy)
+{
+	struct nb_pkt *pkt = nb_pkt_alloc_data("hello", 5), *copy;
+
+	pkt->priority = 3;
+	copy = nb_pkt_copy(pkt);
+	NB_ASSERT(copy && copy->data != pkt->data);
+	NB_ASSERT_MEM_EQ(copy->data, "hello", 5);
+	NB_ASSERT_EQ(copy->priority, 3);
+	NB_ASSERT(!nb_pkt_shared_data(copy));
+	nb_pkt_free(pkt);
+	nb_pkt_free(copy);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}
+
+static void *worker(void *arg)
+{
+	struct nb_pkt **out = arg;
+
+	/* Allocate and free through this thread's cache, hand one packet to the main thread. */
+	for (int i = 0; i < 500; i++)
+		nb_pkt_free(nb_pkt_alloc());
+	*out = nb_pkt_alloc_data("t", 1);
+	return NULL;
+}
+
+/* A thread's cached objects return when it ends; packets may be freed by another thread. */
+NB_TEST(pkt_pool_threads)
+{
+	struct nb_pkt *from[4] = { 0 };
+	pthread_t t[4];
+
+	for (int i = 0; i < 4; i++)
+		NB_ASSERT_EQ(pthread_create(&t[i], NULL, worker, &from[i]), 0);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 8);
+	for (int i = 0; i < 4; i++) {
+		NB_ASSERT(from[i] && from[i]->data[0] == 't');
+		nb_pkt_free(from[i]);
+	}
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}
+
+NB_TEST(pkt_eth_type_trans)
+{
+	u8 f[60] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0, 0, 1, 0x81, 0x00 };
+	struct nb_pkt *pkt = nb_pkt_alloc_data(f, sizeof(f));
+
+	nb_eth_type_trans(pkt, NULL);
+	NB_ASSERT_EQ(pkt->pkt_type, PACKET_BROADCAST);
+	NB_ASSERT_EQ(pkt->protocol, htons(ETH_P_8021Q));
+	NB_ASSERT_EQ(pkt->mac_header, NB_PKT_HEADROOM);
+	NB_ASSERT_EQ(pkt->network_header, NB_PKT_HEADROOM + ETH_HLEN);
+	NB_ASSERT_EQ(pkt->data, pkt->head + NB_PKT_HEADROOM);	/* data stays at L2 */
+	pkt->data[0] = 0x01;					/* multicast */
+	nb_eth_type_trans(pkt, NULL);
+	NB_ASSERT_EQ(pkt->pkt_type, PACKET_MULTICAST);
+	pkt->data[0] = 0x02;
+	pkt->data[12] = 0x00;					/* 802.3 length */
+	pkt->data[13] = 0x2e;
+	nb_eth_type_trans(pkt, NULL);
+	NB_ASSERT_EQ(pkt->pkt_type, PACKET_HOST);
+	NB_ASSERT_EQ(pkt->protocol, htons(ETH_P_802_2));
+	nb_pkt_free(pkt);
+}
