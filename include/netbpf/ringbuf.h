@@ -12,7 +12,10 @@
 struct nb_map;
 struct nb_ringbuf_consumer;
 
-/* Called once per record; a negative return stops consuming and is returned to the caller. */
+/*
+ * Called once per record; a negative return stops consuming and is returned to the caller (that
+ * record counts as consumed, as with libbpf).
+ */
 typedef int (*nb_ringbuf_sample_fn)(void *ctx, void *data, size_t size);
 
 int nb_ringbuf_consumer_new(struct nb_map *map, nb_ringbuf_sample_fn fn, void *ctx,

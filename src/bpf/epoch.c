@@ -189,6 +189,34 @@ void nb_epoch_call(struct nb_epoch_head *head, void (*func)(struct nb_epoch_head
 	pthread_mutex_unlock(&limbo_lock);
 }
 
+struct epoch_fn {
+	struct nb_epoch_head head;
+	void *obj;
+	void (*fn)(void *obj);
+};
+
+static void epoch_fn_run(struct nb_epoch_head *head)
+{
+	struct epoch_fn *e = container_of(head, struct epoch_fn, head);
+
+	e->fn(e->obj);
+	free(e);
+}
+
+void nb_epoch_call_fn(void *obj, void (*fn)(void *obj))
+{
+	struct epoch_fn *e = malloc(sizeof(*e));
+
+	if (!e) {
+		nb_epoch_synchronize();
+		fn(obj);
+		return;
+	}
+	e->obj = obj;
+	e->fn = fn;
+	nb_epoch_call(&e->head, epoch_fn_run);
+}
+
 unsigned int nb_epoch_reclaim(void)
 {
 	return run_callbacks(oldest_reader_epoch(NULL));

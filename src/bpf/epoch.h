@@ -35,6 +35,11 @@ void nb_epoch_offline(void);
  * callbacks run from nb_epoch_reclaim, nb_epoch_synchronize and nb_epoch_barrier only.
  */
 void nb_epoch_call(struct nb_epoch_head *head, void (*func)(struct nb_epoch_head *head));
+/*
+ * Call fn(obj) after a grace period, for objects with no nb_epoch_head of their own (a program
+ * or map reference dropped by a map slot). Waits for the grace period when memory is short.
+ */
+void nb_epoch_call_fn(void *obj, void (*fn)(void *obj));
 /* Run the callbacks whose grace period has passed; never waits. Returns how many ran. */
 unsigned int nb_epoch_reclaim(void);
 /* nb_epoch_reclaim once enough objects wait; writers call it after dropping their locks. */

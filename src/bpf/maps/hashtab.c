@@ -115,6 +115,7 @@ int nb_htab_map_alloc(const struct nb_map *attr, struct nb_map **mapp, struct nb
 		    attr->map_type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
 	htab->prealloc = !(attr->map_flags & BPF_F_NO_PREALLOC);
 	htab->value_off = (attr->key_size + 7) & ~7U;
+	htab->value_size = attr->value_size;
 	value_bytes = attr->ops->percpu ? nb_map_percpu_slot(attr) * nb_nr_cpus()
 					: (attr->value_size + 7) & ~7U;
 	htab->elem_size = sizeof(struct htab_elem) + htab->value_off + value_bytes;
@@ -390,7 +391,7 @@ static void copy_value(struct nb_htab *htab, struct htab_elem *l, const void *va
 	unsigned int cpu, nr = nb_nr_cpus();
 
 	if (!htab_is_percpu(htab)) {
-		memcpy(l->key + htab->value_off, value, htab->map.value_size);
+		memcpy(l->key + htab->value_off, value, htab->value_size);
 		return;
 	}
 	if (onallcpus) {
@@ -493,7 +494,7 @@ static void copy_value_out(struct nb_htab *htab, struct htab_elem *l, void *valu
 	u32 slot = nb_map_percpu_slot(&htab->map);
 
 	if (!htab_is_percpu(htab)) {
-		memcpy(value, l->key + htab->value_off, htab->map.value_size);
+		memcpy(value, l->key + htab->value_off, htab->value_size);
 		return;
 	}
 	for (unsigned int cpu = 0; cpu < nb_nr_cpus(); cpu++) {

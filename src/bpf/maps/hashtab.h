@@ -34,6 +34,7 @@ struct nb_htab {
 	u32 hashrnd;
 	u32 count;			/* live elements, under lock */
 	u32 elem_size;
+	u32 value_size;			/* bytes of one value as stored (hash_of_maps: a pointer) */
 	u32 value_off;			/* key_size rounded up to 8 */
 	bool lru;
 	bool prealloc;

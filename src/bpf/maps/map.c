@@ -64,7 +64,7 @@ void nb_map_init_from_attr(struct nb_map *map, const struct nb_map *attr)
 	map->max_entries = attr->max_entries;
 	map->map_flags = attr->map_flags;
 	map->numa_node = attr->numa_node;
-	map->inner_map_meta = attr->inner_map_meta;
+	/* inner_map_meta is the map-in-map types' to set: other maps ignore a template. */
 	memcpy(map->name, attr->name, sizeof(map->name));
 }
 
@@ -171,13 +171,13 @@ int nb_map_create(enum bpf_map_type type, __u32 key_size, __u32 value_size, __u3
 			      attr.name);
 		return -EINVAL;
 	}
-	/* Per-CPU values are sized by the worker count: fix it now. */
-	nb_nr_cpus();
 	if (ops->map_alloc_check) {
 		err = ops->map_alloc_check(&attr, log);
 		if (err)
 			return err;
 	}
+	/* Per-CPU values are sized by the worker count: fix it now. */
+	nb_nr_cpus();
 	err = ops->map_alloc(&attr, &map, log);
 	if (err)
 		return err;
