@@ -79,12 +79,12 @@ int nb_object_map_check(const struct nb_object *obj, const struct nb_object_map 
 		return -EINVAL;
 	}
 	if (map_has_key(m->type) && !m->key_size) {
-		nb_obj_err(obj, "section %s: map %s: key_size 0: a %s map needs a key", sec,
+		nb_obj_err(obj, "section %s: map %s: key_size 0: a map of type %s needs a key", sec,
 			   m->name, tname);
 		return -EINVAL;
 	}
 	if (map_has_value(m->type) && !m->value_size) {
-		nb_obj_err(obj, "section %s: map %s: value_size 0: a %s map needs a value", sec,
+		nb_obj_err(obj, "section %s: map %s: value_size 0: a map of type %s needs a value", sec,
 			   m->name, tname);
 		return -EINVAL;
 	}
