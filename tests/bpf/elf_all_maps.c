@@ -169,12 +169,14 @@ int use_inner(void *ctx)
 SEC("socket")
 int use_queue_stack(void *ctx)
 {
-	__u32 v, a = 0, b = 0;
+	__u32 v1 = 1, v2 = 2, v3 = 3, a = 0, b = 0;
 
-	for (v = 1; v <= 3; v++) {
-		bpf_map_push_elem(&queue, &v, BPF_ANY);
-		bpf_map_push_elem(&stack, &v, BPF_ANY);
-	}
+	bpf_map_push_elem(&queue, &v1, BPF_ANY);
+	bpf_map_push_elem(&stack, &v1, BPF_ANY);
+	bpf_map_push_elem(&queue, &v2, BPF_ANY);
+	bpf_map_push_elem(&stack, &v2, BPF_ANY);
+	bpf_map_push_elem(&queue, &v3, BPF_ANY);
+	bpf_map_push_elem(&stack, &v3, BPF_ANY);
 	bpf_map_pop_elem(&queue, &a);
 	bpf_map_pop_elem(&stack, &b);
 	return a * 10 + b;
