@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Every common map kind in .maps: hash, array, percpu array and hash, lru and lru percpu hash,
- * lpm trie, a program array with `values`, an array of maps with `values`, ringbuf, queue and
- * stack, and programs that use them without touching their context.
+ * lpm trie, a program array with `values`, an array and a hash of maps with `values`, ringbuf,
+ * queue and stack, and programs that use them without touching their context.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -95,6 +95,15 @@ struct {
 	__array(values, struct inner_array);
 } outer SEC(".maps") = {
 	.values = { &inner_a, &inner_b },
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH_OF_MAPS);
+	__uint(max_entries, 8);
+	__type(key, __u32);
+	__array(values, struct inner_array);
+} hash_outer SEC(".maps") = {
+	.values = { [3] = &inner_a },
 };
 
 int tail_target(void *ctx);
