@@ -15,6 +15,7 @@
 struct nb_pkt;
 struct nb_port;
 struct nb_log;
+struct nb_xdp_dev;
 
 /* Why a packet was dropped, as the kernel's skb_drop_reason (the ones this datapath has). */
 enum nb_drop_reason {
@@ -65,6 +66,7 @@ struct nb_dev {
 	struct nb_dev *next;		/* registry list */
 	struct nb_dev *peer;		/* pipe pairs: the other end (bpf_redirect_peer) */
 	void *priv;			/* for the datapath layers above (tc, XDP hook) */
+	struct nb_xdp_dev *xdp;		/* XDP program and bulk queues (net/xdp.h), NULL: unused */
 };
 
 #define NB_DEV_DEFAULT_MTU 1500
