@@ -22,6 +22,7 @@
 
 struct nb_dev;
 struct nb_prog;
+struct nb_map;
 
 /* Frames a bulk queue holds before it transmits (DEV_MAP_BULK_SIZE). */
 #define NB_XDP_BULK_SIZE 16
