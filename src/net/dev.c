@@ -18,7 +18,6 @@
 #include "io/port.h"
 #include "net/dev.h"
 #include "net/pkt.h"
-#include "net/xdp.h"
 
 /* The largest ifindex the table holds. */
 #define NB_DEV_MAX_IFINDEX 65535
@@ -169,14 +168,24 @@ void nb_dev_put(struct nb_dev *dev)
 {
 	if (!dev || __atomic_sub_fetch(&dev->refcnt, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
-	nb_xdp_dev_free(dev);
 	nb_port_close(dev->port);
 	free(dev->stats);
 	free(dev);
 }
 
+static struct nb_dev_notifier *dev_notifiers;
+
+void nb_dev_register_notifier(struct nb_dev_notifier *nb)
+{
+	pthread_mutex_lock(&dev_lock);
+	nb->next = dev_notifiers;
+	dev_notifiers = nb;
+	pthread_mutex_unlock(&dev_lock);
+}
+
 void nb_dev_destroy(struct nb_dev *dev)
 {
+	struct nb_dev_notifier *nb;
 	struct nb_dev **pp;
 
 	pthread_mutex_lock(&dev_lock);
@@ -191,8 +200,11 @@ void nb_dev_destroy(struct nb_dev *dev)
 		dev->peer->peer = NULL;
 		dev->peer = NULL;
 	}
+	nb = dev_notifiers;
 	pthread_mutex_unlock(&dev_lock);
 	dev->up = false;
+	for (; nb; nb = nb->next)
+		nb->call(dev, NB_DEV_UNREGISTER);
 	nb_dev_put(dev);
 }
 
@@ -288,6 +300,10 @@ void nb_dev_stats_read(const struct nb_dev *dev, struct nb_dev_stats_total *tota
 		total->rx_bytes += READ_ONCE(s->rx_bytes);
 		total->tx_packets += READ_ONCE(s->tx_packets);
 		total->tx_bytes += READ_ONCE(s->tx_bytes);
+		total->host_packets += READ_ONCE(s->host_packets);
+		total->host_bytes += READ_ONCE(s->host_bytes);
+		total->consumed += READ_ONCE(s->consumed);
+		total->clones += READ_ONCE(s->clones);
 		for (int r = 0; r < NB_DROP_REASON_MAX; r++) {
 			total->drops[r] += READ_ONCE(s->drops[r]);
 			total->rx_dropped += READ_ONCE(s->drops[r]);

@@ -15,7 +15,7 @@
 struct nb_pkt;
 struct nb_port;
 struct nb_log;
-struct nb_xdp_dev;
+struct nb_tc_dev;
 
 /* Why a packet was dropped, as the kernel's skb_drop_reason (the ones this datapath has). */
 enum nb_drop_reason {
@@ -41,6 +41,10 @@ struct nb_dev_stats {
 	u64 rx_bytes;
 	u64 tx_packets;
 	u64 tx_bytes;
+	u64 host_packets;	/* delivered to the host side (tc ingress passed them) */
+	u64 host_bytes;
+	u64 consumed;		/* taken by tc: STOLEN, QUEUED, TRAP */
+	u64 clones;		/* new packets made on this device's path (clone redirect, mirror) */
 	u64 drops[NB_DROP_REASON_MAX];
 } __attribute__((aligned(64)));
 
@@ -50,6 +54,10 @@ struct nb_dev_stats_total {
 	u64 rx_bytes;
 	u64 tx_packets;
 	u64 tx_bytes;
+	u64 host_packets;
+	u64 host_bytes;
+	u64 consumed;
+	u64 clones;
 	u64 rx_dropped;		/* sum of drops */
 	u64 drops[NB_DROP_REASON_MAX];
 };
@@ -66,7 +74,7 @@ struct nb_dev {
 	struct nb_dev *next;		/* registry list */
 	struct nb_dev *peer;		/* pipe pairs: the other end (bpf_redirect_peer) */
 	void *priv;			/* for the datapath layers above (tc, XDP hook) */
-	struct nb_xdp_dev *xdp;		/* XDP program and bulk queues (net/xdp.h), NULL: unused */
+	struct nb_tc_dev *tc;		/* clsact/ingress qdisc: the tc hooks (net/tc) */
 };
 
 #define NB_DEV_DEFAULT_MTU 1500
@@ -94,6 +102,22 @@ int nb_dev_set_mtu(struct nb_dev *dev, u32 mtu, struct nb_log *log);
 void nb_dev_set_addr(struct nb_dev *dev, const u8 addr[ETH_ALEN]);
 /* Attach a port backend (the device takes it; closed with the device). */
 void nb_dev_set_port(struct nb_dev *dev, struct nb_port *port);
+
+/*
+ * Device events for the layers above (the kernel's netdevice notifier): NB_DEV_UNREGISTER runs
+ * when a device leaves the registry, before its last reference goes, so that tc can free its
+ * qdisc and actions drop the device they point at.
+ */
+enum nb_dev_event {
+	NB_DEV_UNREGISTER,
+};
+
+struct nb_dev_notifier {
+	void (*call)(struct nb_dev *dev, enum nb_dev_event event);
+	struct nb_dev_notifier *next;
+};
+
+void nb_dev_register_notifier(struct nb_dev_notifier *nb);
 
 void nb_dev_stats_read(const struct nb_dev *dev, struct nb_dev_stats_total *total);
 void nb_dev_stats_reset(struct nb_dev *dev);
