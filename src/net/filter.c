@@ -311,6 +311,8 @@ static const struct nb_func_proto bpf_get_route_realm_proto = {
 
 const struct nb_func_proto *nb_tc_func_proto(enum bpf_func_id id, const struct nb_prog *prog)
 {
+	const struct nb_func_proto *proto;
+
 	switch (id) {
 	case BPF_FUNC_skb_store_bytes:
 		return &bpf_skb_store_bytes_proto;
@@ -335,8 +337,12 @@ const struct nb_func_proto *nb_tc_func_proto(enum bpf_func_id id, const struct n
 	case BPF_FUNC_set_hash:
 		return &bpf_set_hash_proto;
 	default:
-		return NULL;
+		break;
 	}
+	/* the redirect and packet-changing helpers live in their own files */
+	if ((proto = nb_tc_redirect_func_proto(id)))
+		return proto;
+	return nb_tc_mangle_func_proto(id);
 }
 
 const struct nb_func_proto *nb_sk_filter_func_proto(enum bpf_func_id id,
@@ -358,6 +364,6 @@ const struct nb_func_proto *nb_xdp_func_proto(enum bpf_func_id id, const struct 
 	case BPF_FUNC_csum_diff:
 		return &bpf_csum_diff_proto;
 	default:
-		return nb_xdp_own_func_proto(id, prog);
+		return NULL;
 	}
 }

@@ -13,13 +13,13 @@ struct nb_prog;
 
 /* Helpers of SCHED_CLS and SCHED_ACT programs (tc_cls_act_func_proto); NULL: not a tc one. */
 const struct nb_func_proto *nb_tc_func_proto(enum bpf_func_id id, const struct nb_prog *prog);
+/* The tc helpers of filter_redirect.c (redirects) and filter_mangle.c (packet changes). */
+const struct nb_func_proto *nb_tc_redirect_func_proto(enum bpf_func_id id);
+const struct nb_func_proto *nb_tc_mangle_func_proto(enum bpf_func_id id);
 /* Helpers of SOCKET_FILTER programs (sk_filter_func_proto). */
 const struct nb_func_proto *nb_sk_filter_func_proto(enum bpf_func_id id,
 						    const struct nb_prog *prog);
 /* Helpers of XDP programs (xdp_func_proto). */
 const struct nb_func_proto *nb_xdp_func_proto(enum bpf_func_id id, const struct nb_prog *prog);
-/* The helpers only XDP programs have: redirects, adjust, byte access (filter_xdp.c). */
-const struct nb_func_proto *nb_xdp_own_func_proto(enum bpf_func_id id,
-						  const struct nb_prog *prog);
 
 #endif /* NB_NET_FILTER_H */
