@@ -279,17 +279,6 @@ static bool can_write(const struct nb_map *map)
 }
 
 /*
- * The key as bpf(2) copies it (__bpf_copy_key): maps without keys take none, the others need
- * one.
- */
-static int check_key(const struct nb_map *map, const void *key)
-{
-	if (!map->key_size)
-		return key ? -EINVAL : 0;
-	return key ? 0 : -EFAULT;
-}
-
-/*
  * Userspace commands run inside an epoch read-side section: programs on other threads may
  * delete the element being copied.
  */
@@ -300,9 +289,6 @@ int nb_map_lookup_elem(struct nb_map *map, const void *key, void *value)
 
 	if (!can_read(map))
 		return -EPERM;
-	err = check_key(map, key);
-	if (err)
-		return err;
 	if (!map->ops->map_lookup_elem_sys && !map->ops->map_lookup_elem)
 		return -EOPNOTSUPP;
 	nb_epoch_read_lock();
@@ -327,9 +313,6 @@ int nb_map_update_elem(struct nb_map *map, const void *key, const void *value, _
 		return -EPERM;
 	if (flags & BPF_F_LOCK)
 		return -EINVAL; /* no map here carries a bpf_spin_lock */
-	err = check_key(map, key);
-	if (err)
-		return err;
 	if (!map->ops->map_update_elem_sys && !map->ops->map_update_elem)
 		return -EOPNOTSUPP;
 	nb_epoch_read_lock();
@@ -348,9 +331,6 @@ int nb_map_delete_elem(struct nb_map *map, const void *key)
 
 	if (!can_write(map))
 		return -EPERM;
-	err = check_key(map, key);
-	if (err)
-		return err;
 	if (!map->ops->map_delete_elem)
 		return -EOPNOTSUPP;
 	nb_epoch_read_lock();
@@ -366,8 +346,6 @@ int nb_map_get_next_key(struct nb_map *map, const void *key, void *next_key)
 
 	if (!can_read(map))
 		return -EPERM;
-	if (key && !map->key_size)
-		return -EINVAL;
 	if (!map->ops->map_get_next_key)
 		return -EOPNOTSUPP;
 	nb_epoch_read_lock();
@@ -382,9 +360,6 @@ int nb_map_lookup_and_delete_elem(struct nb_map *map, const void *key, void *val
 
 	if (!can_read(map) || !can_write(map))
 		return -EPERM;
-	err = check_key(map, key);
-	if (err)
-		return err;
 	if (!map->ops->map_lookup_and_delete_elem_sys)
 		return -EOPNOTSUPP;
 	nb_epoch_read_lock();

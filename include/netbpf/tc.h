@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Traffic control: the clsact and ingress qdiscs, filters (classifiers bpf, u32, matchall) and
+ * their actions (gact, bpf, mirred), with the kernel's semantics (net/sched). The structs map one
+ * to one onto the tc command words:
+ *
+ *   tc qdisc add dev X clsact                      nb_tc_qdisc_add(dev, NB_TC_QDISC_CLSACT)
+ *   tc filter add dev X ingress pref 10 protocol ip \
+ *      bpf da obj F sec S classid 1                nb_tc_filter_add(dev, &opts) with
+ *        .hook = NB_TC_INGRESS, .pref = 10, .protocol = htons(ETH_P_IP), .kind = "bpf",
+ *        .bpf = { .prog = <S of F as SCHED_CLS>, .direct_action = true, .classid = 1 }
+ *   ... u32 match u32 0 0 flowid 1:2 \
+ *      action bpf obj F sec S drop                 .kind = "u32", nb_tc_u32_match(&opts.u32,
+ *        NB_TC_U32_SIZE_32, 0, 0, 0, false), .u32.classid = 0x10002, .actions = { { .kind =
+ *        "bpf", .bpf.prog = ..., .control = TC_ACT_SHOT, .has_control = true } }
+ *
+ * Every call returns 0 or a negative errno with the reason in opts->log (or the log argument).
+ * Values use the uapi encodings of <linux/pkt_cls.h> (TC_ACT_*, TC_H_*) and
+ * <linux/tc_act/tc_mirred.h> (TCA_EGRESS_REDIR, ...).
+ */
+#ifndef NETBPF_TC_H
+#define NETBPF_TC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include <linux/pkt_cls.h>
+
+#include <netbpf/log.h>
+
+struct nb_dev;
+struct nb_prog;
+
+/* Qdiscs that carry the tc hooks: clsact has ingress and egress, ingress only ingress. */
+enum nb_tc_qdisc_kind {
+	NB_TC_QDISC_CLSACT,	/* tc qdisc add dev X clsact */
+	NB_TC_QDISC_INGRESS,	/* tc qdisc add dev X ingress */
+};
+
+int nb_tc_qdisc_add(struct nb_dev *dev, enum nb_tc_qdisc_kind kind, struct nb_log *log);
+/* Removes the qdisc with every filter and action under it. */
+int nb_tc_qdisc_del(struct nb_dev *dev, enum nb_tc_qdisc_kind kind, struct nb_log *log);
+
+/* The hook a filter hangs on: the "ingress" / "egress" parent words. */
+enum nb_tc_hook {
+	NB_TC_INGRESS,
+	NB_TC_EGRESS,
+	NB_TC_HOOK_MAX,
+};
+
+/* The most actions one filter carries (TCA_ACT_MAX_PRIO). */
+#define NB_TC_MAX_ACTIONS 32
+/* The most keys one u32 selector carries (iproute2's limit). */
+#define NB_TC_U32_MAX_KEYS 128
+
+/* One action of a filter's action list: "action KIND ARGS... [CONTROL]". */
+struct nb_tc_action_opts {
+	const char *kind;	/* "gact", "bpf", "mirred" */
+	/*
+	 * The verdict word (TC_ACT_OK "pass/ok", TC_ACT_SHOT "drop", TC_ACT_PIPE "pipe",
+	 * TC_ACT_RECLASSIFY "reclassify", TC_ACT_UNSPEC "continue", TC_ACT_STOLEN "stolen",
+	 * TC_ACT_TRAP "trap", TC_ACT_GOTO_CHAIN | N "goto chain N", TC_ACT_JUMP | N "jump N").
+	 * gact: its verdict; bpf: what TC_ACT_UNSPEC from the program becomes; mirred: what
+	 * follows the mirror/redirect. Without has_control the kind's default as iproute2 sets
+	 * it: gact pass, bpf pipe, mirred redirect stolen, mirror pipe.
+	 */
+	int control;
+	bool has_control;
+	union {
+		struct {
+			struct nb_prog *prog;	/* "obj F sec S": a SCHED_ACT program; referenced */
+		} bpf;
+		struct {
+			int eaction;		/* TCA_EGRESS_REDIR, TCA_EGRESS_MIRROR, TCA_INGRESS_* */
+			__u32 ifindex;		/* "dev Y" */
+		} mirred;
+	};
+};
+
+/* Classifier bpf: "bpf [da] obj F sec S [classid X]". */
+struct nb_tc_bpf_opts {
+	struct nb_prog *prog;	/* SCHED_CLS (or SCHED_ACT, as the kernel takes); referenced */
+	bool direct_action;	/* "da": TCA_BPF_FLAG_ACT_DIRECT */
+	__u32 classid;		/* "classid/flowid MAJ:MIN" as TC_H_MAKE; 0: none */
+	const char *name;	/* shown by filter show; default: the program's name */
+};
+
+/* One 32-bit key of a u32 selector (struct tc_u32_key): (word at off ^ val) & mask == 0. */
+struct nb_tc_u32_key {
+	__be32 val;
+	__be32 mask;
+	int off;		/* from the network header, a multiple of 4 */
+	int offmask;		/* -1 for "nexthdr+" keys (relative to the next header), else 0 */
+};
+
+struct nb_tc_u32_opts {
+	__u32 classid;		/* "flowid/classid MAJ:MIN" */
+	unsigned int nkeys;
+	struct nb_tc_u32_key keys[NB_TC_U32_MAX_KEYS];
+};
+
+enum nb_tc_u32_size {
+	NB_TC_U32_SIZE_8 = 1,	/* "match u8 VAL MASK at OFF" */
+	NB_TC_U32_SIZE_16 = 2,	/* "match u16 ..." */
+	NB_TC_U32_SIZE_32 = 4,	/* "match u32 ..." */
+};
+
+/* "match u32|u16|u8 VAL MASK at [nexthdr+]OFF"; keys on one word merge as iproute2 does. */
+int nb_tc_u32_match(struct nb_tc_u32_opts *u32, enum nb_tc_u32_size size, __u32 val, __u32 mask,
+		    int off, bool nexthdr, struct nb_log *log);
+
+/* The shorthands of iproute2's u32: each is a fixed size and offset. */
+enum nb_tc_u32_field {
+	NB_TC_U32_IP_SRC,	/* match ip src A.B.C.D/LEN: val, mask in host order */
+	NB_TC_U32_IP_DST,
+	NB_TC_U32_IP_TOS,	/* ip tos / dsfield VAL MASK */
+	NB_TC_U32_IP_IHL,
+	NB_TC_U32_IP_PROTOCOL,	/* ip protocol VAL MASK */
+	NB_TC_U32_IP_SPORT,	/* ip sport VAL MASK (assumes a 20-byte IPv4 header) */
+	NB_TC_U32_IP_DPORT,
+	NB_TC_U32_IP_ICMP_TYPE,
+	NB_TC_U32_IP_ICMP_CODE,
+	NB_TC_U32_IP6_PROTOCOL,	/* ip6 protocol VAL MASK (next header of the fixed header) */
+	NB_TC_U32_IP6_SPORT,	/* ip6 sport VAL MASK (assumes no extension header) */
+	NB_TC_U32_IP6_DPORT,
+	NB_TC_U32_IP6_ICMP_TYPE,
+	NB_TC_U32_IP6_ICMP_CODE,
+	NB_TC_U32_TCP_SRC,	/* tcp src / udp src VAL MASK: nexthdr+0 */
+	NB_TC_U32_TCP_DST,	/* nexthdr+2 */
+	NB_TC_U32_UDP_SRC,
+	NB_TC_U32_UDP_DST,
+	NB_TC_U32_ICMP_TYPE,	/* icmp type VAL MASK: nexthdr+0 */
+	NB_TC_U32_ICMP_CODE,
+};
+
+int nb_tc_u32_match_field(struct nb_tc_u32_opts *u32, enum nb_tc_u32_field field, __u32 val,
+			  __u32 mask, struct nb_log *log);
+/* "match ip src|dst ADDR/LEN", "match ip6 src|dst ADDR/LEN" (addr in network order). */
+int nb_tc_u32_match_ip(struct nb_tc_u32_opts *u32, bool dst, __be32 addr, unsigned int plen,
+		       struct nb_log *log);
+int nb_tc_u32_match_ip6(struct nb_tc_u32_opts *u32, bool dst, const void *addr16,
+			unsigned int plen, struct nb_log *log);
+
+/* Classifier matchall: "matchall [classid X]". */
+struct nb_tc_matchall_opts {
+	__u32 classid;
+};
+
+struct nb_tc_filter_opts {
+	size_t sz;			/* sizeof(struct nb_tc_filter_opts) */
+	enum nb_tc_hook hook;		/* "ingress" / "egress" */
+	__u32 chain;			/* "chain N" */
+	__u32 pref;			/* "pref/prio N"; 0: chosen as the kernel does */
+	__be16 protocol;		/* "protocol P" in network order; 0: all (ETH_P_ALL) */
+	__u32 handle;			/* "handle H"; 0: chosen by the classifier */
+	const char *kind;		/* "bpf", "u32", "matchall" */
+	union {
+		struct nb_tc_bpf_opts bpf;
+		struct nb_tc_u32_opts u32;
+		struct nb_tc_matchall_opts matchall;
+	};
+	const struct nb_tc_action_opts *actions;	/* "action ..." list, in order */
+	unsigned int action_cnt;
+	struct nb_log *log;
+};
+
+/* Where a filter sits: what add returns and what del and the counters take. */
+struct nb_tc_filter_id {
+	enum nb_tc_hook hook;
+	__u32 chain;
+	__u32 pref;
+	__be16 protocol;
+	__u32 handle;
+};
+
+/* tc filter add: a new filter (-EEXIST when the handle is taken). id may be NULL. */
+int nb_tc_filter_add(struct nb_dev *dev, const struct nb_tc_filter_opts *opts,
+		     struct nb_tc_filter_id *id);
+/* tc filter replace: add, or replace the filter with the same pref, protocol and handle. */
+int nb_tc_filter_replace(struct nb_dev *dev, const struct nb_tc_filter_opts *opts,
+			 struct nb_tc_filter_id *id);
+/* tc filter change: replace an existing one (-ENOENT when there is none). */
+int nb_tc_filter_change(struct nb_dev *dev, const struct nb_tc_filter_opts *opts,
+			struct nb_tc_filter_id *id);
+/*
+ * tc filter del: with a handle the one filter; with pref only (handle 0) every filter of that
+ * pref; with pref 0 every filter of the chain (the hook's chain).
+ */
+int nb_tc_filter_del(struct nb_dev *dev, const struct nb_tc_filter_id *id, struct nb_log *log);
+
+/* Counters, summed over the workers. */
+struct nb_tc_stats {
+	__u64 packets;
+	__u64 bytes;
+	__u64 drops;
+	__u64 overlimits;
+};
+
+/* What filter show prints for one filter. */
+struct nb_tc_filter_info {
+	struct nb_tc_filter_id id;
+	const char *kind;
+	__u32 classid;
+	bool direct_action;		/* bpf */
+	__u32 prog_id;			/* bpf */
+	const char *name;		/* bpf: the program's name */
+	struct nb_tc_stats stats;	/* the filter's: matched packets, drops by its verdict */
+	unsigned int action_cnt;
+	struct {
+		const char *kind;
+		int control;
+		__u32 index;		/* the action's index within its kind */
+		struct nb_tc_stats stats;
+	} actions[NB_TC_MAX_ACTIONS];
+};
+
+typedef int (*nb_tc_filter_walk_fn)(const struct nb_tc_filter_info *info, void *ctx);
+
+/* tc filter show dev X HOOK: every filter in chain, pref and handle order; fn may stop it (!0). */
+int nb_tc_filter_show(struct nb_dev *dev, enum nb_tc_hook hook, nb_tc_filter_walk_fn fn,
+		      void *ctx, struct nb_log *log);
+/* One filter's info (-ENOENT when it does not exist). */
+int nb_tc_filter_get(struct nb_dev *dev, const struct nb_tc_filter_id *id,
+		     struct nb_tc_filter_info *info, struct nb_log *log);
+
+/* The hook's own counters (the qdisc's: every packet classified, and drops). */
+int nb_tc_hook_stats(struct nb_dev *dev, enum nb_tc_hook hook, struct nb_tc_stats *stats);
+
+#endif /* NETBPF_TC_H */

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bpf action, the twin of the kernel's net/sched/act_bpf.c: a SCHED_ACT program whose return
+ * value is the action's verdict. PIPE, RECLASSIFY, OK, REDIRECT and SHOT pass through, UNSPEC
+ * (-1) gives the verdict word configured for the action, anything else becomes UNSPEC.
+ */
+#include <errno.h>
+
+#include "bpf/prog.h"
+#include "net/pkt.h"
+#include "net/tc/pkt_cls.h"
+
+struct tcf_bpf {
+	struct nb_prog *filter;
+};
+
+static int tcf_bpf_act(struct nb_pkt *pkt, const struct nb_tc_action *a,
+		       struct nb_tcf_result *res)
+{
+	const struct tcf_bpf *prog = a->priv;
+	int action, filter_res;
+
+	nb_tc_stats_update(a->stats, pkt);
+	nb_pkt_compute_data_pointers(pkt);
+	filter_res = (int)nb_prog_run(prog->filter, pkt);
+
+	switch (filter_res) {
+	case TC_ACT_PIPE:
+	case TC_ACT_RECLASSIFY:
+	case TC_ACT_OK:
+	case TC_ACT_REDIRECT:
+		action = filter_res;
+		break;
+	case TC_ACT_SHOT:
+		action = filter_res;
+		nb_tc_this_stats(a->stats)->drops++;
+		break;
+	case TC_ACT_UNSPEC:
+		action = a->control;
+		break;
+	default:
+		action = TC_ACT_UNSPEC;
+		break;
+	}
+	return action;
+}
+
+static int tcf_bpf_init(struct nb_tc_action *a, const struct nb_tc_action_opts *opts,
+			struct nb_log *log)
+{
+	struct tcf_bpf *prog = a->priv;
+
+	if (!opts->bpf.prog) {
+		nb_log_printf(log, "action bpf: no program given (obj F sec S)\n");
+		return -EINVAL;
+	}
+	if (nb_prog_type(opts->bpf.prog) != BPF_PROG_TYPE_SCHED_ACT) {
+		nb_log_printf(log, "action bpf: program \"%s\" is not of type sched_act\n",
+			      nb_prog_name(opts->bpf.prog));
+		return -EINVAL;
+	}
+	prog->filter = nb_prog_get(opts->bpf.prog);
+	return 0;
+}
+
+static void tcf_bpf_cleanup(struct nb_tc_action *a)
+{
+	struct tcf_bpf *prog = a->priv;
+
+	nb_prog_put(prog->filter);
+}
+
+static struct nb_tc_action_ops act_bpf_ops = {
+	.kind = "bpf",
+	.priv_size = sizeof(struct tcf_bpf),
+	.default_control = TC_ACT_PIPE,
+	.act = tcf_bpf_act,
+	.init = tcf_bpf_init,
+	.cleanup = tcf_bpf_cleanup,
+};
+NB_TC_ACTION_REGISTER(act_bpf_ops)

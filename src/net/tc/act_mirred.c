@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mirred action, the twin of the kernel's net/sched/act_mirred.c: mirror (a clone) or
+ * redirect (the packet) to another device's transmit path (egress) or receive path (ingress).
+ *
+ * As in the kernel: a target that is gone leaves the action's verdict word (redirect: stolen) and
+ * counts an overlimit; a target that is down counts an overlimit and turns a redirect into
+ * TC_ACT_SHOT; a redirect at ingress whose verdict takes the packet anyway (stolen, shot, ...)
+ * sends the packet itself instead of a clone and reports it consumed; nesting deeper than
+ * MIRRED_NEST_LIMIT (4) drops. Packet data starts at the mac header on both paths here, so the
+ * kernel's mac push and pull between directions have nothing to do.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <linux/tc_act/tc_mirred.h>
+
+#include "net/core.h"
+#include "net/dev.h"
+#include "net/pkt.h"
+#include "net/tc/pkt_cls.h"
+
+struct tcf_mirred {
+	struct nb_tc_action *action;
+	int eaction;
+	struct nb_dev *dev;		/* referenced; NULL once the device is gone */
+	struct tcf_mirred *next;	/* mirred_list */
+};
+
+static pthread_mutex_t mirred_list_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tcf_mirred *mirred_list;
+
+static bool mirred_is_redirect(int eaction)
+{
+	return eaction == TCA_EGRESS_REDIR || eaction == TCA_INGRESS_REDIR;
+}
+
+static bool mirred_wants_ingress(int eaction)
+{
+	return eaction == TCA_INGRESS_REDIR || eaction == TCA_INGRESS_MIRROR;
+}
+
+/* Verdicts that take the packet away from the hook anyway: no clone is needed. */
+static bool mirred_can_reinsert(int action)
+{
+	switch (action) {
+	case TC_ACT_SHOT:
+	case TC_ACT_STOLEN:
+	case TC_ACT_QUEUED:
+	case TC_ACT_TRAP:
+		return true;
+	}
+	return false;
+}
+
+static int mirred_forward(bool at_ingress, bool want_ingress, struct nb_pkt *pkt)
+{
+	int err;
+
+	if (!want_ingress) {
+		if (nb_dev_xmit_recursion()) {
+			nb_pkt_drop(pkt, pkt->dev, NB_DROP_RECURSION);
+			return NB_NET_XMIT_DROP;
+		}
+		nb_dev_xmit_recursion_inc();
+		err = nb_dev_queue_xmit(pkt);
+		nb_dev_xmit_recursion_dec();
+		return err;
+	}
+	if (!at_ingress)
+		return nb_netif_rx(pkt);
+	return nb_netif_receive(pkt);
+}
+
+static int mirred_to_dev(struct nb_pkt *pkt, const struct nb_tc_action *a,
+			 const struct tcf_mirred *m, struct nb_dev *dev, int retval)
+{
+	bool is_redirect = mirred_is_redirect(m->eaction);
+	bool at_ingress = pkt->tc_at_ingress;
+	struct nb_pkt *to_send = pkt;
+	bool dont_clone;
+
+	if (unlikely(!READ_ONCE(dev->up)))
+		goto err_cant_do;
+	dont_clone = at_ingress && is_redirect && mirred_can_reinsert(retval);
+	if (!dont_clone) {
+		to_send = nb_pkt_clone(pkt);
+		if (!to_send)
+			goto err_cant_do;
+		nb_dev_this_stats(pkt->dev)->clones++;
+	}
+	to_send->skb_iif = pkt->dev->ifindex;
+	to_send->dev = dev;
+	if (is_redirect && to_send == pkt)
+		retval = NB_TC_ACT_CONSUMED;
+	if (mirred_forward(at_ingress, mirred_wants_ingress(m->eaction), to_send))
+		nb_tc_this_stats(a->stats)->overlimits++;
+	return retval;
+
+err_cant_do:
+	if (is_redirect)
+		retval = TC_ACT_SHOT;
+	nb_tc_this_stats(a->stats)->overlimits++;
+	return retval;
+}
+
+static int tcf_mirred_act(struct nb_pkt *pkt, const struct nb_tc_action *a,
+			  struct nb_tcf_result *res)
+{
+	const struct tcf_mirred *m = a->priv;
+	int retval = a->control;
+	struct nb_dev *dev;
+
+	if (unlikely(nb_mirred_nest_inc() > NB_MIRRED_NEST_LIMIT)) {
+		retval = TC_ACT_SHOT;
+		goto dec_nest_level;
+	}
+	nb_tc_stats_update(a->stats, pkt);
+	dev = __atomic_load_n(&m->dev, __ATOMIC_ACQUIRE);
+	if (unlikely(!dev)) {
+		nb_tc_this_stats(a->stats)->overlimits++;	/* target device is gone */
+		goto dec_nest_level;
+	}
+	retval = mirred_to_dev(pkt, a, m, dev, retval);
+dec_nest_level:
+	nb_mirred_nest_dec();
+	if (retval == TC_ACT_SHOT)
+		nb_tc_this_stats(a->stats)->drops++;
+	return retval;
+}
+
+static int tcf_mirred_init(struct nb_tc_action *a, const struct nb_tc_action_opts *opts,
+			   struct nb_log *log)
+{
+	struct tcf_mirred *m = a->priv;
+	struct nb_dev *dev;
+
+	switch (opts->mirred.eaction) {
+	case TCA_EGRESS_REDIR:
+	case TCA_EGRESS_MIRROR:
+	case TCA_INGRESS_REDIR:
+	case TCA_INGRESS_MIRROR:
+		break;
+	default:
+		nb_log_printf(log, "action mirred: unknown direction/kind %d\n",
+			      opts->mirred.eaction);
+		return -EINVAL;
+	}
+	dev = nb_dev_get_by_index(opts->mirred.ifindex);
+	if (!dev) {
+		nb_log_printf(log, "action mirred: device with ifindex %u does not exist\n",
+			      opts->mirred.ifindex);
+		return -ENODEV;
+	}
+	m->action = a;
+	m->eaction = opts->mirred.eaction;
+	m->dev = dev;
+	/* the control word defaults by kind, as iproute2's m_mirred does */
+	if (!opts->has_control)
+		a->control = mirred_is_redirect(m->eaction) ? TC_ACT_STOLEN : TC_ACT_PIPE;
+	pthread_mutex_lock(&mirred_list_lock);
+	m->next = mirred_list;
+	mirred_list = m;
+	pthread_mutex_unlock(&mirred_list_lock);
+	return 0;
+}
+
+static void tcf_mirred_cleanup(struct nb_tc_action *a)
+{
+	struct tcf_mirred *m = a->priv, **pp;
+
+	pthread_mutex_lock(&mirred_list_lock);
+	for (pp = &mirred_list; *pp; pp = &(*pp)->next) {
+		if (*pp == m) {
+			*pp = m->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&mirred_list_lock);
+	nb_dev_put(m->dev);
+}
+
+/* A device leaves: actions that point at it find it gone (mirred_device_event). */
+static void mirred_device_event(struct nb_dev *dev, enum nb_dev_event event)
+{
+	if (event != NB_DEV_UNREGISTER)
+		return;
+	pthread_mutex_lock(&mirred_list_lock);
+	for (struct tcf_mirred *m = mirred_list; m; m = m->next) {
+		if (m->dev == dev) {
+			__atomic_store_n(&m->dev, NULL, __ATOMIC_RELEASE);
+			nb_tcf_synchronize();
+			nb_dev_put(dev);
+		}
+	}
+	pthread_mutex_unlock(&mirred_list_lock);
+}
+
+static struct nb_dev_notifier mirred_device_notifier = {
+	.call = mirred_device_event,
+};
+
+static struct nb_tc_action_ops act_mirred_ops = {
+	.kind = "mirred",
+	.priv_size = sizeof(struct tcf_mirred),
+	.default_control = TC_ACT_PIPE,
+	.act = tcf_mirred_act,
+	.init = tcf_mirred_init,
+	.cleanup = tcf_mirred_cleanup,
+};
+
+static void __attribute__((constructor)) mirred_init_module(void)
+{
+	nb_dev_register_notifier(&mirred_device_notifier);
+	nb_tc_action_register(&act_mirred_ops);
+}

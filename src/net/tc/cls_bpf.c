@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bpf classifier, the twin of the kernel's net/sched/cls_bpf.c. One filter (tcf_proto) holds
+ * a list of programs, the newest first; each runs on the packet in turn:
+ *
+ * - direct action ("da", TCA_BPF_FLAG_ACT_DIRECT): the program's return value is the verdict.
+ *   tc_classid is preset to the filter's classid before the run; the result's classid is the
+ *   major of the filter's classid with the program's tc_classid. OK, SHOT, STOLEN, TRAP, REDIRECT
+ *   and UNSPEC pass through, any other value becomes UNSPEC, and UNSPEC goes on to the next
+ *   program and filter. Attached actions never run.
+ * - classic: 0 is no match, -1 the filter's classid, any other value the classid; then the
+ *   filter's actions run, and a negative action verdict goes on to the next program.
+ *
+ * The kernel pushes the mac header back before an ingress run; here the packet data always
+ * starts at the mac header (pkt.h), so the program sees the same bytes without the push.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <limits.h>
+
+#include "bpf/prog.h"
+#include "net/pkt.h"
+#include "net/tc/pkt_cls.h"
+
+struct cls_bpf_prog {
+	struct cls_bpf_prog *next;
+	struct nb_prog *filter;
+	u32 handle;
+	u32 classid;			/* prog->res.classid */
+	bool exts_integrated;		/* direct action */
+	char *name;
+	struct nb_tcf_exts exts;
+	struct nb_tc_pcpu_stats *stats;
+};
+
+struct cls_bpf_head {
+	struct cls_bpf_prog *plist;
+};
+
+static int cls_bpf_exec_opcode(int code)
+{
+	switch (code) {
+	case TC_ACT_OK:
+	case TC_ACT_SHOT:
+	case TC_ACT_STOLEN:
+	case TC_ACT_TRAP:
+	case TC_ACT_REDIRECT:
+	case TC_ACT_UNSPEC:
+		return code;
+	default:
+		return TC_ACT_UNSPEC;
+	}
+}
+
+static int cls_bpf_classify(struct nb_pkt *pkt, const struct nb_tcf_proto *tp,
+			    struct nb_tcf_result *res)
+{
+	const struct cls_bpf_head *head = __atomic_load_n(&tp->root, __ATOMIC_ACQUIRE);
+	const struct cls_bpf_prog *prog;
+	int ret = -1;
+
+	for (prog = __atomic_load_n(&head->plist, __ATOMIC_ACQUIRE); prog;
+	     prog = __atomic_load_n(&prog->next, __ATOMIC_ACQUIRE)) {
+		int filter_res;
+
+		/* tc_classid is 16 bits: the minor of the filter's classid */
+		pkt->qdisc_cb.tc_classid = (u16)prog->classid;
+		nb_pkt_compute_data_pointers(pkt);
+		filter_res = (int)nb_prog_run(prog->filter, pkt);
+
+		if (prog->exts_integrated) {
+			res->classid = TC_H_MAJ(prog->classid) | pkt->qdisc_cb.tc_classid;
+			ret = cls_bpf_exec_opcode(filter_res);
+			if (ret == TC_ACT_UNSPEC)
+				continue;
+			nb_tc_stats_update(prog->stats, pkt);
+			if (ret == TC_ACT_SHOT)
+				nb_tc_this_stats(prog->stats)->drops++;
+			break;
+		}
+
+		if (filter_res == 0)
+			continue;
+		res->classid = filter_res != -1 ? (u32)filter_res : prog->classid;
+		nb_tc_stats_update(prog->stats, pkt);
+		ret = nb_tcf_exts_exec(pkt, &prog->exts, res);
+		if (ret < 0)
+			continue;
+		if (ret == TC_ACT_SHOT)
+			nb_tc_this_stats(prog->stats)->drops++;
+		break;
+	}
+	return ret;
+}
+
+static int cls_bpf_init(struct nb_tcf_proto *tp)
+{
+	tp->root = calloc(1, sizeof(struct cls_bpf_head));
+	return tp->root ? 0 : -ENOBUFS;
+}
+
+static void cls_bpf_free_prog(struct cls_bpf_prog *prog)
+{
+	nb_tcf_exts_destroy(&prog->exts);
+	nb_prog_put(prog->filter);
+	nb_tc_stats_free(prog->stats);
+	free(prog->name);
+	free(prog);
+}
+
+static void cls_bpf_destroy(struct nb_tcf_proto *tp)
+{
+	struct cls_bpf_head *head = tp->root;
+	struct cls_bpf_prog *prog, *next;
+
+	for (prog = head->plist; prog; prog = next) {
+		next = prog->next;
+		cls_bpf_free_prog(prog);
+	}
+	free(head);
+}
+
+static void *cls_bpf_get(struct nb_tcf_proto *tp, u32 handle)
+{
+	struct cls_bpf_head *head = tp->root;
+
+	for (struct cls_bpf_prog *prog = head->plist; prog; prog = prog->next)
+		if (prog->handle == handle)
+			return prog;
+	return NULL;
+}
+
+/* The smallest free handle from 1 (the kernel's idr_alloc_u32 from 1 to INT_MAX). */
+static u32 cls_bpf_new_handle(struct nb_tcf_proto *tp)
+{
+	for (u32 handle = 1; handle < INT_MAX; handle++)
+		if (!cls_bpf_get(tp, handle))
+			return handle;
+	return 0;
+}
+
+static int cls_bpf_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
+			  const struct nb_tc_filter_opts *opts, struct nb_tcf_exts *exts,
+			  u32 *handlep, struct nb_log *log)
+{
+	struct cls_bpf_head *head = tp->root;
+	struct cls_bpf_prog *oldprog = fh, *prog, **pp;
+	const struct nb_tc_bpf_opts *bpf = &opts->bpf;
+
+	if (!bpf->prog) {
+		nb_log_printf(log, "bpf: no program given (obj F sec S)\n");
+		return -EINVAL;
+	}
+	if (nb_prog_type(bpf->prog) != BPF_PROG_TYPE_SCHED_CLS) {
+		nb_log_printf(log, "bpf: program \"%s\" is not of type sched_cls\n",
+			      nb_prog_name(bpf->prog));
+		return -EINVAL;
+	}
+	if (oldprog && handle && oldprog->handle != handle)
+		return -EINVAL;
+	prog = calloc(1, sizeof(*prog));
+	if (!prog)
+		return -ENOBUFS;
+	prog->handle = handle ? handle : cls_bpf_new_handle(tp);
+	prog->stats = nb_tc_stats_alloc();
+	prog->name = strdup(bpf->name ? bpf->name : nb_prog_name(bpf->prog));
+	if (!prog->handle || !prog->stats || !prog->name) {
+		int err = prog->handle ? -ENOMEM : -ENOSPC;
+
+		nb_tc_stats_free(prog->stats);
+		free(prog->name);
+		free(prog);
+		return err;
+	}
+	prog->filter = nb_prog_get(bpf->prog);
+	prog->classid = bpf->classid;
+	prog->exts_integrated = bpf->direct_action;
+	prog->exts = *exts;
+	exts->nr_actions = 0;
+
+	if (oldprog) {
+		prog->next = oldprog->next;
+		for (pp = &head->plist; *pp != oldprog; pp = &(*pp)->next)
+			;
+		__atomic_store_n(pp, prog, __ATOMIC_RELEASE);
+		nb_tcf_synchronize();
+		cls_bpf_free_prog(oldprog);
+	} else {
+		prog->next = head->plist;
+		__atomic_store_n(&head->plist, prog, __ATOMIC_RELEASE);
+	}
+	*handlep = prog->handle;
+	return 0;
+}
+
+static int cls_bpf_delete(struct nb_tcf_proto *tp, void *fh, bool *last)
+{
+	struct cls_bpf_head *head = tp->root;
+	struct cls_bpf_prog *prog = fh, **pp;
+
+	for (pp = &head->plist; *pp && *pp != prog; pp = &(*pp)->next)
+		;
+	if (!*pp)
+		return -ENOENT;
+	__atomic_store_n(pp, prog->next, __ATOMIC_RELEASE);
+	nb_tcf_synchronize();
+	cls_bpf_free_prog(prog);
+	*last = !head->plist;
+	return 0;
+}
+
+static void cls_bpf_walk(struct nb_tcf_proto *tp, nb_tcf_walk_fn fn, void *arg)
+{
+	struct cls_bpf_head *head = tp->root;
+
+	for (struct cls_bpf_prog *prog = head->plist; prog; prog = prog->next)
+		if (fn(tp, prog, arg))
+			break;
+}
+
+static void cls_bpf_dump(const struct nb_tcf_proto *tp, const void *fh,
+			 struct nb_tc_filter_info *info)
+{
+	const struct cls_bpf_prog *prog = fh;
+
+	info->id.handle = prog->handle;
+	info->classid = prog->classid;
+	info->direct_action = prog->exts_integrated;
+	info->prog_id = nb_prog_id(prog->filter);
+	info->name = prog->name;
+	nb_tc_stats_read(prog->stats, &info->stats);
+	nb_tcf_exts_dump(&prog->exts, info);
+}
+
+static struct nb_tcf_proto_ops cls_bpf_ops = {
+	.kind = "bpf",
+	.classify = cls_bpf_classify,
+	.init = cls_bpf_init,
+	.destroy = cls_bpf_destroy,
+	.get = cls_bpf_get,
+	.change = cls_bpf_change,
+	.delete = cls_bpf_delete,
+	.walk = cls_bpf_walk,
+	.dump = cls_bpf_dump,
+};
+NB_TCF_PROTO_REGISTER(cls_bpf_ops)

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tc layer inside: the twins of the kernel's struct tcf_proto, tcf_proto_ops, tcf_chain,
+ * tcf_block, tc_action, tc_action_ops and tcf_result (include/net/sch_generic.h, act_api.h,
+ * pkt_cls.h). A classifier or an action is one file with one ops table registered by kind.
+ *
+ * The datapath reads these structures without locks; the control plane publishes changes with
+ * release stores and frees what it unlinked only after nb_tcf_synchronize() (an epoch grace
+ * period: no worker can still hold it).
+ */
+#ifndef NB_NET_TC_PKT_CLS_H
+#define NB_NET_TC_PKT_CLS_H
+
+#include <netbpf/tc.h>
+
+#include "common/types.h"
+
+struct nb_pkt;
+struct nb_dev;
+struct nb_tcf_proto;
+struct nb_tcf_chain;
+
+/* An internal verdict after TC_ACT_VALUE_MAX: the packet went on elsewhere (TC_ACT_CONSUMED). */
+#define NB_TC_ACT_CONSUMED (TC_ACT_VALUE_MAX + 1)
+
+/* Reclassify and goto-chain restarts one classification may take (max_reclassify_loop). */
+#define NB_TC_MAX_RECLASSIFY_LOOP 16
+
+/* One worker's counters of a filter, an action or a hook. */
+struct nb_tc_pcpu_stats {
+	u64 packets;
+	u64 bytes;
+	u64 drops;
+	u64 overlimits;
+} __attribute__((aligned(64)));
+
+struct nb_tc_pcpu_stats *nb_tc_stats_alloc(void);
+void nb_tc_stats_free(struct nb_tc_pcpu_stats *stats);
+struct nb_tc_pcpu_stats *nb_tc_this_stats(struct nb_tc_pcpu_stats *stats);
+void nb_tc_stats_read(const struct nb_tc_pcpu_stats *stats, struct nb_tc_stats *sum);
+void nb_tc_stats_update(struct nb_tc_pcpu_stats *stats, const struct nb_pkt *pkt);
+
+/* What a classification found (struct tcf_result). */
+struct nb_tcf_result {
+	u32 classid;
+	const struct nb_tcf_proto *goto_tp;	/* first filter of the chain a goto names */
+};
+
+/* Actions. */
+struct nb_tc_action;
+
+struct nb_tc_action_ops {
+	const char *kind;
+	size_t priv_size;
+	int default_control;	/* the verdict word iproute2 gives when none is written */
+	int (*act)(struct nb_pkt *pkt, const struct nb_tc_action *a, struct nb_tcf_result *res);
+	/* Take the kind's arguments from opts; the common fields are set already. */
+	int (*init)(struct nb_tc_action *a, const struct nb_tc_action_opts *opts,
+		    struct nb_log *log);
+	void (*cleanup)(struct nb_tc_action *a);
+	struct nb_tc_action_ops *next;
+};
+
+struct nb_tc_action {
+	const struct nb_tc_action_ops *ops;
+	int control;			/* tcf_action: the verdict word */
+	struct nb_tcf_chain *goto_chain;	/* for TC_ACT_GOTO_CHAIN controls */
+	u32 index;
+	struct nb_tc_pcpu_stats *stats;
+	void *priv;
+};
+
+void nb_tc_action_register(struct nb_tc_action_ops *ops);
+
+#define NB_TC_ACTION_REGISTER(ops)                                                          \
+	static void __attribute__((constructor)) nb_register_act_##ops(void)               \
+	{                                                                                   \
+		nb_tc_action_register(&ops);                                                \
+	}
+
+/* The actions of one filter (struct tcf_exts). */
+struct nb_tcf_exts {
+	unsigned int nr_actions;
+	struct nb_tc_action *actions[NB_TC_MAX_ACTIONS];
+};
+
+/* Build a filter's actions from their opts (tcf_exts_validate); on error nothing is left. */
+int nb_tcf_exts_init(struct nb_tcf_exts *exts, struct nb_tcf_chain *chain,
+		     const struct nb_tc_action_opts *opts, unsigned int cnt, struct nb_log *log);
+void nb_tcf_exts_destroy(struct nb_tcf_exts *exts);
+/* Run the actions (tcf_exts_exec): TC_ACT_OK when there are none. */
+int nb_tcf_exts_exec(struct nb_pkt *pkt, const struct nb_tcf_exts *exts, struct nb_tcf_result *res);
+/* Describe them for filter show. */
+void nb_tcf_exts_dump(const struct nb_tcf_exts *exts, struct nb_tc_filter_info *info);
+
+/* Classifiers. */
+typedef int (*nb_tcf_walk_fn)(struct nb_tcf_proto *tp, void *fh, void *arg);
+
+struct nb_tcf_proto_ops {
+	const char *kind;
+	int (*classify)(struct nb_pkt *pkt, const struct nb_tcf_proto *tp,
+			struct nb_tcf_result *res);
+	int (*init)(struct nb_tcf_proto *tp);
+	/* Free everything (after a grace period: no reader left). */
+	void (*destroy)(struct nb_tcf_proto *tp);
+	/* The filter with handle, or NULL. */
+	void *(*get)(struct nb_tcf_proto *tp, u32 handle);
+	/*
+	 * Add a filter (old NULL; handle 0: the classifier picks one) or replace old. The filter
+	 * takes exts (moved: the caller's copy is emptied). Returns 0 and *handlep.
+	 */
+	int (*change)(struct nb_tcf_proto *tp, void *old, u32 handle,
+		      const struct nb_tc_filter_opts *opts, struct nb_tcf_exts *exts,
+		      u32 *handlep, struct nb_log *log);
+	/* Unlink fh and free it after a grace period; *last tells whether tp is now empty. */
+	int (*delete)(struct nb_tcf_proto *tp, void *fh, bool *last);
+	/* Every filter in order; stops when fn returns non-zero. */
+	void (*walk)(struct nb_tcf_proto *tp, nb_tcf_walk_fn fn, void *arg);
+	/* Fill handle, classid, kind-specific fields, stats and actions. */
+	void (*dump)(const struct nb_tcf_proto *tp, const void *fh, struct nb_tc_filter_info *info);
+	struct nb_tcf_proto_ops *next;
+};
+
+struct nb_tcf_proto {
+	struct nb_tcf_proto *next;	/* the chain, by prio */
+	void *root;			/* the classifier's data */
+	const struct nb_tcf_proto_ops *ops;
+	__be16 protocol;
+	u32 prio;			/* pref << 16 */
+	struct nb_tcf_chain *chain;
+};
+
+void nb_tcf_proto_register(struct nb_tcf_proto_ops *ops);
+
+#define NB_TCF_PROTO_REGISTER(ops)                                                          \
+	static void __attribute__((constructor)) nb_register_cls_##ops(void)               \
+	{                                                                                   \
+		nb_tcf_proto_register(&ops);                                                \
+	}
+
+struct nb_tcf_block;
+
+struct nb_tcf_chain {
+	struct nb_tcf_chain *next;
+	struct nb_tcf_block *block;
+	struct nb_tcf_proto *filter_chain;	/* read by the datapath */
+	u32 index;
+};
+
+/* The filters of one hook (struct tcf_block with the mini_Qdisc's counters). */
+struct nb_tcf_block {
+	struct nb_tcf_chain *chains;		/* chain 0 first once created */
+	struct nb_tcf_chain *chain0;
+	struct nb_tc_pcpu_stats *stats;		/* every packet the hook classified */
+};
+
+/* The chain with index in block, created when create is set (NULL on ENOMEM or missing). */
+struct nb_tcf_chain *nb_tcf_chain_get(struct nb_tcf_block *block, u32 index, bool create);
+
+/* Classify along a chain from tp (tcf_classify): a TC_ACT_* verdict, TC_ACT_UNSPEC for none. */
+int nb_tcf_classify(struct nb_pkt *pkt, const struct nb_tcf_proto *tp, struct nb_tcf_result *res);
+
+struct nb_tcf_block *nb_tcf_block_create(void);
+void nb_tcf_block_destroy(struct nb_tcf_block *block);
+
+/* Wait until no worker can hold what the control plane just unlinked. */
+void nb_tcf_synchronize(void);
+
+/* The tc state of a device (its clsact or ingress qdisc). */
+struct nb_tc_dev {
+	enum nb_tc_qdisc_kind kind;
+	struct nb_tcf_block *block[NB_TC_HOOK_MAX];	/* egress NULL for the ingress qdisc */
+};
+
+/* The hook's block of dev, or NULL with a reason in log. */
+struct nb_tcf_block *nb_tc_dev_block(struct nb_dev *dev, enum nb_tc_hook hook, struct nb_log *log);
+
+/* Twin of tc_run: classify at a hook, count, set tc_index; the verdict. */
+int nb_tc_run(struct nb_tcf_block *block, struct nb_pkt *pkt);
+
+/* The mirred nesting limit (MIRRED_NEST_LIMIT). */
+#define NB_MIRRED_NEST_LIMIT 4
+
+#endif /* NB_NET_TC_PKT_CLS_H */

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The datapath worker's poll loop (DESIGN.md, "A packet's way"): receive a burst from each port,
+ * run the XDP hook, pass what is left to the receive path (tc ingress, delivery, redirects), and
+ * at the end of the burst flush the XDP redirect queues and the transmit queues to the ports.
+ */
+#ifndef NB_NET_WORKER_H
+#define NB_NET_WORKER_H
+
+#include "common/types.h"
+
+struct nb_dev;
+struct nb_pkt;
+
+/*
+ * The XDP hook's place in the loop. The XDP layer (src/net/xdp*.c) fills these in: until then a
+ * burst passes unchanged. nb_worker_xdp_burst runs the device's XDP program on each packet and
+ * compacts pkts to the XDP_PASS ones, returning their number (the others are dropped, sent back
+ * or redirected by it); nb_worker_xdp_flush is xdp_do_flush at the end of the burst.
+ */
+struct nb_worker_xdp_hooks {
+	unsigned int (*burst)(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n);
+	void (*flush)(void);
+};
+
+/* Set by the XDP layer at start-up (NULL members: no XDP). */
+void nb_worker_set_xdp_hooks(const struct nb_worker_xdp_hooks *hooks);
+
+/* The receive path of one burst from dev, after the XDP hook. */
+void nb_worker_receive_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n);
+/* The end of a burst: XDP flush, the backlog, the transmit queues. */
+void nb_worker_flush(void);
+
+/* One round over devs: a burst from each, then the flush. Returns the packets received. */
+unsigned int nb_worker_poll(struct nb_dev *const *devs, unsigned int n);
+/*
+ * Poll until *stop is set, or (stop NULL) until a round receives nothing. The caller is a worker
+ * thread with its index set (nb_set_this_cpu); it is an epoch reader while it runs.
+ */
+void nb_worker_run(struct nb_dev *const *devs, unsigned int n, const volatile bool *stop);
+
+#endif /* NB_NET_WORKER_H */

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The three seed set-ups of the tc datapath, on in-memory ports: a generator device whose tc
+ * ingress sends every packet out of the device with the next ifindex (a sink), by
+ *   1. u32 match u32 0 0 flowid 1:2 action bpf obj tcbpf1.o sec clone_redirect_xmit drop
+ *   2. u32 match u32 0 0 flowid 1:2 action bpf obj tcbpf1.o sec redirect_xmit drop
+ *   3. bpf obj tcbpf1.o sec redirect_xmit da classid 1
+ * The counters of both devices, the filter and its action prove where each packet went.
+ */
+#include "net/worker.h"
+#include "tc_test.h"
+
+#define SEED_COUNT 100
+#define SEED_SIZE 64
+
+struct seed {
+	const char *section;
+	bool direct_action;	/* 3: the bpf classifier itself */
+	bool clone;		/* 1: the original is dropped, a clone goes out */
+};
+
+static void run_seed(const void *arg)
+{
+	const struct seed *seed = arg;
+	struct nb_dev *gen = tc_make_dev("gen0", 0), *sink = tc_make_dev("sink0", 0);
+	struct nb_dev *devs[] = { gen, sink };
+	struct nb_tc_filter_opts f = { .hook = NB_TC_INGRESS };
+	struct nb_tc_action_opts act = { 0 };
+	struct nb_dev_stats_total gs, ss;
+	struct nb_tc_filter_info info;
+	struct nb_tc_filter_id id;
+	struct nb_sink_counts sc;
+	struct nb_object *obj;
+	struct nb_prog *prog;
+	char words[128];
+
+	NB_ASSERT_EQ(sink->ifindex, gen->ifindex + 1);
+	snprintf(words, sizeof(words), "count %d pkt_size %d", SEED_COUNT, SEED_SIZE);
+	tc_set_port(gen, "gen", words);
+	tc_set_port(sink, "sink", "");
+	tc_qdisc(gen);
+
+	if (seed->direct_action) {
+		prog = tc_example_prog("tcbpf1.o", seed->section, BPF_PROG_TYPE_SCHED_CLS, &obj);
+		f.kind = "bpf";
+		f.bpf.prog = prog;
+		f.bpf.direct_action = true;
+		f.bpf.classid = 1;
+	} else {
+		prog = tc_example_prog("tcbpf1.o", seed->section, BPF_PROG_TYPE_SCHED_ACT, &obj);
+		f.kind = "u32";
+		NB_ASSERT_EQ(nb_tc_u32_match(&f.u32, NB_TC_U32_SIZE_32, 0, 0, 0, false, NULL), 0);
+		f.u32.classid = TC_H_MAKE(1 << 16, 2);
+		act.kind = "bpf";
+		act.bpf.prog = prog;
+		act.control = TC_ACT_SHOT;
+		act.has_control = true;
+		f.actions = &act;
+		f.action_cnt = 1;
+	}
+	id = tc_add(gen, &f);
+	nb_prog_put(prog);	/* the filter holds its own reference */
+
+	nb_worker_run(devs, 2, NULL);
+
+	gs = tc_stats(gen);
+	ss = tc_stats(sink);
+	NB_ASSERT_EQ(gs.rx_packets, SEED_COUNT);
+	NB_ASSERT_EQ(ss.tx_packets, SEED_COUNT);
+	NB_ASSERT_EQ(ss.tx_bytes, SEED_COUNT * SEED_SIZE);
+	NB_ASSERT_EQ(nb_sink_counts(sink->port, &sc), 0);
+	NB_ASSERT_EQ(sc.packets, SEED_COUNT);
+	NB_ASSERT_EQ(gs.host_packets, 0);
+	NB_ASSERT_EQ(ss.rx_dropped, 0);
+	if (seed->clone) {
+		NB_ASSERT_EQ(gs.clones, SEED_COUNT);
+		NB_ASSERT_EQ(gs.drops[NB_DROP_TC_INGRESS], SEED_COUNT);
+		NB_ASSERT_EQ(gs.rx_dropped, SEED_COUNT);
+	} else {
+		NB_ASSERT_EQ(gs.clones, 0);
+		NB_ASSERT_EQ(gs.rx_dropped, 0);
+	}
+
+	info = tc_info(gen, &id);
+	NB_ASSERT_EQ(info.stats.packets, SEED_COUNT);
+	NB_ASSERT_EQ(info.stats.drops, seed->clone ? SEED_COUNT : 0);
+	if (!seed->direct_action) {
+		NB_ASSERT_EQ(info.action_cnt, 1);
+		NB_ASSERT_EQ(info.actions[0].stats.packets, SEED_COUNT);
+		NB_ASSERT_EQ(info.actions[0].stats.bytes, SEED_COUNT * SEED_SIZE);
+		NB_ASSERT_EQ(info.actions[0].stats.drops, seed->clone ? SEED_COUNT : 0);
+		NB_ASSERT_EQ(info.classid, 0x10002);
+	} else {
+		NB_ASSERT(info.direct_action);
+		NB_ASSERT_EQ(info.classid, 1);
+	}
+
+	tc_check_accounting(devs, 2);
+	nb_dev_destroy_all();
+	nb_object_close(obj);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}
+
+static const struct seed seeds[] = {
+	{ "clone_redirect_xmit", false, true },
+	{ "redirect_xmit", false, false },
+	{ "redirect_xmit", true, false },
+};
+
+static void __attribute__((constructor)) register_seeds(void)
+{
+	nb_test_register("tc_seed_u32_act_bpf_clone_redirect_xmit", run_seed, &seeds[0]);
+	nb_test_register("tc_seed_u32_act_bpf_redirect_xmit", run_seed, &seeds[1]);
+	nb_test_register("tc_seed_bpf_da_redirect_xmit", run_seed, &seeds[2]);
+}
