@@ -201,13 +201,18 @@ static bool sk_filter_is_valid_access(int off, int size, enum nb_access_type typ
 
 /*
  * A read of size bytes at byte k of a ctx field backed by an integer of tsize bytes at toff from
- * base. Both sides are little-endian and the ctx value is the target zero-extended, so a narrow
- * read is a narrower load of the same bytes, and bytes past the target read as zero.
+ * base, with the kernel's narrow-load result (convert_ctx_accesses): a read at least as wide as
+ * the target loads the whole target, wherever in the field it points (a u16 read of
+ * protocol + 2 yields protocol); a narrower one yields the target's bytes k.. shifted down,
+ * zero past the target. Both sides are little-endian, so that is a narrower load of the same
+ * bytes.
  */
 static struct bpf_insn *emit_read(struct bpf_insn *insn, u8 dst, u8 base, u32 size, u32 k,
 				  u32 tsize, u32 toff)
 {
-	if (k >= tsize)
+	if (size >= tsize)
+		*insn++ = ctx_ldx(tsize, dst, base, (s16)toff);
+	else if (k >= tsize)
 		*insn++ = ctx_mov_imm(dst, 0);
 	else
 		*insn++ = ctx_ldx(min_t(u32, size, tsize - k), dst, base, (s16)(toff + k));

@@ -216,15 +216,14 @@ static const struct nb_func_proto bpf_l4_csum_replace_proto = {
 };
 
 /*
- * bpf_csum_diff: the checksum difference between two blocks of 4-byte words, added to seed,
- * folded to 16 bits as current kernels return it (the same on every architecture).
+ * bpf_csum_diff: the checksum difference between two blocks, added to seed, folded to 16 bits
+ * as current kernels return it (the same on every architecture, any sizes; older kernels
+ * wanted multiples of 4 and returned 32 bits).
  */
 static u64 bpf_csum_diff(u64 from, u64 from_size, u64 to, u64 to_size, u64 seed)
 {
 	u32 fs = (u32)from_size, ts = (u32)to_size;
 
-	if ((fs | ts) & 3)
-		return (u64)-EINVAL;
 	if (fs && ts)
 		return nb_csum_from32to16(nb_csum_sub(nb_csum_partial(PTR(to), ts, (u32)seed),
 						      nb_csum_partial(PTR(from), fs, 0)));

@@ -106,13 +106,17 @@ struct read_case {
 	bool no_dev;		/* the packet has no device */
 };
 
+/*
+ * Narrow reads follow the kernel: at least as wide as the field behind them, they read that
+ * whole field wherever they point (protocol_u16_hi, pkt_type_u8_past, tc_classid_u16_hi).
+ */
 static const struct read_case read_cases[] = {
 	{ "len", BPF_PROG_TYPE_SCHED_CLS, SKB(len), 4, FRAME_LEN },
 	{ "len_u16", BPF_PROG_TYPE_SCHED_CLS, SKB(len), 2, FRAME_LEN },
 	{ "len_u8_hi", BPF_PROG_TYPE_SCHED_CLS, SKB(len) + 1, 1, 0 },
 	{ "pkt_type", BPF_PROG_TYPE_SCHED_CLS, SKB(pkt_type), 4, PACKET_OTHERHOST },
 	{ "pkt_type_u8", BPF_PROG_TYPE_SCHED_CLS, SKB(pkt_type), 1, PACKET_OTHERHOST },
-	{ "pkt_type_u8_past", BPF_PROG_TYPE_SCHED_CLS, SKB(pkt_type) + 1, 1, 0 },
+	{ "pkt_type_u8_past", BPF_PROG_TYPE_SCHED_CLS, SKB(pkt_type) + 1, 1, PACKET_OTHERHOST },
 	{ "mark", BPF_PROG_TYPE_SCHED_CLS, SKB(mark), 4, F_MARK },
 	{ "mark_u16_hi", BPF_PROG_TYPE_SCHED_CLS, SKB(mark) + 2, 2, F_MARK >> 16 },
 	{ "mark_u8_3", BPF_PROG_TYPE_SCHED_CLS, SKB(mark) + 3, 1, F_MARK >> 24 },
@@ -121,7 +125,7 @@ static const struct read_case read_cases[] = {
 	{ "protocol", BPF_PROG_TYPE_SCHED_CLS, SKB(protocol), 4, 0x0008 /* htons(0x0800) */ },
 	{ "protocol_u8_0", BPF_PROG_TYPE_SCHED_CLS, SKB(protocol), 1, 0x08 },
 	{ "protocol_u8_1", BPF_PROG_TYPE_SCHED_CLS, SKB(protocol) + 1, 1, 0x00 },
-	{ "protocol_u16_hi", BPF_PROG_TYPE_SCHED_CLS, SKB(protocol) + 2, 2, 0 },
+	{ "protocol_u16_hi", BPF_PROG_TYPE_SCHED_CLS, SKB(protocol) + 2, 2, 0x0008 },
 	{ "vlan_present", BPF_PROG_TYPE_SCHED_CLS, SKB(vlan_present), 4, 1 },
 	{ "vlan_tci", BPF_PROG_TYPE_SCHED_CLS, SKB(vlan_tci), 4, F_VLAN_TCI },
 	{ "vlan_proto", BPF_PROG_TYPE_SCHED_CLS, SKB(vlan_proto), 4, 0x0081 /* htons(0x8100) */ },
@@ -140,7 +144,7 @@ static const struct read_case read_cases[] = {
 	{ "hash_u16_hi", BPF_PROG_TYPE_SCHED_CLS, SKB(hash) + 2, 2, F_HASH >> 16 },
 	{ "tc_classid", BPF_PROG_TYPE_SCHED_CLS, SKB(tc_classid), 4, F_CLASSID },
 	{ "tc_classid_u8_1", BPF_PROG_TYPE_SCHED_CLS, SKB(tc_classid) + 1, 1, F_CLASSID >> 8 },
-	{ "tc_classid_u16_hi", BPF_PROG_TYPE_SCHED_CLS, SKB(tc_classid) + 2, 2, 0 },
+	{ "tc_classid_u16_hi", BPF_PROG_TYPE_SCHED_CLS, SKB(tc_classid) + 2, 2, F_CLASSID },
 	{ "napi_id", BPF_PROG_TYPE_SCHED_CLS, SKB(napi_id), 4, 0 },
 	{ "tstamp", BPF_PROG_TYPE_SCHED_CLS, SKB(tstamp), 8, F_TSTAMP },
 	{ "wire_len", BPF_PROG_TYPE_SCHED_CLS, SKB(wire_len), 4, F_WIRE_LEN },
@@ -351,6 +355,10 @@ NB_TEST(ctx_skb_packet_pointers)
 		NB_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, SKB(data)),
 		NB_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, SKB(data_end)),
 		NB_LDX_MEM(BPF_W, BPF_REG_4, BPF_REG_1, SKB(data_meta)),
+		NB_MOV64_IMM(BPF_REG_0, 0),
+		NB_MOV64_REG(BPF_REG_5, BPF_REG_2),
+		NB_ALU64_IMM(BPF_ADD, BPF_REG_5, 15),
+		NB_JMP_REG(BPF_JGT, BPF_REG_5, BPF_REG_3, 8),		/* bounds for the verifier */
 		NB_MOV64_REG(BPF_REG_0, BPF_REG_3),
 		NB_ALU64_REG(BPF_SUB, BPF_REG_0, BPF_REG_2),		/* len */
 		NB_ALU64_IMM(BPF_LSH, BPF_REG_0, 16),
@@ -375,6 +383,11 @@ NB_TEST(ctx_skb_direct_write)
 	struct nb_pkt *pkt = fixture_pkt();
 	const struct bpf_insn insns[] = {
 		NB_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, SKB(data)),
+		NB_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, SKB(data_end)),
+		NB_MOV64_IMM(BPF_REG_0, TC_ACT_SHOT),
+		NB_MOV64_REG(BPF_REG_4, BPF_REG_2),
+		NB_ALU64_IMM(BPF_ADD, BPF_REG_4, 23),
+		NB_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 2),		/* bounds for the verifier */
 		NB_ST_MEM(BPF_B, BPF_REG_2, 22, 7),			/* ip ttl */
 		NB_MOV64_IMM(BPF_REG_0, TC_ACT_OK),
 		NB_EXIT(),

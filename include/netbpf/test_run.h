@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Running a program once on a packet given as bytes, the twin of the kernel's
+ * BPF_PROG_TEST_RUN (libbpf's bpf_prog_test_run_opts): the same options, the same checks of
+ * ctx_in, the same packet set-up (a loopback device, eth_type_trans, the data at L2 for tc
+ * programs and at L3 for socket filters, 256 bytes of XDP headroom) and the same outputs, so
+ * that a result can be compared with the kernel's byte for byte.
+ */
+#ifndef NETBPF_TEST_RUN_H
+#define NETBPF_TEST_RUN_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+struct nb_prog;
+
+struct nb_test_run_opts {
+	size_t sz;		/* sizeof(struct nb_test_run_opts) */
+	const void *data_in;
+	void *data_out;		/* may be NULL */
+	__u32 data_size_in;
+	__u32 data_size_out;	/* in: room in data_out; out: bytes of the resulting packet */
+	const void *ctx_in;	/* struct __sk_buff or struct xdp_md; may be NULL */
+	void *ctx_out;
+	__u32 ctx_size_in;
+	__u32 ctx_size_out;	/* in: room in ctx_out; out: bytes written */
+	__u32 retval;		/* out */
+	int repeat;		/* runs; 0 means 1 */
+	__u32 duration;		/* out: mean ns per run */
+};
+
+/*
+ * SOCKET_FILTER, SCHED_CLS, SCHED_ACT and XDP programs. Returns 0, or a negative errno as the
+ * kernel's: -EINVAL for a bad ctx_in, -ENOSPC when data_out is too small (data_size_out still
+ * tells the size and the first bytes are written), -ENODEV for an unknown ifindex, -EOPNOTSUPP
+ * for other program types.
+ */
+int nb_prog_test_run(const struct nb_prog *prog, struct nb_test_run_opts *opts);
+
+#endif /* NETBPF_TEST_RUN_H */

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The twin of the kernel's BPF_PROG_TEST_RUN for the packet program types (net/bpf/test_run.c:
+ * bpf_prog_test_run_skb and bpf_prog_test_run_xdp): a packet is built from data_in as the kernel
+ * builds it, the program runs, and data_out, ctx_out and retval come back as the kernel gives
+ * them. The device is a stand-in for the loopback device (ifindex 1, MAC 00:00:00:00:00:00)
+ * unless ctx_in names another registered device.
+ */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <linux/bpf.h>
+#include <netbpf/prog.h>
+#include <netbpf/test_run.h>
+
+#include "bpf/prog.h"
+#include "net/ctx_insn.h"
+#include "net/dev.h"
+#include "net/pkt.h"
+
+/* The kernel's NET_SKB_PAD + NET_IP_ALIGN on x86_64: the headroom of a test skb. */
+#define TEST_SKB_HEADROOM 64
+#define PAGE_SIZE_4K	  4096
+
+static struct nb_dev test_run_lo = { .ifindex = 1, .name = "lo", .mtu = 65536, .up = true };
+
+static bool range_is_zero(const void *buf, size_t from, size_t to)
+{
+	const u8 *p = buf;
+
+	for (size_t i = from; i < to; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/*
+ * bpf_ctx_init: a zeroed context of size bytes with ctx_in copied in; bytes of ctx_in beyond
+ * size must be zero. Returns false with *err set when ctx_in is refused.
+ */
+static bool ctx_init(const struct nb_test_run_opts *opts, void *ctx, size_t size, int *err)
+{
+	memset(ctx, 0, size);
+	if (!opts->ctx_in) {
+		*err = opts->ctx_size_in ? -EINVAL : 0;
+		return !*err;
+	}
+	if (opts->ctx_size_in > size && !range_is_zero(opts->ctx_in, size, opts->ctx_size_in)) {
+		*err = -E2BIG;
+		return false;
+	}
+	memcpy(ctx, opts->ctx_in, min_t(size_t, size, opts->ctx_size_in));
+	*err = 0;
+	return true;
+}
+
+/* bpf_test_finish and bpf_ctx_finish: copy what fits, tell the real sizes. */
+static int test_finish(struct nb_test_run_opts *opts, const void *data, u32 size, const void *ctx,
+		       u32 ctx_size, bool has_ctx)
+{
+	int err = 0;
+
+	if (opts->data_out) {
+		u32 copy = size;
+
+		if (copy > opts->data_size_out) {
+			copy = opts->data_size_out;
+			err = -ENOSPC;
+		}
+		memcpy(opts->data_out, data, copy);
+	}
+	opts->data_size_out = size;
+	if (has_ctx && opts->ctx_out) {
+		u32 copy = ctx_size;
+
+		if (copy > opts->ctx_size_out) {
+			copy = opts->ctx_size_out;
+			err = -ENOSPC;
+		}
+		memcpy(opts->ctx_out, ctx, copy);
+		opts->ctx_size_out = ctx_size;
+	}
+	return err;
+}
+
+static u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* convert___skb_to_skb: only the fields a test may set are set. */
+static int skb_from_ctx(struct nb_pkt *pkt, const struct __sk_buff *ctx)
+{
+#define OFF(f) offsetof(struct __sk_buff, f)
+#define END(f) offsetofend(struct __sk_buff, f)
+	if (!range_is_zero(ctx, 0, OFF(mark)) || !range_is_zero(ctx, END(mark), OFF(priority)) ||
+	    !range_is_zero(ctx, END(ifindex), OFF(cb)) ||
+	    !range_is_zero(ctx, END(cb), OFF(tstamp)) ||
+	    !range_is_zero(ctx, END(gso_segs), OFF(gso_size)) ||
+	    !range_is_zero(ctx, END(gso_size), OFF(hwtstamp)) ||
+	    !range_is_zero(ctx, END(hwtstamp), sizeof(*ctx)))
+		return -EINVAL;
+#undef OFF
+#undef END
+	pkt->mark = ctx->mark;
+	pkt->priority = ctx->priority;
+	pkt->skb_iif = ctx->ingress_ifindex;
+	pkt->tstamp = ctx->tstamp;
+	memcpy(pkt->qdisc_cb.data, ctx->cb, sizeof(pkt->qdisc_cb.data));
+	if (ctx->wire_len == 0) {
+		pkt->qdisc_cb.pkt_len = pkt->len;
+	} else {
+		if (ctx->wire_len < pkt->len || ctx->wire_len > 65536 /* GSO_LEGACY_MAX_SIZE */)
+			return -EINVAL;
+		pkt->qdisc_cb.pkt_len = ctx->wire_len;
+	}
+	if (ctx->gso_segs > 65535 /* GSO_MAX_SEGS */)
+		return -EINVAL;
+	pkt->gso_segs = (u16)ctx->gso_segs;
+	pkt->gso_size = (u16)ctx->gso_size;
+	pkt->hwtstamp = ctx->hwtstamp;
+	return 0;
+}
+
+/* convert_skb_to___skb */
+static void skb_to_ctx(const struct nb_pkt *pkt, struct __sk_buff *ctx)
+{
+	ctx->mark = pkt->mark;
+	ctx->priority = pkt->priority;
+	ctx->ingress_ifindex = pkt->skb_iif;
+	ctx->ifindex = pkt->dev->ifindex;
+	ctx->tstamp = pkt->tstamp;
+	memcpy(ctx->cb, pkt->qdisc_cb.data, sizeof(ctx->cb));
+	ctx->wire_len = pkt->qdisc_cb.pkt_len;
+	ctx->gso_segs = pkt->gso_segs;
+	ctx->hwtstamp = pkt->hwtstamp;
+}
+
+static int test_run_skb(const struct nb_prog *prog, struct nb_test_run_opts *opts)
+{
+	bool is_l2 = prog->type == BPF_PROG_TYPE_SCHED_CLS || prog->type == BPF_PROG_TYPE_SCHED_ACT;
+	bool has_ctx = opts->ctx_in || opts->ctx_out;
+	struct nb_dev *dev = &test_run_lo, *found = NULL;
+	int repeat = opts->repeat > 0 ? opts->repeat : 1;
+	u32 size = opts->data_size_in, retval = 0;
+	struct __sk_buff ctx;
+	struct nb_pkt *pkt;
+	u64 start;
+	int err;
+
+	if (size < ETH_HLEN || size > PAGE_SIZE_4K - TEST_SKB_HEADROOM - NB_PKT_TAILROOM ||
+	    !opts->data_in)
+		return -EINVAL;
+	if (!ctx_init(opts, &ctx, sizeof(ctx), &err))
+		return err;
+	pkt = nb_pkt_alloc();
+	if (!pkt)
+		return -ENOMEM;
+	/* The kernel's test skb has NET_SKB_PAD of headroom, not XDP's 256 bytes. */
+	pkt->data = pkt->head + TEST_SKB_HEADROOM;
+	memcpy(nb_pkt_put(pkt, size), opts->data_in, size);
+	if (has_ctx && ctx.ifindex > 1) {
+		found = nb_dev_get_by_index(ctx.ifindex);
+		if (!found) {
+			nb_pkt_free(pkt);
+			return -ENODEV;
+		}
+		dev = found;
+	}
+	pkt->dev = dev;
+	nb_eth_type_trans(pkt, dev);
+	/* eth_type_trans leaves data at L3; tc programs see it from L2 again. */
+	if (!is_l2)
+		nb_pkt_pull(pkt, ETH_HLEN);
+	nb_pkt_compute_data_pointers(pkt);
+	err = has_ctx ? skb_from_ctx(pkt, &ctx) : 0;
+	if (!has_ctx)
+		pkt->qdisc_cb.pkt_len = pkt->len;
+	if (err)
+		goto out;
+
+	start = now_ns();
+	for (int i = 0; i < repeat; i++)
+		retval = (u32)nb_prog_run(prog, pkt);
+	opts->duration = (u32)((now_ns() - start) / (u64)repeat);
+	opts->retval = retval;
+
+	if (!is_l2)
+		memset(nb_pkt_push(pkt, ETH_HLEN), 0, ETH_HLEN);
+	if (has_ctx)
+		skb_to_ctx(pkt, &ctx);
+	err = test_finish(opts, pkt->data, pkt->len, &ctx, sizeof(ctx), has_ctx);
+out:
+	nb_pkt_free(pkt);
+	nb_dev_put(found);
+	return err;
+}
+
+static int test_run_xdp(const struct nb_prog *prog, struct nb_test_run_opts *opts)
+{
+	struct nb_xdp_rxq_info rxq = { .dev = &test_run_lo, .ifindex = 1, .queue_index = 0 };
+	bool has_ctx = opts->ctx_in || opts->ctx_out;
+	int repeat = opts->repeat > 0 ? opts->repeat : 1;
+	u32 size = opts->data_size_in, headroom = NB_PKT_HEADROOM, max_data_sz, retval = 0;
+	struct nb_dev *found = NULL;
+	struct nb_xdp_buff xdp;
+	struct xdp_md ctx;
+	struct nb_pkt *pkt;
+	u64 start;
+	int err;
+
+	if (prog->expected_attach_type == BPF_XDP_DEVMAP ||
+	    prog->expected_attach_type == BPF_XDP_CPUMAP)
+		return -EINVAL;
+	if (!ctx_init(opts, &ctx, sizeof(ctx), &err))
+		return err;
+	if (has_ctx) {
+		/* No user data before the metadata; metadata in 4-byte steps up to 32 bytes. */
+		if (ctx.data_meta || ctx.data_end != size || ctx.data > ctx.data_end ||
+		    (ctx.data & 3) || ctx.data > NB_PKT_META_MAX)
+			return -EINVAL;
+		headroom -= ctx.data;
+	}
+	max_data_sz = PAGE_SIZE_4K - headroom - NB_PKT_TAILROOM;
+	if (size > max_data_sz)
+		return -EOPNOTSUPP;	/* the kernel would go on with fragments: none here */
+	if (size < ETH_HLEN || !opts->data_in)
+		return -EINVAL;
+	if (has_ctx) {
+		if (ctx.egress_ifindex)
+			return -EINVAL;
+		if (!ctx.ingress_ifindex && ctx.rx_queue_index)
+			return -EINVAL;
+		if (ctx.ingress_ifindex) {
+			found = nb_dev_get_by_index(ctx.ingress_ifindex);
+			if (!found)
+				return -ENODEV;
+			/* One receive queue per device here. */
+			if (ctx.rx_queue_index) {
+				nb_dev_put(found);
+				return -EINVAL;
+			}
+			rxq.dev = found;
+			rxq.ifindex = found->ifindex;
+		}
+	}
+	pkt = nb_pkt_alloc();
+	if (!pkt) {
+		nb_dev_put(found);
+		return -ENOMEM;
+	}
+	pkt->data = pkt->head + headroom;
+	memcpy(nb_pkt_put(pkt, size), opts->data_in, size);
+	nb_pkt_to_xdp(pkt, &xdp, &rxq);
+	/* xdp_convert_md_to_buff: the first ctx.data bytes are metadata. */
+	xdp.data = xdp.data_meta + (has_ctx ? ctx.data : 0);
+
+	start = now_ns();
+	for (int i = 0; i < repeat; i++)
+		retval = (u32)nb_prog_run(prog, &xdp);
+	opts->duration = (u32)((now_ns() - start) / (u64)repeat);
+	opts->retval = retval;
+
+	if (has_ctx) {
+		ctx.data = (u32)(xdp.data - xdp.data_meta);
+		ctx.data_end = (u32)(xdp.data_end - xdp.data_meta);
+	}
+	err = test_finish(opts, xdp.data_meta, (u32)(xdp.data_end - xdp.data_meta), &ctx,
+			  sizeof(ctx), has_ctx);
+	nb_pkt_free(pkt);
+	nb_dev_put(found);
+	return err;
+}
+
+int nb_prog_test_run(const struct nb_prog *prog, struct nb_test_run_opts *opts)
+{
+	if (!opts || opts->sz < offsetofend(struct nb_test_run_opts, duration))
+		return -EINVAL;
+	switch (prog->type) {
+	case BPF_PROG_TYPE_SOCKET_FILTER:
+	case BPF_PROG_TYPE_SCHED_CLS:
+	case BPF_PROG_TYPE_SCHED_ACT:
+		return test_run_skb(prog, opts);
+	case BPF_PROG_TYPE_XDP:
+		return test_run_xdp(prog, opts);
+	default:
+		return -EOPNOTSUPP;
+	}
+}
