@@ -26,6 +26,12 @@ int nb_map_create(enum bpf_map_type type, __u32 key_size, __u32 value_size, __u3
 		  const struct nb_map_create_opts *opts, struct nb_map **mapp);
 struct nb_map *nb_map_get(struct nb_map *map);
 void nb_map_put(struct nb_map *map);
+/*
+ * The map's last user (not program) reference is going, as when the kernel closes the last fd
+ * and unpins a map: a program array empties its slots, which breaks the reference cycle between
+ * a program array and the programs that tail-call through it. Object loaders call it on close.
+ */
+void nb_map_release_uref(struct nb_map *map);
 /* A new reference on the map with this id, or NULL. */
 struct nb_map *nb_map_get_by_id(__u32 id);
 

@@ -51,6 +51,8 @@ struct nb_map_ops {
 
 	/* Address of the value at off for BPF_PSEUDO_MAP_VALUE (array maps: global data). */
 	int (*map_direct_value_addr)(const struct nb_map *map, u64 *addr, u32 off);
+	/* The last user reference is gone (bpf_map_put_uref): prog arrays drop their programs. */
+	void (*map_release_uref)(struct nb_map *map);
 	/* Check an inner map template against this outer map type. */
 	bool (*map_meta_equal)(const struct nb_map *meta0, const struct nb_map *meta1);
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Hash maps (hash, percpu_hash, lru_hash, lru_percpu_hash): attributes, flags, iteration. */
 #include <pthread.h>
+#include <unistd.h>
 
 #include "map_test.h"
 
@@ -337,7 +338,7 @@ NB_TEST(map_hash_zero_seed_order)
 struct conc {
 	struct nb_map *map;
 	struct nb_prog *prog;
-	volatile int stop;
+	int stop;
 	unsigned long bad, hits;
 };
 
@@ -345,15 +346,15 @@ static void *reader(void *arg)
 {
 	struct conc *c = arg;
 
-	for (unsigned long i = 0; !c->stop; i++) {
+	for (unsigned long i = 0; !__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE); i++) {
 		__u32 key = i % 64;
 		__u64 r0 = nb_prog_run(c->prog, &key);
 
 		if (r0 == (__u64)-1)
 			continue;
-		c->hits++;
+		__atomic_add_fetch(&c->hits, 1, __ATOMIC_RELAXED);
 		if ((r0 & 0xffffffff) != key)
-			c->bad++;
+			__atomic_add_fetch(&c->bad, 1, __ATOMIC_RELAXED);
 	}
 	return NULL;
 }
@@ -390,11 +391,71 @@ NB_TEST(map_hash_concurrent)
 		else
 			NB_ASSERT_EQ(nb_map_update_elem(c.map, &key, &value, BPF_ANY), 0);
 	}
-	c.stop = 1;
+	__atomic_store_n(&c.stop, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < 2; i++)
 		pthread_join(threads[i], NULL);
 	NB_ASSERT_EQ(c.bad, 0);
 	NB_ASSERT(c.hits > 0);
 	nb_prog_put(c.prog);
 	nb_map_put(c.map);
+}
+
+/*
+ * Programs on several threads update and delete the same small LRU and per-CPU maps while
+ * others look up: every writer path runs concurrently with lock-free readers.
+ */
+struct prog_writers {
+	struct nb_map *map;
+	int stop;
+	unsigned int cpu;
+	bool percpu;
+};
+
+static void *prog_writer(void *arg)
+{
+	struct prog_writers *w = arg;
+
+	nb_set_this_cpu(__atomic_fetch_add(&w->cpu, 1, __ATOMIC_RELAXED) % nb_nr_cpus());
+	for (__u32 i = 0; !__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE); i++) {
+		__u64 v;
+
+		if (i % 3 == 2)
+			prog_delete(w->map, i % 32);
+		else
+			prog_update(w->map, i % 32, (__s32)(i % 32), BPF_ANY);
+		/* Values equal their keys; a per-CPU value another worker created may be 0. */
+		v = prog_lookup(w->map, (i + 1) % 32);
+		if (v != (__u64)-1 && v != (i + 1) % 32 && !(w->percpu && v == 0))
+			__atomic_store_n(&w->stop, 2, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+static void check_prog_writers(enum bpf_map_type type)
+{
+	struct prog_writers w = { 0 };
+	pthread_t threads[3];
+
+	nb_set_nr_cpus(3);
+	w.map = mt_map(type, 4, 8, 16, 0);
+	w.percpu = type == BPF_MAP_TYPE_PERCPU_HASH;
+	for (int i = 0; i < 3; i++)
+		NB_ASSERT_EQ(pthread_create(&threads[i], NULL, prog_writer, &w), 0);
+	usleep(300000);
+	__atomic_compare_exchange_n(&w.stop, &(int){ 0 }, 1, false, __ATOMIC_ACQ_REL,
+				    __ATOMIC_ACQUIRE);
+	for (int i = 0; i < 3; i++)
+		pthread_join(threads[i], NULL);
+	NB_ASSERT_EQ(w.stop, 1);	/* 2: a reader saw a value no writer stored */
+	nb_map_put(w.map);
+}
+
+NB_TEST(map_lru_hash_concurrent_prog_writers)
+{
+	check_prog_writers(BPF_MAP_TYPE_LRU_HASH);
+}
+
+NB_TEST(map_percpu_hash_concurrent_prog_writers)
+{
+	check_prog_writers(BPF_MAP_TYPE_PERCPU_HASH);
 }

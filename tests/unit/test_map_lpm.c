@@ -200,3 +200,72 @@ NB_TEST(map_lpm_prog_lookup)
 #undef LOOKUP
 	nb_map_put(map);
 }
+
+/*
+ * Concurrency: two threads look up addresses through a program while the main thread adds and
+ * removes overlapping prefixes. The /8 that covers every address stays: a lookup must always
+ * find a value, and it must be one of the values stored (ASan/TSan catch freed nodes).
+ */
+#include <pthread.h>
+
+struct lpm_conc {
+	struct nb_prog *prog;
+	int stop;
+	unsigned long misses, hits;
+};
+
+static void *lpm_reader(void *arg)
+{
+	struct lpm_conc *c = arg;
+
+	for (__u32 i = 0; !__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE); i++) {
+		struct key4 k = k4(32, 10, (__u8)i, (__u8)(i >> 8), 1);
+		__u64 r0 = nb_prog_run(c->prog, &k);
+
+		if (r0 != 8 && r0 != 16 && r0 != 24)
+			__atomic_add_fetch(&c->misses, 1, __ATOMIC_RELAXED);
+		else
+			__atomic_add_fetch(&c->hits, 1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+NB_TEST(map_lpm_concurrent)
+{
+	struct nb_map *map = lpm4(1024);
+	const struct bpf_insn insns[] = {
+		NB_MOV64_REG(BPF_REG_2, BPF_REG_1),
+		NB_LD_MAP_ID(BPF_REG_1, nb_map_id(map)),
+		NB_CALL_HELPER(BPF_FUNC_map_lookup_elem),
+		NB_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 2),
+		NB_MOV64_IMM(BPF_REG_0, -1),
+		NB_EXIT(),
+		NB_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_0, 0),
+		NB_EXIT(),
+	};
+	struct lpm_conc c = { .prog = mt_load(insns, ARRAY_SIZE(insns)) };
+	pthread_t threads[2];
+
+	add4(map, k4(8, 10, 0, 0, 0), 8);
+	for (int i = 0; i < 2; i++)
+		NB_ASSERT_EQ(pthread_create(&threads[i], NULL, lpm_reader, &c), 0);
+	for (__u32 round = 0; round < 20000; round++) {
+		__u8 b = (__u8)(round * 37), d = (__u8)(round * 11);
+		struct key4 k16 = k4(16, 10, b, 0, 0), k24 = k4(24, 10, b, d, 0);
+
+		if (round & 1) {
+			nb_map_delete_elem(map, &k24);
+			nb_map_delete_elem(map, &k16);
+		} else {
+			add4(map, k16, 16);
+			add4(map, k24, 24);
+		}
+	}
+	__atomic_store_n(&c.stop, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < 2; i++)
+		pthread_join(threads[i], NULL);
+	NB_ASSERT_EQ(c.misses, 0);
+	NB_ASSERT(c.hits > 0);
+	nb_prog_put(c.prog);
+	nb_map_put(map);
+}

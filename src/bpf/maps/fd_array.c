@@ -111,3 +111,9 @@ long nb_fd_array_delete_elem(struct nb_map *map, const void *key)
 	slot_replace(map, index, NULL, &old);
 	return old ? 0 : -ENOENT;
 }
+
+void nb_fd_array_clear(struct nb_map *map)
+{
+	for (u32 i = 0; i < map->max_entries; i++)
+		nb_fd_array_delete_elem(map, &i);
+}

@@ -31,5 +31,7 @@ void *nb_fd_array_lookup_slot(struct nb_map *map, const void *key);
 int nb_fd_array_lookup_sys(struct nb_map *map, const void *key, void *value);
 int nb_fd_array_update_sys(struct nb_map *map, const void *key, const void *value, u64 flags);
 long nb_fd_array_delete_elem(struct nb_map *map, const void *key);
+/* Empty every slot (bpf_fd_array_map_clear). */
+void nb_fd_array_clear(struct nb_map *map);
 
 #endif /* NB_BPF_MAPS_FD_ARRAY_H */

@@ -214,6 +214,12 @@ void nb_map_put(struct nb_map *map)
 	nb_map_put(inner);
 }
 
+void nb_map_release_uref(struct nb_map *map)
+{
+	if (map && map->ops->map_release_uref)
+		map->ops->map_release_uref(map);
+}
+
 struct nb_map *nb_map_get_by_id(__u32 id)
 {
 	struct nb_map *map = NULL;

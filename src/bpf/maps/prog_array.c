@@ -66,5 +66,6 @@ static const struct nb_map_ops prog_array_map_ops = {
 	.map_get_next_key = nb_array_map_get_next_key,
 	.map_lookup_elem_sys = nb_fd_array_lookup_sys,
 	.map_update_elem_sys = nb_fd_array_update_sys,
+	.map_release_uref = nb_fd_array_clear,
 };
 NB_MAP_TYPE_REGISTER(prog_array_map_ops)
