@@ -48,7 +48,7 @@ long nb_perf_event_output(struct nb_map *map, u64 flags, const void *data, u64 s
 			  unsigned long (*copy_ctx)(void *dst, const void *ctx, unsigned long off,
 						    unsigned long len));
 
-/* bpf_csum_diff's arithmetic, for program types that reuse it. */
+/* bpf_csum_diff's arithmetic (Linux 6.13+: folded to 16 bits), for types that reuse it. */
 u64 nb_csum_diff(const void *from, u32 from_size, const void *to, u32 to_size, u32 seed);
 
 #endif /* NB_BPF_HELPERS_H */
