@@ -41,6 +41,11 @@ struct nb_map_ops {
 	long (*map_peek_elem)(struct nb_map *map, void *value);
 	long (*map_for_each_callback)(struct nb_map *map, void *callback_fn, void *callback_ctx,
 				      u64 flags);
+	/*
+	 * bpf_redirect_map on this map (devmap, devmap_hash, later cpumap and xskmap): record the
+	 * target of index in the worker's redirect info and return the XDP verdict.
+	 */
+	long (*map_redirect)(struct nb_map *map, u64 index, u64 flags);
 
 	/* Userspace side (bpf(2) syscall twins); per-CPU maps copy every worker's value. */
 	int (*map_get_next_key)(struct nb_map *map, const void *key, void *next_key);

@@ -18,6 +18,7 @@
 #include "io/port.h"
 #include "net/dev.h"
 #include "net/pkt.h"
+#include "net/xdp.h"
 
 /* The largest ifindex the table holds. */
 #define NB_DEV_MAX_IFINDEX 65535
@@ -168,6 +169,7 @@ void nb_dev_put(struct nb_dev *dev)
 {
 	if (!dev || __atomic_sub_fetch(&dev->refcnt, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
+	nb_xdp_dev_free(dev);
 	nb_port_close(dev->port);
 	free(dev->stats);
 	free(dev);

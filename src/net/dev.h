@@ -15,6 +15,7 @@
 struct nb_pkt;
 struct nb_port;
 struct nb_log;
+struct nb_xdp_dev;
 struct nb_tc_dev;
 
 /* Why a packet was dropped, as the kernel's skb_drop_reason (the ones this datapath has). */
@@ -75,6 +76,7 @@ struct nb_dev {
 	struct nb_dev *peer;		/* pipe pairs: the other end (bpf_redirect_peer) */
 	void *priv;			/* for the datapath layers above (tc, XDP hook) */
 	struct nb_tc_dev *tc;		/* clsact/ingress qdisc: the tc hooks (net/tc) */
+	struct nb_xdp_dev *xdp;		/* XDP program and bulk queues (net/xdp.h), NULL: unused */
 };
 
 #define NB_DEV_DEFAULT_MTU 1500

@@ -363,6 +363,6 @@ const struct nb_func_proto *nb_xdp_func_proto(enum bpf_func_id id, const struct 
 	case BPF_FUNC_csum_diff:
 		return &bpf_csum_diff_proto;
 	default:
-		return NULL;
+		return nb_xdp_own_func_proto(id, prog);
 	}
 }

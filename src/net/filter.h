@@ -21,5 +21,8 @@ const struct nb_func_proto *nb_sk_filter_func_proto(enum bpf_func_id id,
 						    const struct nb_prog *prog);
 /* Helpers of XDP programs (xdp_func_proto). */
 const struct nb_func_proto *nb_xdp_func_proto(enum bpf_func_id id, const struct nb_prog *prog);
+/* The helpers only XDP programs have: redirects, adjust, byte access (filter_xdp.c). */
+const struct nb_func_proto *nb_xdp_own_func_proto(enum bpf_func_id id,
+						  const struct nb_prog *prog);
 
 #endif /* NB_NET_FILTER_H */

@@ -18,11 +18,23 @@
 #define NB_BPF_F_NEXTHOP	(1U << 18)
 #define NB_BPF_F_REDIRECT_INTERNAL (NB_BPF_F_NEIGH | NB_BPF_F_PEER | NB_BPF_F_NEXTHOP)
 
+struct nb_map;
+
 struct nb_redirect_info {
 	u32 tgt_index;		/* target ifindex (tc), or map key (XDP redirect_map) */
-	u32 flags;		/* BPF_F_INGRESS and the internal flags above */
-	/* XDP redirect fields (map, tgt_value, map_id, map_type, ...) follow here. */
+	u32 flags;		/* BPF_F_INGRESS and the internal flags above; XDP: BPF_F_BROADCAST... */
+	/* XDP */
+	void *tgt_value;	/* the map element found for tgt_index (devmap entry) */
+	struct nb_map *map;	/* BPF_F_BROADCAST: the map whose entries all receive */
+	/*
+	 * The map the XDP target came from; for a plain ifindex redirect map_type is
+	 * BPF_MAP_TYPE_UNSPEC and map_id NB_REDIRECT_IFINDEX_ID (the kernel's INT_MAX: never an id).
+	 */
+	u32 map_id;
+	enum bpf_map_type map_type;
 };
+
+#define NB_REDIRECT_IFINDEX_ID 0x7fffffffU
 
 /* This worker's redirect info (nb_this_cpu()). */
 struct nb_redirect_info *nb_redirect_info_get(void);

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The helpers only XDP programs have (net/core/filter.c): the redirects, the moves of data,
+ * data_end and data_meta with the kernel's limits, and byte access through the context. r1 is
+ * the program's context, a struct nb_xdp_buff. Frames are linear here (no fragments), so the
+ * buffer length is the packet length.
+ */
+#include <errno.h>
+#include <string.h>
+#include <linux/if_ether.h>
+
+#include "bpf/map.h"
+#include "net/filter.h"
+#include "net/redirect.h"
+#include "net/xdp.h"
+
+#define CTX_XDP(r1) ((struct nb_xdp_buff *)(uintptr_t)(r1))
+#define PTR(r) ((void *)(uintptr_t)(r))
+
+/* The kernel-internal ENOTSUPP (not EOPNOTSUPP) that bpf_xdp_adjust_meta returns. */
+#define NB_ENOTSUPP 524
+/*
+ * The longest metadata: skb_shared_info's meta_len is one byte (xdp_metalen_invalid), and it
+ * must be whole 4-byte words.
+ */
+#define NB_XDP_META_MAX 255
+
+static inline bool xdp_meta_unsupported(const struct nb_xdp_buff *xdp)
+{
+	return xdp->data_meta > xdp->data;
+}
+
+static inline u32 xdp_metalen(const struct nb_xdp_buff *xdp)
+{
+	return xdp_meta_unsupported(xdp) ? 0 : (u32)(xdp->data - xdp->data_meta);
+}
+
+/* Where the frame may grow to: the buffer minus the tailroom the kernel keeps. */
+static inline u8 *xdp_data_hard_end(const struct nb_xdp_buff *xdp)
+{
+	return xdp->data_hard_start + xdp->frame_sz - NB_PKT_TAILROOM;
+}
+
+/*
+ * bpf_redirect for XDP: record the ifindex; flags are reserved, so any flag aborts. The target
+ * is looked up when the verdict is acted on (nb_xdp_do_redirect).
+ */
+static u64 bpf_xdp_redirect(u64 ifindex, u64 flags, u64 r3, u64 r4, u64 r5)
+{
+	struct nb_redirect_info *ri = nb_redirect_info_get();
+
+	if (unlikely(flags))
+		return XDP_ABORTED;
+	ri->tgt_index = (u32)ifindex;
+	ri->map_id = NB_REDIRECT_IFINDEX_ID;
+	ri->map_type = BPF_MAP_TYPE_UNSPEC;
+	return XDP_REDIRECT;
+}
+
+static const struct nb_func_proto bpf_xdp_redirect_proto = {
+	.func = bpf_xdp_redirect,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_ANYTHING, NB_ARG_ANYTHING },
+};
+
+/* bpf_redirect_map: the map type decides (map_redirect); the low flag bits act on a miss. */
+static u64 bpf_xdp_redirect_map(u64 r1, u64 key, u64 flags, u64 r4, u64 r5)
+{
+	struct nb_map *map = PTR(r1);
+
+	/* The verifier admits only the types below; an unverified load may pass others. */
+	if (unlikely(!map->ops->map_redirect))
+		return XDP_ABORTED;
+	return (u64)map->ops->map_redirect(map, key, flags);
+}
+
+/*
+ * devmap and devmap_hash only: cpumap comes with the multi-core work and xskmap with the
+ * AF_XDP port; until then the verifier refuses them here as any other map type.
+ */
+static const enum bpf_map_type redirect_map_types[] = {
+	BPF_MAP_TYPE_DEVMAP,
+	BPF_MAP_TYPE_DEVMAP_HASH,
+};
+
+static const struct nb_func_proto bpf_xdp_redirect_map_proto = {
+	.func = bpf_xdp_redirect_map,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_CONST_MAP_PTR, NB_ARG_ANYTHING, NB_ARG_ANYTHING },
+	.map_types = redirect_map_types,
+	.map_type_cnt = ARRAY_SIZE(redirect_map_types),
+};
+
+/*
+ * bpf_xdp_adjust_head: move data by offset (negative: grow at the front). data may not go below
+ * the room of the xdp_frame and the metadata, nor leave less than an Ethernet header; the
+ * metadata moves with it.
+ */
+static u64 bpf_xdp_adjust_head(u64 r1, u64 offset, u64 r3, u64 r4, u64 r5)
+{
+	struct nb_xdp_buff *xdp = CTX_XDP(r1);
+	u32 metalen = xdp_metalen(xdp);
+	u8 *data_start = xdp->data_hard_start + NB_XDP_FRAME_SIZE + metalen;
+	u8 *data = xdp->data + (s32)offset;
+
+	if (unlikely(data < data_start || data > xdp->data_end - ETH_HLEN))
+		return (u64)-EINVAL;
+	if (metalen)
+		memmove(xdp->data_meta + (s32)offset, xdp->data_meta, metalen);
+	xdp->data_meta += (s32)offset;
+	xdp->data = data;
+	return 0;
+}
+
+static const struct nb_func_proto bpf_xdp_adjust_head_proto = {
+	.func = bpf_xdp_adjust_head,
+	.changes_pkt_data = true,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_PTR_TO_CTX, NB_ARG_ANYTHING },
+};
+
+/*
+ * bpf_xdp_adjust_tail: move data_end by offset, keeping at least an Ethernet header and the
+ * kernel's tailroom; bytes the frame grows by are zeroed.
+ */
+static u64 bpf_xdp_adjust_tail(u64 r1, u64 offset, u64 r3, u64 r4, u64 r5)
+{
+	struct nb_xdp_buff *xdp = CTX_XDP(r1);
+	u8 *data_end = xdp->data_end + (s32)offset;
+
+	if (unlikely(data_end > xdp_data_hard_end(xdp) || data_end < xdp->data + ETH_HLEN))
+		return (u64)-EINVAL;
+	if ((s32)offset > 0)
+		memset(xdp->data_end, 0, (s32)offset);
+	xdp->data_end = data_end;
+	return 0;
+}
+
+static const struct nb_func_proto bpf_xdp_adjust_tail_proto = {
+	.func = bpf_xdp_adjust_tail,
+	.changes_pkt_data = true,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_PTR_TO_CTX, NB_ARG_ANYTHING },
+};
+
+/*
+ * bpf_xdp_adjust_meta: move data_meta by offset; the metadata stays between the xdp_frame room
+ * and data, in whole 4-byte words, at most NB_XDP_META_MAX bytes.
+ */
+static u64 bpf_xdp_adjust_meta(u64 r1, u64 offset, u64 r3, u64 r4, u64 r5)
+{
+	struct nb_xdp_buff *xdp = CTX_XDP(r1);
+	u8 *meta = xdp->data_meta + (s32)offset;
+	long metalen = xdp->data - meta;
+
+	if (xdp_meta_unsupported(xdp))
+		return (u64)-NB_ENOTSUPP;
+	if (unlikely(meta < xdp->data_hard_start + NB_XDP_FRAME_SIZE || meta > xdp->data))
+		return (u64)-EINVAL;
+	if (unlikely((metalen & 3) || metalen > NB_XDP_META_MAX))
+		return (u64)-EACCES;
+	xdp->data_meta = meta;
+	return 0;
+}
+
+static const struct nb_func_proto bpf_xdp_adjust_meta_proto = {
+	.func = bpf_xdp_adjust_meta,
+	.changes_pkt_data = true,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_PTR_TO_CTX, NB_ARG_ANYTHING },
+};
+
+/* Copy between the frame and buf (bpf_xdp_access_bytes): offsets and lengths are 16-bit. */
+static u64 xdp_access_bytes(struct nb_xdp_buff *xdp, u32 offset, void *buf, u32 len, bool write)
+{
+	u32 size = (u32)(xdp->data_end - xdp->data);
+
+	if (unlikely(offset > 0xffff || len > 0xffff))
+		return (u64)-EFAULT;
+	if (unlikely(offset + len > size))
+		return (u64)-EINVAL;
+	if (write)
+		memcpy(xdp->data + offset, buf, len);
+	else
+		memcpy(buf, xdp->data + offset, len);
+	return 0;
+}
+
+static u64 bpf_xdp_load_bytes(u64 r1, u64 offset, u64 buf, u64 len, u64 r5)
+{
+	return xdp_access_bytes(CTX_XDP(r1), (u32)offset, PTR(buf), (u32)len, false);
+}
+
+static const struct nb_func_proto bpf_xdp_load_bytes_proto = {
+	.func = bpf_xdp_load_bytes,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_PTR_TO_CTX, NB_ARG_ANYTHING, NB_ARG_PTR_TO_UNINIT_MEM,
+		      NB_ARG_CONST_SIZE },
+};
+
+static u64 bpf_xdp_store_bytes(u64 r1, u64 offset, u64 buf, u64 len, u64 r5)
+{
+	return xdp_access_bytes(CTX_XDP(r1), (u32)offset, PTR(buf), (u32)len, true);
+}
+
+static const struct nb_func_proto bpf_xdp_store_bytes_proto = {
+	.func = bpf_xdp_store_bytes,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_PTR_TO_CTX, NB_ARG_ANYTHING, NB_ARG_PTR_TO_MEM, NB_ARG_CONST_SIZE },
+};
+
+static u64 bpf_xdp_get_buff_len(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
+{
+	const struct nb_xdp_buff *xdp = CTX_XDP(r1);
+
+	return (u64)(xdp->data_end - xdp->data);
+}
+
+static const struct nb_func_proto bpf_xdp_get_buff_len_proto = {
+	.func = bpf_xdp_get_buff_len,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_PTR_TO_CTX },
+};
+
+const struct nb_func_proto *nb_xdp_own_func_proto(enum bpf_func_id id, const struct nb_prog *prog)
+{
+	switch (id) {
+	case BPF_FUNC_redirect:
+		return &bpf_xdp_redirect_proto;
+	case BPF_FUNC_redirect_map:
+		return &bpf_xdp_redirect_map_proto;
+	case BPF_FUNC_xdp_adjust_head:
+		return &bpf_xdp_adjust_head_proto;
+	case BPF_FUNC_xdp_adjust_tail:
+		return &bpf_xdp_adjust_tail_proto;
+	case BPF_FUNC_xdp_adjust_meta:
+		return &bpf_xdp_adjust_meta_proto;
+	case BPF_FUNC_xdp_load_bytes:
+		return &bpf_xdp_load_bytes_proto;
+	case BPF_FUNC_xdp_store_bytes:
+		return &bpf_xdp_store_bytes_proto;
+	case BPF_FUNC_xdp_get_buff_len:
+		return &bpf_xdp_get_buff_len_proto;
+	default:
+		return NULL;
+	}
+}

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The XDP hook of a device: one program per device, attached, replaced or removed as
+ * dev_change_xdp_fd does (net/core/dev.c), and run first on every received frame, the twin of
+ * do_xdp_generic / bpf_prog_run_generic_xdp: ABORTED and verdicts that are no action drop the
+ * frame as exceptions, DROP drops it, PASS hands it on with the program's changes (data moved,
+ * metadata in front of it), TX and REDIRECT queue it through the bulk queues of xdp_redirect.c.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <netbpf/percpu.h>
+
+#include "bpf/epoch.h"
+#include "bpf/prog.h"
+#include "net/dev.h"
+#include "net/redirect.h"
+#include "net/worker.h"
+#include "net/xdp.h"
+
+u32 nb_xdp_prog_run(const struct nb_prog *prog, struct nb_xdp_buff *xdp)
+{
+	/* The poll's epoch section covers the run (nb_xdp_rx_burst, nb_xdp_do_flush). */
+	if (likely(prog->jited))
+		return (u32)prog->jited((u64)(uintptr_t)xdp, 0);
+	return (u32)nb_interp_run(prog, (u64)(uintptr_t)xdp, 0);
+}
+
+/* The drop reason of a redirect the target refused. */
+static enum nb_drop_reason redirect_drop_reason(int err)
+{
+	switch (err) {
+	case -ENETDOWN:
+		return NB_DROP_DEV_DOWN;
+	case -EMSGSIZE:
+		return NB_DROP_TOO_BIG;
+	case -ENOMEM:
+		return NB_DROP_NOMEM;
+	case -EINVAL:
+	case -ENOENT:
+	case -EOPNOTSUPP:
+		return NB_DROP_NO_DEV;
+	default:
+		return NB_DROP_XDP_ABORTED;
+	}
+}
+
+/*
+ * One frame through the program. Returns true when the frame passed and stays with the caller;
+ * false when it was consumed (queued or dropped).
+ */
+static bool xdp_run_one(struct nb_dev *dev, struct nb_xdp_dev *xd, const struct nb_prog *prog,
+			struct nb_xdp_stats *st, struct nb_pkt *pkt)
+{
+	struct nb_xdp_buff xdp;
+	u32 act;
+	int err;
+
+	/* The program may write the frame: it must own its data (skb_cow of generic XDP). */
+	if (unlikely(nb_pkt_unclone(pkt))) {
+		nb_pkt_drop(pkt, dev, NB_DROP_NOMEM);
+		return false;
+	}
+	nb_pkt_to_xdp(pkt, &xdp, &xd->rxq);
+	act = nb_xdp_prog_run(prog, &xdp);
+	st->run++;
+	switch (act) {
+	case XDP_PASS:
+		nb_xdp_to_pkt(&xdp, pkt);
+		st->pass++;
+		return true;
+	case XDP_DROP:
+		st->drop++;
+		nb_pkt_drop(pkt, dev, NB_DROP_XDP);
+		return false;
+	case XDP_TX:
+	case XDP_REDIRECT:
+		nb_xdp_to_pkt(&xdp, pkt);
+		err = act == XDP_TX ? nb_xdp_do_tx(dev, pkt) : nb_xdp_do_redirect(dev, pkt);
+		if (unlikely(err)) {
+			/* The kernel's trace_xdp_exception for a refused redirect. */
+			st->redirect_err++;
+			nb_pkt_drop(pkt, dev, redirect_drop_reason(err));
+			return false;
+		}
+		if (act == XDP_TX)
+			st->tx++;
+		else
+			st->redirect++;
+		return false;
+	case XDP_ABORTED:
+		st->aborted++;
+		nb_pkt_drop(pkt, dev, NB_DROP_XDP_ABORTED);
+		return false;
+	default:
+		/* bpf_warn_invalid_xdp_action, then handled as XDP_ABORTED. */
+		st->invalid++;
+		nb_pkt_drop(pkt, dev, NB_DROP_XDP_ABORTED);
+		return false;
+	}
+}
+
+unsigned int nb_xdp_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n)
+{
+	struct nb_xdp_dev *xd = __atomic_load_n(&dev->xdp, __ATOMIC_ACQUIRE);
+	struct nb_redirect_info *ri;
+	const struct nb_prog *prog;
+	struct nb_xdp_stats *st;
+	unsigned int kept = 0;
+
+	if (!xd || !__atomic_load_n(&xd->prog, __ATOMIC_RELAXED))
+		return n;
+	nb_epoch_read_lock();
+	prog = __atomic_load_n(&xd->prog, __ATOMIC_ACQUIRE);
+	if (!prog) {
+		nb_epoch_read_unlock();
+		return n;
+	}
+	/*
+	 * A poll starts with no redirect recorded (the kernel's per-poll bpf_net_context): a
+	 * map named by an earlier poll may be gone.
+	 */
+	ri = nb_redirect_info_get();
+	ri->map = NULL;
+	ri->map_type = BPF_MAP_TYPE_UNSPEC;
+	ri->map_id = 0;
+	ri->flags = 0;
+	st = &xd->pcpu[nb_this_cpu()].stats;
+	for (unsigned int i = 0; i < n; i++) {
+		struct nb_pkt *pkt = pkts[i];
+
+		if (xdp_run_one(dev, xd, prog, st, pkt))
+			pkts[kept++] = pkt;
+	}
+	nb_epoch_read_unlock();
+	return kept;
+}
+
+/* An attached program that was replaced goes once no poll can still run it. */
+struct prog_retire {
+	struct nb_epoch_head rcu;
+	struct nb_prog *prog;
+};
+
+static void prog_retire_cb(struct nb_epoch_head *head)
+{
+	struct prog_retire *r = container_of(head, struct prog_retire, rcu);
+
+	nb_prog_put(r->prog);
+	free(r);
+}
+
+static void prog_retire(struct nb_prog *prog)
+{
+	struct prog_retire *r;
+
+	if (!prog)
+		return;
+	r = malloc(sizeof(*r));
+	if (!r) {
+		/* No memory to defer: wait for the readers instead. */
+		nb_epoch_synchronize();
+		nb_prog_put(prog);
+		return;
+	}
+	r->prog = prog;
+	nb_epoch_call(&r->rcu, prog_retire_cb);
+}
+
+#define XDP_MODE_FLAGS (XDP_FLAGS_SKB_MODE | XDP_FLAGS_DRV_MODE | XDP_FLAGS_HW_MODE)
+
+static const char *mode_name(u32 flags)
+{
+	if (flags & XDP_FLAGS_SKB_MODE)
+		return "generic";
+	if (flags & XDP_FLAGS_DRV_MODE)
+		return "native";
+	return "default";
+}
+
+int nb_dev_xdp_attach(struct nb_dev *dev, struct nb_prog *prog, u32 flags, struct nb_log *log)
+{
+	struct nb_xdp_dev *xd;
+	struct nb_prog *old;
+	u32 mode = flags & XDP_MODE_FLAGS;
+
+	if (flags & ~(u32)XDP_FLAGS_MASK) {
+		nb_log_printf(log, "%s: unknown XDP flags 0x%x\n", dev->name,
+			      flags & ~(u32)XDP_FLAGS_MASK);
+		return -EINVAL;
+	}
+	if (mode & (mode - 1)) {
+		nb_log_printf(log, "%s: only one XDP mode flag can be set\n", dev->name);
+		return -EINVAL;
+	}
+	if (mode & XDP_FLAGS_HW_MODE) {
+		nb_log_printf(log, "%s: XDP offload (xdpoffload) needs a device that offloads "
+			      "programs; this one has none\n", dev->name);
+		return -EOPNOTSUPP;
+	}
+	if (flags & XDP_FLAGS_REPLACE) {
+		nb_log_printf(log, "%s: XDP_FLAGS_REPLACE needs the expected program, which this "
+			      "interface does not take\n", dev->name);
+		return -EINVAL;
+	}
+	if (prog) {
+		if (prog->type != BPF_PROG_TYPE_XDP) {
+			nb_log_printf(log, "%s: program %s is not an XDP program\n", dev->name,
+				      prog->name);
+			return -EINVAL;
+		}
+		if (prog->expected_attach_type == BPF_XDP_DEVMAP ||
+		    prog->expected_attach_type == BPF_XDP_CPUMAP) {
+			nb_log_printf(log, "%s: program %s is for %s entries and cannot be "
+				      "attached to a device\n", dev->name, prog->name,
+				      prog->expected_attach_type == BPF_XDP_DEVMAP ? "devmap" :
+										     "cpumap");
+			return -EINVAL;
+		}
+	}
+	xd = nb_xdp_dev_state(dev);
+	if (!xd)
+		return -ENOMEM;
+	old = xd->prog;
+	if (old && prog && (flags & XDP_FLAGS_UPDATE_IF_NOEXIST)) {
+		nb_log_printf(log, "%s: XDP program already attached (replace it with -force)\n",
+			      dev->name);
+		return -EBUSY;
+	}
+	if (old && mode && (xd->attach_flags & XDP_MODE_FLAGS) &&
+	    mode != (xd->attach_flags & XDP_MODE_FLAGS)) {
+		nb_log_printf(log, "%s: an XDP program is attached in %s mode: remove it before "
+			      "using %s mode\n", dev->name, mode_name(xd->attach_flags),
+			      mode_name(mode));
+		return -EEXIST;
+	}
+	if (prog)
+		nb_prog_get(prog);
+	xd->attach_flags = prog ? flags : 0;
+	__atomic_store_n(&xd->prog, prog, __ATOMIC_RELEASE);
+	prog_retire(old);
+	return 0;
+}
+
+struct nb_prog *nb_dev_xdp_prog(struct nb_dev *dev, u32 *flags)
+{
+	struct nb_xdp_dev *xd = __atomic_load_n(&dev->xdp, __ATOMIC_ACQUIRE);
+	struct nb_prog *prog = NULL;
+
+	if (flags)
+		*flags = 0;
+	if (!xd)
+		return NULL;
+	nb_epoch_read_lock();
+	prog = __atomic_load_n(&xd->prog, __ATOMIC_ACQUIRE);
+	if (prog)
+		nb_prog_get(prog);
+	if (flags)
+		*flags = xd->attach_flags;
+	nb_epoch_read_unlock();
+	return prog;
+}
+
+/* A device leaving the registry loses its program (dev_xdp_uninstall). */
+static void xdp_dev_event(struct nb_dev *dev, enum nb_dev_event event)
+{
+	if (event == NB_DEV_UNREGISTER && dev->xdp)
+		nb_dev_xdp_attach(dev, NULL, 0, NULL);
+}
+
+static struct nb_dev_notifier xdp_dev_notifier = { .call = xdp_dev_event };
+
+/* The worker's poll runs the hook on every burst and flushes the bulk queues at its end. */
+static const struct nb_worker_xdp_hooks xdp_worker_hooks = {
+	.burst = nb_xdp_rx_burst,
+	.flush = nb_xdp_do_flush,
+};
+
+static void __attribute__((constructor)) xdp_register(void)
+{
+	nb_dev_register_notifier(&xdp_dev_notifier);
+	nb_worker_set_xdp_hooks(&xdp_worker_hooks);
+}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The XDP datapath: the hook that runs a device's XDP program first on every received frame
+ * (xdp.c, the twin of do_xdp_generic / bpf_prog_run_generic_xdp), and the redirect machinery
+ * shared by XDP_TX, bpf_redirect and bpf_redirect_map (xdp_redirect.c, the twin of
+ * xdp_do_redirect and the devmap bulk queues of kernel/bpf/devmap.c).
+ *
+ * A worker's poll reads a burst from a device, hands it to nb_xdp_rx_burst, gives the frames
+ * that passed to the tc ingress path, and at the end of the poll calls nb_xdp_do_flush, which
+ * transmits every bulk queue the burst filled. Frames wait in a queue only within one poll.
+ */
+#ifndef NB_NET_XDP_H
+#define NB_NET_XDP_H
+
+#include <linux/bpf.h>
+#include <linux/if_link.h>
+
+#include <netbpf/log.h>
+
+#include "common/types.h"
+#include "net/pkt.h"
+
+struct nb_dev;
+struct nb_prog;
+struct nb_map;
+
+/* Frames a bulk queue holds before it transmits (DEV_MAP_BULK_SIZE). */
+#define NB_XDP_BULK_SIZE 16
+/*
+ * Bytes the kernel keeps at data_hard_start for the struct xdp_frame it builds on redirect:
+ * neither data (xdp_adjust_head) nor data_meta (xdp_adjust_meta) may move below it.
+ */
+#define NB_XDP_FRAME_SIZE 40
+
+/*
+ * One worker's bulk queue towards one device (struct xdp_dev_bulk_queue). dev_rx and xdp_prog
+ * are those of the first frame queued in a poll: one poll serves one receiving device, and a
+ * device's devmap program comes with the entry that targets it.
+ */
+struct nb_xdp_bulk_queue {
+	struct nb_pkt *q[NB_XDP_BULK_SIZE];
+	unsigned int count;
+	struct nb_xdp_bulk_queue *flush_next;	/* this worker's flush list */
+	struct nb_dev *dev;			/* the device the frames leave from */
+	struct nb_dev *dev_rx;			/* NULL: not on the flush list */
+	struct nb_prog *xdp_prog;		/* devmap program, referenced until the flush */
+};
+
+/*
+ * One worker's XDP counters of a device. The hook counts what the device's program decided on
+ * received frames; the transmit side counts what left through the device's bulk queue (the
+ * sent/drops/err numbers of the kernel's xdp_devmap_xmit trace point).
+ */
+struct nb_xdp_stats {
+	u64 run;			/* frames the program ran on */
+	u64 aborted;			/* XDP_ABORTED */
+	u64 drop;			/* XDP_DROP */
+	u64 pass;			/* XDP_PASS */
+	u64 tx;				/* XDP_TX queued */
+	u64 redirect;			/* XDP_REDIRECT queued */
+	u64 invalid;			/* verdicts that are no XDP action */
+	u64 redirect_err;		/* XDP_TX / XDP_REDIRECT whose target refused the frame */
+	/* transmit side */
+	u64 xmit_calls;			/* bulk transmits (bq_xmit_all with frames) */
+	u64 xmit_sent;
+	u64 xmit_drops;			/* frames a transmit did not send (devmap prog or port) */
+	u64 xmit_errors;		/* transmits that failed as a whole (device down) */
+	u64 xmit_prog_drops;		/* of xmit_drops: dropped by the devmap program */
+	u64 flush_sizes[NB_XDP_BULK_SIZE + 1];	/* transmits by frame count */
+};
+
+/* XDP state of a device (dev->xdp), allocated at its first use. */
+struct nb_xdp_dev {
+	struct nb_prog *prog;		/* attached program, NULL: none; read under epoch */
+	u32 attach_flags;		/* XDP_FLAGS_SKB_MODE / XDP_FLAGS_DRV_MODE of the attach */
+	bool bulk_off;			/* transmit every frame at once (benchmark switch) */
+	struct nb_xdp_rxq_info rxq;	/* what xdp_md->ingress_ifindex reads */
+	struct nb_xdp_pcpu *pcpu;	/* nb_nr_cpus() entries */
+};
+
+struct nb_xdp_pcpu {
+	struct nb_xdp_bulk_queue bq;
+	struct nb_xdp_stats stats;
+} __attribute__((aligned(64)));
+
+/* The XDP state of dev, allocated on first use; NULL when memory runs out. */
+struct nb_xdp_dev *nb_xdp_dev_state(struct nb_dev *dev);
+/* Free dev's XDP state when the device goes away (its last reference). */
+void nb_xdp_dev_free(struct nb_dev *dev);
+
+/*
+ * Attach, replace or remove (prog NULL) the XDP program of dev, as `ip link set dev X
+ * xdp|xdpgeneric|xdpdrv obj ...` does through dev_change_xdp_fd. flags are the uapi
+ * XDP_FLAGS_*: XDP_FLAGS_UPDATE_IF_NOEXIST refuses to replace an attached program (-EBUSY;
+ * ip sets it unless -force is given), XDP_FLAGS_SKB_MODE / XDP_FLAGS_DRV_MODE name the mode
+ * (both run the same hook here; a program attached in one mode must be removed before the
+ * other is used), XDP_FLAGS_HW_MODE is refused. The device takes its own reference on prog.
+ */
+int nb_dev_xdp_attach(struct nb_dev *dev, struct nb_prog *prog, u32 flags, struct nb_log *log);
+/* The attached program (a new reference) or NULL; *flags receives the attach flags. */
+struct nb_prog *nb_dev_xdp_prog(struct nb_dev *dev, u32 *flags);
+
+/* Turn bulking off (each redirected frame transmitted at once) or back on. */
+int nb_dev_xdp_set_bulk(struct nb_dev *dev, bool on);
+/* The sum of every worker's XDP counters of dev; zeros when XDP never ran there. */
+void nb_dev_xdp_stats_read(struct nb_dev *dev, struct nb_xdp_stats *total);
+void nb_dev_xdp_stats_reset(struct nb_dev *dev);
+
+/*
+ * Run dev's XDP program on a received burst (NAPI poll of an XDP driver). Frames the program
+ * consumes (drop, abort, tx, redirect) leave pkts; the ones that passed stay, in order, with
+ * the program's changes (data, metadata) applied, for nb_netif_receive. Returns their number.
+ */
+unsigned int nb_xdp_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n);
+
+/*
+ * Act on an XDP_REDIRECT verdict (xdp_do_redirect): queue pkt towards the target the helper
+ * recorded in this worker's redirect info. 0: queued (pkt belongs to the queue); a negative
+ * errno: the caller still owns pkt (and drops it). pkt holds the program's changes already.
+ */
+int nb_xdp_do_redirect(struct nb_dev *dev_rx, struct nb_pkt *pkt);
+/* XDP_TX: queue pkt back out of the device it came from. Same return as nb_xdp_do_redirect. */
+int nb_xdp_do_tx(struct nb_dev *dev_rx, struct nb_pkt *pkt);
+/*
+ * Queue pkt for dev (dev_xdp_enqueue / dev_map_enqueue): checks that dev can transmit it, then
+ * enqueues with the devmap program (NULL: none) that runs at the flush.
+ */
+int nb_xdp_enqueue(struct nb_dev *dev, struct nb_pkt *pkt, struct nb_dev *dev_rx,
+		   struct nb_prog *xdp_prog);
+/* May dev transmit a frame of len bytes (xdp_ok_fwd_dev)? 0 or -ENETDOWN, -EMSGSIZE, ... */
+int nb_xdp_ok_fwd_dev(const struct nb_dev *dev, u32 len);
+/* End of the poll (xdp_do_flush): transmit every bulk queue on this worker's flush list. */
+void nb_xdp_do_flush(void);
+
+/* The record of the kernel's bpf_xdp_redirect_map, shared by the devmap types' map_redirect. */
+long nb_xdp_redirect_map(struct nb_map *map, u64 index, u64 flags, u64 flag_mask,
+			 void *(*lookup_elem)(struct nb_map *map, u32 key));
+
+/*
+ * Run an XDP program on xdp and return its verdict; the twin of bpf_prog_run_xdp (the worker's
+ * epoch section covers the map elements it reads).
+ */
+u32 nb_xdp_prog_run(const struct nb_prog *prog, struct nb_xdp_buff *xdp);
+
+#endif /* NB_NET_XDP_H */
