@@ -78,42 +78,49 @@ static const struct xk_case cases[] = {
 
 static u32 make_packet(enum xk_packet kind, u8 *buf)
 {
-	struct ethhdr *eth = (struct ethhdr *)buf;
-	struct iphdr *ip = (struct iphdr *)(eth + 1);
-	struct udphdr *udp = (struct udphdr *)(ip + 1);
 	static const u8 dst[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 0x0b };
 	static const u8 src[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 0x0a };
+	struct ethhdr eth = { 0 };
+	struct iphdr ip = { 0 };
+	struct udphdr udp = { 0 };
+	u16 words[sizeof(ip) / 2];
 	u32 sum = 0;
 
 	memset(buf, 0, 128);
-	memcpy(eth->h_dest, dst, ETH_ALEN);
-	memcpy(eth->h_source, src, ETH_ALEN);
+	memcpy(eth.h_dest, dst, ETH_ALEN);
+	memcpy(eth.h_source, src, ETH_ALEN);
 	switch (kind) {
 	case PKT_SHORT:
 		/* an IPv4 ethertype and no IPv4 header: the shortest frame the kernel runs */
-		eth->h_proto = htons(ETH_P_IP);
+		eth.h_proto = htons(ETH_P_IP);
+		memcpy(buf, &eth, sizeof(eth));
 		return ETH_HLEN;
 	case PKT_ARP:
-		eth->h_proto = htons(ETH_P_ARP);
+		eth.h_proto = htons(ETH_P_ARP);
+		memcpy(buf, &eth, sizeof(eth));
 		return 60;
 	case PKT_UDP:
 		break;
 	}
-	eth->h_proto = htons(ETH_P_IP);
-	ip->version = 4;
-	ip->ihl = 5;
-	ip->tot_len = htons(64 - ETH_HLEN);
-	ip->ttl = 64;
-	ip->protocol = IPPROTO_UDP;
-	ip->saddr = htonl(0xc0a80001);
-	ip->daddr = htonl(0xc0a80002);
-	for (int i = 0; i < 10; i++)
-		sum += ((u16 *)ip)[i];
+	eth.h_proto = htons(ETH_P_IP);
+	ip.version = 4;
+	ip.ihl = 5;
+	ip.tot_len = htons(64 - ETH_HLEN);
+	ip.ttl = 64;
+	ip.protocol = IPPROTO_UDP;
+	ip.saddr = htonl(0xc0a80001);
+	ip.daddr = htonl(0xc0a80002);
+	memcpy(words, &ip, sizeof(ip));
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		sum += words[i];
 	sum = (sum & 0xffff) + (sum >> 16);
-	ip->check = (u16)~((sum & 0xffff) + (sum >> 16));
-	udp->source = htons(1000);
-	udp->dest = htons(2000);
-	udp->len = htons(64 - ETH_HLEN - sizeof(*ip));
+	ip.check = (u16)~((sum & 0xffff) + (sum >> 16));
+	udp.source = htons(1000);
+	udp.dest = htons(2000);
+	udp.len = htons(64 - ETH_HLEN - sizeof(ip));
+	memcpy(buf, &eth, sizeof(eth));
+	memcpy(buf + ETH_HLEN, &ip, sizeof(ip));
+	memcpy(buf + ETH_HLEN + sizeof(ip), &udp, sizeof(udp));
 	for (int i = 42; i < 64; i++)
 		buf[i] = (u8)i;
 	return 64;
