@@ -374,8 +374,19 @@ unsigned int nb_dev_tx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
 	if (!READ_ONCE(dev->up)) {
 		reason = NB_DROP_DEV_DOWN;
 	} else if (dev->port) {
-		for (unsigned int i = 0; i < n; i++)
+		unsigned int kept = 0;
+
+		for (unsigned int i = 0; i < n; i++) {
+			/* Ports have no VLAN offload: an offloaded tag goes into the frame. */
+			if (unlikely(pkts[i]->vlan_present) && nb_pkt_vlan_push_inside(pkts[i])) {
+				s->drops[NB_DROP_NOMEM]++;
+				nb_pkt_free(pkts[i]);
+				continue;
+			}
 			bytes += pkts[i]->len;
+			pkts[kept++] = pkts[i];
+		}
+		n = kept;
 		sent = nb_port_tx_burst(dev->port, pkts, n);
 	}
 	for (unsigned int i = sent; i < n; i++) {

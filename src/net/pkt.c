@@ -18,6 +18,8 @@
 #include "net/dev.h"
 #include "net/pkt.h"
 
+#define VLAN_HLEN_BYTES 4	/* an 802.1Q tag: TPID and TCI */
+
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
 #define POISON(p, n)   ASAN_POISON_MEMORY_REGION(p, n)
@@ -383,6 +385,71 @@ int nb_pkt_ensure_writable(struct nb_pkt *pkt, u32 write_len)
 	if (write_len > pkt->len)
 		return -ENOMEM;
 	return nb_pkt_unclone(pkt);
+}
+
+int nb_pkt_cow_head(struct nb_pkt *pkt, u32 headroom)
+{
+	u32 have, need;
+	int err = nb_pkt_unclone(pkt);
+
+	if (err)
+		return err;
+	have = nb_pkt_headroom(pkt);
+	if (have >= headroom)
+		return 0;
+	need = headroom - have;
+	if (nb_pkt_tailroom(pkt) < need)
+		return -ENOMEM;
+	/*
+	 * The whole used part of the buffer moves, headroom included, so that metadata and
+	 * headers in front of data (a mac header at L3) move with it.
+	 */
+	memmove(pkt->head + need, pkt->head, have + pkt->len);
+	pkt->data += need;
+	if (pkt->mac_header != NB_PKT_HDR_UNSET)
+		pkt->mac_header += need;
+	if (pkt->network_header != NB_PKT_HDR_UNSET)
+		pkt->network_header += need;
+	if (pkt->transport_header != NB_PKT_HDR_UNSET)
+		pkt->transport_header += need;
+	nb_pkt_compute_data_pointers(pkt);
+	return 0;
+}
+
+int nb_pkt_vlan_insert_tag(struct nb_pkt *pkt, __be16 proto, u16 tci)
+{
+	__be16 ntci = htons(tci);
+	int err;
+
+	if (pkt->len < 2 * ETH_ALEN)
+		return -EINVAL;
+	err = nb_pkt_cow_head(pkt, VLAN_HLEN_BYTES);
+	if (err)
+		return err;
+	nb_pkt_push(pkt, VLAN_HLEN_BYTES);
+	memmove(pkt->data, pkt->data + VLAN_HLEN_BYTES, 2 * ETH_ALEN);
+	memcpy(pkt->data + 2 * ETH_ALEN, &proto, 2);
+	memcpy(pkt->data + 2 * ETH_ALEN + 2, &ntci, 2);
+	if (pkt->mac_header != NB_PKT_HDR_UNSET)
+		pkt->mac_header -= VLAN_HLEN_BYTES;
+	nb_pkt_compute_data_pointers(pkt);
+	return 0;
+}
+
+int nb_pkt_vlan_push_inside(struct nb_pkt *pkt)
+{
+	int err;
+
+	if (!pkt->vlan_present)
+		return 0;
+	err = nb_pkt_vlan_insert_tag(pkt, pkt->vlan_proto, pkt->vlan_tci);
+	if (err)
+		return err;
+	pkt->protocol = pkt->vlan_proto;
+	pkt->vlan_present = 0;
+	pkt->vlan_tci = 0;
+	pkt->vlan_proto = 0;
+	return 0;
 }
 
 void nb_eth_type_trans(struct nb_pkt *pkt, const struct nb_dev *dev)

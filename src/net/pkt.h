@@ -86,6 +86,7 @@ struct nb_pkt {
 	u8 tstamp_type;			/* BPF_SKB_TSTAMP_* */
 	u8 tc_at_ingress;		/* set while the ingress hook runs */
 	u8 cloned;			/* another nb_pkt may share buf (see nb_pkt_buf) */
+	u8 encapsulation;		/* a tunnel header was added (bpf_skb_adjust_room encap) */
 	u64 tstamp;			/* ns; 0 when not stamped */
 	u64 hwtstamp;			/* hardware timestamp: none here, 0 */
 	u16 gso_size;			/* no segmentation offload: always 0 */
@@ -229,6 +230,21 @@ bool nb_pkt_shared_data(const struct nb_pkt *pkt);
 int nb_pkt_ensure_writable(struct nb_pkt *pkt, u32 write_len);
 /* Take private data whatever is written (skb_unclone): 0 or -ENOMEM. */
 int nb_pkt_unclone(struct nb_pkt *pkt);
+/*
+ * Private data with at least headroom bytes before data (skb_cow_head). A buffer never grows:
+ * the bytes move towards the end when the tailroom allows it, else -ENOMEM.
+ */
+int nb_pkt_cow_head(struct nb_pkt *pkt, u32 headroom);
+/*
+ * Put a VLAN tag into the frame after the MAC addresses (vlan_insert_tag); data must be at
+ * the mac header. The mac header moves back with data; the network header stays.
+ */
+int nb_pkt_vlan_insert_tag(struct nb_pkt *pkt, __be16 proto, u16 tci);
+/*
+ * Move the offloaded tag (vlan_present) into the frame, as a device without VLAN offload
+ * needs before it transmits (__vlan_hwaccel_push_inside); protocol becomes the tag's.
+ */
+int nb_pkt_vlan_push_inside(struct nb_pkt *pkt);
 
 /* Packets and data buffers handed out and not yet returned, across all threads. */
 long nb_pkt_pool_outstanding(void);

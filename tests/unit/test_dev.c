@@ -162,3 +162,29 @@ NB_TEST(dev_tx_without_port)
 	nb_dev_destroy_all();
 	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
 }
+
+/* A frame with an offloaded VLAN tag leaves the port with the tag in its bytes. */
+NB_TEST(dev_tx_vlan_in_frame)
+{
+	u8 f[60] = { 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x08, 0x00, 0x45 };
+	struct nb_dev *dev = make_dev("tag0", 0);
+	struct nb_pkt *pkt = nb_pkt_alloc_data(f, sizeof(f)), *kept;
+	struct nb_dev_stats_total st;
+
+	nb_dev_set_port(dev, make_port("sink", "keep 1"));
+	nb_dev_set_up(dev, true);
+	nb_eth_type_trans(pkt, dev);
+	pkt->vlan_present = 1;
+	pkt->vlan_proto = htons(ETH_P_8021Q);
+	pkt->vlan_tci = 42;
+	NB_ASSERT_EQ(nb_dev_tx_burst(dev, &pkt, 1), 1);
+	kept = nb_sink_take(dev->port);
+	NB_ASSERT(kept);
+	NB_ASSERT_EQ(kept->len, 64);
+	NB_ASSERT_MEM_EQ(kept->data + 12, "\x81\x00\x00\x2a\x08\x00", 6);
+	nb_dev_stats_read(dev, &st);
+	NB_ASSERT_EQ(st.tx_bytes, 64);
+	nb_pkt_free(kept);
+	nb_dev_destroy_all();
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}

@@ -166,3 +166,58 @@ NB_TEST(pkt_eth_type_trans)
 	NB_ASSERT_EQ(pkt->protocol, htons(ETH_P_802_2));
 	nb_pkt_free(pkt);
 }
+
+/* Headroom is made by moving the bytes within the buffer, headers and metadata with them. */
+NB_TEST(pkt_cow_head)
+{
+	struct nb_pkt *pkt = nb_pkt_alloc(), *clone, *big = nb_pkt_alloc();
+
+	pkt->data = pkt->head + 6;
+	memcpy(nb_pkt_put(pkt, 16), "0123456789abcdef", 16);
+	memcpy(pkt->head + 2, "META", 4);
+	pkt->meta_len = 4;
+	nb_pkt_reset_mac_header(pkt);
+	nb_pkt_set_network_header(pkt, 14);
+	clone = nb_pkt_clone(pkt);
+	NB_ASSERT_EQ(nb_pkt_cow_head(pkt, 64), 0);
+	NB_ASSERT(nb_pkt_headroom(pkt) >= 64);
+	NB_ASSERT(!nb_pkt_shared_data(pkt));
+	NB_ASSERT_MEM_EQ(pkt->data, "0123456789abcdef", 16);
+	NB_ASSERT_MEM_EQ(pkt->data - 4, "META", 4);
+	NB_ASSERT_EQ(nb_pkt_mac_header(pkt), pkt->data);
+	NB_ASSERT_EQ(nb_pkt_network_header(pkt), pkt->data + 14);
+	NB_ASSERT_EQ(pkt->bpf_data_end, pkt->data + 16);
+	NB_ASSERT_EQ(clone->data, clone->head + 6);	/* the sharer is untouched */
+	NB_ASSERT_MEM_EQ(clone->data, "0123456789abcdef", 16);
+	/* A full buffer has no room to give. */
+	nb_pkt_put(big, NB_PKT_MAX_LEN);
+	NB_ASSERT_EQ(nb_pkt_cow_head(big, NB_PKT_HEADROOM + 1), -ENOMEM);
+	NB_ASSERT_EQ(nb_pkt_cow_head(big, NB_PKT_HEADROOM), 0);
+	nb_pkt_free(big);
+	nb_pkt_free(clone);
+	nb_pkt_free(pkt);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}
+
+/* An offloaded tag goes into the frame behind the MAC addresses. */
+NB_TEST(pkt_vlan_push_inside)
+{
+	u8 f[60] = { 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x08, 0x00, 0x45 };
+	struct nb_pkt *pkt = nb_pkt_alloc_data(f, sizeof(f));
+
+	nb_eth_type_trans(pkt, NULL);
+	NB_ASSERT_EQ(nb_pkt_vlan_push_inside(pkt), 0);		/* nothing to do */
+	NB_ASSERT_EQ(pkt->len, 60);
+	pkt->vlan_present = 1;
+	pkt->vlan_proto = htons(ETH_P_8021AD);
+	pkt->vlan_tci = 0x2064;
+	NB_ASSERT_EQ(nb_pkt_vlan_push_inside(pkt), 0);
+	NB_ASSERT_EQ(pkt->len, 64);
+	NB_ASSERT_MEM_EQ(pkt->data, f, 12);
+	NB_ASSERT_MEM_EQ(pkt->data + 12, "\x88\xa8\x20\x64\x08\x00\x45", 7);
+	NB_ASSERT_EQ(pkt->protocol, htons(ETH_P_8021AD));
+	NB_ASSERT_EQ(pkt->vlan_present, 0);
+	NB_ASSERT_EQ(nb_pkt_mac_header(pkt), pkt->data);
+	NB_ASSERT_EQ(nb_pkt_network_header(pkt), pkt->data + 18);
+	nb_pkt_free(pkt);
+}
