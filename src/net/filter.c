@@ -14,6 +14,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 
+#include "bpf/helpers.h"
 #include "bpf/prog.h"
 #include "net/csum.h"
 #include "net/filter.h"
@@ -215,33 +216,6 @@ static const struct nb_func_proto bpf_l4_csum_replace_proto = {
 		      NB_ARG_ANYTHING },
 };
 
-/*
- * bpf_csum_diff: the checksum difference between two blocks, added to seed, folded to 16 bits
- * as current kernels return it (the same on every architecture, any sizes; older kernels
- * wanted multiples of 4 and returned 32 bits).
- */
-static u64 bpf_csum_diff(u64 from, u64 from_size, u64 to, u64 to_size, u64 seed)
-{
-	u32 fs = (u32)from_size, ts = (u32)to_size;
-
-	if (fs && ts)
-		return nb_csum_from32to16(nb_csum_sub(nb_csum_partial(PTR(to), ts, (u32)seed),
-						      nb_csum_partial(PTR(from), fs, 0)));
-	if (ts)
-		return nb_csum_from32to16(nb_csum_partial(PTR(to), ts, (u32)seed));
-	if (fs)
-		return nb_csum_from32to16(~nb_csum_partial(PTR(from), fs, ~(u32)seed));
-	return (u32)seed;
-}
-
-static const struct nb_func_proto bpf_csum_diff_proto = {
-	.func = bpf_csum_diff,
-	.pkt_access = true,
-	.ret_type = NB_RET_INTEGER,
-	.arg_type = { NB_ARG_PTR_TO_MEM_OR_NULL, NB_ARG_CONST_SIZE_OR_ZERO,
-		      NB_ARG_PTR_TO_MEM_OR_NULL, NB_ARG_CONST_SIZE_OR_ZERO, NB_ARG_ANYTHING },
-};
-
 /* bpf_get_hash_recalc: the flow hash, computed now when the packet has none. */
 static u64 bpf_get_hash_recalc(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
 {
@@ -320,7 +294,7 @@ const struct nb_func_proto *nb_tc_func_proto(enum bpf_func_id id, const struct n
 	case BPF_FUNC_skb_load_bytes_relative:
 		return &bpf_skb_load_bytes_relative_proto;
 	case BPF_FUNC_csum_diff:
-		return &bpf_csum_diff_proto;
+		return &nb_csum_diff_proto;
 	case BPF_FUNC_l3_csum_replace:
 		return &bpf_l3_csum_replace_proto;
 	case BPF_FUNC_l4_csum_replace:
@@ -361,7 +335,7 @@ const struct nb_func_proto *nb_xdp_func_proto(enum bpf_func_id id, const struct 
 {
 	switch (id) {
 	case BPF_FUNC_csum_diff:
-		return &bpf_csum_diff_proto;
+		return &nb_csum_diff_proto;
 	default:
 		return nb_xdp_own_func_proto(id, prog);
 	}

@@ -193,6 +193,7 @@ CSUM_DIFF(csum_diff_push, 0, 8, 0x7fff);
 CSUM_DIFF(csum_diff_pull, 8, 0, 0x7fff);
 CSUM_DIFF(csum_diff_uneven, 4, 8, 0);
 CSUM_DIFF(csum_diff_none, 0, 0, 0x4242);
+CSUM_DIFF(csum_diff_none_wide_seed, 0, 0, 0x12345678);
 CSUM_DIFF(csum_diff_odd_size, 6, 8, 0);
 CSUM_DIFF(csum_diff_odd_push, 0, 7, 0x10);
 
@@ -340,6 +341,7 @@ static const struct kcase fixed_cases[] = {
 	CASE("csum_diff_pull", BPF_PROG_TYPE_SCHED_CLS, csum_diff_pull, false),
 	CASE("csum_diff_uneven", BPF_PROG_TYPE_SCHED_CLS, csum_diff_uneven, false),
 	CASE("csum_diff_none", BPF_PROG_TYPE_SCHED_CLS, csum_diff_none, false),
+	CASE("csum_diff_none_wide_seed", BPF_PROG_TYPE_SCHED_CLS, csum_diff_none_wide_seed, false),
 	CASE("csum_diff_odd_size", BPF_PROG_TYPE_SCHED_CLS, csum_diff_odd_size, false),
 	CASE("csum_diff_odd_push", BPF_PROG_TYPE_SCHED_CLS, csum_diff_odd_push, false),
 	CASE("xdp_csum_diff", BPF_PROG_TYPE_XDP, csum_diff_seed, false),
