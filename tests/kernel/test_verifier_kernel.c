@@ -13,6 +13,8 @@
  * both logs of each disagreement; it fails on any unsafe accept.
  */
 #include <errno.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 
@@ -40,7 +42,12 @@ enum vc_outcome {
 	VC_UNSAFE,	/* kernel rejects, netbpf accepts */
 	VC_UNSUPPORTED, /* netbpf lacks the program type or a map type of the case */
 	VC_UNABLE,	/* netbpf could not verify (-EOPNOTSUPP) or failed setting the case up */
+	VC_BROKEN,	/* netbpf's load crashed or gave no verdict within the time limit */
+	VC__COUNT,
 };
+
+/* A verifier that has not decided after this long is stuck: the case fails. */
+#define VC_NETBPF_TIME_LIMIT_S 60
 
 struct vc_result {
 	int kernel_err;		/* 0: accepted, else negative errno */
@@ -213,6 +220,81 @@ out:
 	nb_log_free(&log);
 }
 
+/* What the child of netbpf_load_isolated reports; the log follows it on the pipe. */
+struct vc_wire {
+	int nb_err;
+	enum vc_outcome outcome;
+	char why[256];
+};
+
+/*
+ * Loads the case into netbpf in a child process, so that a crash or a hang of the verifier
+ * fails this case only and the others still get their verdict.
+ */
+static void netbpf_load_isolated(const struct vcase *c, struct vc_result *r)
+{
+	struct vc_wire wire = { 0 };
+	size_t len = 0, cap = 4096;
+	char *log = malloc(cap);
+	int fds[2], status = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (!log || pipe(fds))
+		NB_FAIL("out of memory or pipes");
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		NB_FAIL("fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(fds[0]);
+		alarm(VC_NETBPF_TIME_LIMIT_S);
+		netbpf_load(c, r);
+		wire.nb_err = r->nb_err;
+		wire.outcome = r->outcome;
+		memcpy(wire.why, r->why, sizeof(wire.why));
+		if (write(fds[1], &wire, sizeof(wire)) != sizeof(wire) ||
+		    (r->nb_log && write(fds[1], r->nb_log, strlen(r->nb_log)) < 0))
+			_exit(2);
+		_exit(0);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], log + len, cap - len - 1)) > 0) {
+		len += n;
+		if (len + 1 == cap) {
+			char *bigger = realloc(log, cap *= 2);
+
+			if (!bigger)
+				NB_FAIL("out of memory");
+			log = bigger;
+		}
+	}
+	close(fds[0]);
+	log[len] = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && len >= sizeof(wire)) {
+		memcpy(&wire, log, sizeof(wire));
+		r->nb_err = wire.nb_err;
+		r->outcome = wire.outcome;
+		memcpy(r->why, wire.why, sizeof(r->why));
+		r->nb_log = strdup(log + sizeof(wire));
+	} else {
+		r->nb_err = 1;
+		r->outcome = VC_BROKEN;
+		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+			snprintf(r->why, sizeof(r->why), "netbpf gave no verdict within %d s",
+				 VC_NETBPF_TIME_LIMIT_S);
+		else if (WIFSIGNALED(status))
+			snprintf(r->why, sizeof(r->why), "netbpf crashed (signal %d)",
+				 WTERMSIG(status));
+		else
+			snprintf(r->why, sizeof(r->why), "netbpf's load failed (exit status %d)",
+				 WEXITSTATUS(status));
+	}
+	free(log);
+}
+
 static void result_free(struct vc_result *r)
 {
 	free(r->kernel_log);
@@ -285,11 +367,13 @@ static void test_case(const void *arg)
 		nb_test_skip("netbpf verifier not built yet (kernel verdict checked: %s)",
 			     verdict(r.kernel_err));
 	}
-	netbpf_load(c, &r);
+	netbpf_load_isolated(c, &r);
 	switch (r.outcome) {
 	case VC_UNSUPPORTED:
 		nb_test_skip("%s", r.why);
 	case VC_UNABLE:
+	case VC_BROKEN:
+	case VC__COUNT:
 		NB_FAIL("%s: %s: %s", c->name, r.why, r.nb_log ? r.nb_log : "");
 	case VC_UNSAFE:
 		NB_FAIL("%s: UNSAFE ACCEPT: netbpf accepts what the kernel rejects with:\n%s",
@@ -310,7 +394,7 @@ static void test_case(const void *arg)
 
 static void test_table(const void *arg)
 {
-	unsigned int counts[VC_UNABLE + 1] = { 0 }, wrong = 0, kernel_accepts = 0;
+	unsigned int counts[VC__COUNT] = { 0 }, wrong = 0, kernel_accepts = 0;
 	unsigned int same_reasons = 0;
 	char why[128];
 
@@ -329,7 +413,7 @@ static void test_table(const void *arg)
 			print_tail("  kernel: ", r.kernel_log, 2);
 		}
 		if (VC_COMPARE_NETBPF) {
-			netbpf_load(c, &r);
+			netbpf_load_isolated(c, &r);
 			counts[r.outcome]++;
 			same_reasons += r.outcome == VC_AGREE && same_reason(c, &r);
 		}
@@ -347,7 +431,11 @@ static void test_table(const void *arg)
 		case VC_UNABLE:
 			printf("NOT COMPARED %s: %s\n", c->name, r.why);
 			break;
+		case VC_BROKEN:
+			printf("BROKEN       %s: %s\n", c->name, r.why);
+			break;
 		case VC_AGREE:
+		case VC__COUNT:
 			break;
 		}
 		result_free(&r);
@@ -357,9 +445,9 @@ static void test_table(const void *arg)
 	       vcase_cnt, kernel_accepts, vcase_cnt - kernel_accepts, wrong);
 	if (VC_COMPARE_NETBPF)
 		printf("netbpf vs kernel: %u agree, %u disagree (netbpf stricter), %u unsafe "
-		       "accepts, %u unsupported, %u not verified\n",
+		       "accepts, %u unsupported, %u not verified, %u crashed or hung\n",
 		       counts[VC_AGREE], counts[VC_STRICTER], counts[VC_UNSAFE],
-		       counts[VC_UNSUPPORTED], counts[VC_UNABLE]);
+		       counts[VC_UNSUPPORTED], counts[VC_UNABLE], counts[VC_BROKEN]);
 	if (VC_COMPARE_NETBPF)
 		printf("agreeing rejects whose netbpf log has the kernel's reason: %u of %u\n",
 		       same_reasons, vcase_cnt - kernel_accepts);
@@ -369,6 +457,8 @@ static void test_table(const void *arg)
 		NB_FAIL("%u cases where the kernel disagrees with the corpus", wrong);
 	if (counts[VC_UNSAFE])
 		NB_FAIL("%u unsafe accepts", counts[VC_UNSAFE]);
+	if (counts[VC_BROKEN])
+		NB_FAIL("netbpf crashed or hung on %u cases", counts[VC_BROKEN]);
 }
 
 static void __attribute__((constructor)) register_verifier_cases(void)
