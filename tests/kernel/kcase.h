@@ -168,9 +168,8 @@ static inline void fill_ctx(const struct kcase *c, struct __sk_buff *skb, struct
 	xdp->data_end = c->xdp_meta + frame_len;
 }
 
-static inline void run_kcase(const void *arg)
+static inline void run_kcase_engine(const struct kcase *c, bool jit)
 {
-	const struct kcase *c = arg;
 	u8 frame[256], kout[512], nout[512];
 	struct __sk_buff kskb, nskb, skb_in;
 	struct xdp_md kxdp, nxdp, xdp_in;
@@ -209,7 +208,12 @@ static inline void run_kcase(const void *arg)
 		close(fd);
 		NB_ASSERT_EQ(kerr, 0);
 
-		prog = ctx_test_load(c->type, 0, c->insns, c->cnt);
+		prog = ctx_test_load_engine(c->type, 0, c->insns, c->cnt, jit);
+		if (jit && !nb_prog_is_jited(prog)) {
+			nb_prog_put(prog);
+			nb_test_skip("the JIT did not compile %s (not built yet, or declined)",
+				     c->name);
+		}
 		nopts.data_in = frame;
 		nopts.data_size_in = frame_len + c->xdp_meta;
 		nopts.data_out = nout;
@@ -245,6 +249,31 @@ static inline void run_kcase(const void *arg)
 		NB_ASSERT_MEM_EQ(&nskb, &kskb, sizeof(kskb));
 	}
 	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}
+
+/* The case on the interpreter. */
+static inline void run_kcase(const void *arg)
+{
+	run_kcase_engine(arg, false);
+}
+
+/* The case JIT-compiled: the rewritten context accesses and helper calls as native code. */
+static inline void run_kcase_jit(const void *arg)
+{
+	run_kcase_engine(arg, true);
+}
+
+/* Register every case of a table twice: "<prefix>/<name>" and "<prefix>-jit/<name>". */
+static inline void kcase_register(const char *prefix, const struct kcase *cases, size_t n)
+{
+	char name[128];
+
+	for (size_t i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "%s/%s", prefix, cases[i].name);
+		nb_test_register(name, run_kcase, &cases[i]);
+		snprintf(name, sizeof(name), "%s-jit/%s", prefix, cases[i].name);
+		nb_test_register(name, run_kcase_jit, &cases[i]);
+	}
 }
 
 #endif /* NB_TEST_KCASE_H */

@@ -76,6 +76,7 @@ static const struct read_field read_fields[] = {
 
 static struct bpf_insn read_insns[ARRAY_SIZE(read_fields)][2];
 static struct kcase read_cases[ARRAY_SIZE(read_fields)];
+static char read_names[ARRAY_SIZE(read_fields)][48];
 
 /* Writes, read back: the rewrite of both directions and the fields' widths. */
 #define WRITE_READ(name, off, val)                                                          \
@@ -356,19 +357,14 @@ static const struct kcase fixed_cases[] = {
 
 static void __attribute__((constructor)) register_ctx_kernel_cases(void)
 {
-	char name[96];
-
 	for (size_t i = 0; i < ARRAY_SIZE(read_fields); i++) {
 		const struct read_field *f = &read_fields[i];
 
 		read_insns[i][0] = NB_LDX_MEM(f->size, BPF_REG_0, BPF_REG_1, f->off);
 		read_insns[i][1] = NB_EXIT();
-		read_cases[i] = (struct kcase){ f->name, f->type, read_insns[i], 2, true };
-		snprintf(name, sizeof(name), "ctx-kernel/read_%s", f->name);
-		nb_test_register(name, run_kcase, &read_cases[i]);
+		snprintf(read_names[i], sizeof(read_names[i]), "read_%s", f->name);
+		read_cases[i] = (struct kcase){ read_names[i], f->type, read_insns[i], 2, true };
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(fixed_cases); i++) {
-		snprintf(name, sizeof(name), "ctx-kernel/%s", fixed_cases[i].name);
-		nb_test_register(name, run_kcase, &fixed_cases[i]);
-	}
+	kcase_register("ctx-kernel", read_cases, ARRAY_SIZE(read_cases));
+	kcase_register("ctx-kernel", fixed_cases, ARRAY_SIZE(fixed_cases));
 }

@@ -179,10 +179,5 @@ static const struct kcase mangle_cases[] = {
 
 static void __attribute__((constructor)) register_mangle_kernel_cases(void)
 {
-	char name[96];
-
-	for (size_t i = 0; i < ARRAY_SIZE(mangle_cases); i++) {
-		snprintf(name, sizeof(name), "mangle-kernel/%s", mangle_cases[i].name);
-		nb_test_register(name, run_kcase, &mangle_cases[i]);
-	}
+	kcase_register("mangle-kernel", mangle_cases, ARRAY_SIZE(mangle_cases));
 }

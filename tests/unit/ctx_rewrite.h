@@ -44,8 +44,11 @@ static inline bool ctx_test_is_ctx_access(const struct bpf_insn *insn, enum nb_a
 	return false;
 }
 
-static inline struct nb_prog *ctx_test_load(enum bpf_prog_type type, enum bpf_attach_type attach,
-					    const struct bpf_insn *insns, unsigned int cnt)
+/* jit: let the JIT compile the program when it can (else the interpreter runs it). */
+static inline struct nb_prog *ctx_test_load_engine(enum bpf_prog_type type,
+						   enum bpf_attach_type attach,
+						   const struct bpf_insn *insns, unsigned int cnt,
+						   bool jit)
 {
 	const struct nb_prog_type_ops *ops = nb_prog_type_ops(type);
 	struct nb_prog fake = { .type = type, .expected_attach_type = attach, .ops = ops };
@@ -67,7 +70,7 @@ static inline struct nb_prog *ctx_test_load(enum bpf_prog_type type, enum bpf_at
 	 * With a verifier, the program is proven and rewritten by it. Until it is built (it says
 	 * so with -EOPNOTSUPP), the rewrite below stands in for its fixup.
 	 */
-	opts.flags = NB_PROG_LOAD_INTERP;
+	opts.flags = jit ? 0 : NB_PROG_LOAD_INTERP;
 	err = nb_prog_load(type, insns, cnt, &opts, &prog);
 	if (!err) {
 		nb_log_free(&log);
@@ -78,7 +81,7 @@ static inline struct nb_prog *ctx_test_load(enum bpf_prog_type type, enum bpf_at
 		NB_FAIL("the verifier refuses the program (%d): %s", err,
 			nb_log_text(&log) ? nb_log_text(&log) : "");
 	nb_log_reset(&log);
-	opts.flags = NB_PROG_LOAD_UNSAFE_NO_VERIFY | NB_PROG_LOAD_INTERP;
+	opts.flags = NB_PROG_LOAD_UNSAFE_NO_VERIFY | (jit ? 0 : NB_PROG_LOAD_INTERP);
 	for (unsigned int i = 0; i < cnt; i++) {
 		struct nb_ctx_access_info info = { 0 };
 		enum nb_access_type t;
@@ -108,6 +111,12 @@ static inline struct nb_prog *ctx_test_load(enum bpf_prog_type type, enum bpf_at
 	nb_log_free(&log);
 	free(out);
 	return prog;
+}
+
+static inline struct nb_prog *ctx_test_load(enum bpf_prog_type type, enum bpf_attach_type attach,
+					    const struct bpf_insn *insns, unsigned int cnt)
+{
+	return ctx_test_load_engine(type, attach, insns, cnt, false);
 }
 
 #endif /* NB_TEST_CTX_REWRITE_H */
