@@ -28,7 +28,8 @@ static struct epoch_reader *readers;
 static pthread_mutex_t readers_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static pthread_mutex_t limbo_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct nb_epoch_head *limbo;	/* newest first */
+/* Oldest first: epochs are taken under limbo_lock, so the queue is sorted by epoch. */
+static struct nb_epoch_head *limbo_head, **limbo_tail = &limbo_head;
 static unsigned long limbo_cnt;
 
 static pthread_key_t reader_key;
@@ -160,30 +161,30 @@ static u64 oldest_reader_epoch(const struct epoch_reader *skip)
 	return oldest;
 }
 
-/* Detach the objects retired before epoch 'before' and run their callbacks. */
+/* Detach the objects retired before epoch 'before' (a prefix of the queue), run their callbacks. */
 static unsigned int run_callbacks(u64 before)
 {
-	struct nb_epoch_head **pp, *done = NULL, *h;
+	struct nb_epoch_head *done, *h;
 	unsigned int n = 0;
 
 	pthread_mutex_lock(&limbo_lock);
-	for (pp = &limbo; *pp;) {
-		h = *pp;
-		if (h->epoch < before) {
-			*pp = h->next;
-			h->next = done;
-			done = h;
-			__atomic_sub_fetch(&limbo_cnt, 1, __ATOMIC_RELAXED);
-		} else {
-			pp = &h->next;
-		}
+	done = limbo_head;
+	for (h = limbo_head; h && h->epoch < before; h = h->next)
+		n++;
+	if (!n) {
+		pthread_mutex_unlock(&limbo_lock);
+		return 0;
 	}
+	limbo_head = h;
+	if (!h)
+		limbo_tail = &limbo_head;
+	__atomic_sub_fetch(&limbo_cnt, n, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&limbo_lock);
-	while (done) {
+	/* The first n of the old queue: their links are ours now. */
+	for (unsigned int i = 0; i < n; i++) {
 		h = done;
 		done = h->next;
 		h->func(h);
-		n++;
 	}
 	return n;
 }
@@ -194,8 +195,9 @@ void nb_epoch_call(struct nb_epoch_head *head, void (*func)(struct nb_epoch_head
 	smp_mb();
 	pthread_mutex_lock(&limbo_lock);
 	head->epoch = __atomic_fetch_add(&global_epoch, 1, __ATOMIC_SEQ_CST);
-	head->next = limbo;
-	limbo = head;
+	head->next = NULL;
+	*limbo_tail = head;
+	limbo_tail = &head->next;
 	__atomic_add_fetch(&limbo_cnt, 1, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&limbo_lock);
 }

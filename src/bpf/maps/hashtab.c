@@ -131,8 +131,11 @@ int nb_htab_map_alloc(const struct nb_map *attr, struct nb_map **mapp, struct nb
 	if (!htab->buckets)
 		goto nomem;
 	if (htab->prealloc) {
-		/* A slot per worker beyond max_entries for elements waiting for their grace. */
-		htab->pool_cap = attr->max_entries + nb_nr_cpus();
+		/*
+		 * Room beyond max_entries for replaced elements waiting for their grace period
+		 * (a worker frees its own only after its next quiescent point).
+		 */
+		htab->pool_cap = attr->max_entries + max_t(u32, 64 * nb_nr_cpus(), 512);
 		pool_bytes = (u64)htab->pool_cap * htab->elem_size;
 		htab->pool = pool_bytes < (1ULL << 40) ? malloc(pool_bytes) : NULL;
 		if (!htab->pool)
@@ -274,8 +277,9 @@ static void *htab_lru_map_lookup_elem(struct nb_map *map, const void *key)
 
 	if (!l)
 		return NULL;
-	if (!READ_ONCE(l->ref))
-		WRITE_ONCE(l->ref, 1);
+	/* A hint, racing by design with the eviction scan: relaxed atomics, no ordering. */
+	if (!__atomic_load_n(&l->ref, __ATOMIC_RELAXED))
+		__atomic_store_n(&l->ref, 1, __ATOMIC_RELAXED);
 	return nb_htab_value(htab, l, nb_this_cpu());
 }
 
@@ -333,8 +337,8 @@ static void lru_evict_one(struct nb_htab *htab)
 	for (u32 scanned = 0; htab->lru_last; scanned++) {
 		struct htab_elem *l = htab->lru_last;
 
-		if (READ_ONCE(l->ref) && scanned < 2 * htab->count) {
-			WRITE_ONCE(l->ref, 0);
+		if (__atomic_load_n(&l->ref, __ATOMIC_RELAXED) && scanned < 2 * htab->count) {
+			__atomic_store_n(&l->ref, 0, __ATOMIC_RELAXED);
 			lru_unlink(htab, l);
 			lru_push_front(htab, l);
 			continue;
@@ -367,7 +371,7 @@ static struct htab_elem *elem_alloc(struct nb_htab *htab)
 
 	if (htab->prealloc) {
 		l = pool_pop(htab);
-		if (!l && nb_epoch_reclaim())
+		if (!l && nb_epoch_pending() && nb_epoch_reclaim())
 			l = pool_pop(htab);
 		if (l)
 			goto init;
@@ -430,7 +434,7 @@ long nb_htab_update(struct nb_htab *htab, const void *key, const void *value, u6
 		/* Per-CPU values are updated in place, as the kernel does. */
 		copy_value(htab, old, value, onallcpus, false);
 		if (htab->lru)
-			WRITE_ONCE(old->ref, 1);
+			__atomic_store_n(&old->ref, 1, __ATOMIC_RELAXED);
 		goto out;
 	}
 	if (!old && htab->count >= htab->map.max_entries) {

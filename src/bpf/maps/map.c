@@ -285,8 +285,10 @@ static bool can_write(const struct nb_map *map)
 }
 
 /*
- * Userspace commands run inside an epoch read-side section: programs on other threads may
- * delete the element being copied.
+ * Lookups and walks run inside an epoch read-side section: programs on other threads may delete
+ * the element being copied. Updates and deletes need none: each type's writers serialise on its
+ * lock and see only linked elements, and staying outside lets their own retired elements be
+ * reclaimed at once.
  */
 int nb_map_lookup_elem(struct nb_map *map, const void *key, void *value)
 {
@@ -321,12 +323,10 @@ int nb_map_update_elem(struct nb_map *map, const void *key, const void *value, _
 		return -EINVAL; /* no map here carries a bpf_spin_lock */
 	if (!map->ops->map_update_elem_sys && !map->ops->map_update_elem)
 		return -EOPNOTSUPP;
-	nb_epoch_read_lock();
 	if (map->ops->map_update_elem_sys)
 		err = map->ops->map_update_elem_sys(map, key, value, flags);
 	else
 		err = (int)map->ops->map_update_elem(map, key, value, flags);
-	nb_epoch_read_unlock();
 	nb_epoch_maybe_reclaim();
 	return err;
 }
@@ -339,9 +339,7 @@ int nb_map_delete_elem(struct nb_map *map, const void *key)
 		return -EPERM;
 	if (!map->ops->map_delete_elem)
 		return -EOPNOTSUPP;
-	nb_epoch_read_lock();
 	err = (int)map->ops->map_delete_elem(map, key);
-	nb_epoch_read_unlock();
 	nb_epoch_maybe_reclaim();
 	return err;
 }
