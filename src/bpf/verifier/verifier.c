@@ -1,16 +1,317 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The verifier's entry point. Until the abstract interpreter lands, no program can be proven
- * safe: every load that asks for a proof is refused with a clear reason, and only checked or
- * explicitly unverified loads run.
+ * The verifier's main walk, the twin of the kernel's do_check: abstract interpretation of the
+ * program over every path. Each instruction transforms the current abstract state; a
+ * conditional jump whose outcome is not known pushes the other side for later; a path ends at
+ * the program's exit or where an explored state proves it safe. The program is accepted when
+ * every path ended well within the budget of processed instructions; then the fixups make it
+ * ready for the engines (context rewrite, helper resolution).
  */
-#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 
-#include "bpf/prog.h"
+#include "bpf/verifier/verifier.h"
+
+#define NB_MAX_PENDING_BRANCHES 8192	/* BPF_COMPLEXITY_LIMIT_JMP_SEQ */
+
+struct nb_verifier_state *push_stack(struct nb_verifier_env *env, u32 insn_idx,
+				     u32 prev_insn_idx)
+{
+	struct nb_stack_elem *elem;
+
+	if (env->stack_size >= NB_MAX_PENDING_BRANCHES) {
+		verbose(env, "The sequence of %d jumps is too complex.\n", env->stack_size);
+		return NULL;
+	}
+	elem = calloc(1, sizeof(*elem));
+	if (!elem)
+		return NULL;
+	if (copy_verifier_state(&elem->st, env->cur)) {
+		free_verifier_state(&elem->st, false);
+		free(elem);
+		return NULL;
+	}
+	elem->insn_idx = insn_idx;
+	elem->prev_insn_idx = prev_insn_idx;
+	elem->log_trace_len = env->trace_len;
+	elem->next = env->head;
+	env->head = elem;
+	env->stack_size++;
+	/* One more unfinished path below the nearest explored state. */
+	if (elem->st.parent)
+		elem->st.parent->branches++;
+	return &elem->st;
+}
+
+static int pop_stack(struct nb_verifier_env *env, u32 *insn_idx)
+{
+	struct nb_stack_elem *elem = env->head;
+	int err;
+
+	if (!elem)
+		return -ENOENT;
+	err = copy_verifier_state(env->cur, &elem->st);
+	*insn_idx = elem->insn_idx;
+	env->prev_insn_idx = elem->prev_insn_idx;
+	env->trace_len = elem->log_trace_len;
+	env->head = elem->next;
+	env->stack_size--;
+	free_verifier_state(&elem->st, false);
+	free(elem);
+	return err;
+}
+
+static int check_return_code(struct nb_verifier_env *env)
+{
+	struct nb_reg_state *r0 = &cur_regs(env)[BPF_REG_0];
+	s32 min, max;
+
+	if (!env->ops->retval_range || !env->ops->retval_range(env->prog, &min, &max))
+		return 0;
+	if (r0->type != SCALAR_VALUE) {
+		verbose(env, "At program exit the register R0 is not a known value (%s)\n",
+			reg_type_str(r0->type));
+		return -EINVAL;
+	}
+	if (r0->smin_value < min || r0->smax_value > max) {
+		char tn[48];
+
+		tnum_strn(tn, sizeof(tn), r0->var_off);
+		verbose(env, "At program exit the register R0 has value %s (smin=%lld smax=%lld) "
+			"should have been in [%d, %d]\n", tn, (long long)r0->smin_value,
+			(long long)r0->smax_value, min, max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_main_exit(struct nb_verifier_env *env)
+{
+	struct nb_verifier_state *st = env->cur;
+	int err;
+
+	err = check_reg_arg_read(env, BPF_REG_0);
+	if (err)
+		return err;
+	if (st->acquired_refs) {
+		verbose(env, "Unreleased reference id=%u alloc_insn=%u\n", st->refs[0].id,
+			st->refs[0].insn_idx);
+		return -EINVAL;
+	}
+	return check_return_code(env);
+}
+
+/* Register an instruction writes, for the verbose trace. */
+static s32 written_reg(const struct bpf_insn *insn)
+{
+	switch (insn_class(insn)) {
+	case BPF_ALU:
+	case BPF_ALU64:
+	case BPF_LDX:
+		return insn->dst_reg;
+	case BPF_LD:
+		return insn_is_ldimm64(insn) ? insn->dst_reg : BPF_REG_0;
+	case BPF_STX:
+		if (insn_is_atomic(insn) && insn->imm == BPF_CMPXCHG)
+			return BPF_REG_0;
+		if (insn_is_atomic(insn) && (insn->imm & BPF_FETCH))
+			return insn->src_reg;
+		return -1;
+	case BPF_JMP:
+		return insn_is_call(insn) ? BPF_REG_0 : -1;
+	default:
+		return -1;
+	}
+}
+
+static int do_check(struct nb_verifier_env *env)
+{
+	u32 insn_idx = 0;
+	int err;
+
+	for (;;) {
+		struct bpf_insn *insn;
+		bool path_done = false;
+		u32 idx;
+
+		if (insn_idx >= env->len) {
+			verbose(env, "invalid insn idx %u insn_cnt %u\n", insn_idx, env->len);
+			return -EFAULT;
+		}
+		insn = &env->insns[insn_idx];
+		env->insn_idx = insn_idx;
+		if (++env->insn_processed > NB_COMPLEXITY_LIMIT) {
+			verbose(env, "BPF program is too large. Processed %u insn\n",
+				env->insn_processed);
+			return -E2BIG;
+		}
+		err = is_state_visited(env, insn_idx);
+		if (err < 0)
+			return err;
+		if (err == 1) {
+			path_done = true;
+			goto next_path;
+		}
+		env->aux[insn_idx].seen = true;
+		idx = insn_idx;
+
+		switch (insn_class(insn)) {
+		case BPF_ALU:
+		case BPF_ALU64:
+			err = check_alu_op(env, insn);
+			break;
+		case BPF_LDX:
+		case BPF_ST:
+			err = check_load_store(env, insn);
+			break;
+		case BPF_STX:
+			err = insn_is_atomic(insn) ? check_atomic(env, insn)
+						   : check_load_store(env, insn);
+			break;
+		case BPF_LD:
+			if (insn_is_ldimm64(insn)) {
+				err = check_ld_imm(env, insn);
+				insn_idx++;
+			} else {
+				err = check_ld_abs(env, insn);
+			}
+			break;
+		default: /* BPF_JMP, BPF_JMP32 */
+			switch (BPF_OP(insn->code)) {
+			case BPF_CALL:
+				err = insn->src_reg == BPF_PSEUDO_CALL
+					      ? check_func_call(env, insn, &insn_idx)
+					      : check_helper_call(env, insn, &insn_idx);
+				break;
+			case BPF_JA:
+				insn_idx += insn_jmp_off(insn);
+				env->jmps_processed++;
+				break;
+			case BPF_EXIT:
+				if (env->cur->curframe) {
+					err = check_reg_arg_read(env, BPF_REG_0);
+					if (!err)
+						err = prepare_func_exit(env, &insn_idx);
+					break;
+				}
+				err = check_main_exit(env);
+				path_done = true;
+				break;
+			default:
+				err = check_cond_jmp_op(env, insn, &insn_idx);
+				break;
+			}
+		}
+		if (err) {
+			env->insn_idx = idx;
+			return err;
+		}
+		if (env->log_verbose)
+			trace_push(env, written_reg(&env->insns[idx]));
+		if (!path_done) {
+			insn_idx++;
+			continue;
+		}
+next_path:
+		update_branch_counts(env, env->cur->parent);
+		err = pop_stack(env, &insn_idx);
+		if (err == -ENOENT)
+			return 0;
+		if (err)
+			return err;
+	}
+}
+
+static struct nb_verifier_state *init_state(struct nb_verifier_env *env)
+{
+	struct nb_verifier_state *st = calloc(1, sizeof(*st));
+	struct nb_func_state *f;
+
+	if (!st)
+		return NULL;
+	f = calloc(1, sizeof(*f));
+	if (!f) {
+		free(st);
+		return NULL;
+	}
+	st->frame[0] = f;
+	for (int i = 0; i < NB_MAX_BPF_REG; i++)
+		mark_reg_not_init(&f->regs[i]);
+	mark_pointer(&f->regs[BPF_REG_1], PTR_TO_CTX);
+	mark_pointer(&f->regs[BPF_REG_10], PTR_TO_STACK);
+	return st;
+}
+
+static void free_env(struct nb_verifier_env *env)
+{
+	while (env->head) {
+		struct nb_stack_elem *elem = env->head;
+
+		env->head = elem->next;
+		free_verifier_state(&elem->st, false);
+		free(elem);
+	}
+	if (env->cur)
+		free_verifier_state(env->cur, true);
+	free_explored_states(env);
+	nb_log_free(&env->msg);
+	free(env->trace);
+	free(env->aux);
+	free(env);
+}
+
+static void print_stats(struct nb_verifier_env *env)
+{
+	nb_log_verbose(env->log, "processed %u insns (limit %u) max_states_per_insn %u "
+		       "total_states %u peak_states %u\n", env->insn_processed,
+		       NB_COMPLEXITY_LIMIT, env->max_states_per_insn, env->total_states,
+		       env->peak_states);
+}
 
 int nb_verify(struct nb_prog *prog, struct nb_log *log)
 {
-	nb_log_printf(log, "the verifier is not built yet: load with checked runs or "
-		      "--unsafe-no-verify\n");
-	return -EOPNOTSUPP;
+	struct nb_verifier_env *env = calloc(1, sizeof(*env));
+	int err;
+
+	if (!env)
+		return -ENOMEM;
+	env->prog = prog;
+	env->ops = prog->ops;
+	env->insns = prog->insns;
+	env->len = prog->len;
+	env->log = log;
+	env->log_verbose = log && log->level >= NB_LOG_VERBOSE;
+	env->aux = calloc(env->len, sizeof(*env->aux));
+	env->explored = calloc(env->len, sizeof(*env->explored));
+	env->cur = init_state(env);
+	if (!env->aux || !env->explored || !env->cur) {
+		free_env(env);
+		return -ENOMEM;
+	}
+	err = check_subprogs(env);
+	if (!err)
+		err = check_cfg(env);
+	if (!err) {
+		compute_liveness(env);
+		err = do_check(env);
+		if (err && env->log_verbose)
+			print_failing_path(env);
+		if (err && env->insn_idx < env->len) {
+			print_insn(env, env->insn_idx);
+			nb_log_printf(log, "\n");
+		}
+	}
+	if (!err)
+		err = check_max_stack_depth(env);
+	if (env->msg.len)
+		nb_log_printf(log, "%s", nb_log_text(&env->msg));
+	if (!err)
+		err = convert_ctx_accesses(env);
+	if (!err)
+		err = nb_resolve_helpers(prog, log);
+	print_stats(env);
+	if (!err)
+		prog->verified = true;
+	free_env(env);
+	return err;
 }

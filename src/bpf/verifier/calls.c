@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Calls: helper calls checked argument by argument against the helper's prototype, with their
+ * return value, clobbered registers, released references and invalidated packet pointers
+ * (check_helper_call); bpf-to-bpf calls as new frames (check_func_call, prepare_func_exit);
+ * callbacks of bpf_loop and bpf_for_each_map_elem, verified as a subprogram that the helper may
+ * call any number of times.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/verifier/verifier.h"
+
+struct call_meta {
+	struct nb_map *map_ptr;
+	int func_id;
+	u32 mem_size;		/* NB_ARG_CONST_ALLOC_SIZE_OR_ZERO */
+	u32 release_ref;	/* NB_ARG_PTR_TO_ALLOC_MEM */
+	int subprogno;		/* NB_ARG_PTR_TO_FUNC */
+	int callback_ctx_regno;
+	bool raw_mode;		/* the memory argument is written by the helper */
+	bool mem_or_null;
+};
+
+int find_subprog(struct nb_verifier_env *env, u32 off)
+{
+	for (u32 i = 0; i < env->subprog_cnt; i++)
+		if (env->subprog[i].start == off)
+			return i;
+	return -1;
+}
+
+int acquire_reference(struct nb_verifier_env *env, u32 insn_idx)
+{
+	struct nb_verifier_state *st = env->cur;
+
+	if (st->acquired_refs >= NB_MAX_REFS) {
+		verbose(env, "too many acquired references\n");
+		return -EINVAL;
+	}
+	st->refs[st->acquired_refs].id = ++env->id_gen;
+	st->refs[st->acquired_refs].insn_idx = insn_idx;
+	st->acquired_refs++;
+	return env->id_gen;
+}
+
+int release_reference(struct nb_verifier_env *env, u32 ref_obj_id)
+{
+	struct nb_verifier_state *st = env->cur;
+	struct nb_reg_state *reg;
+	u32 i;
+
+	for (i = 0; i < st->acquired_refs; i++)
+		if (st->refs[i].id == ref_obj_id)
+			break;
+	if (i == st->acquired_refs) {
+		verbose(env, "reference has not been acquired before\n");
+		return -EINVAL;
+	}
+	st->refs[i] = st->refs[--st->acquired_refs];
+	/* Every copy of the released pointer is dead. */
+	for_each_reg_in_state(st, reg, {
+		if (reg->ref_obj_id == ref_obj_id)
+			mark_reg_unknown(reg);
+	});
+	return 0;
+}
+
+void clear_all_pkt_pointers(struct nb_verifier_env *env)
+{
+	struct nb_reg_state *reg;
+
+	for_each_reg_in_state(env->cur, reg, {
+		if (reg_is_pkt_pointer_any(reg) || reg->type == PTR_TO_PACKET_END)
+			mark_reg_unknown(reg);
+	});
+}
+
+static const char *func_name(int id)
+{
+	return nb_helper_name(id) ?: "unknown";
+}
+
+static bool is_mem_ptr_type(u32 type)
+{
+	switch (base_type(type)) {
+	case PTR_TO_STACK:
+	case PTR_TO_PACKET:
+	case PTR_TO_PACKET_META:
+	case PTR_TO_MAP_KEY:
+	case PTR_TO_MAP_VALUE:
+	case PTR_TO_MEM:
+		return !(type & PTR_MAYBE_NULL);
+	default:
+		return false;
+	}
+}
+
+static int check_pkt_arg(struct nb_verifier_env *env, const struct nb_func_proto *fn,
+			 const struct nb_reg_state *reg, bool write)
+{
+	if (!reg_is_pkt_pointer_any(reg))
+		return 0;
+	if (!fn->pkt_access || (write && !may_access_direct_pkt_data(env, NB_WRITE))) {
+		verbose(env, "helper access to the packet is not allowed\n");
+		return -EACCES;
+	}
+	return 0;
+}
+
+/* Size argument of the previous memory argument: the access is checked up to its maximum. */
+static int check_mem_size_reg(struct nb_verifier_env *env, int regno, bool zero_size_allowed,
+			      struct call_meta *meta)
+{
+	struct nb_reg_state *reg = &cur_regs(env)[regno];
+
+	if (reg->type != SCALAR_VALUE) {
+		verbose(env, "R%d type=%s expected=scalar\n", regno, reg_type_str(reg->type));
+		return -EACCES;
+	}
+	if (reg->smin_value < 0) {
+		verbose(env, "R%d min value is negative, either use unsigned or 'var &= const'\n",
+			regno);
+		return -EACCES;
+	}
+	if (reg->umin_value == 0 && !zero_size_allowed) {
+		verbose(env, "R%d invalid zero-sized read: u64=[%llu,%llu]\n", regno,
+			(unsigned long long)reg->umin_value, (unsigned long long)reg->umax_value);
+		return -EACCES;
+	}
+	if (reg->umax_value >= NB_MAX_VAR_SIZ) {
+		verbose(env, "R%d unbounded memory access, use 'var &= const' or 'if (var < "
+			"const)'\n", regno);
+		return -EACCES;
+	}
+	return check_helper_mem_access(env, regno - 1, reg->umax_value, zero_size_allowed,
+				       meta->raw_mode);
+}
+
+static int check_const_str(struct nb_verifier_env *env, int regno)
+{
+	const struct nb_reg_state *reg = &cur_regs(env)[regno];
+	const struct nb_map *map = reg->map_ptr;
+	u64 addr;
+	int off;
+
+	if (reg->type != PTR_TO_MAP_VALUE) {
+		verbose(env, "R%d type=%s expected=map_value\n", regno, reg_type_str(reg->type));
+		return -EACCES;
+	}
+	if (!(map->map_flags & BPF_F_RDONLY_PROG) || !map->frozen) {
+		verbose(env, "R%d does not point to a readonly map'\n", regno);
+		return -EACCES;
+	}
+	if (!tnum_is_const(reg->var_off)) {
+		verbose(env, "R%d is not a constant address'\n", regno);
+		return -EACCES;
+	}
+	off = reg->off + (int)reg->var_off.value;
+	if (off < 0 || (u32)off >= map->value_size || nb_map_direct_value_addr(map, 0, &addr)) {
+		verbose(env, "R%d is outside of the map value\n", regno);
+		return -EACCES;
+	}
+	if (!memchr((const char *)(uintptr_t)addr + off, 0, map->value_size - off)) {
+		verbose(env, "string is not zero-terminated\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_func_arg(struct nb_verifier_env *env, u32 arg, const struct nb_func_proto *fn,
+			  struct call_meta *meta)
+{
+	enum nb_arg_type type = fn->arg_type[arg];
+	int regno = arg + 1, err;
+	struct nb_reg_state *reg = &cur_regs(env)[regno];
+
+	if (type == NB_ARG_DONTCARE)
+		return 0;
+	err = check_reg_arg_read(env, regno);
+	if (err)
+		return err;
+
+	switch (type) {
+	case NB_ARG_ANYTHING:
+		return 0;
+	case NB_ARG_CONST_MAP_PTR:
+		if (reg->type != CONST_PTR_TO_MAP) {
+			verbose(env, "R%d type=%s expected=map_ptr\n", regno,
+				reg_type_str(reg->type));
+			return -EACCES;
+		}
+		meta->map_ptr = reg->map_ptr;
+		if (fn->map_type_cnt) {
+			u32 i;
+
+			for (i = 0; i < fn->map_type_cnt; i++)
+				if (fn->map_types[i] == reg->map_ptr->map_type)
+					break;
+			if (i == fn->map_type_cnt) {
+				verbose(env, "cannot pass map_type %d into func %s#%d\n",
+					reg->map_ptr->map_type, func_name(meta->func_id),
+					meta->func_id);
+				return -EINVAL;
+			}
+		}
+		return check_map_func_compatibility(env, reg->map_ptr, meta->func_id);
+	case NB_ARG_PTR_TO_MAP_KEY:
+	case NB_ARG_PTR_TO_MAP_VALUE:
+	case NB_ARG_PTR_TO_UNINIT_MAP_VALUE: {
+		bool key = type == NB_ARG_PTR_TO_MAP_KEY;
+		bool write = type == NB_ARG_PTR_TO_UNINIT_MAP_VALUE;
+
+		if (!meta->map_ptr) {
+			verbose(env, "invalid map_ptr to access map->%s\n", key ? "key" : "value");
+			return -EACCES;
+		}
+		if (!is_mem_ptr_type(reg->type) || base_type(reg->type) == PTR_TO_MEM) {
+			verbose(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, "
+				"map_value\n", regno, reg_type_str(reg->type));
+			return -EACCES;
+		}
+		err = check_pkt_arg(env, fn, reg, write);
+		if (err)
+			return err;
+		return check_helper_mem_access(env, regno, key ? meta->map_ptr->key_size
+							       : meta->map_ptr->value_size,
+					       false, write);
+	}
+	case NB_ARG_PTR_TO_MEM_OR_NULL:
+		if (register_is_null(reg)) {
+			meta->mem_or_null = true;
+			return 0;
+		}
+		/* fall through */
+	case NB_ARG_PTR_TO_MEM:
+	case NB_ARG_PTR_TO_UNINIT_MEM:
+		meta->raw_mode = type == NB_ARG_PTR_TO_UNINIT_MEM;
+		if (!is_mem_ptr_type(reg->type)) {
+			verbose(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, "
+				"mem\n", regno, reg_type_str(reg->type));
+			return -EACCES;
+		}
+		return check_pkt_arg(env, fn, reg, meta->raw_mode);
+	case NB_ARG_CONST_SIZE:
+	case NB_ARG_CONST_SIZE_OR_ZERO:
+		return check_mem_size_reg(env, regno, type == NB_ARG_CONST_SIZE_OR_ZERO, meta);
+	case NB_ARG_CONST_ALLOC_SIZE_OR_ZERO:
+		if (reg->type != SCALAR_VALUE || !tnum_is_const(reg->var_off)) {
+			verbose(env, "R%d is not a known constant'\n", regno);
+			return -EACCES;
+		}
+		meta->mem_size = reg->var_off.value;
+		return 0;
+	case NB_ARG_PTR_TO_CTX_OR_NULL:
+		if (register_is_null(reg))
+			return 0;
+		/* fall through */
+	case NB_ARG_PTR_TO_CTX:
+		if (reg->type != PTR_TO_CTX) {
+			verbose(env, "R%d type=%s expected=ctx\n", regno, reg_type_str(reg->type));
+			return -EACCES;
+		}
+		if (reg->off || !tnum_equals_const(reg->var_off, 0)) {
+			verbose(env, "dereference of modified ctx ptr R%d off=%d disallowed\n",
+				regno, reg->off);
+			return -EACCES;
+		}
+		return 0;
+	case NB_ARG_PTR_TO_LONG:
+	case NB_ARG_PTR_TO_INT:
+		if (!is_mem_ptr_type(reg->type)) {
+			verbose(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_value, mem\n",
+				regno, reg_type_str(reg->type));
+			return -EACCES;
+		}
+		err = check_pkt_arg(env, fn, reg, true);
+		if (err)
+			return err;
+		return check_helper_mem_access(env, regno, type == NB_ARG_PTR_TO_LONG ? 8 : 4,
+					       false, true);
+	case NB_ARG_PTR_TO_FUNC:
+		if (reg->type != PTR_TO_FUNC) {
+			verbose(env, "R%d type=%s expected=func\n", regno, reg_type_str(reg->type));
+			return -EACCES;
+		}
+		meta->subprogno = reg->subprogno;
+		return 0;
+	case NB_ARG_PTR_TO_STACK_OR_NULL:
+		if (!register_is_null(reg) && reg->type != PTR_TO_STACK) {
+			verbose(env, "R%d type=%s expected=fp\n", regno, reg_type_str(reg->type));
+			return -EACCES;
+		}
+		meta->callback_ctx_regno = regno;
+		return 0;
+	case NB_ARG_PTR_TO_ALLOC_MEM:
+		if (reg->type != (PTR_TO_MEM | MEM_RINGBUF) || !reg->ref_obj_id) {
+			verbose(env, "R%d type=%s expected=ringbuf_mem\n", regno,
+				reg_type_str(reg->type));
+			return -EACCES;
+		}
+		if (reg->off || !tnum_equals_const(reg->var_off, 0)) {
+			verbose(env, "R%d must have zero offset when passed to release func\n",
+				regno);
+			return -EINVAL;
+		}
+		meta->release_ref = reg->ref_obj_id;
+		return 0;
+	case NB_ARG_CONST_STR:
+		return check_const_str(env, regno);
+	default:
+		verbose(env, "unsupported arg type %d of func %s#%d\n", type,
+			func_name(meta->func_id), meta->func_id);
+		return -EFAULT;
+	}
+}
+
+/*
+ * Enter a callback: a new frame whose arguments the helper provides. Exploration of the
+ * callback is pushed; when it exits, the walk returns to the helper call, which may call it
+ * again, until the states at the call converge.
+ */
+static int push_callback_call(struct nb_verifier_env *env, u32 insn_idx, struct call_meta *meta)
+{
+	struct nb_verifier_state *st;
+	struct nb_func_state *caller, *callee;
+	struct nb_reg_state *r;
+	u32 frame;
+
+	if (env->cur->curframe + 1 >= NB_MAX_CALL_FRAMES) {
+		verbose(env, "the call stack of %d frames is too deep !\n",
+			env->cur->curframe + 2);
+		return -E2BIG;
+	}
+	st = push_stack(env, env->subprog[meta->subprogno].start, insn_idx);
+	if (!st)
+		return -ENOMEM;
+	frame = st->curframe + 1;
+	caller = st->frame[st->curframe];
+	callee = calloc(1, sizeof(*callee));
+	if (!callee)
+		return -ENOMEM;
+	st->frame[frame] = callee;
+	st->curframe = frame;
+	callee->frameno = frame;
+	callee->callsite = insn_idx;
+	callee->subprogno = meta->subprogno;
+	callee->in_callback_fn = true;
+	callee->callback_ret_min = 0;
+	callee->callback_ret_max = 1;
+	env->subprog[meta->subprogno].is_callback = true;
+	for (int i = 0; i < NB_MAX_BPF_REG; i++)
+		mark_reg_not_init(&callee->regs[i]);
+	mark_pointer(&callee->regs[BPF_REG_10], PTR_TO_STACK);
+	callee->regs[BPF_REG_10].frameno = frame;
+	r = callee->regs;
+	if (meta->func_id == BPF_FUNC_loop) {
+		/* callback(u64 index, void *ctx) */
+		mark_reg_unknown(&r[BPF_REG_1]);
+		r[BPF_REG_2] = caller->regs[BPF_REG_3];
+	} else {
+		/* callback(map, key, value, ctx) */
+		mark_pointer(&r[BPF_REG_1], CONST_PTR_TO_MAP);
+		r[BPF_REG_1].map_ptr = meta->map_ptr;
+		mark_pointer(&r[BPF_REG_2], PTR_TO_MAP_KEY);
+		r[BPF_REG_2].map_ptr = meta->map_ptr;
+		mark_pointer(&r[BPF_REG_3], PTR_TO_MAP_VALUE);
+		r[BPF_REG_3].map_ptr = meta->map_ptr;
+		r[BPF_REG_4] = caller->regs[BPF_REG_3];
+	}
+	env->aux[insn_idx].calls_callback = true;
+	return 0;
+}
+
+int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *insn_idx)
+{
+	struct call_meta meta = { .func_id = insn->imm, .subprogno = -1 };
+	const struct nb_func_proto *fn;
+	struct nb_reg_state *regs;
+	int func_id = insn->imm, err;
+
+	if (func_id <= 0 || func_id >= __BPF_FUNC_MAX_ID) {
+		verbose(env, "invalid func %s#%d\n", func_name(func_id), func_id);
+		return -EINVAL;
+	}
+	fn = env->ops->get_func_proto ? env->ops->get_func_proto(func_id, env->prog) : NULL;
+	if (!fn || !fn->func) {
+		verbose(env, "unknown func %s#%d\n", func_name(func_id), func_id);
+		return -EINVAL;
+	}
+	if (fn->gpl_only && !env->prog->gpl_compatible) {
+		verbose(env, "cannot call GPL-restricted function from non-GPL compatible "
+			"program\n");
+		return -EINVAL;
+	}
+	for (u32 i = 0; i < 5; i++) {
+		err = check_func_arg(env, i, fn, &meta);
+		if (err)
+			return err;
+	}
+	if (meta.release_ref) {
+		err = release_reference(env, meta.release_ref);
+		if (err)
+			return err;
+	}
+	if (func_id == BPF_FUNC_tail_call && env->cur->acquired_refs) {
+		verbose(env, "tail_call would lead to reference leak\n");
+		return -EINVAL;
+	}
+	if (func_id == BPF_FUNC_tail_call)
+		env->subprog[cur_func(env)->subprogno].has_tail_call = true;
+	if (meta.subprogno >= 0) {
+		if (func_id != BPF_FUNC_loop && func_id != BPF_FUNC_for_each_map_elem) {
+			verbose(env, "callbacks of func %s#%d are not supported\n",
+				func_name(func_id), func_id);
+			return -EOPNOTSUPP;
+		}
+		err = push_callback_call(env, *insn_idx, &meta);
+		if (err)
+			return err;
+	}
+
+	regs = cur_regs(env);
+	for (int i = BPF_REG_1; i <= BPF_REG_5; i++)
+		mark_reg_not_init(&regs[i]);
+	switch (fn->ret_type) {
+	case NB_RET_INTEGER:
+		mark_reg_unknown(&regs[BPF_REG_0]);
+		break;
+	case NB_RET_VOID:
+		mark_reg_not_init(&regs[BPF_REG_0]);
+		break;
+	case NB_RET_PTR_TO_MAP_VALUE_OR_NULL:
+		if (!meta.map_ptr) {
+			verbose(env, "kernel subsystem misconfigured verifier\n");
+			return -EINVAL;
+		}
+		if (meta.map_ptr->map_type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+		    meta.map_ptr->map_type == BPF_MAP_TYPE_HASH_OF_MAPS) {
+			mark_pointer(&regs[BPF_REG_0], CONST_PTR_TO_MAP | PTR_MAYBE_NULL);
+			regs[BPF_REG_0].map_ptr = meta.map_ptr->inner_map_meta;
+			if (!regs[BPF_REG_0].map_ptr) {
+				verbose(env, "map-in-map without an inner map template\n");
+				return -EINVAL;
+			}
+		} else {
+			mark_pointer(&regs[BPF_REG_0], PTR_TO_MAP_VALUE | PTR_MAYBE_NULL);
+			regs[BPF_REG_0].map_ptr = meta.map_ptr;
+		}
+		regs[BPF_REG_0].id = ++env->id_gen;
+		break;
+	case NB_RET_PTR_TO_ALLOC_MEM_OR_NULL: {
+		int id = acquire_reference(env, *insn_idx);
+
+		if (id < 0)
+			return id;
+		mark_pointer(&regs[BPF_REG_0], PTR_TO_MEM | MEM_RINGBUF | PTR_MAYBE_NULL);
+		regs[BPF_REG_0].mem_size = meta.mem_size;
+		regs[BPF_REG_0].id = id;
+		regs[BPF_REG_0].ref_obj_id = id;
+		break;
+	}
+	default:
+		verbose(env, "unknown return type %d of func %s#%d\n", fn->ret_type,
+			func_name(func_id), func_id);
+		return -EINVAL;
+	}
+	if (fn->changes_pkt_data)
+		clear_all_pkt_pointers(env);
+	return 0;
+}
+
+int check_func_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *insn_idx)
+{
+	struct nb_verifier_state *st = env->cur;
+	struct nb_func_state *caller = cur_func(env), *callee;
+	u32 target = *insn_idx + insn->imm + 1;
+	int subprog = find_subprog(env, target);
+
+	if (subprog < 0) {
+		verbose(env, "verifier bug. No program starts at insn %u\n", target);
+		return -EFAULT;
+	}
+	if (st->curframe + 1 >= NB_MAX_CALL_FRAMES) {
+		verbose(env, "the call stack of %d frames is too deep !\n", st->curframe + 2);
+		return -E2BIG;
+	}
+	callee = calloc(1, sizeof(*callee));
+	if (!callee)
+		return -ENOMEM;
+	st->frame[st->curframe + 1] = callee;
+	callee->frameno = st->curframe + 1;
+	callee->callsite = *insn_idx;
+	callee->subprogno = subprog;
+	for (int i = 0; i < NB_MAX_BPF_REG; i++) {
+		if (i >= BPF_REG_1 && i <= BPF_REG_5)
+			callee->regs[i] = caller->regs[i];
+		else
+			mark_reg_not_init(&callee->regs[i]);
+	}
+	mark_pointer(&callee->regs[BPF_REG_10], PTR_TO_STACK);
+	callee->regs[BPF_REG_10].frameno = callee->frameno;
+	for (int i = BPF_REG_1; i <= BPF_REG_5; i++)
+		mark_reg_not_init(&caller->regs[i]);
+	st->curframe++;
+	*insn_idx = target - 1;
+	return 0;
+}
+
+int prepare_func_exit(struct nb_verifier_env *env, u32 *insn_idx)
+{
+	struct nb_verifier_state *st = env->cur;
+	struct nb_func_state *callee = st->frame[st->curframe], *caller;
+	struct nb_reg_state *r0 = &callee->regs[BPF_REG_0];
+
+	if (r0->type == PTR_TO_STACK) {
+		verbose(env, "cannot return stack pointer to the caller\n");
+		return -EINVAL;
+	}
+	caller = st->frame[st->curframe - 1];
+	if (callee->in_callback_fn) {
+		if (r0->type != SCALAR_VALUE) {
+			verbose(env, "R0 not a scalar value\n");
+			return -EACCES;
+		}
+		if (r0->smin_value < callee->callback_ret_min ||
+		    r0->smax_value > callee->callback_ret_max) {
+			verbose(env, "At callback return the register R0 has smin=%lld smax=%lld "
+				"should have been in [%u, %u]\n", (long long)r0->smin_value,
+				(long long)r0->smax_value, callee->callback_ret_min,
+				callee->callback_ret_max);
+			return -EINVAL;
+		}
+		/* Back to the helper call: it may call the callback again or return. */
+		*insn_idx = callee->callsite - 1;
+	} else {
+		caller->regs[BPF_REG_0] = *r0;
+		*insn_idx = callee->callsite;
+	}
+	st->frame[st->curframe] = NULL;
+	st->curframe--;
+	free_func_state(callee);
+	return 0;
+}

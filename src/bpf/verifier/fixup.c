@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * After the proof: the combined stack of every call chain within the kernel's limit, and the
+ * context accesses rewritten by the program type into accesses of the datapath's own layout
+ * (the twin of convert_ctx_accesses and bpf_patch_insn_data). A narrow load of a wider field
+ * loads the whole field and shifts and masks, so types describe each field once. Jump, call and
+ * callback offsets are recomputed over the patched program.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/verifier/verifier.h"
+
+#define NB_MAX_PATCH NB_CTX_CONVERT_MAX
+
+static u32 round_up(u32 v, u32 a)
+{
+	return (v + a - 1) / a * a;
+}
+
+static u32 subprog_of(const struct nb_verifier_env *env, u32 insn)
+{
+	u32 i = 0;
+
+	while (i + 1 < env->subprog_cnt && env->subprog[i + 1].start <= insn)
+		i++;
+	return i;
+}
+
+/* Deepest stack over every call chain starting at subprogram idx. */
+static int max_chain_depth(struct nb_verifier_env *env, u32 idx, u32 frames, u32 *depth)
+{
+	u32 own = round_up(env->subprog[idx].stack_depth ?: 1, 32), deepest = 0;
+
+	if (frames > NB_MAX_CALL_FRAMES) {
+		verbose(env, "the call stack of %u frames is too deep !\n", frames);
+		return -E2BIG;
+	}
+	for (u32 i = env->subprog[idx].start; i < env->subprog[idx + 1].start; i++) {
+		const struct bpf_insn *insn = &env->insns[i];
+		u32 d;
+		int err;
+
+		if (!insn_is_pseudo_call(insn) &&
+		    !(insn_is_ldimm64(insn) && insn->src_reg == BPF_PSEUDO_FUNC))
+			continue;
+		if (!env->aux[i].seen)
+			continue;
+		err = max_chain_depth(env, subprog_of(env, i + insn->imm + 1), frames + 1, &d);
+		if (err)
+			return err;
+		if (d > deepest)
+			deepest = d;
+	}
+	*depth = own + deepest;
+	return 0;
+}
+
+int check_max_stack_depth(struct nb_verifier_env *env)
+{
+	u32 depth, deepest_frame = 0;
+	int err;
+
+	err = max_chain_depth(env, 0, 1, &depth);
+	if (err)
+		return err;
+	if (depth > NB_STACK_SIZE) {
+		verbose(env, "combined stack size of %u calls is %u. Too large\n",
+			env->subprog_cnt, depth);
+		return -EACCES;
+	}
+	for (u32 i = 0; i < env->subprog_cnt; i++)
+		if (env->subprog[i].stack_depth > deepest_frame)
+			deepest_frame = env->subprog[i].stack_depth;
+	env->prog->stack_depth = round_up(deepest_frame, 8);
+	return 0;
+}
+
+/*
+ * Instructions replacing one context access; 0 leaves it as it is. The type rewrites narrow
+ * loads itself (it reads exactly the bytes asked for).
+ */
+static int convert_one(struct nb_verifier_env *env, u32 i, struct bpf_insn *buf)
+{
+	const struct bpf_insn *insn = &env->insns[i];
+	enum nb_access_type t = insn_class(insn) == BPF_LDX ? NB_READ : NB_WRITE;
+	u32 cnt;
+
+	if (!env->ops->convert_ctx_access)
+		return 0;
+	cnt = env->ops->convert_ctx_access(t, insn, buf, env->prog);
+	if (!cnt || cnt > NB_CTX_CONVERT_MAX) {
+		verbose(env, "bpf verifier is misconfigured: ctx access at insn %u not "
+			"converted\n", i);
+		return -EINVAL;
+	}
+	return cnt;
+}
+
+static bool has_rel_target(const struct bpf_insn *insn, s32 **field)
+{
+	if (insn_is_ja(insn) && insn_class(insn) == BPF_JMP32) {
+		*field = (s32 *)&insn->imm;
+		return true;
+	}
+	if (insn_is_pseudo_call(insn) ||
+	    (insn_is_ldimm64(insn) && insn->src_reg == BPF_PSEUDO_FUNC)) {
+		*field = (s32 *)&insn->imm;
+		return true;
+	}
+	return insn_is_ja(insn) || insn_is_cond_jmp(insn);
+}
+
+int convert_ctx_accesses(struct nb_verifier_env *env)
+{
+	struct bpf_insn buf[NB_MAX_PATCH], *out;
+	u32 *new_idx, n = 0, cap;
+	bool any = false;
+	int err = 0;
+
+	for (u32 i = 0; i < env->len && !any; i++)
+		any = env->aux[i].ptr_type == PTR_TO_CTX && env->ops->convert_ctx_access;
+	if (!any)
+		return 0;
+	cap = env->len * 2 + NB_MAX_PATCH;
+	out = malloc(cap * sizeof(*out));
+	new_idx = malloc((env->len + 1) * sizeof(*new_idx));
+	if (!out || !new_idx) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (u32 i = 0; i < env->len; i++) {
+		int cnt = 0;
+
+		new_idx[i] = n;
+		if (env->aux[i].ptr_type == PTR_TO_CTX && env->aux[i].seen) {
+			cnt = convert_one(env, i, buf);
+			if (cnt < 0) {
+				err = cnt;
+				goto out;
+			}
+		}
+		if (n + NB_MAX_PATCH + 1 > cap) {
+			struct bpf_insn *grown;
+
+			cap *= 2;
+			grown = realloc(out, cap * sizeof(*out));
+			if (!grown) {
+				err = -ENOMEM;
+				goto out;
+			}
+			out = grown;
+		}
+		if (cnt) {
+			memcpy(&out[n], buf, cnt * sizeof(*buf));
+			n += cnt;
+		} else {
+			out[n++] = env->insns[i];
+		}
+	}
+	new_idx[env->len] = n;
+	/* Relative targets move with the instructions around them. */
+	for (u32 i = 0; i < env->len; i++) {
+		const struct bpf_insn *insn = &env->insns[i];
+		struct bpf_insn *moved = &out[new_idx[i]];
+		s32 *field = NULL;
+		s64 target, rel;
+
+		if (i > 0 && insn_is_ldimm64(&env->insns[i - 1]))
+			continue;
+		if (!has_rel_target(insn, &field))
+			continue;
+		target = (s64)i + 1 + (field ? *field : insn->off);
+		rel = (s64)new_idx[target] - new_idx[i] - 1;
+		if (field) {
+			moved->imm = (s32)rel;
+		} else {
+			if (rel != (s16)rel) {
+				verbose(env, "jump at insn %u is out of range after rewriting\n", i);
+				err = -E2BIG;
+				goto out;
+			}
+			moved->off = (s16)rel;
+		}
+	}
+	free(env->prog->insns);
+	env->prog->insns = out;
+	env->prog->len = n;
+	env->insns = out;
+	out = NULL;
+out:
+	free(out);
+	free(new_idx);
+	return err;
+}

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The verifier's internal state, the twin of the kernel's bpf_verifier.h: abstract register and
+ * stack states, the verifier state of one path (a chain of call frames), and the environment of
+ * one verification run. Only src/bpf/verifier/ includes this header.
+ */
+#ifndef NB_VERIFIER_H
+#define NB_VERIFIER_H
+
+#include <errno.h>
+#include <limits.h>
+
+#include "bpf/prog.h"
+#include "bpf/prog_type.h"
+#include "bpf/map.h"
+#include "bpf/verifier/tnum.h"
+
+#define NB_REG_SIZE		8
+#define NB_MAX_VAR_OFF		(1 << 29)	/* BPF_MAX_VAR_OFF */
+#define NB_MAX_VAR_SIZ		(1 << 29)	/* BPF_MAX_VAR_SIZ */
+#define NB_MAX_PACKET_OFF	0xffff		/* MAX_PACKET_OFF */
+#define NB_COMPLEXITY_LIMIT	1000000		/* BPF_COMPLEXITY_LIMIT_INSNS */
+#define NB_MAX_SUBPROGS		256
+#define NB_MAX_REFS		64
+
+/* Abstract register types, as the kernel's enum bpf_reg_type; flags above the base type. */
+enum nb_reg_type {
+	NOT_INIT = 0,
+	SCALAR_VALUE,
+	PTR_TO_CTX,
+	CONST_PTR_TO_MAP,
+	PTR_TO_MAP_VALUE,
+	PTR_TO_MAP_KEY,
+	PTR_TO_STACK,
+	PTR_TO_PACKET_META,
+	PTR_TO_PACKET,
+	PTR_TO_PACKET_END,
+	PTR_TO_MEM,
+	PTR_TO_FUNC,
+	NB_BASE_TYPE_MASK = 0xff,
+	PTR_MAYBE_NULL = 1 << 8,
+	MEM_RDONLY = 1 << 9,
+	MEM_RINGBUF = 1 << 10,
+};
+
+static inline u32 base_type(u32 type)
+{
+	return type & NB_BASE_TYPE_MASK;
+}
+
+struct nb_reg_state {
+	u32 type;			/* enum nb_reg_type with flags */
+	s32 off;			/* fixed offset of a pointer */
+	u32 range;			/* packet: bytes proven readable from the base (r=) */
+	u32 mem_size;			/* PTR_TO_MEM: size of the region */
+	struct nb_map *map_ptr;		/* map value, map key, map pointer */
+	u32 id;				/* copies share it: null checks, packet ranges, scalars */
+	u32 ref_obj_id;			/* acquired reference this pointer holds */
+	u32 frameno;			/* PTR_TO_STACK: which frame */
+	u32 subprogno;			/* PTR_TO_FUNC */
+	struct tnum var_off;		/* scalars: the value; pointers: the variable offset */
+	s64 smin_value, smax_value;
+	u64 umin_value, umax_value;
+	s32 s32_min_value, s32_max_value;
+	u32 u32_min_value, u32_max_value;
+};
+
+/* Per-byte stack slot state. */
+enum nb_stack_type {
+	STACK_INVALID = 0,	/* never written: reads are rejected */
+	STACK_SPILL,		/* part of a spilled register (spilled_ptr) */
+	STACK_MISC,		/* some initialised bytes */
+	STACK_ZERO,		/* known zero bytes */
+};
+
+/* One 8-byte stack slot; slot_type[0] is the lowest address. */
+struct nb_stack_slot {
+	struct nb_reg_state spilled_ptr;
+	u8 slot_type[NB_REG_SIZE];
+};
+
+struct nb_func_state {
+	struct nb_reg_state regs[NB_MAX_BPF_REG];
+	u32 callsite;		/* call instruction in the caller; unused in frame 0 */
+	u32 frameno;
+	u32 subprogno;
+	bool in_callback_fn;	/* returns to the helper, R0 must be 0 or 1 */
+	u32 callback_ret_min, callback_ret_max;
+	u32 allocated_stack;	/* bytes; slot i covers fp-(i+1)*8 .. fp-i*8-1 */
+	struct nb_stack_slot *stack;
+};
+
+struct nb_ref_state {
+	u32 id;
+	u32 insn_idx;
+};
+
+/* The state of one path: call frames, held references, and its place among explored states. */
+struct nb_verifier_state {
+	struct nb_func_state *frame[NB_MAX_CALL_FRAMES];
+	u32 curframe;
+	struct nb_ref_state refs[NB_MAX_REFS];
+	u32 acquired_refs;
+	/* Nearest explored ancestor; explored states count their unfinished descendants. */
+	struct nb_verifier_state *parent;
+	u32 branches;
+	u32 insn_idx;
+};
+
+/* A state kept at a prune point for equivalence checks, chained per instruction. */
+struct nb_state_list {
+	struct nb_state_list *next;
+	struct nb_verifier_state state;
+	u32 miss_cnt, hit_cnt;
+};
+
+/* A branch waiting to be explored. */
+struct nb_stack_elem {
+	struct nb_verifier_state st;
+	u32 insn_idx;
+	u32 prev_insn_idx;
+	u32 log_trace_len;
+	struct nb_stack_elem *next;
+};
+
+/* What the verifier learned about one instruction, for fixups and consistency checks. */
+struct nb_insn_aux {
+	u32 ptr_type;		/* base type of the memory operand, same on every path */
+	u32 ctx_field_size;	/* narrow ctx loads */
+	bool seen;
+	bool prune_point;
+	bool force_checkpoint;	/* loop heads and callback calls */
+	bool calls_callback;
+	u16 live_regs;		/* registers possibly read before written from here */
+};
+
+struct nb_subprog_info {
+	u32 start;
+	u32 stack_depth;
+	bool is_callback;
+	bool has_tail_call;
+};
+
+/* One entry of the failing path, recorded in verbose mode. */
+struct nb_trace_entry {
+	u32 insn_idx;
+	s32 regno;		/* register written, -1 none */
+	u32 frameno;
+	struct nb_reg_state reg;
+};
+
+struct nb_verifier_env {
+	struct nb_prog *prog;
+	const struct nb_prog_type_ops *ops;
+	struct bpf_insn *insns;
+	u32 len;
+	struct nb_log *log;
+	struct nb_log msg;		/* the reason of a rejection, printed after the insn */
+	bool log_verbose;
+
+	struct nb_insn_aux *aux;
+	struct nb_subprog_info subprog[NB_MAX_SUBPROGS + 1];	/* + sentinel (start = len) */
+	u32 subprog_cnt;
+
+	struct nb_verifier_state *cur;
+	struct nb_stack_elem *head;	/* pending branches */
+	u32 stack_size;
+	struct nb_state_list **explored;	/* per instruction */
+	u32 insn_idx, prev_insn_idx;
+	u32 id_gen;
+
+	/* Statistics, as the kernel prints them. */
+	u32 insn_processed;
+	u32 prev_insn_processed;
+	u32 jmps_processed;
+	u32 prev_jmps_processed;
+	u32 total_states;
+	u32 peak_states;
+	u32 cur_states;
+	u32 max_states_per_insn;
+
+	/* Verbose mode: the current path. */
+	struct nb_trace_entry *trace;
+	u32 trace_len, trace_cap;
+	bool trace_overflow;
+
+	bool seen_direct_write;
+	/* Scratch idmap for state equivalence. */
+	struct { u32 old, cur; } idmap[NB_MAX_BPF_REG * NB_MAX_CALL_FRAMES * 8 + 64];
+	u32 idmap_cnt;
+};
+
+/* verbose(): kernel-like log line. */
+void nb_vlog(struct nb_verifier_env *env, const char *fmt, ...) __printf(2, 3);
+#define verbose nb_vlog
+
+static inline struct nb_func_state *cur_func(struct nb_verifier_env *env)
+{
+	return env->cur->frame[env->cur->curframe];
+}
+
+static inline struct nb_reg_state *cur_regs(struct nb_verifier_env *env)
+{
+	return cur_func(env)->regs;
+}
+
+/* reg_state.c: bounds bookkeeping */
+void mark_reg_unknown(struct nb_reg_state *reg);
+void mark_reg_not_init(struct nb_reg_state *reg);
+void mark_reg_known(struct nb_reg_state *reg, u64 imm);
+void mark_reg_known_zero(struct nb_reg_state *reg);
+void mark_reg_unbounded(struct nb_reg_state *reg);
+void mark_reg32_unbounded(struct nb_reg_state *reg);
+void reg_bounds_sync(struct nb_reg_state *reg);
+bool reg_bounds_sane(const struct nb_reg_state *reg);
+void coerce_reg_to_size(struct nb_reg_state *reg, int size);
+void coerce_reg_to_size_sx(struct nb_reg_state *reg, int size);
+void zext_32_to_64(struct nb_reg_state *reg);
+void mark_pointer(struct nb_reg_state *reg, u32 type);
+bool reg_is_const(const struct nb_reg_state *reg, bool is32);
+u64 reg_const_value(const struct nb_reg_state *reg, bool is32);
+bool register_is_null(const struct nb_reg_state *reg);
+bool reg_is_pkt_pointer(const struct nb_reg_state *reg);
+bool reg_is_pkt_pointer_any(const struct nb_reg_state *reg);
+bool reg_is_pointer(const struct nb_reg_state *reg);
+bool reg_type_may_be_null(u32 type);
+
+/* log.c */
+const char *reg_type_str(u32 type);
+void print_reg_state(struct nb_verifier_env *env, const struct nb_reg_state *reg);
+void print_verifier_state(struct nb_verifier_env *env, const struct nb_func_state *state);
+void print_insn(struct nb_verifier_env *env, u32 idx);
+void trace_push(struct nb_verifier_env *env, s32 regno);
+void print_failing_path(struct nb_verifier_env *env);
+
+/* alu.c */
+int check_alu_op(struct nb_verifier_env *env, struct bpf_insn *insn);
+int check_reg_arg_read(struct nb_verifier_env *env, u32 regno);
+
+/* branches.c */
+int check_cond_jmp_op(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *insn_idx);
+
+/* stack.c */
+int grow_stack_state(struct nb_func_state *state, u32 size);
+int check_stack_write(struct nb_verifier_env *env, struct nb_func_state *state, int off,
+		      int size, int value_regno, const struct bpf_insn *insn);
+int check_stack_read(struct nb_verifier_env *env, struct nb_func_state *state,
+		     const struct nb_reg_state *ptr, int ptr_regno, int off, int size,
+		     int dst_regno);
+int check_stack_range(struct nb_verifier_env *env, int regno, int off, int access_size,
+		      bool zero_size_allowed, bool uninit_write);
+int check_stack_access_within_bounds(struct nb_verifier_env *env, int regno, int off,
+				     int access_size, enum nb_access_type type,
+				     const char *what);
+void update_stack_depth(struct nb_verifier_env *env, const struct nb_func_state *state,
+			int off);
+struct nb_func_state *func_of_reg(struct nb_verifier_env *env, const struct nb_reg_state *reg);
+
+/* mem_access.c */
+int check_mem_access(struct nb_verifier_env *env, u32 insn_idx, u32 regno, int off,
+		     int bpf_size, enum nb_access_type t, int value_regno, bool is_ldsx);
+int check_load_store(struct nb_verifier_env *env, struct bpf_insn *insn);
+int check_atomic(struct nb_verifier_env *env, struct bpf_insn *insn);
+int check_ld_abs(struct nb_verifier_env *env, struct bpf_insn *insn);
+int check_ld_imm(struct nb_verifier_env *env, struct bpf_insn *insn);
+int check_helper_mem_access(struct nb_verifier_env *env, int regno, int access_size,
+			    bool zero_size_allowed, bool uninit_write);
+bool may_access_direct_pkt_data(struct nb_verifier_env *env, enum nb_access_type t);
+
+/* calls.c */
+int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *insn_idx);
+int check_func_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *insn_idx);
+int prepare_func_exit(struct nb_verifier_env *env, u32 *insn_idx);
+int acquire_reference(struct nb_verifier_env *env, u32 insn_idx);
+int release_reference(struct nb_verifier_env *env, u32 ref_obj_id);
+void clear_all_pkt_pointers(struct nb_verifier_env *env);
+int find_subprog(struct nb_verifier_env *env, u32 off);
+
+/* map_compat.c */
+int check_map_func_compatibility(struct nb_verifier_env *env, struct nb_map *map, int func_id);
+
+/* cfg.c */
+int check_subprogs(struct nb_verifier_env *env);
+int check_cfg(struct nb_verifier_env *env);
+void compute_liveness(struct nb_verifier_env *env);
+
+/* states.c */
+int is_state_visited(struct nb_verifier_env *env, u32 insn_idx);
+int copy_verifier_state(struct nb_verifier_state *dst, const struct nb_verifier_state *src);
+void free_verifier_state(struct nb_verifier_state *state, bool free_self);
+void free_func_state(struct nb_func_state *state);
+void update_branch_counts(struct nb_verifier_env *env, struct nb_verifier_state *st);
+void free_explored_states(struct nb_verifier_env *env);
+
+/* verifier.c: the walk */
+struct nb_verifier_state *push_stack(struct nb_verifier_env *env, u32 insn_idx,
+				     u32 prev_insn_idx);
+int mark_ptr_type(struct nb_verifier_env *env, u32 insn_idx, u32 type);
+
+/* fixup.c */
+int convert_ctx_accesses(struct nb_verifier_env *env);
+int check_max_stack_depth(struct nb_verifier_env *env);
+
+/* Iterate over every register and spilled register of every frame of a state. */
+#define for_each_reg_in_state(vstate, __reg, body)                                          \
+	do {                                                                                \
+		for (u32 fr_ = 0; fr_ <= (vstate)->curframe; fr_++) {                       \
+			struct nb_func_state *fs_ = (vstate)->frame[fr_];                   \
+			for (u32 r_ = 0; r_ < NB_MAX_BPF_REG; r_++) {                       \
+				__reg = &fs_->regs[r_];                                     \
+				body;                                                       \
+			}                                                                   \
+			for (u32 s_ = 0; s_ < fs_->allocated_stack / NB_REG_SIZE; s_++) {   \
+				if (fs_->stack[s_].slot_type[NB_REG_SIZE - 1] != STACK_SPILL && \
+				    fs_->stack[s_].slot_type[0] != STACK_SPILL)             \
+					continue;                                           \
+				__reg = &fs_->stack[s_].spilled_ptr;                        \
+				body;                                                       \
+			}                                                                   \
+		}                                                                           \
+	} while (0)
+
+#endif /* NB_VERIFIER_H */
