@@ -194,7 +194,7 @@ static bool range_is_const(const struct range *r)
 }
 
 static const char *const alu_op_names[16] = {
-	"+", "-", "*", "/", "|", "&", "<<", ">>", "neg", "%", "^", "=", "s>>", "endian",
+	"+=", "-=", "*=", "/=", "|=", "&=", "<<=", ">>=", "neg", "%=", "^=", "=", "s>>=", "endian",
 };
 
 /*

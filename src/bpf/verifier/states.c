@@ -99,6 +99,13 @@ void free_explored_states(struct nb_verifier_env *env)
 	}
 	free(env->explored);
 	env->explored = NULL;
+	while (env->free_list) {
+		struct nb_state_list *next = env->free_list->next;
+
+		free_verifier_state(&env->free_list->state, false);
+		free(env->free_list);
+		env->free_list = next;
+	}
 }
 
 /* Ids of the old state map one to one onto ids of the current state. */
@@ -329,7 +336,7 @@ int is_state_visited(struct nb_verifier_env *env, u32 insn_idx)
 	    env->insn_processed - env->prev_insn_processed >= 8)
 		add_new_state = true;
 
-	for (sl = env->explored[insn_idx]; sl; sl = sl->next) {
+	for (struct nb_state_list **pprev = &env->explored[insn_idx]; (sl = *pprev);) {
 		n++;
 		if (sl->state.branches) {
 			/* In progress: an ancestor of the current path. */
@@ -342,13 +349,28 @@ int is_state_visited(struct nb_verifier_env *env, u32 insn_idx)
 				verbose(env, "infinite loop detected at insn %u\n", insn_idx);
 				return -EINVAL;
 			}
-			continue;
-		}
-		if (states_equal(env, &sl->state, cur, insn_idx, false)) {
+		} else if (states_equal(env, &sl->state, cur, insn_idx, false)) {
 			sl->hit_cnt++;
 			return 1;
 		}
-		sl->miss_cnt++;
+		/*
+		 * A state that keeps missing is unlikely to ever match: drop it from the list so
+		 * that loops do not compare against every iteration. One still in progress stays
+		 * alive for its descendants until the end.
+		 */
+		if (++sl->miss_cnt > sl->hit_cnt * 3 + 3) {
+			*pprev = sl->next;
+			env->cur_states--;
+			if (sl->state.branches) {
+				sl->next = env->free_list;
+				env->free_list = sl;
+			} else {
+				free_verifier_state(&sl->state, false);
+				free(sl);
+			}
+			continue;
+		}
+		pprev = &sl->next;
 	}
 	if (!add_new_state)
 		return 0;

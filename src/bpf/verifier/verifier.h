@@ -166,6 +166,7 @@ struct nb_verifier_env {
 	struct nb_stack_elem *head;	/* pending branches */
 	u32 stack_size;
 	struct nb_state_list **explored;	/* per instruction */
+	struct nb_state_list *free_list;	/* dropped, still referenced as parents */
 	u32 insn_idx, prev_insn_idx;
 	u32 id_gen;
 
