@@ -167,7 +167,7 @@ void print_verifier_state(struct nb_verifier_env *env, const struct nb_func_stat
 		if (!any)
 			continue;
 		nb_log_printf(env->log, " fp%d=", -(int)(spi + 1) * NB_REG_SIZE);
-		if (slot->slot_type[0] == STACK_SPILL)
+		if (slot_has_spill(slot) && !slot->spill_off && slot->slot_type[7] == STACK_SPILL)
 			print_reg_to(env->log, &slot->spilled_ptr);
 		else
 			nb_log_printf(env->log, "%s", bytes);

@@ -53,11 +53,6 @@ static int byte_of(int off)
 	return off + (spi + 1) * NB_REG_SIZE;
 }
 
-static bool is_spilled(const struct nb_stack_slot *slot)
-{
-	return slot->slot_type[0] == STACK_SPILL;
-}
-
 /* A spilled register partly overwritten is just initialised bytes now. */
 static void scrub_spilled_slot(struct nb_stack_slot *slot)
 {
@@ -65,6 +60,17 @@ static void scrub_spilled_slot(struct nb_stack_slot *slot)
 		if (slot->slot_type[i] == STACK_SPILL)
 			slot->slot_type[i] = STACK_MISC;
 	mark_reg_unknown(&slot->spilled_ptr);
+}
+
+/* A write over [first, first + size) of a slot destroys a spill it overlaps. */
+static void scrub_if_overlap(struct nb_stack_slot *slot, int first, int size)
+{
+	for (int i = first; i < first + size; i++) {
+		if (slot->slot_type[i] == STACK_SPILL) {
+			scrub_spilled_slot(slot);
+			return;
+		}
+	}
 }
 
 static bool is_spillable_pointer(const struct nb_reg_state *reg)
@@ -140,21 +146,24 @@ int check_stack_write(struct nb_verifier_env *env, struct nb_func_state *state, 
 		mark_reg_known(&fake, (u64)(s64)insn->imm);
 		reg = &fake;
 	}
-	/* A whole-slot write or one at the slot's start keeps the register's state. */
-	if (reg && first == 0 && (is_spillable_pointer(reg) || !register_is_null(reg))) {
+	/*
+	 * A register written whole keeps its state; a narrow scalar write too (aligned to its
+	 * size, so inside this slot), as the low bytes of the value.
+	 */
+	if (reg && (is_spillable_pointer(reg) || !register_is_null(reg))) {
 		slot->spilled_ptr = *reg;
 		if (size < NB_REG_SIZE)
 			coerce_reg_to_size(&slot->spilled_ptr, size);
 		for (int i = 0; i < NB_REG_SIZE; i++) {
-			if (i < size)
+			if (i >= first && i < first + size)
 				slot->slot_type[i] = STACK_SPILL;
 			else if (slot->slot_type[i] == STACK_SPILL)
 				slot->slot_type[i] = STACK_MISC;
 		}
+		slot->spill_off = first;
 		return 0;
 	}
-	if (is_spilled(slot))
-		scrub_spilled_slot(slot);
+	scrub_if_overlap(slot, first, size);
 	/* Known zero bytes: a zero register or BPF_ST of 0; other writes (atomics) are misc. */
 	type = (reg ? register_is_null(reg) : is_st && insn->imm == 0) ? STACK_ZERO : STACK_MISC;
 	for (int i = first; i < first + size; i++)
@@ -185,8 +194,7 @@ static int check_stack_write_var_off(struct nb_verifier_env *env, struct nb_func
 		struct nb_stack_slot *slot = slot_of(state, i);
 		u8 *stype = &slot->slot_type[byte_of(i)];
 
-		if (is_spilled(slot))
-			scrub_spilled_slot(slot);
+		scrub_if_overlap(slot, byte_of(i), 1);
 		/* A byte that may stay unwritten is not initialised by this write. */
 		if (*stype == STACK_INVALID)
 			continue;
@@ -268,9 +276,10 @@ int check_stack_read(struct nb_verifier_env *env, struct nb_func_state *state,
 	update_stack_depth(env, state, off);
 	if ((u32)-off <= state->allocated_stack) {
 		struct nb_stack_slot *slot = slot_of(state, off);
-		int first = byte_of(off), spill_size = 0;
+		int first = byte_of(off), spill_size = 0, so = slot->spill_off;
 
-		while (spill_size < NB_REG_SIZE && slot->slot_type[spill_size] == STACK_SPILL)
+		while (so + spill_size < NB_REG_SIZE &&
+		       slot->slot_type[so + spill_size] == STACK_SPILL)
 			spill_size++;
 		if (spill_size) {
 			const struct nb_reg_state *sr = &slot->spilled_ptr;
@@ -279,7 +288,7 @@ int check_stack_read(struct nb_verifier_env *env, struct nb_func_state *state,
 				verbose(env, "invalid size of register fill\n");
 				return -EACCES;
 			}
-			if (first == 0 && size == spill_size) {
+			if (first == so && size == spill_size) {
 				if (dst) {
 					*dst = *sr;
 					if (size < NB_REG_SIZE)
@@ -339,8 +348,7 @@ int check_stack_range(struct nb_verifier_env *env, int regno, int off, int acces
 		for (int i = min_off; i < max_off; i++) {
 			struct nb_stack_slot *slot = slot_of(state, i);
 
-			if (is_spilled(slot))
-				scrub_spilled_slot(slot);
+			scrub_if_overlap(slot, byte_of(i), 1);
 			slot->slot_type[byte_of(i)] = STACK_MISC;
 		}
 		return 0;

@@ -211,13 +211,13 @@ static bool stacksafe(struct nb_verifier_env *env, const struct nb_func_state *o
 		if (exact) {
 			if (memcmp(os->slot_type, cs->slot_type, NB_REG_SIZE))
 				return false;
-			if (os->slot_type[0] == STACK_SPILL &&
-			    !regsafe(env, &os->spilled_ptr, &cs->spilled_ptr, true))
+			if (slot_has_spill(os) && (os->spill_off != cs->spill_off ||
+			    !regsafe(env, &os->spilled_ptr, &cs->spilled_ptr, true)))
 				return false;
 			continue;
 		}
-		if (os->slot_type[0] == STACK_SPILL) {
-			if (cs->slot_type[0] != STACK_SPILL) {
+		if (slot_has_spill(os)) {
+			if (!slot_has_spill(cs) || cs->spill_off != os->spill_off) {
 				/* Any initialised bytes are an unknown scalar. */
 				if (!is_unbounded_scalar(&os->spilled_ptr))
 					return false;
@@ -320,6 +320,44 @@ static void clear_singular_ids(struct nb_verifier_state *st)
 	});
 }
 
+static void widen_reg(const struct nb_reg_state *old, struct nb_reg_state *cur, int size)
+{
+	if (old->type != SCALAR_VALUE || cur->type != SCALAR_VALUE || bounds_equal(old, cur))
+		return;
+	mark_reg_unknown(cur);
+	coerce_reg_to_size(cur, size);
+}
+
+/*
+ * A callback's iterations that keep changing a scalar (a sum in the context) would never
+ * converge: every scalar that differs from the previous iteration's state becomes unknown.
+ * Making a state more general is always sound; it costs precision only.
+ */
+static void widen_callback_state(const struct nb_verifier_state *old,
+				 struct nb_verifier_state *cur)
+{
+	for (u32 fr = 0; fr <= cur->curframe && fr <= old->curframe; fr++) {
+		const struct nb_func_state *of = old->frame[fr];
+		struct nb_func_state *cf = cur->frame[fr];
+		u32 slots = min_t(u32, of->allocated_stack, cf->allocated_stack) / NB_REG_SIZE;
+
+		for (int r = 0; r < NB_MAX_BPF_REG; r++)
+			widen_reg(&of->regs[r], &cf->regs[r], NB_REG_SIZE);
+		for (u32 spi = 0; spi < slots; spi++) {
+			const struct nb_stack_slot *os = &of->stack[spi];
+			struct nb_stack_slot *cs = &cf->stack[spi];
+			int size = 0;
+
+			if (slot_has_spill(os) && slot_has_spill(cs) && os->spill_off == cs->spill_off) {
+				while (cs->spill_off + size < NB_REG_SIZE &&
+				       cs->slot_type[cs->spill_off + size] == STACK_SPILL)
+					size++;
+				widen_reg(&os->spilled_ptr, &cs->spilled_ptr, size);
+			}
+		}
+	}
+}
+
 int is_state_visited(struct nb_verifier_env *env, u32 insn_idx)
 {
 	struct nb_insn_aux *aux = &env->aux[insn_idx];
@@ -340,10 +378,12 @@ int is_state_visited(struct nb_verifier_env *env, u32 insn_idx)
 		n++;
 		if (sl->state.branches) {
 			/* In progress: an ancestor of the current path. */
-			if (aux->calls_callback &&
-			    states_equal(env, &sl->state, cur, insn_idx, false)) {
-				/* Callback iterations converged onto a state already walked. */
-				return 1;
+			if (aux->calls_callback) {
+				if (states_equal(env, &sl->state, cur, insn_idx, false))
+					return 1;	/* iterations converged */
+				widen_callback_state(&sl->state, cur);
+				if (states_equal(env, &sl->state, cur, insn_idx, false))
+					return 1;
 			}
 			if (states_equal(env, &sl->state, cur, insn_idx, true)) {
 				verbose(env, "infinite loop detected at insn %u\n", insn_idx);

@@ -73,11 +73,20 @@ enum nb_stack_type {
 	STACK_ZERO,		/* known zero bytes */
 };
 
-/* One 8-byte stack slot; slot_type[0] is the lowest address. */
+/*
+ * One 8-byte stack slot; slot_type[0] is the lowest address. A spilled register starts at byte
+ * spill_off (0 for pointers and 8-byte spills; a narrow scalar spill may sit higher).
+ */
 struct nb_stack_slot {
 	struct nb_reg_state spilled_ptr;
 	u8 slot_type[NB_REG_SIZE];
+	u8 spill_off;
 };
+
+static inline bool slot_has_spill(const struct nb_stack_slot *slot)
+{
+	return slot->slot_type[slot->spill_off] == STACK_SPILL;
+}
 
 struct nb_func_state {
 	struct nb_reg_state regs[NB_MAX_BPF_REG];
@@ -312,8 +321,7 @@ int check_max_stack_depth(struct nb_verifier_env *env);
 				body;                                                       \
 			}                                                                   \
 			for (u32 s_ = 0; s_ < fs_->allocated_stack / NB_REG_SIZE; s_++) {   \
-				if (fs_->stack[s_].slot_type[NB_REG_SIZE - 1] != STACK_SPILL && \
-				    fs_->stack[s_].slot_type[0] != STACK_SPILL)             \
+				if (!slot_has_spill(&fs_->stack[s_]))                       \
 					continue;                                           \
 				__reg = &fs_->stack[s_].spilled_ptr;                        \
 				body;                                                       \
