@@ -341,7 +341,6 @@ int check_load_store(struct nb_verifier_env *env, struct bpf_insn *insn)
 {
 	u32 idx = env->insn_idx;
 	int size = insn_size_bytes(insn);
-	struct nb_reg_state *regs = cur_regs(env);
 	int err;
 
 	switch (insn_class(insn)) {
@@ -363,11 +362,7 @@ int check_load_store(struct nb_verifier_env *env, struct bpf_insn *insn)
 		err = check_reg_arg_read(env, insn->dst_reg);
 		if (err)
 			return err;
-		if (base_type(regs[insn->dst_reg].type) == PTR_TO_CTX) {
-			verbose(env, "BPF_ST stores into R%d %s is not allowed\n", insn->dst_reg,
-				reg_type_str(regs[insn->dst_reg].type));
-			return -EACCES;
-		}
+		/* BPF_ST into the context is allowed since Linux 6.4; the type rewrites it. */
 		return check_mem_access(env, idx, insn->dst_reg, insn->off, size, NB_WRITE, -1,
 					false);
 	}
