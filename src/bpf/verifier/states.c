@@ -41,7 +41,8 @@ static int copy_func_state(struct nb_func_state *dst, const struct nb_func_state
 			return -ENOMEM;
 	}
 	memcpy(dst, src, offsetof(struct nb_func_state, stack));
-	memcpy(stack, src->stack, n * sizeof(*stack));
+	if (n)
+		memcpy(stack, src->stack, n * sizeof(*stack));
 	dst->stack = stack;
 	return 0;
 }
