@@ -270,6 +270,11 @@ static struct nb_prog *egress_marker(u32 act)
 		NB_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, offsetof(struct xdp_md, egress_ifindex)),
 		NB_LDX_MEM(BPF_W, BPF_REG_4, BPF_REG_1, offsetof(struct xdp_md, ingress_ifindex)),
 		NB_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, offsetof(struct xdp_md, data)),
+		NB_LDX_MEM(BPF_W, BPF_REG_5, BPF_REG_1, offsetof(struct xdp_md, data_end)),
+		/* The verifier wants the bytes proven inside the packet. */
+		NB_MOV64_REG(BPF_REG_6, BPF_REG_3),
+		NB_ALU64_IMM(BPF_ADD, BPF_REG_6, ETH_ALEN + 2),
+		NB_JMP_REG(BPF_JGT, BPF_REG_6, BPF_REG_5, 2),
 		NB_STX_MEM(BPF_B, BPF_REG_3, BPF_REG_2, ETH_ALEN),
 		NB_STX_MEM(BPF_B, BPF_REG_3, BPF_REG_4, ETH_ALEN + 1),
 		NB_MOV64_IMM(BPF_REG_0, act),
