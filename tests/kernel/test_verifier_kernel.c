@@ -17,8 +17,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 #include <netbpf/map.h>
+#include <netbpf/object.h>
 #include <netbpf/prog.h>
 
 #include "bpf/map.h"
@@ -107,6 +109,50 @@ static int kernel_map_create(enum vc_map m)
 	return fd;
 }
 
+static const char *obj_path(const struct vcase *c, char *buf, size_t size)
+{
+	char rel[256];
+
+	snprintf(rel, sizeof(rel), "tests/bpf/%s", c->obj);
+	nb_test_build_path(buf, size, rel);
+	if (access(buf, R_OK))
+		NB_FAIL("%s: %s: %s (not built?)", c->name, buf, strerror(errno));
+	return buf;
+}
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return 0;
+}
+
+/* A clang-compiled case: only its program of the object is loaded, the way libbpf users do. */
+static int kernel_load_obj(const struct vcase *c, struct vc_result *r)
+{
+	struct bpf_program *p, *prog = NULL;
+	struct bpf_object *obj;
+	char path[512];
+	int err;
+
+	libbpf_set_print(libbpf_quiet);
+	obj = bpf_object__open_file(obj_path(c, path, sizeof(path)), NULL);
+	if (!obj)
+		NB_FAIL("%s: libbpf cannot open %s: %s", c->name, path, strerror(errno));
+	bpf_object__for_each_program(p, obj) {
+		bool mine = !strcmp(bpf_program__name(p), c->name);
+
+		bpf_program__set_autoload(p, mine);
+		if (mine)
+			prog = p;
+	}
+	if (!prog)
+		NB_FAIL("%s: no program %s in %s", c->name, c->name, path);
+	bpf_program__set_log_buf(prog, r->kernel_log, KERNEL_LOG_SIZE);
+	bpf_program__set_log_level(prog, 1);
+	err = bpf_object__load(obj);
+	bpf_object__close(obj);
+	return err;
+}
+
 static void kernel_load(const struct vcase *c, struct vc_result *r)
 {
 	unsigned int map_cnt = case_map_cnt(c);
@@ -116,6 +162,10 @@ static void kernel_load(const struct vcase *c, struct vc_result *r)
 	r->kernel_log = calloc(1, KERNEL_LOG_SIZE);
 	if (!r->kernel_log)
 		NB_FAIL("out of memory");
+	if (c->obj) {
+		r->kernel_err = kernel_load_obj(c, r);
+		goto verdict;
+	}
 	for (unsigned int i = 0; i < map_cnt; i++) {
 		fds[i] = kernel_map_create(c->maps[i]);
 		if (fds[i] < 0) {
@@ -136,6 +186,7 @@ static void kernel_load(const struct vcase *c, struct vc_result *r)
 	} else {
 		r->kernel_err = -errno;
 	}
+verdict:
 	r->kernel_as_expected = c->accept ? r->kernel_err == 0 :
 			       r->kernel_err != 0 && strstr(r->kernel_log, c->reason);
 out:
@@ -177,6 +228,49 @@ out:
 	return map;
 }
 
+/* Sorts netbpf's verdict against the kernel's. */
+static void classify(struct vc_result *r)
+{
+	if (r->nb_err == -EOPNOTSUPP) {
+		r->outcome = VC_UNABLE;
+		snprintf(r->why, sizeof(r->why), "netbpf cannot verify (EOPNOTSUPP)");
+	} else if (!r->kernel_err == !r->nb_err) {
+		r->outcome = VC_AGREE;
+	} else {
+		r->outcome = r->nb_err ? VC_STRICTER : VC_UNSAFE;
+	}
+}
+
+/* A clang-compiled case through netbpf's object loader, its one program only. */
+static void netbpf_load_obj(const struct vcase *c, struct vc_result *r)
+{
+	struct nb_log log = { 0 };
+	struct nb_object_open_opts open_opts = { .sz = sizeof(open_opts), .log = &log };
+	struct nb_object_load_opts load_opts = {
+		.sz = sizeof(load_opts), .prog_flags = NB_PROG_LOAD_INTERP, .log = &log,
+	};
+	struct nb_object_prog *p;
+	struct nb_object *obj;
+	char path[512];
+	int err;
+
+	err = nb_object_open_file(obj_path(c, path, sizeof(path)), &open_opts, &obj);
+	if (err) {
+		r->outcome = VC_UNABLE;
+		snprintf(r->why, sizeof(r->why), "netbpf cannot open %s: %.160s", c->obj,
+			 nb_log_text(&log));
+		nb_log_free(&log);
+		return;
+	}
+	nb_object_for_each_prog(p, obj)
+		nb_object_prog_set_autoload(p, !strcmp(nb_object_prog_name(p), c->name));
+	r->nb_err = nb_object_load(obj, &load_opts);
+	r->nb_log = strdup(nb_log_text(&log));
+	nb_object_close(obj);
+	nb_log_free(&log);
+	classify(r);
+}
+
 /* Loads the case into netbpf and classifies the outcome against the kernel's verdict. */
 static void netbpf_load(const struct vcase *c, struct vc_result *r)
 {
@@ -187,6 +281,10 @@ static void netbpf_load(const struct vcase *c, struct vc_result *r)
 	struct nb_prog *prog = NULL;
 
 	r->nb_err = 1; /* not loaded */
+	if (c->obj) {
+		netbpf_load_obj(c, r);
+		return;
+	}
 	if (!type_ops) {
 		r->outcome = VC_UNSUPPORTED;
 		snprintf(r->why, sizeof(r->why), "program type unsupported: %d", c->type);
@@ -206,14 +304,7 @@ static void netbpf_load(const struct vcase *c, struct vc_result *r)
 	r->nb_err = nb_prog_load(c->type, c->insns, c->insn_cnt, &opts, &prog);
 	r->nb_log = strdup(nb_log_text(&log));
 	nb_prog_put(prog);
-	if (r->nb_err == -EOPNOTSUPP) {
-		r->outcome = VC_UNABLE;
-		snprintf(r->why, sizeof(r->why), "netbpf cannot verify (EOPNOTSUPP)");
-	} else if (!r->kernel_err == !r->nb_err) {
-		r->outcome = VC_AGREE;
-	} else {
-		r->outcome = r->nb_err ? VC_STRICTER : VC_UNSAFE;
-	}
+	classify(r);
 out:
 	for (unsigned int i = 0; i < map_cnt; i++)
 		nb_map_put(maps[i]);
@@ -466,7 +557,8 @@ static void __attribute__((constructor)) register_verifier_cases(void)
 	char name[128];
 
 	for (unsigned int i = 0; i < vcase_cnt; i++) {
-		snprintf(name, sizeof(name), "verifier-kernel/%s", vcases[i].name);
+		snprintf(name, sizeof(name), "verifier-kernel/%s%s", vcases[i].obj ? "c/" : "",
+			 vcases[i].name);
 		nb_test_register(name, test_case, &vcases[i]);
 	}
 	nb_test_register("verifier-kernel/table", test_table, NULL);

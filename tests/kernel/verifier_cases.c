@@ -1641,6 +1641,32 @@ const struct vcase vcases[] = {
 	  INSNS(NB_MOV64_IMM(R0, XDP_PASS), NB_EXIT()), .attach = BPF_XDP_DEVMAP, ACCEPT },
 	{ .name = "xdp_devmap_return_5", .type = XDP,
 	  INSNS(NB_MOV64_IMM(R0, 5), NB_EXIT()), .attach = BPF_XDP_DEVMAP, ACCEPT },
+
+	/* Clang-compiled programs of tests/bpf/verifier_c.c, loaded one at a time. */
+#define C_CASE(prog, t, verdict) { .name = prog, .obj = "verifier_c.o", .type = t, verdict }
+	C_CASE("ok_tc_count_by_proto", TC, ACCEPT),
+	C_CASE("ok_tc_tcp_ports", TC, ACCEPT),
+	C_CASE("ok_xdp_ipv6_udp", XDP, ACCEPT),
+	C_CASE("ok_xdp_vlan_loop", XDP, ACCEPT),
+	C_CASE("ok_tc_ip_options_loop", TC, ACCEPT),
+	C_CASE("ok_xdp_swap_macs", XDP, ACCEPT),
+	C_CASE("ok_sf_ld_abs_ipv4_tcp", SF, ACCEPT),
+	C_CASE("ok_sf_load_bytes", SF, ACCEPT),
+	C_CASE("ok_tc_ringbuf_event", TC, ACCEPT),
+	C_CASE("ok_tc_subprog_slot", TC, ACCEPT),
+	C_CASE("ok_tc_masked_index", TC, ACCEPT),
+	C_CASE("ok_tc_set_mark", TC, ACCEPT),
+	C_CASE("bad_tc_no_bounds_check", TC, REJECT("invalid access to packet")),
+	C_CASE("bad_xdp_off_by_one", XDP, REJECT("invalid access to packet, off=14 size=1")),
+	C_CASE("bad_tc_no_null_check", TC, REJECT("invalid mem access 'map_value_or_null'")),
+	C_CASE("bad_tc_unbounded_index", TC, REJECT("unbounded memory access")),
+	C_CASE("bad_tc_ringbuf_leak", TC, REJECT("Unreleased reference")),
+	C_CASE("bad_tc_write_len", TC, REJECT("invalid bpf_context access off=0 size=4")),
+	C_CASE("bad_sf_direct_packet", SF, REJECT("invalid bpf_context access off=80 size=4")),
+	C_CASE("bad_xdp_narrow_ctx_read", XDP, REJECT("invalid bpf_context access off=12 size=2")),
+	C_CASE("bad_sf_redirect", SF,
+	       REJECT("program of this type cannot use helper bpf_redirect#23")),
+	C_CASE("bad_tc_stack_index", TC, REJECT("invalid variable-offset read from stack")),
 };
 
 const unsigned int vcase_cnt = sizeof(vcases) / sizeof(vcases[0]);

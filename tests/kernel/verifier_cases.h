@@ -47,8 +47,9 @@ extern const struct vc_map_def vc_map_defs[VM__COUNT];
 #define VC_MAX_MAPS 4
 
 struct vcase {
-	const char *name;
-	enum bpf_prog_type type;
+	const char *name;	/* for clang-compiled cases: the program's function name */
+	const char *obj;	/* clang-compiled cases: the object under tests/bpf of the build */
+	enum bpf_prog_type type; /* clang-compiled cases: given by the program's section */
 	const struct bpf_insn *insns;
 	unsigned int insn_cnt;
 	enum vc_map maps[VC_MAX_MAPS]; /* BPF_PSEUDO_MAP_IDX i names maps[i]; VM_NONE ends */
