@@ -19,6 +19,12 @@ SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 else ifeq ($(SANITIZE),thread)
 BUILD   := build/tsan
 SANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
+else ifeq ($(SANITIZE),fuzz)
+# libFuzzer targets: the whole library built by clang with coverage, ASan and UBSan.
+BUILD   := build/fuzz
+CC      := $(CLANG)
+SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+	    -fno-omit-frame-pointer
 endif
 
 PKGS    := libelf libbpf libpcap libxdp zlib
@@ -40,6 +46,7 @@ LIB_SRCS  := $(wildcard src/common/*.c src/bpf/*.c src/bpf/*/*.c src/net/*.c src
 CLI_SRCS  := $(wildcard src/cli/*.c)
 TEST_SRCS := $(wildcard tests/runner/*.c tests/unit/*.c tests/kernel/*.c)
 BENCH_SRCS := $(wildcard bench/*.c)
+FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
 BPF_SRCS  := $(wildcard tests/bpf/*.c examples/*.c)
 
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
@@ -54,6 +61,9 @@ WHOLE_LIB := -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive
 NETBPF  := $(BUILD)/netbpf
 NBTEST  := $(BUILD)/nb-test
 NBBENCH := $(BUILD)/nb-bench
+# Fuzz targets always live in build/fuzz, whatever BUILD is.
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=build/fuzz/%)
+FUZZ_TIME ?= 600
 DEPS_OK := $(BUILD)/.deps-ok
 
 ifeq ($(V),0)
@@ -64,7 +74,7 @@ Q :=
 msg :=
 endif
 
-.PHONY: all check demo bench fuzz install clean deps
+.PHONY: all check demo bench fuzz fuzz-build install clean deps
 all: $(NETBPF) $(BPF_OBJS)
 
 deps: $(DEPS_OK)
@@ -106,8 +116,14 @@ $(NBBENCH): $(BENCH_OBJS) $(LIB)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(BENCH_OBJS) $(WHOLE_LIB) $(LDLIBS)
 
-check: $(NBTEST) $(NETBPF) $(BPF_OBJS)
-	$(Q)NB_BUILD=$(BUILD) NETBPF=$(abspath $(NETBPF)) $(NBTEST) --scripts tests/cli
+# The plain check also fuzzes briefly (tests/cli/fuzz_*.sh, about 20 s each).
+ifeq ($(SANITIZE),)
+CHECK_FUZZ := fuzz-build
+endif
+
+check: $(NBTEST) $(NETBPF) $(BPF_OBJS) $(CHECK_FUZZ)
+	$(Q)NB_BUILD=$(BUILD) NETBPF=$(abspath $(NETBPF)) NB_FUZZ_DIR=$(abspath build/fuzz) \
+		$(NBTEST) --scripts tests/cli
 
 demo: $(NETBPF)
 	$(Q)$(NETBPF) run
@@ -115,8 +131,23 @@ demo: $(NETBPF)
 bench: $(NBBENCH) $(NETBPF) $(BPF_OBJS)
 	$(Q)NB_BUILD=$(BUILD) $(NBBENCH)
 
-fuzz:
-	@echo "make fuzz: no fuzz targets yet" >&2; exit 1
+ifeq ($(SANITIZE),fuzz)
+build/fuzz/%: build/fuzz/tests/fuzz/%.o $(LIB)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $< $(WHOLE_LIB) $(LDLIBS)
+endif
+
+fuzz-build: $(BPF_OBJS)
+	$(Q)$(MAKE) --no-print-directory SANITIZE=fuzz $(FUZZ_BINS)
+
+# Long runs, seeded with the BPF objects; the corpus grows in build/fuzz/corpus/TARGET.
+fuzz: fuzz-build
+	$(Q)for f in $(FUZZ_BINS); do \
+		n=$$(basename $$f); mkdir -p build/fuzz/corpus/$$n; \
+		echo "  FUZZ   $$n for $(FUZZ_TIME) s"; \
+		$$f -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -timeout=10 \
+			build/fuzz/corpus/$$n $(BUILD)/tests/bpf $(BUILD)/examples || exit 1; \
+	done
 
 install: $(NETBPF) $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/netbpf
@@ -127,4 +158,5 @@ install: $(NETBPF) $(LIB)
 clean:
 	rm -rf build
 
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BENCH_OBJS:.o=.d) $(BPF_OBJS:.o=.d)
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BENCH_OBJS:.o=.d) $(BPF_OBJS:.o=.d) \
+	 $(FUZZ_SRCS:%.c=build/fuzz/%.d)

@@ -79,12 +79,12 @@ int nb_object_map_check(const struct nb_object *obj, const struct nb_object_map 
 		return -EINVAL;
 	}
 	if (map_has_key(m->type) && !m->key_size) {
-		nb_obj_err(obj, "section %s: map %s: key_size 0: a %s map needs a key", sec,
+		nb_obj_err(obj, "section %s: map %s: key_size 0: a map of type %s needs a key", sec,
 			   m->name, tname);
 		return -EINVAL;
 	}
 	if (map_has_value(m->type) && !m->value_size) {
-		nb_obj_err(obj, "section %s: map %s: value_size 0: a %s map needs a value", sec,
+		nb_obj_err(obj, "section %s: map %s: value_size 0: a map of type %s needs a value", sec,
 			   m->name, tname);
 		return -EINVAL;
 	}
@@ -319,9 +319,10 @@ int nb_object_open_file(const char *path, const struct nb_object_open_opts *opts
 static int create_map(struct nb_object *obj, struct nb_object_map *m, struct nb_map *inner,
 		      struct nb_map **mapp)
 {
+	char name[BPF_OBJ_NAME_LEN];
 	struct nb_map_create_opts o = {
 		.sz = sizeof(o),
-		.name = m->name,
+		.name = name,
 		.map_flags = m->map_flags,
 		.numa_node = m->numa_node,
 		.inner_map = inner,
@@ -329,6 +330,8 @@ static int create_map(struct nb_object *obj, struct nb_object_map *m, struct nb_
 	};
 	int err;
 
+	/* As libbpf does, the kernel's 15 characters of the name: the object keeps it whole. */
+	snprintf(name, sizeof(name), "%s", m->name);
 	err = nb_map_create(m->type, m->key_size, m->value_size, m->max_entries, &o, mapp);
 	if (err)
 		nb_obj_err(obj, "section %s: map %s: cannot create: %s", obj->secs[m->sec].name,

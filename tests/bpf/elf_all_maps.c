@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Every common map kind in .maps: hash, array, percpu array and hash, lru and lru percpu hash,
- * lpm trie, a program array with `values`, an array of maps with `values`, ringbuf, queue and
- * stack, and programs that use them without touching their context.
+ * lpm trie, a program array with `values`, an array and a hash of maps with `values`, ringbuf,
+ * queue and stack, and programs that use them without touching their context.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -97,6 +97,15 @@ struct {
 	.values = { &inner_a, &inner_b },
 };
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH_OF_MAPS);
+	__uint(max_entries, 8);
+	__type(key, __u32);
+	__array(values, struct inner_array);
+} hash_outer SEC(".maps") = {
+	.values = { [3] = &inner_a },
+};
+
 int tail_target(void *ctx);
 
 struct {
@@ -169,12 +178,14 @@ int use_inner(void *ctx)
 SEC("socket")
 int use_queue_stack(void *ctx)
 {
-	__u32 v, a = 0, b = 0;
+	__u32 v1 = 1, v2 = 2, v3 = 3, a = 0, b = 0;
 
-	for (v = 1; v <= 3; v++) {
-		bpf_map_push_elem(&queue, &v, BPF_ANY);
-		bpf_map_push_elem(&stack, &v, BPF_ANY);
-	}
+	bpf_map_push_elem(&queue, &v1, BPF_ANY);
+	bpf_map_push_elem(&stack, &v1, BPF_ANY);
+	bpf_map_push_elem(&queue, &v2, BPF_ANY);
+	bpf_map_push_elem(&stack, &v2, BPF_ANY);
+	bpf_map_push_elem(&queue, &v3, BPF_ANY);
+	bpf_map_push_elem(&stack, &v3, BPF_ANY);
 	bpf_map_pop_elem(&queue, &a);
 	bpf_map_pop_elem(&stack, &b);
 	return a * 10 + b;

@@ -205,7 +205,8 @@ NB_TEST(elf_open_all_maps)
 	assert_map(obj, "inner_a", BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0);
 	assert_map(obj, "outer", BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, 4, 2, 0);
 	assert_map(obj, "jmp_table", BPF_MAP_TYPE_PROG_ARRAY, 4, 4, 4, 0);
-	NB_ASSERT_EQ(nb_object_map_cnt(obj), 14);
+	assert_map(obj, "hash_outer", BPF_MAP_TYPE_HASH_OF_MAPS, 4, 4, 8, 0);
+	NB_ASSERT_EQ(nb_object_map_cnt(obj), 15);
 	nb_object_for_each_prog(it, obj)
 		NB_ASSERT_EQ(nb_object_prog_type(it), BPF_PROG_TYPE_SOCKET_FILTER);
 	nb_object_close(obj);

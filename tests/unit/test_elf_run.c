@@ -148,6 +148,13 @@ NB_TEST(elf_run_all_maps)
 	inner_b = elf_test_map(obj, "inner_b");
 	NB_ASSERT_EQ(nb_map_lookup_elem(outer, &(__u32){ 1 }, &id), 0);
 	NB_ASSERT_EQ(id, nb_map_id(inner_b));
+	NB_ASSERT_EQ(nb_map_lookup_elem(outer, &(__u32){ 0 }, &id), 0);
+	NB_ASSERT_EQ(id, nb_map_id(elf_test_map(obj, "inner_a")));
+	/* hash_outer holds inner_a at key 3 only. */
+	NB_ASSERT_EQ(nb_map_lookup_elem(elf_test_map(obj, "hash_outer"), &(__u32){ 3 }, &id), 0);
+	NB_ASSERT_EQ(id, nb_map_id(elf_test_map(obj, "inner_a")));
+	NB_ASSERT_EQ(nb_map_lookup_elem(elf_test_map(obj, "hash_outer"), &(__u32){ 0 }, &id),
+		     -ENOENT);
 	NB_ASSERT_EQ(nb_map_lookup_elem(elf_test_map(obj, "jmp_table"), &(__u32){ 1 }, &id), 0);
 	NB_ASSERT_EQ(id, nb_prog_id(nb_object_prog_prog(nb_object_find_prog(obj, NULL,
 									      "tail_target"))));
@@ -189,6 +196,23 @@ NB_TEST(elf_pin_global_shared)
 	NB_ASSERT_EQ(nb_unpin("tc/globals/counters"), 0);
 	NB_ASSERT(!nb_pin_get_map("tc/globals/counters"));
 	NB_ASSERT_EQ(nb_unpin("tc/globals/counters"), -ENOENT);
+}
+
+/* libbpf's LIBBPF_PIN_BY_NAME and iproute2's PIN_GLOBAL_NS share one namespace. */
+NB_TEST(elf_pin_btf_by_name)
+{
+	struct nb_object *a = elf_test_open("elf_iproute2.o");
+	struct nb_object *b = elf_test_open("elf_btf_pin.o");
+
+	NB_ASSERT(!strcmp(nb_object_map_pin_path(nb_object_find_map(b, "counters")),
+			  "tc/globals/counters"));
+	elf_test_load(a);
+	elf_test_load(b);
+	NB_ASSERT(elf_test_map(a, "counters") == elf_test_map(b, "counters"));
+	NB_ASSERT_EQ(elf_test_run(b, "add_hundred"), 100);
+	NB_ASSERT_EQ(lookup_u64(elf_test_map(a, "counters"), 3), 100);
+	nb_object_close(a);
+	nb_object_close(b);
 }
 
 /* PIN_OBJECT_NS: two loads of one file share; the map is not in the global namespace. */

@@ -208,7 +208,7 @@ NB_TEST(map_percpu_array_values)
 	memset(values, 0xff, sizeof(values));
 	NB_ASSERT_EQ(nb_map_lookup_elem(map, &key, values), 0);
 	NB_ASSERT_EQ(values[0], 100);
-	NB_ASSERT_EQ(values[1], 0);	/* padding is zeroed */
+	NB_ASSERT_EQ(values[1], 0);	/* padding as written: 0 */
 	NB_ASSERT_EQ(values[2], 101);
 	NB_ASSERT_EQ(values[4], 103);
 	NB_ASSERT_EQ(values[6], 103);

@@ -17,7 +17,7 @@ static const struct bad_attr bad_attrs[] = {
 	{ "key_size_0", BPF_MAP_TYPE_HASH, 0, 4, 4, 0, -EINVAL, "key_size is 0" },
 	{ "value_size_0", BPF_MAP_TYPE_HASH, 4, 0, 4, 0, -EINVAL, "value_size is 0" },
 	{ "max_entries_0", BPF_MAP_TYPE_HASH, 4, 4, 0, 0, -EINVAL, "max_entries is 0" },
-	{ "key_too_big", BPF_MAP_TYPE_HASH, 513, 4, 4, 0, -E2BIG, "key_size 513" },
+	{ "key_value_too_big", BPF_MAP_TYPE_HASH, 1 << 21, 1 << 21, 4, 0, -E2BIG, "too large" },
 	{ "value_too_big", BPF_MAP_TYPE_HASH, 4, 1 << 22, 4, 0, -E2BIG, "too large" },
 	{ "max_entries_absurd", BPF_MAP_TYPE_HASH, 4, 4, 0x80000001, 0, -E2BIG, "max_entries" },
 	{ "no_common_lru", BPF_MAP_TYPE_HASH, 4, 4, 4, BPF_F_NO_COMMON_LRU, -EINVAL,

@@ -19,10 +19,13 @@ NB_TEST(map_ringbuf_attrs)
 	NB_ASSERT_EQ(mt_map_err(BPF_MAP_TYPE_RINGBUF, 0, 0, 4096, BPF_F_NO_PREALLOC, &log),
 		     -EINVAL);
 	map = mt_map(BPF_MAP_TYPE_RINGBUF, 0, 0, 4096, 0);
-	NB_ASSERT_EQ(nb_map_lookup_elem(map, &key, &value), -EOPNOTSUPP);
-	NB_ASSERT_EQ(nb_map_update_elem(map, &key, &value, 0), -EOPNOTSUPP);
-	NB_ASSERT_EQ(nb_map_delete_elem(map, &key), -EOPNOTSUPP);
+	/* A key for a map without keys is refused first (bpf(2)'s key copy), then the command. */
+	NB_ASSERT_EQ(nb_map_lookup_elem(map, &key, &value), -EINVAL);
+	NB_ASSERT_EQ(nb_map_lookup_elem(map, NULL, &value), -EOPNOTSUPP);
+	NB_ASSERT_EQ(nb_map_update_elem(map, NULL, &value, 0), -EOPNOTSUPP);
+	NB_ASSERT_EQ(nb_map_delete_elem(map, NULL), -EOPNOTSUPP);
 	NB_ASSERT_EQ(nb_map_get_next_key(map, NULL, &key), -EOPNOTSUPP);
+	NB_ASSERT_EQ(nb_map_get_next_key(map, &key, &key), -EINVAL);
 	nb_map_put(map);
 	nb_log_free(&log);
 }

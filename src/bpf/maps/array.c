@@ -182,10 +182,9 @@ static int percpu_array_lookup_sys(struct nb_map *map, const void *key, void *va
 
 	if (index >= map->max_entries)
 		return -ENOENT;
-	for (unsigned int cpu = 0; cpu < nb_nr_cpus(); cpu++) {
-		memcpy((u8 *)value + cpu * slot, array_elem(array, index, cpu), map->value_size);
-		memset((u8 *)value + cpu * slot + map->value_size, 0, slot - map->value_size);
-	}
+	/* Whole 8-byte slots, padding included, as the kernel's bpf_long_memcpy does. */
+	for (unsigned int cpu = 0; cpu < nb_nr_cpus(); cpu++)
+		memcpy((u8 *)value + cpu * slot, array_elem(array, index, cpu), slot);
 	return 0;
 }
 
@@ -203,8 +202,7 @@ static int percpu_array_update_sys(struct nb_map *map, const void *key, const vo
 	if (flags == BPF_NOEXIST)
 		return -EEXIST;
 	for (unsigned int cpu = 0; cpu < nb_nr_cpus(); cpu++)
-		memcpy(array_elem(array, index, cpu), (const u8 *)value + cpu * slot,
-		       map->value_size);
+		memcpy(array_elem(array, index, cpu), (const u8 *)value + cpu * slot, slot);
 	return 0;
 }
 

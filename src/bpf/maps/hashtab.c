@@ -25,7 +25,6 @@
 	(BPF_F_NO_PREALLOC | BPF_F_NO_COMMON_LRU | BPF_F_NUMA_NODE | NB_MAP_F_ACCESS_MASK |  \
 	 BPF_F_ZERO_SEED)
 #define NB_PCPU_MIN_UNIT_SIZE (32 * 1024)
-#define NB_MAX_BPF_STACK 512
 /* The largest element the kernel's allocator gives (KMALLOC_MAX_SIZE on x86-64). */
 #define NB_KMALLOC_MAX_SIZE (1U << 22)
 
@@ -68,11 +67,6 @@ int nb_htab_map_alloc_check(const struct nb_map *attr, struct nb_log *log)
 	err = nb_map_check_nonzero(attr, log);
 	if (err)
 		return err;
-	if (attr->key_size > NB_MAX_BPF_STACK) {
-		nb_log_printf(log, "map %s: key_size %u larger than the BPF stack (%u)\n",
-			      attr->name, attr->key_size, NB_MAX_BPF_STACK);
-		return -E2BIG;
-	}
 	if ((u64)attr->key_size + attr->value_size >=
 	    NB_KMALLOC_MAX_SIZE - sizeof(struct htab_elem)) {
 		nb_log_printf(log, "map %s: key_size + value_size %llu too large\n", attr->name,
@@ -392,16 +386,15 @@ static void copy_value(struct nb_htab *htab, struct htab_elem *l, const void *va
 		       bool onallcpus, bool fresh)
 {
 	u32 slot = nb_map_percpu_slot(&htab->map);
-	unsigned int cpu, nr = nb_nr_cpus();
+	unsigned int nr = nb_nr_cpus();
 
 	if (!htab_is_percpu(htab)) {
 		memcpy(l->key + htab->value_off, value, htab->value_size);
 		return;
 	}
 	if (onallcpus) {
-		for (cpu = 0; cpu < nr; cpu++)
-			memcpy(nb_htab_value(htab, l, cpu), (const u8 *)value + cpu * slot,
-			       htab->map.value_size);
+		/* Whole 8-byte slots, padding included, as the kernel's bpf_long_memcpy does. */
+		memcpy(l->key + htab->value_off, value, (size_t)slot * nr);
 		return;
 	}
 	/* A program's update sets its worker's value; a new element starts at 0 elsewhere. */
@@ -501,12 +494,7 @@ static void copy_value_out(struct nb_htab *htab, struct htab_elem *l, void *valu
 		memcpy(value, l->key + htab->value_off, htab->value_size);
 		return;
 	}
-	for (unsigned int cpu = 0; cpu < nb_nr_cpus(); cpu++) {
-		memcpy((u8 *)value + cpu * slot, nb_htab_value(htab, l, cpu),
-		       htab->map.value_size);
-		memset((u8 *)value + cpu * slot + htab->map.value_size, 0,
-		       slot - htab->map.value_size);
-	}
+	memcpy(value, l->key + htab->value_off, (size_t)slot * nb_nr_cpus());
 }
 
 static int htab_map_lookup_elem_sys(struct nb_map *map, const void *key, void *value)

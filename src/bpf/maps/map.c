@@ -285,6 +285,17 @@ static bool can_write(const struct nb_map *map)
 }
 
 /*
+ * The key as bpf(2) copies it (__bpf_copy_key): maps without keys take none, the others need
+ * one.
+ */
+static int check_key(const struct nb_map *map, const void *key)
+{
+	if (!map->key_size)
+		return key ? -EINVAL : 0;
+	return key ? 0 : -EFAULT;
+}
+
+/*
  * Lookups and walks run inside an epoch read-side section: programs on other threads may delete
  * the element being copied. Updates and deletes need none: each type's writers serialise on its
  * lock and see only linked elements, and staying outside lets their own retired elements be
@@ -297,6 +308,9 @@ int nb_map_lookup_elem(struct nb_map *map, const void *key, void *value)
 
 	if (!can_read(map))
 		return -EPERM;
+	err = check_key(map, key);
+	if (err)
+		return err;
 	if (!map->ops->map_lookup_elem_sys && !map->ops->map_lookup_elem)
 		return -EOPNOTSUPP;
 	nb_epoch_read_lock();
@@ -321,6 +335,9 @@ int nb_map_update_elem(struct nb_map *map, const void *key, const void *value, _
 		return -EPERM;
 	if (flags & BPF_F_LOCK)
 		return -EINVAL; /* no map here carries a bpf_spin_lock */
+	err = check_key(map, key);
+	if (err)
+		return err;
 	if (!map->ops->map_update_elem_sys && !map->ops->map_update_elem)
 		return -EOPNOTSUPP;
 	if (map->ops->map_update_elem_sys)
@@ -337,6 +354,9 @@ int nb_map_delete_elem(struct nb_map *map, const void *key)
 
 	if (!can_write(map))
 		return -EPERM;
+	err = check_key(map, key);
+	if (err)
+		return err;
 	if (!map->ops->map_delete_elem)
 		return -EOPNOTSUPP;
 	err = (int)map->ops->map_delete_elem(map, key);
@@ -350,6 +370,8 @@ int nb_map_get_next_key(struct nb_map *map, const void *key, void *next_key)
 
 	if (!can_read(map))
 		return -EPERM;
+	if (key && !map->key_size)
+		return -EINVAL;
 	if (!map->ops->map_get_next_key)
 		return -EOPNOTSUPP;
 	nb_epoch_read_lock();
@@ -364,6 +386,9 @@ int nb_map_lookup_and_delete_elem(struct nb_map *map, const void *key, void *val
 
 	if (!can_read(map) || !can_write(map))
 		return -EPERM;
+	err = check_key(map, key);
+	if (err)
+		return err;
 	if (!map->ops->map_lookup_and_delete_elem_sys)
 		return -EOPNOTSUPP;
 	nb_epoch_read_lock();

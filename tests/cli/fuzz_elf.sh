@@ -1,0 +1,22 @@
+#!/bin/bash
+# A short libFuzzer run of the object loader (tests/fuzz/fuzz_elf.c), seeded with the test
+# objects: no crash, leak or sanitizer report in NB_FUZZ_TIME seconds (20 by default; make fuzz
+# runs it for longer).
+set -u
+FUZZ=${NB_FUZZ_DIR:-build/fuzz}/fuzz_elf
+OBJ=${NB_BUILD:-build}/tests/bpf
+if [ ! -x "$FUZZ" ]; then
+	echo "SKIPPED: $FUZZ is not built (make fuzz-build; the plain make check builds it)"
+	exit 77
+fi
+corpus=$(dirname "$FUZZ")/corpus/fuzz_elf
+log=$(dirname "$FUZZ")/fuzz_elf.log
+mkdir -p "$corpus"
+if ! "$FUZZ" -max_total_time="${NB_FUZZ_TIME:-20}" -rss_limit_mb=2048 -timeout=10 \
+	"$corpus" "$OBJ" >"$log" 2>&1; then
+	tail -40 "$log"
+	echo "FAIL: fuzz_elf found a problem (full log in $log, crash input in the working dir)"
+	exit 1
+fi
+echo "fuzz_elf: $(grep -o 'Done [0-9]* runs' "$log" | awk '{print $2}') runs," \
+	"$(ls "$corpus" | wc -l) corpus files, nothing found"
