@@ -24,7 +24,7 @@ else ifeq ($(SANITIZE),fuzz)
 BUILD   := build/fuzz
 CC      := $(CLANG)
 SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
-	    -fno-omit-frame-pointer
+	    -fno-omit-frame-pointer -Wno-unknown-attributes  # gcc-only attributes (optimize)
 endif
 
 PKGS    := libelf libbpf libpcap libxdp zlib
