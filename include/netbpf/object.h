@@ -52,6 +52,11 @@ struct nb_object_load_opts {
 	enum bpf_prog_type prog_type;
 	unsigned int prog_flags;	/* enum nb_prog_load_flags, for every program */
 	bool maps_only;			/* create and fill the maps, load no program */
+	/*
+	 * Load only the programs of this section and iproute2's "ID/KEY" tail-call sections, as
+	 * `tc filter ... bpf obj OBJ sec SECTION` does (NULL: every program).
+	 */
+	const char *section;
 	struct nb_log *log;
 };
 

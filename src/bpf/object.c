@@ -450,10 +450,37 @@ static enum bpf_prog_type object_prog_type(const struct nb_object *obj)
 	return type;
 }
 
+/* tc's "sec NAME": that section's programs and the tail-call sections, nothing else. */
+static int select_section(struct nb_object *obj, const char *section)
+{
+	bool found = false;
+
+	for (u32 i = 0; i < obj->prog_cnt; i++) {
+		struct nb_object_prog *p = &obj->progs[i];
+		bool in = !strcmp(p->sec_name, section);
+
+		found |= in;
+		p->autoload = in || p->tail_call_sec;
+	}
+	if (!found) {
+		nb_obj_err(obj, "no program in section %s", section);
+		return -ENOENT;
+	}
+	return 0;
+}
+
 static int load_progs(struct nb_object *obj, const struct nb_object_load_opts *opts)
 {
 	enum bpf_prog_type forced = OPT(opts, prog_type, BPF_PROG_TYPE_UNSPEC);
 	enum bpf_prog_type fallback = object_prog_type(obj);
+	const char *section = OPT(opts, section, NULL);
+
+	if (section) {
+		int err = select_section(obj, section);
+
+		if (err)
+			return err;
+	}
 
 	for (u32 i = 0; i < obj->prog_cnt; i++) {
 		struct nb_object_prog *p = &obj->progs[i];

@@ -37,6 +37,7 @@ int prog_verify(int argc, char **argv);
 struct nb_cli_object {
 	const char *path;
 	enum bpf_prog_type type;	/* "type T"; 0: guess from section names */
+	const char *section;		/* "sec NAME": that section and the tail calls only */
 	const char *sets[NB_CLI_MAX_SETS]; /* --set NAME=VALUE */
 	int set_cnt;
 	struct nb_object *obj;		/* after nb_cli_object_load */

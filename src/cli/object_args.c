@@ -112,6 +112,7 @@ int nb_cli_object_load(struct nb_cli_object *o, bool maps_only)
 		.sz = sizeof(load_opts),
 		.prog_type = o->type,
 		.maps_only = maps_only,
+		.section = o->section,
 		.log = &log,
 	};
 	int err;

@@ -2,7 +2,8 @@
 /*
  * netbpf prog: load an object file as tc or ip would, and list what it holds.
  *
- *   netbpf prog load OBJ [type { tc | action | xdp | socket | TYPE }] [--set NAME=VALUE]...
+ *   netbpf prog load OBJ [type { tc | action | xdp | socket | TYPE }] [sec SECTION]
+ *                        [--set NAME=VALUE]...
  *   netbpf prog verify ...
  *
  * A one-shot command keeps nothing loaded once it exits, so there is no `prog show`: `prog load`
@@ -24,7 +25,7 @@
 static int prog_usage(void)
 {
 	fprintf(stderr, "Usage: netbpf prog load OBJ [type { tc | action | xdp | socket | TYPE }] "
-			"[--set NAME=VALUE]...\n"
+			"[sec SECTION] [--set NAME=VALUE]...\n"
 			"       netbpf prog verify ...\n");
 	return NB_EXIT_USAGE;
 }
@@ -147,8 +148,15 @@ static int prog_load(int argc, char **argv)
 			}
 			if (nb_cli_prog_type(argv[i], &o.type))
 				return NB_EXIT_USAGE;
+		} else if (!strcmp(argv[i], "sec") || !strcmp(argv[i], "section")) {
+			if (++i >= argc) {
+				nb_cli_error("\"sec\" needs a section name");
+				return NB_EXIT_USAGE;
+			}
+			o.section = argv[i];
 		} else {
-			nb_cli_error("argument \"%s\" is wrong: expected type or --set", argv[i]);
+			nb_cli_error("argument \"%s\" is wrong: expected type, sec or --set",
+				     argv[i]);
 			return NB_EXIT_USAGE;
 		}
 	}

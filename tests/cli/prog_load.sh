@@ -32,6 +32,11 @@ for p in "cls_main  section classifier" "tail_zero  section 1/0" "tail_one  sect
 done
 echo "$out" | grep -q "max_entries 4  pinned tc/globals/counters" || fail "counters not pinned: $out"
 echo "$out" | grep -Eq '^map [0-9]+: prog_array  name jmp' || fail "no jmp: $out"
+# tc's "sec": that section and the tail-call sections only.
+out=$($NETBPF --unsafe-no-verify prog load $OBJ/elf_iproute2.o type tc sec classifier) ||
+	fail "sec classifier: $out"
+[ "$(echo "$out" | grep -c '^prog ')" -eq 3 ] && ! echo "$out" | grep -q "name xmit" ||
+	fail "sec classifier loaded other sections: $out"
 out=$($NETBPF --unsafe-no-verify prog load $OBJ/elf_iproute2.o type xdp) || fail "type xdp: $out"
 [ "$(echo "$out" | grep -c '^prog .*: xdp  name')" -eq 4 ] || fail "type xdp not applied: $out"
 
@@ -79,7 +84,9 @@ expect_error "value too wide" 1 "not a 4-byte integer" \
 	$NETBPF --unsafe-no-verify prog load $OBJ/elf_globals.o --set factor=0x100000000
 expect_error "bad type word" 2 'type "bogus" is unknown' \
 	$NETBPF prog load $OBJ/elf_hash.o type bogus
-expect_error "bad word" 2 'argument "sec" is wrong' $NETBPF prog load $OBJ/elf_hash.o sec x
+expect_error "bad word" 2 'argument "bogus" is wrong' $NETBPF prog load $OBJ/elf_hash.o bogus x
+expect_error "no such section" 1 "elf_hash.o: no program in section nope" \
+	$NETBPF --unsafe-no-verify prog load $OBJ/elf_hash.o sec nope
 expect_error "not ELF" 1 "not an ELF file" $NETBPF prog load /etc/hostname
 expect_error "prog show" 2 "nothing stays loaded" $NETBPF prog show
 echo "prog load: all cases behave"

@@ -71,6 +71,33 @@ NB_TEST(elf_run_iproute2)
 	nb_object_close(obj);
 }
 
+/* tc's "sec classifier": cls_main and the "1/0", "1/1" tail calls load; xmit does not. */
+NB_TEST(elf_load_one_section)
+{
+	struct nb_object *obj = elf_test_open("elf_iproute2.o");
+	struct nb_log log = { 0 };
+	struct nb_object_load_opts opts = {
+		.sz = sizeof(opts),
+		.prog_type = BPF_PROG_TYPE_SYSCALL,
+		.prog_flags = NB_PROG_LOAD_INTERP | NB_PROG_LOAD_UNSAFE_NO_VERIFY,
+		.section = "classifier",
+		.log = &log,
+	};
+
+	NB_ASSERT_EQ(nb_object_load(obj, &opts), 0);
+	NB_ASSERT(nb_object_prog_prog(nb_object_find_prog(obj, "classifier", "cls_main")));
+	NB_ASSERT(nb_object_prog_prog(nb_object_find_prog(obj, "1/1", NULL)));
+	NB_ASSERT(!nb_object_prog_prog(nb_object_find_prog(obj, NULL, "xmit")));
+	NB_ASSERT_EQ(elf_test_run(obj, "cls_main"), 10);
+	nb_object_close(obj);
+	obj = elf_test_open("elf_iproute2.o");
+	opts.section = "nope";
+	NB_ASSERT_EQ(nb_object_load(obj, &opts), -ENOENT);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "elf_iproute2.o: no program in section nope");
+	nb_log_free(&log);
+	nb_object_close(obj);
+}
+
 NB_TEST(elf_run_legacy_libbpf)
 {
 	struct nb_object *obj = elf_test_open("elf_legacy_libbpf.o");
