@@ -340,7 +340,7 @@ NB_TEST(xdp_devmap_programs)
 struct updater {
 	struct nb_map *map;
 	u32 a, b;
-	volatile bool stop;
+	bool stop;
 	int errors;
 };
 
@@ -348,7 +348,7 @@ static void *update_loop(void *arg)
 {
 	struct updater *u = arg;
 
-	for (u32 i = 0; i < 20000 && !u->stop; i++) {
+	for (u32 i = 0; i < 20000 && !__atomic_load_n(&u->stop, __ATOMIC_ACQUIRE); i++) {
 		if (set(u->map, 0, i & 1 ? u->a : u->b, 0, 0))
 			u->errors++;
 		nb_epoch_reclaim();
@@ -383,7 +383,7 @@ NB_TEST(xdp_devmap_update_while_running)
 		nb_xdp_do_flush();
 		nb_epoch_quiescent();
 	}
-	u.stop = true;
+	__atomic_store_n(&u.stop, true, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
 	nb_epoch_offline();
 	NB_ASSERT_EQ(u.errors, 0);
