@@ -3,8 +3,7 @@
  * Metadata from XDP to tc through the worker's receive path: the XDP program reserves 4 bytes
  * in front of the frame (bpf_xdp_adjust_meta) and writes a tag, the tc ingress program reads it
  * at __sk_buff->data_meta, makes it the mark and redirects the packet to a sink, where the mark
- * and the metadata are checked. The programs are the straight-line bytecode twins of
- * examples/xdp_meta_mark.c (which needs the verifier for its bounds checks).
+ * is checked. The programs are bytecode twins of examples/xdp_meta_mark.c, verified.
  */
 #include "net/worker.h"
 #include "tc_test.h"
@@ -18,8 +17,12 @@ NB_TEST(xdp_tc_metadata)
 		NB_MOV64_REG(BPF_REG_6, BPF_REG_1),
 		NB_MOV64_IMM(BPF_REG_2, -4),
 		NB_CALL_HELPER(BPF_FUNC_xdp_adjust_meta),
-		NB_MOV64_REG(BPF_REG_1, BPF_REG_6),
-		NB_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, offsetof(struct xdp_md, data_meta)),
+		NB_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 6),
+		NB_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_6, offsetof(struct xdp_md, data_meta)),
+		NB_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_6, offsetof(struct xdp_md, data)),
+		NB_MOV64_REG(BPF_REG_4, BPF_REG_2),
+		NB_ALU64_IMM(BPF_ADD, BPF_REG_4, 4),
+		NB_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 1),
 		NB_ST_MEM(BPF_W, BPF_REG_2, 0, TAG),
 		NB_MOV64_IMM(BPF_REG_0, XDP_PASS),
 		NB_EXIT(),
@@ -27,8 +30,12 @@ NB_TEST(xdp_tc_metadata)
 	struct nb_dev *rx = xt_dev("rx0", NULL), *out = xt_dev("out0", "keep 8");
 	const struct bpf_insn tc_insns[] = {
 		NB_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, SKB_OFF(data_meta)),
-		NB_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_2, 0),
-		NB_STX_MEM(BPF_W, BPF_REG_1, BPF_REG_3, SKB_OFF(mark)),
+		NB_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, SKB_OFF(data)),
+		NB_MOV64_REG(BPF_REG_4, BPF_REG_2),
+		NB_ALU64_IMM(BPF_ADD, BPF_REG_4, 4),
+		NB_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 2),
+		NB_LDX_MEM(BPF_W, BPF_REG_5, BPF_REG_2, 0),
+		NB_STX_MEM(BPF_W, BPF_REG_1, BPF_REG_5, SKB_OFF(mark)),
 		NB_MOV64_IMM(BPF_REG_1, out->ifindex),
 		NB_MOV64_IMM(BPF_REG_2, 0),
 		NB_CALL_HELPER(BPF_FUNC_redirect),
