@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <linux/bpf.h>
+#include <netbpf/percpu.h>
 #include <netbpf/prog.h>
 #include <netbpf/test_run.h>
 
@@ -22,7 +23,10 @@
 #define TEST_SKB_HEADROOM 64
 #define PAGE_SIZE_4K	  4096
 
-static struct nb_dev test_run_lo = { .ifindex = 1, .name = "lo", .mtu = 65536, .up = true };
+/* Counters of its own, so that whatever a program makes count on the device lands somewhere. */
+static struct nb_dev_stats test_run_lo_stats[NB_MAX_CPUS];
+static struct nb_dev test_run_lo = { .ifindex = 1, .name = "lo", .mtu = 65536, .up = true,
+				     .stats = test_run_lo_stats };
 
 static bool range_is_zero(const void *buf, size_t from, size_t to)
 {
