@@ -24,7 +24,6 @@
 #include <netbpf/tc.h>
 
 #include "bpf_asm.h"
-#include "ctx_rewrite.h"
 #include "io/port.h"
 #include "io/sink.h"
 #include "net/core.h"
@@ -172,6 +171,33 @@ static inline struct nb_pkt *tc_pkt(struct nb_dev *dev, const u8 *frame, u32 len
 	return pkt;
 }
 
+/* The same packet, not counted: for nb_tc_run on a hook directly; the caller frees it. */
+static inline struct nb_pkt *tc_pkt_nocount(struct nb_dev *dev, const u8 *frame, u32 len)
+{
+	struct nb_pkt *pkt = nb_pkt_alloc_data(frame, len);
+
+	NB_ASSERT(pkt);
+	pkt->dev = dev;
+	pkt->skb_iif = dev->ifindex;
+	nb_eth_type_trans(pkt, dev);
+	pkt->qdisc_cb.pkt_len = pkt->len;
+	pkt->tc_at_ingress = 1;
+	return pkt;
+}
+
+/* Classify a frame at dev's ingress hook: the verdict; *pktp (when asked) keeps the packet. */
+static inline int tc_run_frame(struct nb_dev *dev, const u8 *frame, u32 len, struct nb_pkt **pktp)
+{
+	struct nb_pkt *pkt = tc_pkt_nocount(dev, frame, len);
+	int ret = nb_tc_run(nb_tc_dev_block(dev, NB_TC_INGRESS, NULL), pkt);
+
+	if (pktp)
+		*pktp = pkt;
+	else
+		nb_pkt_free(pkt);
+	return ret;
+}
+
 /* Receive one frame on dev and finish the burst. */
 static inline int tc_receive(struct nb_dev *dev, const u8 *frame, u32 len)
 {
@@ -207,11 +233,19 @@ static inline void tc_check_accounting(struct nb_dev *const *devs, unsigned int 
 	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
 }
 
-/* A SCHED_CLS/SCHED_ACT program assembled by hand (straight-line context accesses via r1). */
+/* A SCHED_CLS/SCHED_ACT program assembled by hand, loaded through the verifier. */
 static inline struct nb_prog *tc_prog(enum bpf_prog_type type, const struct bpf_insn *insns,
 				      unsigned int cnt)
 {
-	return ctx_test_load(type, 0, insns, cnt);
+	struct nb_log log = { 0 };
+	struct nb_prog_load_opts opts = { .sz = sizeof(opts), .license = "GPL", .log = &log };
+	struct nb_prog *prog;
+	int err = nb_prog_load(type, insns, cnt, &opts, &prog);
+
+	if (err)
+		NB_FAIL("load: %d %s", err, nb_log_text(&log) ? nb_log_text(&log) : "");
+	nb_log_free(&log);
+	return prog;
 }
 
 /* r0 = ret; exit. */
@@ -248,11 +282,7 @@ static inline struct nb_prog *tc_prog_count_ret(enum bpf_prog_type type, int ret
 	return tc_prog(type, insns, ARRAY_SIZE(insns));
 }
 
-/*
- * A program of an example object (build/examples/FILE) by section, as the given type: verified
- * when the verifier is there; before it lands, straight-line sections load unverified with their
- * context accesses rewritten as the verifier would.
- */
+/* A program of an example object (build/examples/FILE) by section, as the given type. */
 static inline struct nb_prog *tc_example_prog(const char *file, const char *section,
 					      enum bpf_prog_type type, struct nb_object **objp)
 {
@@ -263,7 +293,6 @@ static inline struct nb_prog *tc_example_prog(const char *file, const char *sect
 	};
 	struct nb_object_prog *p;
 	struct nb_object *obj;
-	struct nb_prog *prog;
 	char rel[256], buf[4096];
 	int err;
 
@@ -282,23 +311,8 @@ static inline struct nb_prog *tc_example_prog(const char *file, const char *sect
 		*objp = obj;
 		return nb_prog_get(nb_object_prog_prog(p));
 	}
-	if (err != -EOPNOTSUPP)
-		NB_FAIL("load %s sec %s: %d %s", file, section, err, nb_log_text(&log));
-	/* no verifier yet */
-	{
-		unsigned int cnt;
-		const struct bpf_insn *insns = nb_object_prog_insns(p, &cnt);
-
-		for (unsigned int i = 0; i < cnt; i++)
-			if (BPF_CLASS(insns[i].code) == BPF_JMP &&
-			    BPF_OP(insns[i].code) != BPF_CALL && BPF_OP(insns[i].code) != BPF_EXIT)
-				nb_test_skip("%s sec %s branches: it needs the verifier", file,
-					     section);
-		prog = ctx_test_load(type, 0, insns, cnt);
-	}
-	nb_log_free(&log);
-	*objp = obj;
-	return prog;
+	NB_FAIL("load %s sec %s: %d %s", file, section, err, nb_log_text(&log));
+	return NULL;
 }
 
 static inline struct nb_tc_filter_id tc_add(struct nb_dev *dev, struct nb_tc_filter_opts *opts)
