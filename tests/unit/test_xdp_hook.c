@@ -161,7 +161,7 @@ NB_TEST(xdp_attach_rules)
 	struct nb_log log = { 0 };
 	struct nb_prog *tc;
 	struct nb_prog_load_opts opts = {
-		.sz = sizeof(opts), .flags = NB_PROG_LOAD_UNSAFE_NO_VERIFY,
+		.sz = sizeof(opts),
 	};
 	u32 flags;
 

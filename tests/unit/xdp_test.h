@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Shared by the XDP tests: devices with sink ports, numbered Ethernet frames, XDP programs
- * built from instructions (loaded without a proof: they touch the context only through
- * helpers, or through the context rewrite of ctx_rewrite.h), and a poll that runs one burst
- * through the hook and flushes, as a worker does.
+ * built from instructions (verified, as users' programs are), counters, and the teardown that
+ * checks that every packet buffer came back.
  */
 #ifndef NB_TEST_XDP_TEST_H
 #define NB_TEST_XDP_TEST_H
@@ -54,7 +53,6 @@ static inline struct nb_prog *xt_prog(const struct bpf_insn *insns, unsigned int
 		.sz = sizeof(opts),
 		.expected_attach_type = attach,
 		.license = "GPL",
-		.flags = NB_PROG_LOAD_UNSAFE_NO_VERIFY,
 		.log = &log,
 	};
 	struct nb_prog *prog;
