@@ -41,8 +41,7 @@ NB_TEST(xdp_tc_metadata)
 		NB_CALL_HELPER(BPF_FUNC_redirect),
 		NB_EXIT(),
 	};
-	struct nb_prog *tcp = ctx_test_load(BPF_PROG_TYPE_SCHED_CLS, 0, tc_insns,
-					    ARRAY_SIZE(tc_insns));
+	struct nb_prog *tcp = tc_prog(BPF_PROG_TYPE_SCHED_CLS, tc_insns, ARRAY_SIZE(tc_insns));
 	struct nb_tc_filter_opts f = {
 		.hook = NB_TC_INGRESS, .kind = "bpf",
 		.bpf = { .prog = tcp, .direct_action = true },
@@ -50,7 +49,7 @@ NB_TEST(xdp_tc_metadata)
 	struct nb_pkt *pkts[4], *pkt, *next;
 	u32 n = 0;
 
-	xt_attach(rx, ctx_test_load(BPF_PROG_TYPE_XDP, 0, xdp_insns, ARRAY_SIZE(xdp_insns)));
+	xt_attach(rx, xt_prog(xdp_insns, ARRAY_SIZE(xdp_insns), 0));
 	tc_qdisc(rx);
 	tc_add(rx, &f);
 	nb_prog_put(tcp);
