@@ -24,6 +24,7 @@
 #include <netbpf/tc.h>
 
 #include "bpf_asm.h"
+#include "ctx_rewrite.h"
 #include "io/port.h"
 #include "io/sink.h"
 #include "net/core.h"
