@@ -221,3 +221,38 @@ NB_TEST(pkt_vlan_push_inside)
 	NB_ASSERT_EQ(nb_pkt_network_header(pkt), pkt->data + 18);
 	nb_pkt_free(pkt);
 }
+
+struct clone_batch {
+	struct nb_pkt *pkts[2000];
+	unsigned int n;
+};
+
+static void *free_clones(void *arg)
+{
+	struct clone_batch *b = arg;
+
+	for (unsigned int i = 0; i < b->n; i++)
+		nb_pkt_free(b->pkts[i]);
+	return NULL;
+}
+
+/* Originals and their clones freed at once by two threads: the last one frees the buffer. */
+NB_TEST(pkt_clone_free_across_threads)
+{
+	static struct clone_batch clones;
+	struct nb_pkt *orig[2000];
+	pthread_t t;
+
+	for (int i = 0; i < 2000; i++) {
+		orig[i] = nb_pkt_alloc_data(&i, sizeof(i));
+		clones.pkts[i] = nb_pkt_clone(orig[i]);
+		NB_ASSERT(orig[i] && clones.pkts[i]);
+	}
+	clones.n = 2000;
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 6000);
+	NB_ASSERT_EQ(pthread_create(&t, NULL, free_clones, &clones), 0);
+	for (int i = 0; i < 2000; i++)
+		nb_pkt_free(orig[i]);
+	pthread_join(t, NULL);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}
