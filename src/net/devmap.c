@@ -39,7 +39,12 @@ struct nb_dtab {
 	u32 n_buckets;				/* a power of two */
 	u32 items;				/* devmap_hash entries */
 	pthread_mutex_t index_lock;		/* writers */
+	struct nb_dtab *next;			/* dtab_list */
 };
+
+/* Every devmap, for the device notifier (the kernel's dev_map_list). */
+static pthread_mutex_t dtab_list_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct nb_dtab *dtab_list;
 
 #define to_dtab(m) container_of(m, struct nb_dtab, map)
 
@@ -98,6 +103,10 @@ static int dev_map_alloc(const struct nb_map *attr, struct nb_map **mapp, struct
 		free(dtab);
 		return -ENOMEM;
 	}
+	pthread_mutex_lock(&dtab_list_lock);
+	dtab->next = dtab_list;
+	dtab_list = dtab;
+	pthread_mutex_unlock(&dtab_list_lock);
 	*mapp = &dtab->map;
 	return 0;
 }
@@ -116,7 +125,16 @@ static void entry_free_rcu(struct nb_epoch_head *head)
 
 static void dev_map_free(struct nb_map *map)
 {
-	struct nb_dtab *dtab = to_dtab(map);
+	struct nb_dtab *dtab = to_dtab(map), **pp;
+
+	pthread_mutex_lock(&dtab_list_lock);
+	for (pp = &dtab_list; *pp; pp = &(*pp)->next) {
+		if (*pp == dtab) {
+			*pp = dtab->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&dtab_list_lock);
 
 	/* No program holds the map any more; entries retired earlier free themselves. */
 	if (dtab->netdev_map) {
@@ -464,6 +482,58 @@ int nb_dev_map_enqueue_multi(struct nb_pkt *pkt, struct nb_dev *dev_rx, struct n
 	if (!last || nb_xdp_enqueue(last->dev, pkt, dev_rx, last->xdp_prog))
 		nb_pkt_free(pkt);
 	return 0;
+}
+
+/*
+ * A device leaves the registry: every entry that sends to it goes (dev_map_notification on
+ * NETDEV_UNREGISTER), so that its reference does not keep the device alive.
+ */
+static void dtab_remove_netdev(struct nb_dtab *dtab, struct nb_dev *dev)
+{
+	struct nb_dtab_netdev *obj;
+
+	pthread_mutex_lock(&dtab->index_lock);
+	if (dtab->netdev_map) {
+		for (u32 i = 0; i < dtab->map.max_entries; i++) {
+			obj = dtab->netdev_map[i];
+			if (!obj || obj->dev != dev)
+				continue;
+			__atomic_store_n(&dtab->netdev_map[i], NULL, __ATOMIC_RELEASE);
+			nb_epoch_call(&obj->rcu, entry_free_rcu);
+		}
+	} else {
+		for (u32 b = 0; b < dtab->n_buckets; b++) {
+			struct nb_dtab_netdev **pp = &dtab->dev_index_head[b];
+
+			while ((obj = *pp)) {
+				if (obj->dev != dev) {
+					pp = &obj->hash_next;
+					continue;
+				}
+				__atomic_store_n(pp, obj->hash_next, __ATOMIC_RELEASE);
+				dtab->items--;
+				nb_epoch_call(&obj->rcu, entry_free_rcu);
+			}
+		}
+	}
+	pthread_mutex_unlock(&dtab->index_lock);
+}
+
+static void dev_map_dev_event(struct nb_dev *dev, enum nb_dev_event event)
+{
+	if (event != NB_DEV_UNREGISTER)
+		return;
+	pthread_mutex_lock(&dtab_list_lock);
+	for (struct nb_dtab *dtab = dtab_list; dtab; dtab = dtab->next)
+		dtab_remove_netdev(dtab, dev);
+	pthread_mutex_unlock(&dtab_list_lock);
+}
+
+static struct nb_dev_notifier dev_map_notifier = { .call = dev_map_dev_event };
+
+static void __attribute__((constructor)) dev_map_register_notifier(void)
+{
+	nb_dev_register_notifier(&dev_map_notifier);
 }
 
 static const struct nb_map_ops dev_map_ops = {

@@ -56,8 +56,13 @@ static bool xdp_run_one(struct nb_dev *dev, struct nb_xdp_dev *xd, const struct 
 	u32 act;
 	int err;
 
-	/* The program may write the frame: it must own its data (skb_cow of generic XDP). */
-	if (unlikely(nb_pkt_unclone(pkt))) {
+	/*
+	 * The program may write the frame and grow it at the front: generic XDP gives it private
+	 * data and the full XDP_PACKET_HEADROOM (netif_receive_generic_xdp); a frame too long to
+	 * move keeps the headroom it has.
+	 */
+	if (unlikely(nb_pkt_headroom(pkt) < NB_PKT_HEADROOM || nb_pkt_shared_data(pkt)) &&
+	    nb_pkt_cow_head(pkt, NB_PKT_HEADROOM) && nb_pkt_unclone(pkt)) {
 		nb_pkt_drop(pkt, dev, NB_DROP_NOMEM);
 		return false;
 	}

@@ -394,3 +394,42 @@ NB_TEST(xdp_devmap_update_while_running)
 	nb_map_put(map);
 	xt_teardown();
 }
+
+/* A device that goes away leaves every devmap (dev_map_notification). */
+static void unregister_removes(enum bpf_map_type type)
+{
+	struct nb_dev *a = xt_dev("a0", NULL), *b = xt_dev("b0", NULL);
+	struct nb_map *map = devmap(type, 4, 4);
+	u32 ifindex, key;
+
+	NB_ASSERT_EQ(set(map, 0, a->ifindex, 0, 0), 0);
+	NB_ASSERT_EQ(set(map, 1, b->ifindex, 0, 0), 0);
+	NB_ASSERT_EQ(set(map, 3, a->ifindex, 0, 0), 0);
+	nb_dev_destroy(a);
+	key = 0;
+	NB_ASSERT_EQ(nb_map_lookup_elem(map, &key, &ifindex), -ENOENT);
+	key = 3;
+	NB_ASSERT_EQ(nb_map_lookup_elem(map, &key, &ifindex), -ENOENT);
+	key = 1;
+	NB_ASSERT_EQ(nb_map_lookup_elem(map, &key, &ifindex), 0);
+	NB_ASSERT_EQ(ifindex, b->ifindex);
+	if (type == BPF_MAP_TYPE_DEVMAP_HASH) {
+		/* the freed room counts again */
+		NB_ASSERT_EQ(set(map, 5, b->ifindex, 0, 0), 0);
+		NB_ASSERT_EQ(set(map, 6, b->ifindex, 0, 0), 0);
+		NB_ASSERT_EQ(set(map, 7, b->ifindex, 0, 0), 0);
+		NB_ASSERT_EQ(set(map, 8, b->ifindex, 0, 0), -E2BIG);
+	}
+	nb_map_put(map);
+	xt_teardown();
+}
+
+NB_TEST(xdp_devmap_unregister_removes_entries)
+{
+	unregister_removes(BPF_MAP_TYPE_DEVMAP);
+}
+
+NB_TEST(xdp_devmap_hash_unregister_removes_entries)
+{
+	unregister_removes(BPF_MAP_TYPE_DEVMAP_HASH);
+}

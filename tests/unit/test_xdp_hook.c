@@ -200,3 +200,32 @@ NB_TEST(xdp_attach_rules)
 	nb_prog_put(tc);
 	xt_teardown();
 }
+
+/* A frame that arrives with less headroom gets XDP_PACKET_HEADROOM back before the program. */
+NB_TEST(xdp_hook_restores_headroom)
+{
+	const struct bpf_insn insns[] = {
+		NB_MOV64_IMM(BPF_REG_2, -(NB_PKT_HEADROOM - NB_XDP_FRAME_SIZE)),
+		NB_CALL_HELPER(BPF_FUNC_xdp_adjust_head),
+		NB_MOV64_IMM(BPF_REG_1, XDP_PASS),
+		NB_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 1),
+		NB_MOV64_IMM(BPF_REG_1, XDP_DROP),
+		NB_MOV64_REG(BPF_REG_0, BPF_REG_1),
+		NB_EXIT(),
+	};
+	struct nb_dev *dev = xt_dev("x0", NULL);
+	struct nb_pkt *pkt;
+
+	xt_attach(dev, xt_prog(insns, ARRAY_SIZE(insns), 0));
+	xt_burst(dev, &pkt, 3, 1);
+	/* what an encapsulation on an earlier hop leaves: 56 bytes of headroom less */
+	memmove(pkt->data - 56, pkt->data, pkt->len);
+	pkt->data -= 56;
+	nb_eth_type_trans(pkt, dev);
+	NB_ASSERT_EQ(nb_pkt_headroom(pkt), NB_PKT_HEADROOM - 56);
+	NB_ASSERT_EQ(nb_xdp_rx_burst(dev, &pkt, 1), 1);
+	NB_ASSERT_EQ(nb_pkt_headroom(pkt), NB_XDP_FRAME_SIZE);
+	NB_ASSERT_EQ(pkt->len, 64 + NB_PKT_HEADROOM - NB_XDP_FRAME_SIZE);
+	nb_pkt_free(pkt);
+	xt_teardown();
+}
