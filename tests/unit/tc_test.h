@@ -71,60 +71,60 @@ static inline void tc_qdisc(struct nb_dev *dev)
 	nb_log_free(&log);
 }
 
-/* A frame: Ethernet to dev's MAC, then IPv4/UDP (or TCP) with correct checksums. */
+/*
+ * A frame: Ethernet to dev's MAC, then IPv4/UDP (or TCP) with correct checksums. The headers are
+ * built in aligned locals and copied: frame buffers carry no alignment.
+ */
 static inline u32 tc_frame_ipv4(u8 *buf, const struct nb_dev *dev, u8 proto, u32 saddr,
 				u32 daddr, u16 sport, u16 dport, u32 payload)
 {
-	struct ethhdr *eth = (struct ethhdr *)buf;
-	struct iphdr *ip = (struct iphdr *)(eth + 1);
-	u32 l4len = (proto == IPPROTO_TCP ? sizeof(struct tcphdr) : sizeof(struct udphdr)) +
-		    payload;
-	u8 *l4 = (u8 *)(ip + 1);
+	struct ethhdr eth = { .h_proto = htons(ETH_P_IP) };
+	struct iphdr ip = { .version = 4, .ihl = 5, .ttl = 64 };
+	u32 l4hlen = proto == IPPROTO_TCP ? sizeof(struct tcphdr) : sizeof(struct udphdr);
+	u32 l4len = l4hlen + payload;
+	u8 *l4 = buf + ETH_HLEN + sizeof(ip);
 	u32 sum;
+	u16 check;
 
-	memset(buf, 0, ETH_HLEN + sizeof(*ip) + l4len);
-	memcpy(eth->h_dest, dev ? dev->addr : (const u8 *)"\x02\0\0\0\0\x01", ETH_ALEN);
-	memcpy(eth->h_source, "\x02\0\0\0\0\x99", ETH_ALEN);
-	eth->h_proto = htons(ETH_P_IP);
-	ip->version = 4;
-	ip->ihl = 5;
-	ip->ttl = 64;
-	ip->protocol = proto;
-	ip->tot_len = htons(sizeof(*ip) + l4len);
-	ip->saddr = htonl(saddr);
-	ip->daddr = htonl(daddr);
-	ip->check = nb_csum_compute(ip, sizeof(*ip));
+	memset(buf, 0, ETH_HLEN + sizeof(ip) + l4len);
+	memcpy(eth.h_dest, dev ? dev->addr : (const u8 *)"\x02\0\0\0\0\x01", ETH_ALEN);
+	memcpy(eth.h_source, "\x02\0\0\0\0\x99", ETH_ALEN);
+	ip.protocol = proto;
+	ip.tot_len = htons(sizeof(ip) + l4len);
+	ip.saddr = htonl(saddr);
+	ip.daddr = htonl(daddr);
+	ip.check = nb_csum_compute(&ip, sizeof(ip));
+	memcpy(buf, &eth, ETH_HLEN);
+	memcpy(buf + ETH_HLEN, &ip, sizeof(ip));
 	for (u32 i = 0; i < payload; i++)
-		l4[l4len - payload + i] = (u8)(i * 7 + 1);
-	/* pseudo header + L4, computed by the plain definition */
-	sum = 0;
-	sum += (saddr >> 16) + (saddr & 0xffff) + (daddr >> 16) + (daddr & 0xffff);
-	sum += proto + l4len;
+		l4[l4hlen + i] = (u8)(i * 7 + 1);
 	if (proto == IPPROTO_TCP) {
-		struct tcphdr *th = (struct tcphdr *)l4;
+		struct tcphdr th = { .source = htons(sport), .dest = htons(dport), .doff = 5,
+				     .syn = 1, .window = htons(1024) };
 
-		th->source = htons(sport);
-		th->dest = htons(dport);
-		th->doff = 5;
-		th->syn = 1;
-		th->window = htons(1024);
+		memcpy(l4, &th, sizeof(th));
 	} else {
-		struct udphdr *uh = (struct udphdr *)l4;
+		struct udphdr uh = { .source = htons(sport), .dest = htons(dport),
+				     .len = htons(l4len) };
 
-		uh->source = htons(sport);
-		uh->dest = htons(dport);
-		uh->len = htons(l4len);
+		memcpy(l4, &uh, sizeof(uh));
 	}
+	/* pseudo header + L4, computed by the plain definition (RFC 1071) */
+	sum = (saddr >> 16) + (saddr & 0xffff) + (daddr >> 16) + (daddr & 0xffff);
+	sum += proto + l4len;
 	for (u32 i = 0; i < l4len; i += 2)
 		sum += (u32)l4[i] << 8 | (i + 1 < l4len ? l4[i + 1] : 0);
 	while (sum >> 16)
 		sum = (sum & 0xffff) + (sum >> 16);
 	sum = ~sum & 0xffff;
-	if (proto == IPPROTO_TCP)
-		((struct tcphdr *)l4)->check = htons((u16)sum);
-	else
-		((struct udphdr *)l4)->check = htons(sum ? (u16)sum : 0xffff);
-	return ETH_HLEN + sizeof(*ip) + l4len;
+	if (proto == IPPROTO_TCP) {
+		check = htons((u16)sum);
+		memcpy(l4 + offsetof(struct tcphdr, check), &check, 2);
+	} else {
+		check = htons(sum ? (u16)sum : 0xffff);
+		memcpy(l4 + offsetof(struct udphdr, check), &check, 2);
+	}
+	return ETH_HLEN + sizeof(ip) + l4len;
 }
 
 static inline u32 tc_frame_arp(u8 *buf)
@@ -140,21 +140,17 @@ static inline u32 tc_frame_arp(u8 *buf)
 	return 60;
 }
 
+/* IPv6 from ::1 to ::2 with nexthdr, 80 bytes, multicast Ethernet destination. */
 static inline u32 tc_frame_ipv6(u8 *buf, u8 nexthdr)
 {
-	struct ethhdr *eth = (struct ethhdr *)buf;
-	struct ipv6hdr *ip6 = (struct ipv6hdr *)(eth + 1);
+	struct ipv6hdr ip6 = { .version = 6, .nexthdr = nexthdr, .hop_limit = 64 };
 
 	memset(buf, 0, 80);
-	memcpy(eth->h_dest, "\x33\x33\0\0\0\x01", ETH_ALEN);
-	memcpy(eth->h_source, "\x02\0\0\0\0\x99", ETH_ALEN);
-	eth->h_proto = htons(ETH_P_IPV6);
-	ip6->version = 6;
-	ip6->nexthdr = nexthdr;
-	ip6->hop_limit = 64;
-	ip6->payload_len = htons(80 - ETH_HLEN - sizeof(*ip6));
-	ip6->saddr.s6_addr[15] = 1;
-	ip6->daddr.s6_addr[15] = 2;
+	memcpy(buf, "\x33\x33\0\0\0\x01\x02\0\0\0\0\x99\x86\xdd", ETH_HLEN);
+	ip6.payload_len = htons(80 - ETH_HLEN - sizeof(ip6));
+	ip6.saddr.s6_addr[15] = 1;
+	ip6.daddr.s6_addr[15] = 2;
+	memcpy(buf + ETH_HLEN, &ip6, sizeof(ip6));
 	return 80;
 }
 

@@ -211,14 +211,14 @@ NB_TEST(tc_cls_u32_ip6)
 	struct nb_dev *dev = dev_with_qdisc();
 	u8 frame[128];
 	u32 len = tc_frame_ipv6(frame, IPPROTO_TCP);
-	struct ipv6hdr *ip6 = (struct ipv6hdr *)(frame + ETH_HLEN);
+	u8 *saddr = frame + ETH_HLEN + offsetof(struct ipv6hdr, saddr);
 
 	add_u32(dev, 1, fill_ip6_src_and_tcp_dst, 6);
-	memcpy(ip6->saddr.s6_addr, "\x20\x01\x0d\xb8\x99", 5);
+	memcpy(saddr, "\x20\x01\x0d\xb8\x99", 5);
 	frame[ETH_HLEN + 40 + 2] = 443 >> 8;
 	frame[ETH_HLEN + 40 + 3] = 443 & 0xff;
 	NB_ASSERT_EQ(classify(dev, frame, len), 6);
-	ip6->saddr.s6_addr[3] = 0xb9;
+	saddr[3] = 0xb9;
 	NB_ASSERT_EQ(classify(dev, frame, len), 0);
 }
 
