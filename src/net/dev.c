@@ -15,6 +15,7 @@
 #include <string.h>
 #include <netbpf/percpu.h>
 
+#include "io/pipe.h"
 #include "io/port.h"
 #include "net/dev.h"
 #include "net/pkt.h"
@@ -285,6 +286,65 @@ void nb_dev_set_port(struct nb_dev *dev, struct nb_port *port)
 	dev->port = port;
 	if (port)
 		port->dev = dev;
+}
+
+u32 nb_dev_ifindex(const struct nb_dev *dev)
+{
+	return dev->ifindex;
+}
+
+const char *nb_dev_name(const struct nb_dev *dev)
+{
+	return dev->name;
+}
+
+bool nb_dev_is_up(const struct nb_dev *dev)
+{
+	return READ_ONCE(dev->up);
+}
+
+u32 nb_dev_mtu(const struct nb_dev *dev)
+{
+	return READ_ONCE(dev->mtu);
+}
+
+const u8 *nb_dev_addr(const struct nb_dev *dev)
+{
+	return dev->addr;
+}
+
+int nb_dev_attach_port(struct nb_dev *dev, const char *kind, const char *words,
+		       struct nb_log *log)
+{
+	struct nb_port *port;
+	int err = nb_port_open_str(kind, words, &port, log);
+
+	if (err)
+		return err;
+	if (dev->peer) {
+		/* The device leaves its pipe pair: the peer keeps its end, unconnected. */
+		dev->peer->peer = NULL;
+		dev->peer = NULL;
+	}
+	nb_dev_set_port(dev, port);
+	return 0;
+}
+
+int nb_dev_pipe_pair(struct nb_dev *a, struct nb_dev *b, struct nb_log *log)
+{
+	return nb_pipe_pair_devs(a, b, log);
+}
+
+void nb_dev_port_describe(const struct nb_dev *dev, char *buf, size_t size)
+{
+	if (!size)
+		return;
+	if (!dev->port)
+		snprintf(buf, size, "no port");
+	else if (dev->port->ops->describe)
+		dev->port->ops->describe(dev->port, buf, size);
+	else
+		snprintf(buf, size, "%s", dev->port->ops->kind);
 }
 
 struct nb_dev_stats *nb_dev_this_stats(struct nb_dev *dev)

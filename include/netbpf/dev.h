@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Devices, the twins of the kernel's net_devices, and the ports that move their frames. The
+ * calls map onto the ip link words:
+ *
+ *   ip link add gen0 type gen count 1000 pkt_size 64      nb_dev_create("gen0", 0, &dev, log);
+ *                                                          nb_dev_attach_port(dev, "gen",
+ *                                                              "count 1000 pkt_size 64", log)
+ *   ip link add a type veth peer name b                    nb_dev_create a and b;
+ *                                                          nb_dev_pipe_pair(a, b, log)
+ *   ip link set dev gen0 up / mtu 9000 / address M          nb_dev_set_up, nb_dev_set_mtu,
+ *                                                          nb_dev_set_addr
+ *   ip -s link show dev gen0                               nb_dev_stats_read
+ *   ip link del dev gen0                                   nb_dev_destroy
+ *
+ * Port kinds: gen (a pktgen-like generator), sink (counts, "pcap FILE", "keep N"), pipe (the veth
+ * twin) and pcap ("rx FILE", "tx FILE", "loop N"); their words are described in src/io/<kind>.c.
+ * Every fallible call returns 0 or a negative errno with the reason in log.
+ */
+#ifndef NETBPF_DEV_H
+#define NETBPF_DEV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#include <netbpf/log.h>
+
+struct nb_dev;
+
+/* Why a packet was dropped, as the kernel's skb_drop_reason (the ones this datapath has). */
+enum nb_drop_reason {
+	NB_DROP_NOT_SPECIFIED = 0,
+	NB_DROP_DEV_DOWN,	/* device is down */
+	NB_DROP_NO_DEV,		/* redirect target missing */
+	NB_DROP_TC_INGRESS,	/* TC_ACT_SHOT at ingress */
+	NB_DROP_TC_EGRESS,	/* TC_ACT_SHOT at egress */
+	NB_DROP_XDP,		/* XDP_DROP */
+	NB_DROP_XDP_ABORTED,	/* XDP_ABORTED or an unknown XDP verdict */
+	NB_DROP_RECURSION,	/* redirect nesting limit */
+	NB_DROP_TX_ERROR,	/* the port could not transmit */
+	NB_DROP_TOO_BIG,	/* longer than the mtu or the buffer */
+	NB_DROP_NOMEM,		/* no packet buffer */
+	NB_DROP_REASON_MAX,
+};
+
+/* "tc_ingress", "dev_down", ...: the names the statistics print. */
+const char *nb_drop_reason_name(enum nb_drop_reason reason);
+
+/* A device's counters summed over every worker. */
+struct nb_dev_stats_total {
+	__u64 rx_packets;
+	__u64 rx_bytes;
+	__u64 tx_packets;
+	__u64 tx_bytes;
+	__u64 host_packets;	/* delivered to the host side (tc ingress passed them) */
+	__u64 host_bytes;
+	__u64 consumed;		/* taken by tc: STOLEN, QUEUED, TRAP */
+	__u64 clones;		/* new packets made on this device's path (clone redirect, mirror) */
+	__u64 rx_dropped;	/* sum of drops */
+	__u64 drops[NB_DROP_REASON_MAX];
+};
+
+/*
+ * Create a device named name (unique, at most 15 characters) with the next free ifindex, or
+ * ifindex when not 0. Devices start down, with mtu 1500 and a locally administered MAC derived
+ * from the ifindex. The registry holds the reference *devp names until nb_dev_destroy.
+ */
+int nb_dev_create(const char *name, __u32 ifindex, struct nb_dev **devp, struct nb_log *log);
+/* Unregister and free (when the last reference goes); the port is closed. */
+void nb_dev_destroy(struct nb_dev *dev);
+/* Destroy every device (tests, exit). */
+void nb_dev_destroy_all(void);
+struct nb_dev *nb_dev_get(struct nb_dev *dev);
+void nb_dev_put(struct nb_dev *dev);
+/* Lookups return a reference (put it) or NULL (dev_get_by_index, dev_get_by_name). */
+struct nb_dev *nb_dev_get_by_index(__u32 ifindex);
+struct nb_dev *nb_dev_get_by_name(const char *name);
+
+__u32 nb_dev_ifindex(const struct nb_dev *dev);
+const char *nb_dev_name(const struct nb_dev *dev);
+bool nb_dev_is_up(const struct nb_dev *dev);
+__u32 nb_dev_mtu(const struct nb_dev *dev);
+const __u8 *nb_dev_addr(const struct nb_dev *dev);
+
+int nb_dev_set_up(struct nb_dev *dev, bool up);
+int nb_dev_set_mtu(struct nb_dev *dev, __u32 mtu, struct nb_log *log);
+void nb_dev_set_addr(struct nb_dev *dev, const __u8 addr[6]);
+
+/*
+ * Give dev a port of kind opened with words ("count 10 pkt_size 64"); a port the device had is
+ * closed. -EOPNOTSUPP names an unknown kind, -EINVAL the word at fault.
+ */
+int nb_dev_attach_port(struct nb_dev *dev, const char *kind, const char *words,
+		       struct nb_log *log);
+/* Join a and b (both without a port) as a veth pair: each one's tx is the other's rx. */
+int nb_dev_pipe_pair(struct nb_dev *a, struct nb_dev *b, struct nb_log *log);
+/* One line on the port's state ("gen made 10 of 100", "sink 5 packets 320 bytes", ...). */
+void nb_dev_port_describe(const struct nb_dev *dev, char *buf, size_t size);
+
+void nb_dev_stats_read(const struct nb_dev *dev, struct nb_dev_stats_total *total);
+void nb_dev_stats_reset(struct nb_dev *dev);
+
+#endif /* NETBPF_DEV_H */
