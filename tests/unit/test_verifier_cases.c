@@ -267,7 +267,7 @@ static const struct vt_case cases[] = {
 	/* ---- helpers ---- */
 	{ "helper_invalid_id", 0, "invalid func unknown#12345",
 	  { NB_CALL_HELPER(12345), EXIT0 } },
-	{ "helper_not_for_type", 0, "unknown func bpf_redirect#23",
+	{ "helper_not_for_type", 0, "program of this type cannot use helper bpf_redirect#23",
 	  { NB_MOV64_IMM(BPF_REG_1, 1), NB_MOV64_IMM(BPF_REG_2, 0),
 	    NB_CALL_HELPER(BPF_FUNC_redirect), EXIT0 } },
 	{ "helper_clobbers_r1", 0, "R1 !read_ok",

@@ -484,8 +484,11 @@ static int check_end(struct nb_verifier_env *env, struct bpf_insn *insn,
 	int bits = insn->imm;
 
 	if (dst->type != SCALAR_VALUE) {
-		verbose(env, "R%d pointer arithmetic prohibited\n", insn->dst_reg);
-		return -EACCES;
+		/* Privileged: the bytes of an address are a number. */
+		mark_reg_unknown(dst);
+		if (bits < 64)
+			coerce_reg_to_size(dst, bits / 8);
+		return 0;
 	}
 	dst->id = 0;
 	if (tnum_is_const(dst->var_off)) {
@@ -524,10 +527,8 @@ static int check_mov(struct nb_verifier_env *env, struct bpf_insn *insn)
 	if (insn->off) {
 		struct nb_reg_state src = regs[insn->src_reg];
 
-		if (src.type != SCALAR_VALUE) {
-			verbose(env, "R%d sign-extension part of pointer\n", insn->src_reg);
-			return -EACCES;
-		}
+		if (src.type != SCALAR_VALUE)
+			mark_reg_unknown(&src);	/* privileged: an address is a number */
 		*dst = src;
 		dst->id = 0;
 		coerce_reg_to_size_sx(dst, insn->off / 8);
@@ -573,10 +574,8 @@ int check_alu_op(struct nb_verifier_env *env, struct bpf_insn *insn)
 	if (op == BPF_END)
 		return check_end(env, insn, dst);
 	if (op == BPF_NEG) {
-		if (dst->type != SCALAR_VALUE) {
-			verbose(env, "R%d pointer arithmetic prohibited\n", insn->dst_reg);
-			return -EACCES;
-		}
+		if (dst->type != SCALAR_VALUE)
+			mark_reg_unknown(dst);	/* privileged: an address is a number */
 		/* -x == 0 - x */
 		src = *dst;
 		mark_reg_known(dst, 0);

@@ -424,21 +424,17 @@ int check_cond_jmp_op(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 		find_equal_scalars(this_branch, &f_dst);
 		return 0;
 	}
-	/* ptr == 0 / ptr != 0 on a maybe-null pointer: settle every copy on both sides. */
-	if (!is32 && (op == BPF_JEQ || op == BPF_JNE)) {
-		const struct nb_reg_state *ptr = NULL;
+	/*
+	 * ptr == 0 / ptr != 0 on a maybe-null pointer settles every copy on both sides. Only the
+	 * immediate form counts, as in the kernel.
+	 */
+	if (!is32 && (op == BPF_JEQ || op == BPF_JNE) && BPF_SRC(insn->code) == BPF_K &&
+	    insn->imm == 0 && (dst_reg->type & PTR_MAYBE_NULL) && dst_reg->id) {
+		u32 id = dst_reg->id, ref = dst_reg->ref_obj_id;
 
-		if ((dst_reg->type & PTR_MAYBE_NULL) && register_is_null(&src_reg))
-			ptr = dst_reg;
-		else if ((src_reg.type & PTR_MAYBE_NULL) && register_is_null(dst_reg))
-			ptr = &regs[insn->src_reg];
-		if (ptr && ptr->id) {
-			u32 id = ptr->id, ref = ptr->ref_obj_id;
-
-			mark_ptr_or_null_regs(env, other_branch, id, ref, op == BPF_JEQ);
-			mark_ptr_or_null_regs(env, this_branch, id, ref, op == BPF_JNE);
-			return 0;
-		}
+		mark_ptr_or_null_regs(env, other_branch, id, ref, op == BPF_JEQ);
+		mark_ptr_or_null_regs(env, this_branch, id, ref, op == BPF_JNE);
+		return 0;
 	}
 	try_match_pkt_pointers(insn, dst_reg, &src_reg, this_branch, other_branch);
 	return 0;

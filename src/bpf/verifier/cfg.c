@@ -51,6 +51,13 @@ int check_subprogs(struct nb_verifier_env *env)
 			i++;
 	}
 	qsort(starts, n, sizeof(starts[0]), cmp_u32);
+	/* Without BTF the kernel refuses tail calls outside the main program. */
+	for (u32 i = n > 1 ? starts[1] : env->len; i < env->len; i++) {
+		if (insn_is_helper_call(&env->insns[i]) && env->insns[i].imm == BPF_FUNC_tail_call) {
+			verbose(env, "tail_call is not allowed in subprogs without BTF\n");
+			return -EINVAL;
+		}
+	}
 	for (u32 i = 0; i < n; i++)
 		env->subprog[i].start = starts[i];
 	env->subprog[n].start = env->len;
