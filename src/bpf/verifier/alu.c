@@ -201,8 +201,8 @@ static const char *const alu_op_names[16] = {
  * Scalar op scalar. The 64-bit and 32-bit views are computed separately; a 32-bit instruction
  * then zero-extends its subregister result.
  */
-static int adjust_scalar_min_max_vals(struct nb_verifier_env *env, struct bpf_insn *insn,
-				      struct nb_reg_state *dst, struct nb_reg_state src)
+int adjust_scalar_min_max_vals(struct nb_verifier_env *env, struct bpf_insn *insn,
+			       struct nb_reg_state *dst, struct nb_reg_state src)
 {
 	bool alu32 = insn_class(insn) != BPF_ALU64;
 	int bits = alu32 ? 32 : 64;

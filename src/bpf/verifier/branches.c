@@ -14,7 +14,7 @@ typedef unsigned __int128 u128;
 typedef __int128 s128;
 
 /* Condition that holds on the fall-through side of a jump with opcode op. */
-static u8 flip_opcode(u8 op)
+u8 flip_opcode(u8 op)
 {
 	switch (op) {
 	case BPF_JEQ: return BPF_JNE;
@@ -31,7 +31,6 @@ static u8 flip_opcode(u8 op)
 	default: return BPF_JSET;	/* 0xf0 */
 	}
 }
-#define NB_JNSET 0xf0
 
 /* The view of a register at a comparison's width. */
 struct cmp_view {
@@ -127,8 +126,8 @@ static bool reg_not_null(const struct nb_reg_state *reg)
 	       t == PTR_TO_PACKET_META || t == PTR_TO_MEM || t == PTR_TO_FUNC;
 }
 
-static int is_branch_taken(const struct nb_reg_state *r1, const struct nb_reg_state *r2, u8 op,
-			   bool is32)
+int is_branch_taken(const struct nb_reg_state *r1, const struct nb_reg_state *r2, u8 op,
+		    bool is32)
 {
 	if (r1->type == SCALAR_VALUE && r2->type == SCALAR_VALUE)
 		return is_scalar_branch_taken(r1, r2, op, is32);
@@ -164,8 +163,8 @@ static void view_store(struct nb_reg_state *r, const struct cmp_view *v, bool is
 /*
  * Narrow r1 and r2 to the values for which "r1 op r2" holds. Returns false when no values do.
  */
-static bool regs_refine_cond_op(struct nb_reg_state *r1, struct nb_reg_state *r2, u8 op,
-				bool is32)
+bool regs_refine_cond_op(struct nb_reg_state *r1, struct nb_reg_state *r2, u8 op,
+			 bool is32)
 {
 	struct cmp_view a = view_of(r1, is32), b = view_of(r2, is32);
 	u64 umax_w = is32 ? UINT_MAX : ULLONG_MAX;

@@ -244,10 +244,18 @@ void trace_push(struct nb_verifier_env *env, s32 regno);
 void print_failing_path(struct nb_verifier_env *env);
 
 /* alu.c */
+/* Scalar dst op= src (insn gives the op and width); exported for the bounds tests. */
+int adjust_scalar_min_max_vals(struct nb_verifier_env *env, struct bpf_insn *insn,
+			       struct nb_reg_state *dst, struct nb_reg_state src);
 int check_alu_op(struct nb_verifier_env *env, struct bpf_insn *insn);
 int check_reg_arg_read(struct nb_verifier_env *env, u32 regno);
 
-/* branches.c */
+/* branches.c; the first three are exported for the bounds tests */
+#define NB_JNSET 0xf0	/* internal opcode: "no bit in common", the negation of JSET */
+u8 flip_opcode(u8 op);
+int is_branch_taken(const struct nb_reg_state *r1, const struct nb_reg_state *r2, u8 op,
+		    bool is32);
+bool regs_refine_cond_op(struct nb_reg_state *r1, struct nb_reg_state *r2, u8 op, bool is32);
 int check_cond_jmp_op(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *insn_idx);
 
 /* stack.c */
