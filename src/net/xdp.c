@@ -80,7 +80,7 @@ static bool xdp_run_one(struct nb_dev *dev, struct nb_xdp_dev *xd, const struct 
 		return false;
 	case XDP_TX:
 	case XDP_REDIRECT:
-		nb_xdp_to_pkt(&xdp, pkt);
+		nb_xdp_update_frame(&xdp, pkt);
 		err = act == XDP_TX ? nb_xdp_do_tx(dev, pkt) : nb_xdp_do_redirect(dev, pkt);
 		if (unlikely(err)) {
 			/* The kernel's trace_xdp_exception for a refused redirect. */

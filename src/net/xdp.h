@@ -137,6 +137,18 @@ long nb_xdp_redirect_map(struct nb_map *map, u64 index, u64 flags, u64 flag_mask
 			 void *(*lookup_elem)(struct nb_map *map, u32 key));
 
 /*
+ * A frame that leaves through a bulk queue takes the program's moves of data, data_end and
+ * data_meta (xdp_convert_buff_to_frame): no header parsing, as nothing on the transmit side of
+ * XDP reads the headers. XDP_PASS uses nb_xdp_to_pkt, which parses them for the stack.
+ */
+static inline void nb_xdp_update_frame(const struct nb_xdp_buff *xdp, struct nb_pkt *pkt)
+{
+	pkt->data = xdp->data;
+	pkt->len = (u32)(xdp->data_end - xdp->data);
+	pkt->meta_len = (u8)(xdp->data - xdp->data_meta);
+}
+
+/*
  * Run an XDP program on xdp and return its verdict; the twin of bpf_prog_run_xdp (the worker's
  * epoch section covers the map elements it reads).
  */

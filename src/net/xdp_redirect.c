@@ -111,7 +111,7 @@ static unsigned int devmap_prog_run(struct nb_xdp_bulk_queue *bq, struct nb_xdp_
 		xdp.txq = &txq;
 		act = nb_xdp_prog_run(bq->xdp_prog, &xdp);
 		if (act == XDP_PASS) {
-			nb_xdp_to_pkt(&xdp, pkt);
+			nb_xdp_update_frame(&xdp, pkt);
 			bq->q[kept++] = pkt;
 			continue;
 		}
@@ -189,9 +189,12 @@ int nb_xdp_enqueue(struct nb_dev *dev, struct nb_pkt *pkt, struct nb_dev *dev_rx
 	err = nb_xdp_ok_fwd_dev(dev, pkt->len);
 	if (unlikely(err))
 		return err;
-	xd = nb_xdp_dev_state(dev);
-	if (unlikely(!xd))
-		return -ENOMEM;
+	xd = __atomic_load_n(&dev->xdp, __ATOMIC_ACQUIRE);
+	if (unlikely(!xd)) {
+		xd = nb_xdp_dev_state(dev);
+		if (!xd)
+			return -ENOMEM;
+	}
 	bq_enqueue(xd, pkt, dev_rx, xdp_prog);
 	return 0;
 }
