@@ -8,11 +8,14 @@
  *   tc filter add dev X ingress pref 10 protocol ip \
  *      bpf da obj F sec S classid 1                nb_tc_filter_add(dev, &opts) with
  *        .hook = NB_TC_INGRESS, .pref = 10, .protocol = htons(ETH_P_IP), .kind = "bpf",
- *        .bpf = { .prog = <S of F as SCHED_CLS>, .direct_action = true, .classid = 1 }
+ *        .bpf = { .obj_file = F, .section = S, .direct_action = true, .classid = 1 }
  *   ... u32 match u32 0 0 flowid 1:2 \
  *      action bpf obj F sec S drop                 .kind = "u32", nb_tc_u32_match(&opts.u32,
  *        NB_TC_U32_SIZE_32, 0, 0, 0, false), .u32.classid = 0x10002, .actions = { { .kind =
- *        "bpf", .bpf.prog = ..., .control = TC_ACT_SHOT, .has_control = true } }
+ *        "bpf", .bpf = { .obj_file = F, .section = S }, .control = TC_ACT_SHOT,
+ *        .has_control = true } }
+ *
+ * A loaded program may be given instead of obj/sec (.bpf.prog): the filter takes a reference.
  *
  * Every call returns 0 or a negative errno with the reason in opts->log (or the log argument).
  * Values use the uapi encodings of <linux/pkt_cls.h> (TC_ACT_*, TC_H_*) and
@@ -68,7 +71,9 @@ struct nb_tc_action_opts {
 	bool has_control;
 	union {
 		struct {
-			struct nb_prog *prog;	/* "obj F sec S": a SCHED_ACT program; referenced */
+			struct nb_prog *prog;	/* a SCHED_ACT program; referenced */
+			const char *obj_file;	/* or "obj F [sec S]": loaded as sched_act */
+			const char *section;	/* default "action" */
 		} bpf;
 		struct {
 			int eaction;		/* TCA_EGRESS_REDIR, TCA_EGRESS_MIRROR, TCA_INGRESS_* */
@@ -79,7 +84,9 @@ struct nb_tc_action_opts {
 
 /* Classifier bpf: "bpf [da] obj F sec S [classid X]". */
 struct nb_tc_bpf_opts {
-	struct nb_prog *prog;	/* SCHED_CLS (or SCHED_ACT, as the kernel takes); referenced */
+	struct nb_prog *prog;	/* a SCHED_CLS program; referenced */
+	const char *obj_file;	/* or "obj F [sec S]": loaded as sched_cls when prog is NULL */
+	const char *section;	/* default "classifier" */
 	bool direct_action;	/* "da": TCA_BPF_FLAG_ACT_DIRECT */
 	__u32 classid;		/* "classid/flowid MAJ:MIN" as TC_H_MAKE; 0: none */
 	const char *name;	/* shown by filter show; default: the program's name */

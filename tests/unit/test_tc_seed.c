@@ -113,3 +113,43 @@ static void __attribute__((constructor)) register_seeds(void)
 	nb_test_register("tc_seed_u32_act_bpf_redirect_xmit", run_seed, &seeds[1]);
 	nb_test_register("tc_seed_bpf_da_redirect_xmit", run_seed, &seeds[2]);
 }
+
+/* The same set-up with "obj F sec S" given to the API, which loads the section itself. */
+NB_TEST(tc_seed_obj_sec_words)
+{
+	struct nb_dev *gen = tc_make_dev("gen0", 0), *sink = tc_make_dev("sink0", 0);
+	struct nb_dev *devs[] = { gen, sink };
+	struct nb_tc_filter_opts f = { .hook = NB_TC_INGRESS, .kind = "u32" };
+	struct nb_tc_action_opts act = { .kind = "bpf", .control = TC_ACT_SHOT,
+					 .has_control = true };
+	struct nb_tc_filter_opts g = { .sz = sizeof(g), .hook = NB_TC_INGRESS, .pref = 5,
+				       .kind = "bpf" };
+	struct nb_log log = { 0 };
+	char path[4096];
+
+	nb_test_build_path(path, sizeof(path), "examples/tcbpf1.o");
+	tc_set_port(gen, "gen", "count 10 pkt_size 64");
+	tc_set_port(sink, "sink", "");
+	tc_qdisc(gen);
+	NB_ASSERT_EQ(nb_tc_u32_match(&f.u32, NB_TC_U32_SIZE_32, 0, 0, 0, false, NULL), 0);
+	f.u32.classid = 0x10002;
+	act.bpf.obj_file = path;
+	act.bpf.section = "clone_redirect_xmit";
+	f.actions = &act;
+	f.action_cnt = 1;
+	tc_add(gen, &f);
+	nb_worker_run(devs, 2, NULL);
+	NB_ASSERT_EQ(tc_stats(sink).tx_packets, 10);
+	NB_ASSERT_EQ(tc_stats(gen).drops[NB_DROP_TC_INGRESS], 10);
+	tc_check_accounting(devs, 2);
+
+	/* a missing section is named in the log */
+	g.log = &log;
+	g.bpf.obj_file = path;
+	g.bpf.section = "no_such_sec";
+	NB_ASSERT_EQ(nb_tc_filter_add(gen, &g, NULL), -ENOENT);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "no_such_sec");
+	nb_log_free(&log);
+	nb_dev_destroy_all();
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}

@@ -147,33 +147,45 @@ static int cls_bpf_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
 	struct cls_bpf_head *head = tp->root;
 	struct cls_bpf_prog *oldprog = fh, *prog, **pp;
 	const struct nb_tc_bpf_opts *bpf = &opts->bpf;
+	struct nb_prog *filter = NULL;
+	int err;
 
-	if (!bpf->prog) {
+	if (oldprog && handle && oldprog->handle != handle)
+		return -EINVAL;
+	if (bpf->prog) {
+		filter = nb_prog_get(bpf->prog);
+	} else if (bpf->obj_file) {
+		err = nb_tc_bpf_obj_prog(bpf->obj_file, bpf->section, BPF_PROG_TYPE_SCHED_CLS,
+					 &filter, log);
+		if (err)
+			return err;
+	} else {
 		nb_log_printf(log, "bpf: no program given (obj F sec S)\n");
 		return -EINVAL;
 	}
-	if (nb_prog_type(bpf->prog) != BPF_PROG_TYPE_SCHED_CLS) {
+	if (nb_prog_type(filter) != BPF_PROG_TYPE_SCHED_CLS) {
 		nb_log_printf(log, "bpf: program \"%s\" is not of type sched_cls\n",
-			      nb_prog_name(bpf->prog));
+			      nb_prog_name(filter));
+		nb_prog_put(filter);
 		return -EINVAL;
 	}
-	if (oldprog && handle && oldprog->handle != handle)
-		return -EINVAL;
 	prog = calloc(1, sizeof(*prog));
-	if (!prog)
+	if (!prog) {
+		nb_prog_put(filter);
 		return -ENOBUFS;
+	}
 	prog->handle = handle ? handle : cls_bpf_new_handle(tp);
 	prog->stats = nb_tc_stats_alloc();
-	prog->name = strdup(bpf->name ? bpf->name : nb_prog_name(bpf->prog));
+	prog->name = strdup(bpf->name ? bpf->name : nb_prog_name(filter));
 	if (!prog->handle || !prog->stats || !prog->name) {
-		int err = prog->handle ? -ENOMEM : -ENOSPC;
-
+		err = prog->handle ? -ENOMEM : -ENOSPC;
+		nb_prog_put(filter);
 		nb_tc_stats_free(prog->stats);
 		free(prog->name);
 		free(prog);
 		return err;
 	}
-	prog->filter = nb_prog_get(bpf->prog);
+	prog->filter = filter;
 	prog->classid = bpf->classid;
 	prog->exts_integrated = bpf->direct_action;
 	prog->exts = *exts;
