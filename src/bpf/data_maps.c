@@ -11,6 +11,12 @@
 
 #include "bpf/object.h"
 
+/*
+ * Global data becomes one array value, allocated before the map exists: an object may not make
+ * netbpf allocate more than this for one section (a .bss size is only a number in a header).
+ */
+#define NB_GLOBAL_DATA_MAX (256U << 20)
+
 static bool is_rodata(const char *name)
 {
 	return !strncmp(name, ".rodata", 7);
@@ -25,9 +31,9 @@ int nb_data_maps_parse(struct nb_object *obj)
 
 		if (sec->kind != NB_SEC_DATA || !sec->size)
 			continue;
-		if (sec->size > UINT32_MAX) {
-			nb_obj_err(obj, "section %s: %zu bytes of global data is too large",
-				   sec->name, sec->size);
+		if (sec->size > NB_GLOBAL_DATA_MAX) {
+			nb_obj_err(obj, "section %s: %zu bytes of global data, more than the "
+				   "limit of %u", sec->name, sec->size, NB_GLOBAL_DATA_MAX);
 			return -E2BIG;
 		}
 		err = nb_object_add_map(obj, &m);
