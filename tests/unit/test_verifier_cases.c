@@ -6,7 +6,18 @@
  */
 #include "verifier_test.h"
 
+#include <linux/if_ether.h>
+
 #define EXIT0 NB_MOV64_IMM(BPF_REG_0, 0), NB_EXIT()
+#define TC BPF_PROG_TYPE_SCHED_CLS
+#define XDP BPF_PROG_TYPE_XDP
+#define SF BPF_PROG_TYPE_SOCKET_FILTER
+#define SKB(f) offsetof(struct __sk_buff, f)
+
+/* r2 = data, r3 = data_end (XDP) */
+#define XDP_PKT                                                                             	NB_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, offsetof(struct xdp_md, data)),             	NB_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, offsetof(struct xdp_md, data_end))
+/* r2 = data, r3 = data_end (tc) */
+#define TC_PKT                                                                              	NB_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, SKB(data)),                                  	NB_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, SKB(data_end))
 
 /* r2 = fp - 8, *(u64 *)(fp - 8) = 0: a zeroed 8-byte key on the stack. */
 #define KEY_ON_STACK                                                                        \
@@ -305,6 +316,112 @@ static const struct vt_case cases[] = {
 	{ "call_combined_stack", 0, "combined stack size of 2 calls is 544. Too large",
 	  { NB_ST_MEM(BPF_DW, BPF_REG_10, -512, 0), NB_CALL_REL(1), NB_EXIT(),
 	    NB_ST_MEM(BPF_DW, BPF_REG_10, -8, 0), EXIT0 } },
+
+	/* ---- context ---- */
+	{ "ctx_tc_read_len", TC, NULL,
+	  { NB_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_1, SKB(len)), NB_EXIT() } },
+	{ "ctx_tc_write_mark", TC, NULL,
+	  { NB_MOV64_IMM(BPF_REG_2, 7), NB_STX_MEM(BPF_W, BPF_REG_1, BPF_REG_2, SKB(mark)),
+	    EXIT0 } },
+	{ "ctx_tc_bad_offset", TC, "invalid bpf_context access off=1000 size=4",
+	  { NB_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_1, 1000), NB_EXIT() } },
+	{ "ctx_modified_ptr", TC, "dereference of modified ctx ptr R1 off=4 disallowed",
+	  { NB_ALU64_IMM(BPF_ADD, BPF_REG_1, 4), NB_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_1, 0),
+	    NB_EXIT() } },
+	{ "ctx_variable_offset", TC, "variable ctx access var_off=",
+	  { NB_MOV64_REG(BPF_REG_6, BPF_REG_1), NB_CALL_HELPER(BPF_FUNC_get_prandom_u32),
+	    NB_ALU64_IMM(BPF_AND, BPF_REG_0, 4), NB_ALU64_REG(BPF_ADD, BPF_REG_6, BPF_REG_0),
+	    NB_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_6, 0), NB_EXIT() } },
+	{ "ctx_sf_no_data", SF, "invalid bpf_context access off=76 size=4",
+	  { NB_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_1, SKB(data)), EXIT0 } },
+	{ "ctx_not_a_map_key", TC, "R2 type=ctx expected=fp, pkt, pkt_meta, map_key, map_value",
+	  { NB_MOV64_REG(BPF_REG_2, BPF_REG_1), VT_LD_MAP(BPF_REG_1, VT_MAP_HASH_8_16),
+	    NB_CALL_HELPER(BPF_FUNC_map_lookup_elem), EXIT0 } },
+
+	/* ---- packet ---- */
+	{ "pkt_xdp_checked_read", XDP, NULL,
+	  { XDP_PKT, NB_MOV64_REG(BPF_REG_4, BPF_REG_2), NB_ALU64_IMM(BPF_ADD, BPF_REG_4, 14),
+	    NB_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 1),
+	    NB_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_2, 10), EXIT0 } },
+	{ "pkt_xdp_read_past_check", XDP, "invalid access to packet, off=12 size=4, R2(id=0,off=12,r=14)",
+	  { XDP_PKT, NB_MOV64_REG(BPF_REG_4, BPF_REG_2), NB_ALU64_IMM(BPF_ADD, BPF_REG_4, 14),
+	    NB_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 1),
+	    NB_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_2, 12), EXIT0 } },
+	{ "pkt_xdp_unchecked", XDP, "invalid access to packet, off=0 size=1, R2(id=0,off=0,r=0)",
+	  { XDP_PKT, NB_LDX_MEM(BPF_B, BPF_REG_0, BPF_REG_2, 0), EXIT0 } },
+	{ "pkt_xdp_checked_jlt_form", XDP, NULL,
+	  { XDP_PKT, NB_MOV64_REG(BPF_REG_4, BPF_REG_2), NB_ALU64_IMM(BPF_ADD, BPF_REG_4, 14),
+	    NB_JMP_REG(BPF_JLT, BPF_REG_4, BPF_REG_3, 2), EXIT0,
+	    NB_ST_MEM(BPF_W, BPF_REG_2, 10, 1), EXIT0 } },
+	{ "pkt_xdp_checked_end_first", XDP, NULL,
+	  { XDP_PKT, NB_MOV64_REG(BPF_REG_4, BPF_REG_2), NB_ALU64_IMM(BPF_ADD, BPF_REG_4, 8),
+	    NB_JMP_REG(BPF_JGE, BPF_REG_3, BPF_REG_4, 2), EXIT0,
+	    NB_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_2, 0), NB_EXIT() } },
+	{ "pkt_xdp_wrong_branch", XDP, "invalid access to packet",
+	  { XDP_PKT, NB_MOV64_REG(BPF_REG_4, BPF_REG_2), NB_ALU64_IMM(BPF_ADD, BPF_REG_4, 14),
+	    NB_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 2), EXIT0,
+	    NB_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_2, 0), NB_EXIT() } },
+	{ "pkt_var_offset_needs_new_check", XDP, "invalid access to packet",
+	  { XDP_PKT, NB_MOV64_REG(BPF_REG_4, BPF_REG_2), NB_ALU64_IMM(BPF_ADD, BPF_REG_4, 14),
+	    NB_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 4),
+	    NB_LDX_MEM(BPF_B, BPF_REG_5, BPF_REG_2, 0), NB_ALU64_REG(BPF_ADD, BPF_REG_2, BPF_REG_5),
+	    NB_LDX_MEM(BPF_B, BPF_REG_0, BPF_REG_2, 0), NB_EXIT(), EXIT0 } },
+	{ "pkt_var_offset_checked", XDP, NULL,
+	  { XDP_PKT, NB_MOV64_REG(BPF_REG_4, BPF_REG_2), NB_ALU64_IMM(BPF_ADD, BPF_REG_4, 14),
+	    NB_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 7),
+	    NB_LDX_MEM(BPF_B, BPF_REG_5, BPF_REG_2, 0), NB_ALU64_REG(BPF_ADD, BPF_REG_2, BPF_REG_5),
+	    NB_MOV64_REG(BPF_REG_4, BPF_REG_2), NB_ALU64_IMM(BPF_ADD, BPF_REG_4, 4),
+	    NB_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 2),
+	    NB_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_2, 0), NB_EXIT(), EXIT0 } },
+	{ "pkt_end_arithmetic", XDP, "R3 pointer arithmetic on pkt_end prohibited",
+	  { XDP_PKT, NB_ALU64_IMM(BPF_ADD, BPF_REG_3, 4), EXIT0 } },
+	{ "pkt_end_deref", XDP, "R3 invalid mem access 'pkt_end'",
+	  { XDP_PKT, NB_LDX_MEM(BPF_B, BPF_REG_0, BPF_REG_3, 0), EXIT0 } },
+	{ "pkt_tc_write_checked", TC, NULL,
+	  { TC_PKT, NB_MOV64_REG(BPF_REG_4, BPF_REG_2), NB_ALU64_IMM(BPF_ADD, BPF_REG_4, ETH_HLEN),
+	    NB_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 1), NB_ST_MEM(BPF_H, BPF_REG_2, 12, 8),
+	    EXIT0 } },
+	{ "pkt_invalidated_by_store_bytes", TC, "R2 invalid mem access 'scalar'",
+	  { NB_MOV64_REG(BPF_REG_6, BPF_REG_1), TC_PKT, NB_MOV64_REG(BPF_REG_4, BPF_REG_2),
+	    NB_ALU64_IMM(BPF_ADD, BPF_REG_4, 14), NB_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 11),
+	    NB_MOV64_REG(BPF_REG_7, BPF_REG_2), NB_ST_MEM(BPF_DW, BPF_REG_10, -8, 0),
+	    NB_MOV64_REG(BPF_REG_1, BPF_REG_6), NB_MOV64_IMM(BPF_REG_2, 0),
+	    NB_MOV64_REG(BPF_REG_3, BPF_REG_10), NB_ALU64_IMM(BPF_ADD, BPF_REG_3, -8),
+	    NB_MOV64_IMM(BPF_REG_4, 2), NB_MOV64_IMM(BPF_REG_5, 0),
+	    NB_CALL_HELPER(BPF_FUNC_skb_store_bytes), NB_MOV64_REG(BPF_REG_2, BPF_REG_7),
+	    NB_LDX_MEM(BPF_B, BPF_REG_0, BPF_REG_2, 0), EXIT0 } },
+	{ "pkt_helper_reads_packet", TC, NULL,
+	  { NB_MOV64_REG(BPF_REG_6, BPF_REG_1), TC_PKT, NB_MOV64_REG(BPF_REG_4, BPF_REG_2),
+	    NB_ALU64_IMM(BPF_ADD, BPF_REG_4, 8), NB_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 4),
+	    VT_LD_MAP(BPF_REG_1, VT_MAP_HASH_8_16), NB_CALL_HELPER(BPF_FUNC_map_lookup_elem),
+	    NB_JA(0), EXIT0 } },
+	{ "pkt_helper_key_past_range", TC, "invalid access to packet",
+	  { NB_MOV64_REG(BPF_REG_6, BPF_REG_1), TC_PKT, NB_MOV64_REG(BPF_REG_4, BPF_REG_2),
+	    NB_ALU64_IMM(BPF_ADD, BPF_REG_4, 4), NB_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 4),
+	    VT_LD_MAP(BPF_REG_1, VT_MAP_HASH_8_16), NB_CALL_HELPER(BPF_FUNC_map_lookup_elem),
+	    NB_JA(0), EXIT0 } },
+
+	/* ---- callbacks ---- */
+	{ "callback_bpf_loop", 0, NULL,
+	  { NB_ST_MEM(BPF_DW, BPF_REG_10, -8, 0), NB_MOV64_IMM(BPF_REG_1, 4),
+	    NB_LD_IMM64_RAW(BPF_REG_2, BPF_PSEUDO_FUNC, 7), NB_MOV64_REG(BPF_REG_3, BPF_REG_10),
+	    NB_ALU64_IMM(BPF_ADD, BPF_REG_3, -8), NB_MOV64_IMM(BPF_REG_4, 0),
+	    NB_CALL_HELPER(BPF_FUNC_loop), NB_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_10, -8),
+	    NB_EXIT(),
+	    /* callback(index, ctx): *ctx += index; return 0 */
+	    NB_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_2, 0), NB_ALU64_REG(BPF_ADD, BPF_REG_3, BPF_REG_1),
+	    NB_STX_MEM(BPF_DW, BPF_REG_2, BPF_REG_3, 0), EXIT0 } },
+	{ "callback_bad_return", 0, "At callback return the register R0 has smin=2 smax=2",
+	  { NB_MOV64_IMM(BPF_REG_1, 4), NB_LD_IMM64_RAW(BPF_REG_2, BPF_PSEUDO_FUNC, 6),
+	    NB_MOV64_IMM(BPF_REG_3, 0), NB_MOV64_IMM(BPF_REG_4, 0),
+	    NB_CALL_HELPER(BPF_FUNC_loop), EXIT0,
+	    NB_MOV64_IMM(BPF_REG_0, 2), NB_EXIT() } },
+	{ "callback_ctx_overflow", 0, "invalid write to stack R2 off=0 size=8",
+	  { NB_ST_MEM(BPF_DW, BPF_REG_10, -8, 0), NB_MOV64_IMM(BPF_REG_1, 4),
+	    NB_LD_IMM64_RAW(BPF_REG_2, BPF_PSEUDO_FUNC, 7), NB_MOV64_REG(BPF_REG_3, BPF_REG_10),
+	    NB_ALU64_IMM(BPF_ADD, BPF_REG_3, -8), NB_MOV64_IMM(BPF_REG_4, 0),
+	    NB_CALL_HELPER(BPF_FUNC_loop), EXIT0,
+	    NB_ST_MEM(BPF_DW, BPF_REG_2, 8, 1), EXIT0 } },
 
 	/* ---- loops ---- */
 	{ "loop_bounded", 0, NULL,

@@ -272,3 +272,79 @@ void compute_liveness(struct nb_verifier_env *env)
 		}
 	}
 }
+
+/*
+ * Registers whose value may decide safety (the static twin of the kernel's precision marks):
+ * a register is "precise" at an instruction when its value may flow, along some path, into a
+ * comparison, an address, a helper or subprogram argument, a store, or a checked return value.
+ * An explored state's scalar that is not precise here proves nothing about the value, so state
+ * comparison may ignore it. Dependencies flow backwards through ALU operations and moves.
+ */
+void compute_precision(struct nb_verifier_env *env)
+{
+	bool ret_checked = env->ops->retval_range != NULL;
+	bool changed = true;
+
+	while (changed) {
+		changed = false;
+		for (u32 i = env->len; i-- > 0;) {
+			const struct bpf_insn *insn = &env->insns[i];
+			u16 out = 0, in, d = 1u << insn->dst_reg, sreg = 1u << insn->src_reg;
+			u8 cls = insn_class(insn), op = BPF_OP(insn->code);
+			u32 succ[2];
+			int n;
+
+			if (i > 0 && insn_is_ldimm64(&env->insns[i - 1]))
+				continue;
+			n = successors(env, i, succ);
+			for (int k = 0; k < n; k++)
+				if (succ[k] < env->len)
+					out |= env->aux[succ[k]].precise_regs;
+			switch (cls) {
+			case BPF_ALU:
+			case BPF_ALU64:
+				in = out & ~d;
+				if (out & d) {
+					if (op != BPF_MOV)
+						in |= d;
+					if (BPF_SRC(insn->code) == BPF_X && op != BPF_END)
+						in |= sreg;
+				}
+				break;
+			case BPF_LDX:
+				in = (out & ~d) | sreg;
+				break;
+			case BPF_ST:
+				in = out | d;
+				break;
+			case BPF_STX:
+				in = out | d | sreg;
+				if (insn_is_atomic(insn) && insn->imm == BPF_CMPXCHG)
+					in |= 1;
+				break;
+			case BPF_LD:
+				if (insn_is_ldimm64(insn))
+					in = out & ~d;
+				else
+					in = (out & ~0x3fu) | (1u << BPF_REG_6);
+				break;
+			default:
+				if (op == BPF_CALL) {
+					in = (out & ~0x3fu) | 0x3e;
+				} else if (op == BPF_EXIT) {
+					/* A subprogram's R0 flows on into its caller. */
+					in = ret_checked || i >= env->subprog[1].start ? 1 : 0;
+				} else if (op == BPF_JA) {
+					in = out;
+				} else {
+					in = out | d | (BPF_SRC(insn->code) == BPF_X ? sreg : 0);
+				}
+				break;
+			}
+			if (in != env->aux[i].precise_regs) {
+				env->aux[i].precise_regs = in;
+				changed = true;
+			}
+		}
+	}
+}

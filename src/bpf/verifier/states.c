@@ -153,7 +153,7 @@ static bool same_pointer(const struct nb_reg_state *a, const struct nb_reg_state
 }
 
 static bool regsafe(struct nb_verifier_env *env, const struct nb_reg_state *old,
-		    const struct nb_reg_state *cur, bool exact)
+		    const struct nb_reg_state *cur, bool exact, bool precise)
 {
 	if (old->type == NOT_INIT)
 		return !exact || cur->type == NOT_INIT;
@@ -165,6 +165,9 @@ static bool regsafe(struct nb_verifier_env *env, const struct nb_reg_state *old,
 		       check_ids(env, old->ref_obj_id, cur->ref_obj_id);
 	switch (base_type(old->type)) {
 	case SCALAR_VALUE:
+		/* A value that decides nothing from here on: any value will do. */
+		if (!precise)
+			return true;
 		if (!range_within(old, cur) || !tnum_in(old->var_off, cur->var_off))
 			return false;
 		/* Linked in the old state: must be linked the same way now. */
@@ -213,7 +216,7 @@ static bool stacksafe(struct nb_verifier_env *env, const struct nb_func_state *o
 			if (memcmp(os->slot_type, cs->slot_type, NB_REG_SIZE))
 				return false;
 			if (slot_has_spill(os) && (os->spill_off != cs->spill_off ||
-			    !regsafe(env, &os->spilled_ptr, &cs->spilled_ptr, true)))
+			    !regsafe(env, &os->spilled_ptr, &cs->spilled_ptr, true, true)))
 				return false;
 			continue;
 		}
@@ -222,7 +225,7 @@ static bool stacksafe(struct nb_verifier_env *env, const struct nb_func_state *o
 				/* Any initialised bytes are an unknown scalar. */
 				if (!is_unbounded_scalar(&os->spilled_ptr))
 					return false;
-			} else if (!regsafe(env, &os->spilled_ptr, &cs->spilled_ptr, false)) {
+			} else if (!regsafe(env, &os->spilled_ptr, &cs->spilled_ptr, false, true)) {
 				return false;
 			}
 		}
@@ -255,19 +258,25 @@ static bool stacksafe(struct nb_verifier_env *env, const struct nb_func_state *o
 	return true;
 }
 
-/* Registers that may still be read in frame fr of st, while st stands at insn_idx. */
-static u16 frame_live_regs(struct nb_verifier_env *env, const struct nb_verifier_state *st,
-			   u32 fr, u32 insn_idx)
+/*
+ * Where frame fr of st resumes: insn_idx for the innermost frame, the call for a frame waiting
+ * on a callback (the helper runs again), the instruction after the call otherwise.
+ */
+static const struct nb_insn_aux *frame_resume_aux(struct nb_verifier_env *env,
+						  const struct nb_verifier_state *st, u32 fr,
+						  u32 insn_idx, u16 *clobbered)
 {
 	const struct nb_func_state *callee;
 
+	*clobbered = 0;
 	if (fr == st->curframe)
-		return env->aux[insn_idx].live_regs;
+		return &env->aux[insn_idx];
 	callee = st->frame[fr + 1];
 	if (callee->in_callback_fn)
-		return env->aux[callee->callsite].live_regs;
+		return &env->aux[callee->callsite];
 	/* After the return: R0 is the callee's result, R1-R5 are scratch. */
-	return env->aux[callee->callsite + 1].live_regs & ~0x3f;
+	*clobbered = 0x3f;
+	return &env->aux[callee->callsite + 1];
 }
 
 static bool states_equal(struct nb_verifier_env *env, const struct nb_verifier_state *old,
@@ -278,7 +287,10 @@ static bool states_equal(struct nb_verifier_env *env, const struct nb_verifier_s
 	env->idmap_cnt = 0;
 	for (u32 fr = 0; fr <= old->curframe; fr++) {
 		const struct nb_func_state *of = old->frame[fr], *cf = cur->frame[fr];
-		u16 live = frame_live_regs(env, cur, fr, insn_idx);
+		u16 clobbered;
+		const struct nb_insn_aux *aux = frame_resume_aux(env, cur, fr, insn_idx,
+								 &clobbered);
+		u16 live = aux->live_regs & ~clobbered, precise = aux->precise_regs;
 
 		if (of->callsite != cur->frame[fr]->callsite ||
 		    of->in_callback_fn != cf->in_callback_fn)
@@ -286,7 +298,8 @@ static bool states_equal(struct nb_verifier_env *env, const struct nb_verifier_s
 		for (int r = 0; r < NB_MAX_BPF_REG; r++) {
 			if (!exact && !(live & (1u << r)))
 				continue;
-			if (!regsafe(env, &of->regs[r], &cf->regs[r], exact))
+			if (!regsafe(env, &of->regs[r], &cf->regs[r], exact,
+				     precise & (1u << r)))
 				return false;
 		}
 		if (!stacksafe(env, of, cf, exact))

@@ -293,6 +293,7 @@ int nb_verify(struct nb_prog *prog, struct nb_log *log)
 		err = check_cfg(env);
 	if (!err) {
 		compute_liveness(env);
+		compute_precision(env);
 		err = do_check(env);
 		if (err && env->log_verbose)
 			print_failing_path(env);

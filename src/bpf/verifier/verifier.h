@@ -141,6 +141,7 @@ struct nb_insn_aux {
 	bool force_checkpoint;	/* loop heads and callback calls */
 	bool calls_callback;
 	u16 live_regs;		/* registers possibly read before written from here */
+	u16 precise_regs;	/* registers whose value may decide safety from here */
 };
 
 struct nb_subprog_info {
@@ -301,6 +302,7 @@ int check_map_func_compatibility(struct nb_verifier_env *env, struct nb_map *map
 int check_subprogs(struct nb_verifier_env *env);
 int check_cfg(struct nb_verifier_env *env);
 void compute_liveness(struct nb_verifier_env *env);
+void compute_precision(struct nb_verifier_env *env);
 
 /* states.c */
 int is_state_visited(struct nb_verifier_env *env, u32 insn_idx);
