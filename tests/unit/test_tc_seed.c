@@ -7,6 +7,9 @@
  *   3. bpf obj tcbpf1.o sec redirect_xmit da classid 1
  * The counters of both devices, the filter and its action prove where each packet went.
  */
+#include <pthread.h>
+#include <unistd.h>
+
 #include "net/worker.h"
 #include "tc_test.h"
 
@@ -151,5 +154,70 @@ NB_TEST(tc_seed_obj_sec_words)
 	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "no_such_sec");
 	nb_log_free(&log);
 	nb_dev_destroy_all();
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}
+
+struct live_worker {
+	struct nb_dev *devs[2];
+	volatile bool stop;
+};
+
+static void *live_worker_main(void *arg)
+{
+	struct live_worker *w = arg;
+
+	nb_worker_run(w->devs, 2, &w->stop);
+	return NULL;
+}
+
+/*
+ * Filters change while a worker forwards: replace, add and delete run against a live datapath
+ * (epoch-protected), and every packet is still accounted for once.
+ */
+NB_TEST(tc_seed_live_filter_updates)
+{
+	struct live_worker w = { 0 };
+	struct nb_dev *gen = tc_make_dev("gen0", 0), *sink = tc_make_dev("sink0", 0);
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
+				       .kind = "bpf", .handle = 1 };
+	struct nb_tc_filter_id id = { .hook = NB_TC_INGRESS, .pref = 1,
+				      .protocol = htons(ETH_P_ALL), .handle = 1 };
+	struct nb_dev_stats_total gs, ss;
+	struct nb_prog *redirect, *drop;
+	struct nb_object *obj;
+	pthread_t thread;
+
+	tc_set_port(gen, "gen", "count 20000 pkt_size 60");
+	tc_set_port(sink, "sink", "");
+	tc_qdisc(gen);
+	redirect = tc_example_prog("tcbpf1.o", "redirect_xmit", BPF_PROG_TYPE_SCHED_CLS, &obj);
+	drop = tc_prog_ret(BPF_PROG_TYPE_SCHED_CLS, TC_ACT_SHOT);
+	f.bpf.direct_action = true;
+	f.bpf.prog = redirect;
+	NB_ASSERT_EQ(nb_tc_filter_add(gen, &f, NULL), 0);
+	w.devs[0] = gen;
+	w.devs[1] = sink;
+	NB_ASSERT_EQ(pthread_create(&thread, NULL, live_worker_main, &w), 0);
+	for (int i = 0; i < 200; i++) {
+		f.bpf.prog = i & 1 ? redirect : drop;
+		NB_ASSERT_EQ(nb_tc_filter_replace(gen, &f, NULL), 0);
+		if (i % 50 == 25) {
+			NB_ASSERT_EQ(nb_tc_filter_del(gen, &id, NULL), 0);
+			NB_ASSERT_EQ(nb_tc_filter_add(gen, &f, NULL), 0);
+		}
+	}
+	while (tc_stats(gen).rx_packets < 20000)
+		usleep(1000);
+	w.stop = true;
+	pthread_join(thread, NULL);
+	gs = tc_stats(gen);
+	ss = tc_stats(sink);
+	NB_ASSERT_EQ(gs.rx_packets, 20000);
+	NB_ASSERT_EQ(ss.tx_packets + gs.drops[NB_DROP_TC_INGRESS] + gs.host_packets, 20000);
+	tc_check_accounting(w.devs, 2);
+	nb_prog_put(redirect);
+	nb_prog_put(drop);
+	nb_dev_destroy_all();
+	nb_object_close(obj);
 	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
 }

@@ -6,6 +6,7 @@
  * commands of include/netbpf/tc.h (tc_new_tfilter, tc_del_tfilter, tc_dump_tfilter).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -19,6 +20,22 @@
 #include "net/tc/pkt_cls.h"
 
 static struct nb_tcf_proto_ops *tcf_proto_base;
+
+/*
+ * The control plane's lock, the twin of the rtnl mutex: commands run one at a time; the
+ * datapath never takes it.
+ */
+static pthread_mutex_t tc_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void nb_tc_lock(void)
+{
+	pthread_mutex_lock(&tc_lock);
+}
+
+void nb_tc_unlock(void)
+{
+	pthread_mutex_unlock(&tc_lock);
+}
 
 void nb_tcf_proto_register(struct nb_tcf_proto_ops *ops)
 {
@@ -266,8 +283,8 @@ static int tcf_chain_tp_find(struct nb_tcf_chain *chain, __be16 protocol, u32 pr
 	return 0;
 }
 
-static int tc_new_tfilter(struct nb_dev *dev, const struct nb_tc_filter_opts *opts,
-			  struct nb_tc_filter_id *id, enum filter_cmd cmd)
+static int tc_new_tfilter_locked(struct nb_dev *dev, const struct nb_tc_filter_opts *opts,
+				 struct nb_tc_filter_id *id, enum filter_cmd cmd)
 {
 	struct nb_log *log = opts->log;
 	bool create = cmd != CMD_CHANGE, prio_allocate = false, tp_created = false;
@@ -394,6 +411,17 @@ errout:
 	return err;
 }
 
+static int tc_new_tfilter(struct nb_dev *dev, const struct nb_tc_filter_opts *opts,
+			  struct nb_tc_filter_id *id, enum filter_cmd cmd)
+{
+	int err;
+
+	nb_tc_lock();
+	err = tc_new_tfilter_locked(dev, opts, id, cmd);
+	nb_tc_unlock();
+	return err;
+}
+
 int nb_tc_filter_add(struct nb_dev *dev, const struct nb_tc_filter_opts *opts,
 		     struct nb_tc_filter_id *id)
 {
@@ -425,7 +453,7 @@ static void tcf_chain_tp_remove(struct nb_tcf_chain *chain, struct nb_tcf_proto 
 	tcf_proto_destroy(tp);
 }
 
-int nb_tc_filter_del(struct nb_dev *dev, const struct nb_tc_filter_id *id, struct nb_log *log)
+static int nb_tc_filter_del_locked(struct nb_dev *dev, const struct nb_tc_filter_id *id, struct nb_log *log)
 {
 	struct nb_tcf_proto **pprev, *tp;
 	struct nb_tcf_block *block;
@@ -523,8 +551,8 @@ static int dump_one(struct nb_tcf_proto *tp, void *fh, void *varg)
 	return arg->stop;
 }
 
-int nb_tc_filter_show(struct nb_dev *dev, enum nb_tc_hook hook, nb_tc_filter_walk_fn fn,
-		      void *ctx, struct nb_log *log)
+static int nb_tc_filter_show_locked(struct nb_dev *dev, enum nb_tc_hook hook,
+				    nb_tc_filter_walk_fn fn, void *ctx, struct nb_log *log)
 {
 	struct dump_arg arg = { .fn = fn, .ctx = ctx, .hook = hook };
 	struct nb_tcf_block *block;
@@ -544,8 +572,8 @@ int nb_tc_filter_show(struct nb_dev *dev, enum nb_tc_hook hook, nb_tc_filter_wal
 	return 0;
 }
 
-int nb_tc_filter_get(struct nb_dev *dev, const struct nb_tc_filter_id *id,
-		     struct nb_tc_filter_info *info, struct nb_log *log)
+static int nb_tc_filter_get_locked(struct nb_dev *dev, const struct nb_tc_filter_id *id,
+				   struct nb_tc_filter_info *info, struct nb_log *log)
 {
 	struct dump_arg arg = { .hook = id->hook, .handle = id->handle, .info = info };
 	struct nb_tcf_proto **pprev, *tp;
@@ -577,9 +605,42 @@ int nb_tc_hook_stats(struct nb_dev *dev, enum nb_tc_hook hook, struct nb_tc_stat
 
 	if ((unsigned int)hook >= NB_TC_HOOK_MAX)
 		return -EINVAL;
+	nb_tc_lock();
 	block = nb_tc_dev_block(dev, hook, NULL);
-	if (!block)
-		return -EINVAL;
-	nb_tc_stats_read(block->stats, stats);
-	return 0;
+	if (block)
+		nb_tc_stats_read(block->stats, stats);
+	nb_tc_unlock();
+	return block ? 0 : -EINVAL;
+}
+
+int nb_tc_filter_del(struct nb_dev *dev, const struct nb_tc_filter_id *id, struct nb_log *log)
+{
+	int err;
+
+	nb_tc_lock();
+	err = nb_tc_filter_del_locked(dev, id, log);
+	nb_tc_unlock();
+	return err;
+}
+
+int nb_tc_filter_show(struct nb_dev *dev, enum nb_tc_hook hook, nb_tc_filter_walk_fn fn,
+		      void *ctx, struct nb_log *log)
+{
+	int err;
+
+	nb_tc_lock();
+	err = nb_tc_filter_show_locked(dev, hook, fn, ctx, log);
+	nb_tc_unlock();
+	return err;
+}
+
+int nb_tc_filter_get(struct nb_dev *dev, const struct nb_tc_filter_id *id,
+		     struct nb_tc_filter_info *info, struct nb_log *log)
+{
+	int err;
+
+	nb_tc_lock();
+	err = nb_tc_filter_get_locked(dev, id, info, log);
+	nb_tc_unlock();
+	return err;
 }

@@ -164,6 +164,10 @@ int nb_tcf_classify(struct nb_pkt *pkt, const struct nb_tcf_proto *tp, struct nb
 struct nb_tcf_block *nb_tcf_block_create(void);
 void nb_tcf_block_destroy(struct nb_tcf_block *block);
 
+/* The control plane's lock (rtnl): every command of include/netbpf/tc.h takes it. */
+void nb_tc_lock(void);
+void nb_tc_unlock(void);
+
 /* Wait until no worker can hold what the control plane just unlinked. */
 void nb_tcf_synchronize(void);
 

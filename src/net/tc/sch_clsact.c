@@ -22,7 +22,7 @@ static void tc_dev_free(struct nb_tc_dev *tc)
 	free(tc);
 }
 
-int nb_tc_qdisc_add(struct nb_dev *dev, enum nb_tc_qdisc_kind kind, struct nb_log *log)
+static int qdisc_add_locked(struct nb_dev *dev, enum nb_tc_qdisc_kind kind, struct nb_log *log)
 {
 	struct nb_tc_dev *tc;
 
@@ -50,7 +50,7 @@ int nb_tc_qdisc_add(struct nb_dev *dev, enum nb_tc_qdisc_kind kind, struct nb_lo
 	return 0;
 }
 
-int nb_tc_qdisc_del(struct nb_dev *dev, enum nb_tc_qdisc_kind kind, struct nb_log *log)
+static int qdisc_del_locked(struct nb_dev *dev, enum nb_tc_qdisc_kind kind, struct nb_log *log)
 {
 	struct nb_tc_dev *tc = dev->tc;
 
@@ -63,6 +63,26 @@ int nb_tc_qdisc_del(struct nb_dev *dev, enum nb_tc_qdisc_kind kind, struct nb_lo
 	nb_tcf_synchronize();
 	tc_dev_free(tc);
 	return 0;
+}
+
+int nb_tc_qdisc_add(struct nb_dev *dev, enum nb_tc_qdisc_kind kind, struct nb_log *log)
+{
+	int err;
+
+	nb_tc_lock();
+	err = qdisc_add_locked(dev, kind, log);
+	nb_tc_unlock();
+	return err;
+}
+
+int nb_tc_qdisc_del(struct nb_dev *dev, enum nb_tc_qdisc_kind kind, struct nb_log *log)
+{
+	int err;
+
+	nb_tc_lock();
+	err = qdisc_del_locked(dev, kind, log);
+	nb_tc_unlock();
+	return err;
 }
 
 struct nb_tcf_block *nb_tc_dev_block(struct nb_dev *dev, enum nb_tc_hook hook, struct nb_log *log)
@@ -84,8 +104,12 @@ struct nb_tcf_block *nb_tc_dev_block(struct nb_dev *dev, enum nb_tc_hook hook, s
 /* The device goes away: its qdisc goes with it. */
 static void clsact_device_event(struct nb_dev *dev, enum nb_dev_event event)
 {
-	if (event == NB_DEV_UNREGISTER && dev->tc)
-		nb_tc_qdisc_del(dev, dev->tc->kind, NULL);
+	if (event != NB_DEV_UNREGISTER)
+		return;
+	nb_tc_lock();
+	if (dev->tc)
+		qdisc_del_locked(dev, dev->tc->kind, NULL);
+	nb_tc_unlock();
 }
 
 static struct nb_dev_notifier clsact_device_notifier = {
