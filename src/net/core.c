@@ -169,6 +169,11 @@ int nb_netif_rx(struct nb_pkt *pkt)
 		nb_pkt_drop(pkt, pkt->dev, NB_DROP_DEV_DOWN);
 		return NB_NET_RX_DROP;
 	}
+	/* every trip through the backlog is a redirect hop: loops end here */
+	if (++pkt->redirect_depth > NB_RX_REDIRECT_LIMIT) {
+		nb_pkt_drop(pkt, pkt->dev, NB_DROP_RECURSION);
+		return NB_NET_RX_DROP;
+	}
 	if (sd->backlog_len >= NB_BACKLOG_MAX) {
 		nb_pkt_drop(pkt, pkt->dev, NB_DROP_NOMEM);
 		return NB_NET_RX_DROP;
@@ -298,10 +303,6 @@ static int bpf_rx_pkt(struct nb_dev *dev, struct nb_pkt *pkt)
 	/* ____dev_forward_skb: a down device counts the drop as its own */
 	if (!READ_ONCE(dev->up)) {
 		nb_pkt_drop(pkt, dev, NB_DROP_DEV_DOWN);
-		return NB_NET_RX_DROP;
-	}
-	if (++pkt->redirect_depth > NB_RX_REDIRECT_LIMIT) {
-		nb_pkt_drop(pkt, dev, NB_DROP_RECURSION);
 		return NB_NET_RX_DROP;
 	}
 	/* skb_scrub_packet within one namespace, then eth_type_trans for the new device */

@@ -26,9 +26,9 @@ struct nb_dev;
 /* Nested transmits one worker allows (XMIT_RECURSION_LIMIT); deeper ones drop. */
 #define NB_XMIT_RECURSION_LIMIT 8
 /*
- * Redirects into a receive path one packet may take. The kernel has no such limit (such loops
- * go round its backlog for ever); netbpf drops the packet on the hop after this many, counted
- * as NB_DROP_RECURSION.
+ * Trips through the backlog (redirects and mirred into a receive path) one packet may take. The
+ * kernel has no such limit (such loops go round its backlog for ever); netbpf drops the packet
+ * on the hop after this many, counted as NB_DROP_RECURSION.
  */
 #define NB_RX_REDIRECT_LIMIT 8
 /* Packets a worker's backlog holds (netdev_max_backlog). */

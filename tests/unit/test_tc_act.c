@@ -286,3 +286,30 @@ NB_TEST(tc_act_mirred_nest_limit)
 	NB_ASSERT_EQ(tc_stats(dev).drops[NB_DROP_TC_INGRESS], 1);
 	tc_check_accounting(&dev, 1);
 }
+
+/*
+ * A loop through the backlog: A's ingress redirects to B's egress, B's egress redirects (a
+ * clone: not at ingress) into A's receive path. The backlog trips end at NB_RX_REDIRECT_LIMIT.
+ */
+NB_TEST(tc_act_mirred_backlog_loop_limit)
+{
+	struct nb_dev *a = dev_with_qdisc("a0"), *b = dev_with_qdisc("b0");
+	struct nb_dev *devs[] = { a, b };
+	struct nb_tc_action_opts to_b = { .kind = "mirred" }, to_a = { .kind = "mirred" };
+	struct nb_tc_filter_opts f = { .hook = NB_TC_EGRESS, .pref = 1, .kind = "matchall",
+				       .actions = &to_a, .action_cnt = 1 };
+	u8 frame[128];
+	u32 len = tc_frame_arp(frame);
+
+	to_b.mirred.eaction = TCA_EGRESS_REDIR;
+	to_b.mirred.ifindex = b->ifindex;
+	to_a.mirred.eaction = TCA_INGRESS_REDIR;
+	to_a.mirred.ifindex = a->ifindex;
+	add_mall(a, 1, &to_b, 1);
+	tc_add(b, &f);
+	tc_receive(a, frame, len);
+	NB_ASSERT_EQ(tc_stats(a).drops[NB_DROP_RECURSION], 1);
+	NB_ASSERT_EQ(tc_stats(b).clones, NB_RX_REDIRECT_LIMIT + 1);
+	NB_ASSERT_EQ(tc_stats(b).consumed, NB_RX_REDIRECT_LIMIT + 1);
+	tc_check_accounting(devs, 2);
+}
