@@ -282,14 +282,15 @@ static void build_frame(const struct gen *g, u8 *f, u64 seq)
 static u64 rate_allows(struct gen *g)
 {
 	struct timespec now;
-	u64 ns;
+	u64 ns, total;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (!g->start.tv_sec && !g->start.tv_nsec)
 		g->start = now;
 	ns = (u64)(now.tv_sec - g->start.tv_sec) * 1000000000ull + now.tv_nsec - g->start.tv_nsec;
 	/* One frame at once, then as time passes. */
-	return (u64)((double)ns * g->rate_pps / 1e9) + 1 - g->made;
+	total = (u64)((double)ns * g->rate_pps / 1e9) + 1;
+	return total > g->made ? total - g->made : 0;
 }
 
 /* Replace a 2- or 4-byte field at off, fixing the checksum at sum_off (if any) to match. */
