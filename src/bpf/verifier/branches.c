@@ -385,6 +385,19 @@ int check_cond_jmp_op(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 	env->jmps_processed++;
 
 	pred = is_branch_taken(dst_reg, &src_reg, op, is32);
+	/* A scalar compared with itself (or a linked copy): the outcome is known. */
+	if (BPF_SRC(insn->code) == BPF_X && dst_reg->type == SCALAR_VALUE &&
+	    src_reg.type == SCALAR_VALUE &&
+	    (insn->src_reg == insn->dst_reg || (dst_reg->id && dst_reg->id == src_reg.id))) {
+		switch (op) {
+		case BPF_JEQ: case BPF_JGE: case BPF_JLE: case BPF_JSGE: case BPF_JSLE:
+			pred = 1;
+			break;
+		case BPF_JNE: case BPF_JGT: case BPF_JLT: case BPF_JSGT: case BPF_JSLT:
+			pred = 0;
+			break;
+		}
+	}
 	if (pred < 0 && dst_reg->type == SCALAR_VALUE && src_reg.type == SCALAR_VALUE) {
 		/* Refine both sides now: a side without values is dead. */
 		t_dst = f_dst = *dst_reg;

@@ -377,12 +377,19 @@ int is_state_visited(struct nb_verifier_env *env, u32 insn_idx)
 	struct nb_insn_aux *aux = &env->aux[insn_idx];
 	struct nb_verifier_state *cur = env->cur;
 	struct nb_state_list *sl, *new_sl;
-	bool add_new_state = aux->force_checkpoint;
+	bool add_new_state;
 	u32 n = 0;
 	int err;
 
 	if (!aux->prune_point)
 		return 0;
+	/*
+	 * Loop heads always keep a first state (an endless loop then shows at its next turn),
+	 * then one every few instructions: tight loops would otherwise copy a state per turn.
+	 */
+	add_new_state = aux->force_checkpoint &&
+			(!env->explored[insn_idx] ||
+			 env->insn_processed - env->prev_insn_processed >= 8);
 	/* Keep states at a moderate rate: enough to prune, not so many that lookups cost. */
 	if (env->jmps_processed - env->prev_jmps_processed >= 2 &&
 	    env->insn_processed - env->prev_insn_processed >= 8)
