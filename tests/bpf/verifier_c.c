@@ -365,4 +365,167 @@ int bad_tc_stack_index(struct __sk_buff *skb)
 	return buf[skb->hash & 31];
 }
 
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} percpu_count SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_DEVMAP);
+	__uint(max_entries, 4);
+	__type(key, __u32);
+	__type(value, __u32);
+} ports SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, __u32);
+} jump_table SEC(".maps");
+
+struct loop_ctx {
+	__u32 sum;
+	__u32 len;
+};
+
+static long add_step(__u32 i, void *data)
+{
+	struct loop_ctx *lc = data;
+
+	lc->sum += i * lc->len;
+	return lc->sum > 100000;
+}
+
+SEC("tc")
+int ok_tc_bpf_loop(struct __sk_buff *skb)
+{
+	struct loop_ctx lc = { .len = skb->len };
+
+	bpf_loop(16, add_step, &lc, 0);
+	return lc.sum & 1 ? TC_ACT_SHOT : TC_ACT_OK;
+}
+
+static long bad_step(__u32 i, void *data)
+{
+	return 2;
+}
+
+/* A bpf_loop callback returns 0 (go on) or 1 (stop), nothing else. */
+SEC("tc")
+int bad_tc_bpf_loop_return(struct __sk_buff *skb)
+{
+	bpf_loop(4, bad_step, NULL, 0);
+	return TC_ACT_OK;
+}
+
+__attribute__((noinline)) int global_len_class(struct __sk_buff *skb)
+{
+	if (!skb)
+		return 0;
+	return skb->len > 1000 ? 2 : 1;
+}
+
+SEC("tc")
+int ok_tc_global_function(struct __sk_buff *skb)
+{
+	return global_len_class(skb) == 2 ? TC_ACT_SHOT : TC_ACT_OK;
+}
+
+SEC("xdp")
+int ok_xdp_percpu_count(struct xdp_md *ctx)
+{
+	__u32 key = 0;
+	__u64 *n = bpf_map_lookup_elem(&percpu_count, &key);
+
+	if (n)
+		*n += 1;
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int ok_xdp_redirect_devmap(struct xdp_md *ctx)
+{
+	return bpf_redirect_map(&ports, ctx->rx_queue_index & 3, XDP_PASS);
+}
+
+SEC("tc")
+int ok_tc_tail_call(struct __sk_buff *skb)
+{
+	bpf_tail_call(skb, &jump_table, skb->len & 1);
+	return TC_ACT_OK;
+}
+
+/* Metadata written in front of the packet after growing the headroom for it. */
+SEC("xdp")
+int ok_xdp_write_meta(struct xdp_md *ctx)
+{
+	void *data, *meta;
+
+	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(__u32)))
+		return XDP_PASS;
+	data = (void *)(long)ctx->data;
+	meta = (void *)(long)ctx->data_meta;
+	if (meta + sizeof(__u32) > data)
+		return XDP_PASS;
+	*(__u32 *)meta = 0xc0ffee;
+	return XDP_PASS;
+}
+
+/* The header pointer is used after bpf_xdp_adjust_head moved the data. */
+SEC("xdp")
+int bad_xdp_stale_pointer(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data, *data_end = (void *)(long)ctx->data_end;
+	struct ethhdr *eth = data;
+
+	if ((void *)(eth + 1) > data_end)
+		return XDP_PASS;
+	if (bpf_xdp_adjust_head(ctx, (int)sizeof(struct ethhdr)))
+		return XDP_PASS;
+	return eth->h_proto == bpf_htons(ETH_P_IP) ? XDP_DROP : XDP_PASS;
+}
+
+SEC("tc")
+int ok_tc_pull_then_parse(struct __sk_buff *skb)
+{
+	void *data, *data_end;
+	struct iphdr *ip;
+
+	if (bpf_skb_pull_data(skb, sizeof(struct ethhdr) + sizeof(*ip)))
+		return TC_ACT_OK;
+	data = (void *)(long)skb->data;
+	data_end = (void *)(long)skb->data_end;
+	ip = data + sizeof(struct ethhdr);
+	if ((void *)(ip + 1) > data_end)
+		return TC_ACT_OK;
+	return ip->ttl <= 1 ? TC_ACT_SHOT : TC_ACT_OK;
+}
+
+/* Walks up to 8 IPv6 extension headers, each bounded against the packet end. */
+SEC("xdp")
+int ok_xdp_ipv6_ext_headers(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data, *data_end = (void *)(long)ctx->data_end;
+	struct ipv6hdr *ip6 = data + sizeof(struct ethhdr);
+	__u8 *cursor = (void *)(ip6 + 1);
+	__u8 next;
+	int i;
+
+	if ((void *)(ip6 + 1) > data_end)
+		return XDP_PASS;
+	next = ip6->nexthdr;
+	for (i = 0; i < 8; i++) {
+		if (next != IPPROTO_HOPOPTS && next != IPPROTO_ROUTING && next != IPPROTO_DSTOPTS)
+			break;
+		if ((void *)(cursor + 2) > data_end)
+			return XDP_DROP;
+		next = cursor[0];
+		cursor += (cursor[1] + 1) * 8;
+	}
+	return next == IPPROTO_TCP ? XDP_PASS : XDP_DROP;
+}
+
 char _license[] SEC("license") = "GPL";

@@ -1715,6 +1715,16 @@ const struct vcase vcases[] = {
 	C_CASE("bad_sf_redirect", SF,
 	       REJECT("program of this type cannot use helper bpf_redirect#23")),
 	C_CASE("bad_tc_stack_index", TC, REJECT("invalid variable-offset read from stack")),
+	C_CASE("ok_tc_bpf_loop", TC, ACCEPT),
+	C_CASE("bad_tc_bpf_loop_return", TC, REJECT("At callback return the register R0")),
+	C_CASE("ok_tc_global_function", TC, ACCEPT),
+	C_CASE("ok_xdp_percpu_count", XDP, ACCEPT),
+	C_CASE("ok_xdp_redirect_devmap", XDP, ACCEPT),
+	C_CASE("ok_tc_tail_call", TC, ACCEPT),
+	C_CASE("ok_xdp_write_meta", XDP, ACCEPT),
+	C_CASE("bad_xdp_stale_pointer", XDP, REJECT("invalid mem access 'scalar'")),
+	C_CASE("ok_tc_pull_then_parse", TC, ACCEPT),
+	C_CASE("ok_xdp_ipv6_ext_headers", XDP, ACCEPT),
 };
 
 const unsigned int vcase_cnt = sizeof(vcases) / sizeof(vcases[0]);
