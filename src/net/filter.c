@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <arpa/inet.h>
 #include <string.h>
 #include <linux/if_ether.h>
 #include <linux/in.h>
@@ -282,6 +283,43 @@ static const struct nb_func_proto bpf_get_route_realm_proto = {
 	.arg_type = { NB_ARG_PTR_TO_CTX },
 };
 
+/*
+ * bpf_skb_set_tstamp: a delivery time with its clock. The uapi values name the clocks (Linux
+ * 6.11+: 0 realtime, which 5.18 called UNSPEC, 1 monotonic, 2 TAI); tstamp_type keeps the
+ * value, which __sk_buff->tstamp_type shows.
+ */
+#define NB_SKB_CLOCK_REALTIME  0
+#define NB_SKB_CLOCK_MONOTONIC 1
+#define NB_SKB_CLOCK_TAI       2
+
+static u64 bpf_skb_set_tstamp(u64 r1, u64 tstamp, u64 tstamp_type, u64 r4, u64 r5)
+{
+	struct nb_pkt *pkt = CTX_PKT(r1);
+
+	if (pkt->protocol != htons(ETH_P_IP) && pkt->protocol != htons(ETH_P_IPV6))
+		return (u64)-EOPNOTSUPP;
+	switch ((u32)tstamp_type) {
+	case NB_SKB_CLOCK_REALTIME:
+		break;
+	case NB_SKB_CLOCK_MONOTONIC:
+	case NB_SKB_CLOCK_TAI:
+		if (!tstamp)
+			return (u64)-EINVAL;
+		break;
+	default:
+		return (u64)-EINVAL;
+	}
+	pkt->tstamp = tstamp;
+	pkt->tstamp_type = (u8)tstamp_type;
+	return 0;
+}
+
+static const struct nb_func_proto bpf_skb_set_tstamp_proto = {
+	.func = bpf_skb_set_tstamp,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_PTR_TO_CTX, NB_ARG_ANYTHING, NB_ARG_ANYTHING },
+};
+
 const struct nb_func_proto *nb_tc_func_proto(enum bpf_func_id id, const struct nb_prog *prog)
 {
 	const struct nb_func_proto *proto;
@@ -309,6 +347,8 @@ const struct nb_func_proto *nb_tc_func_proto(enum bpf_func_id id, const struct n
 		return &bpf_set_hash_invalid_proto;
 	case BPF_FUNC_set_hash:
 		return &bpf_set_hash_proto;
+	case BPF_FUNC_skb_set_tstamp:
+		return &bpf_skb_set_tstamp_proto;
 	default:
 		break;
 	}

@@ -110,6 +110,30 @@ CALL1(adjust_bad_flag, BPF_FUNC_skb_adjust_room, 8, BPF_ADJ_ROOM_NET, 1 << 9, 0)
 CALL1(adjust_shrink_too_much, BPF_FUNC_skb_adjust_room, -100, BPF_ADJ_ROOM_NET, 0, 0);
 CALL1(adjust_shrink_all, BPF_FUNC_skb_adjust_room, -40, BPF_ADJ_ROOM_NET, 0, 0);
 
+/* set_tstamp, then tstamp_type and tstamp read back. */
+#define SET_TSTAMP(name, ts, type)                                                          \
+	static const struct bpf_insn name[] = {                                             \
+		NB_MOV64_REG(BPF_REG_6, BPF_REG_1),                                         \
+		NB_MOV64_IMM(BPF_REG_2, ts),                                                \
+		NB_MOV64_IMM(BPF_REG_3, type),                                              \
+		NB_CALL_HELPER(BPF_FUNC_skb_set_tstamp),                                    \
+		NB_MOV64_REG(BPF_REG_1, BPF_REG_6),                                         \
+		NB_LDX_MEM(BPF_B, BPF_REG_2, BPF_REG_1, SKB(tstamp_type)),                  \
+		NB_ALU64_IMM(BPF_LSH, BPF_REG_2, 8),                                        \
+		NB_ALU64_REG(BPF_XOR, BPF_REG_0, BPF_REG_2),                                \
+		NB_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_1, SKB(tstamp)),                      \
+		NB_ALU64_IMM(BPF_LSH, BPF_REG_2, 12),                                       \
+		NB_ALU64_REG(BPF_XOR, BPF_REG_0, BPF_REG_2),                                \
+		NB_EXIT(),                                                                  \
+	}
+SET_TSTAMP(tstamp_realtime, 1234, 0);
+SET_TSTAMP(tstamp_realtime_zero, 0, 0);
+SET_TSTAMP(tstamp_mono, 5678, 1);
+SET_TSTAMP(tstamp_mono_zero, 0, 1);
+SET_TSTAMP(tstamp_tai, 99, 2);
+SET_TSTAMP(tstamp_tai_zero, 0, 2);
+SET_TSTAMP(tstamp_bad_type, 99, 3);
+
 #define MCASE(n, i, f)	  { n, BPF_PROG_TYPE_SCHED_CLS, i, ARRAY_SIZE(i), true, 0, f, true }
 /* The same on a GSO packet (as a test run makes it with gso_size in ctx_in). */
 #define MCASE_GSO(n, i, f) { n, BPF_PROG_TYPE_SCHED_CLS, i, ARRAY_SIZE(i), true, 0, f, false }
@@ -169,6 +193,14 @@ static const struct kcase mangle_cases[] = {
 	MCASE("adjust_shrink_too_much", adjust_shrink_too_much, KFRAME_UDP),
 	MCASE("adjust_shrink_all", adjust_shrink_all, KFRAME_UDP),
 	MCASE("adjust_on_vlan", adjust_net_grow, KFRAME_VLAN),
+	MCASE("set_tstamp_realtime", tstamp_realtime, KFRAME_UDP),
+	MCASE("set_tstamp_realtime_zero", tstamp_realtime_zero, KFRAME_UDP),
+	MCASE("set_tstamp_mono", tstamp_mono, KFRAME_UDP),
+	MCASE("set_tstamp_mono_zero", tstamp_mono_zero, KFRAME_UDP),
+	MCASE("set_tstamp_tai", tstamp_tai, KFRAME_UDP),
+	MCASE("set_tstamp_tai_zero", tstamp_tai_zero, KFRAME_UDP),
+	MCASE("set_tstamp_bad_type", tstamp_bad_type, KFRAME_UDP),
+	MCASE("set_tstamp_vlan", tstamp_mono, KFRAME_VLAN),
 	MCASE_GSO("gso_adjust_net_grow", adjust_net_grow, KFRAME_UDP),
 	MCASE_GSO("gso_change_tail_grow", change_tail_grow, KFRAME_UDP),
 	MCASE_GSO("gso_change_tail_trim", change_tail_trim, KFRAME_UDP),
