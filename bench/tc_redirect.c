@@ -107,6 +107,8 @@ static void run_variant(enum variant v, bool interp, u64 bursts)
 					 .has_control = true };
 	struct nb_dev_stats_total t;
 	struct nb_bench_clock clk;
+	const char *engine = "";
+	struct nb_prog *prog;
 	char line[128];
 
 	if (nb_tc_qdisc_add(rx, NB_TC_QDISC_CLSACT, NULL))
@@ -127,7 +129,10 @@ static void run_variant(enum variant v, bool interp, u64 bursts)
 	}
 	if (f.kind && nb_tc_filter_add(rx, &f, NULL))
 		die("filter");
-	nb_prog_put(f.kind && v == V_DA_REDIRECT ? f.bpf.prog : act.bpf.prog);
+	prog = v == V_DA_REDIRECT ? f.bpf.prog : act.bpf.prog;
+	if (prog)	/* what really ran: the JIT may decline a program */
+		engine = nb_prog_is_jited(prog) ? "jit" : interp ? "interp" : "interp (no jit)";
+	nb_prog_put(prog);
 	drive(rx, bursts / 20 + 1, &clk);	/* warm the pool and the caches */
 	for (int round = 0; round < ROUNDS; round++) {
 		struct nb_bench_clock c;
@@ -137,8 +142,7 @@ static void run_variant(enum variant v, bool interp, u64 bursts)
 			clk = c;
 	}
 	nb_dev_stats_read(v == V_NONE ? rx : tx, &t);
-	snprintf(line, sizeof(line), "%-40s %-6s", names[v],
-		 v == V_NONE ? "" : interp ? "interp" : "jit");
+	snprintf(line, sizeof(line), "%-40s %-15s", names[v], engine);
 	nb_bench_report(line, bursts * NB_BURST, &clk, "pps");
 	if ((v == V_NONE ? t.host_packets : t.tx_packets) == 0)
 		die("no packet arrived");

@@ -2,8 +2,9 @@
 /*
  * The tc examples against the running kernel: each section of examples/tcbpf1.o and
  * examples/tc_classifier.o is loaded by libbpf into the kernel and by netbpf's object loader, and
- * run on the same frames with BPF_PROG_TEST_RUN and nb_prog_test_run; retval, data_out and
- * ctx_out (mark, priority, cb, tc_classid, all of __sk_buff) must be equal.
+ * run on the same frames with BPF_PROG_TEST_RUN and nb_prog_test_run, on the interpreter
+ * (tc-kernel/) and JIT-compiled (tc-kernel-jit/); retval, data_out and ctx_out (mark, priority,
+ * cb, tc_classid, all of __sk_buff) must be equal.
  *
  * clone_redirect_* are not run in the kernel: its test run device is the loopback, so the clone
  * would really leave through the host's interface with ifindex 2.
@@ -81,9 +82,8 @@ static void tk_ctx(struct __sk_buff *skb)
 	skb->tc_classid = 0;
 }
 
-static void run_tk_case(const void *arg)
+static void run_tk_case_engine(const struct tk_case *c, bool jit)
 {
-	const struct tk_case *c = arg;
 	u8 frame[256], kout[512], nout[512];
 	struct __sk_buff in, kskb, nskb;
 	struct nb_test_run_opts nopts = { .sz = sizeof(nopts) };
@@ -130,7 +130,14 @@ static void run_tk_case(const void *arg)
 		err = bpf_prog_test_run_opts(bpf_program__fd(kprog), &kopts);
 		NB_ASSERT_EQ(err, 0);
 
-		prog = tc_example_prog(c->object, c->section, BPF_PROG_TYPE_SCHED_CLS, &nobj);
+		prog = tc_example_prog_flags(c->object, c->section, BPF_PROG_TYPE_SCHED_CLS,
+					     jit ? 0 : NB_PROG_LOAD_INTERP, &nobj);
+		if (jit && !nb_prog_is_jited(prog)) {
+			nb_prog_put(prog);
+			nb_object_close(nobj);
+			bpf_object__close(kobj);
+			nb_test_skip("the JIT did not compile %s", c->name);
+		}
 		nopts.data_in = frame;
 		nopts.data_size_in = len;
 		nopts.data_out = nout;
@@ -167,8 +174,24 @@ static void run_tk_case(const void *arg)
 	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
 }
 
+static void run_tk_case(const void *arg)
+{
+	run_tk_case_engine(arg, false);
+}
+
+static void run_tk_case_jit(const void *arg)
+{
+	run_tk_case_engine(arg, true);
+}
+
+static char tk_jit_names[ARRAY_SIZE(tk_cases)][64];
+
 static void __attribute__((constructor)) register_tk_cases(void)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(tk_cases); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(tk_cases); i++) {
 		nb_test_register(tk_cases[i].name, run_tk_case, &tk_cases[i]);
+		snprintf(tk_jit_names[i], sizeof(tk_jit_names[i]), "tc-kernel-jit/%s",
+			 tk_cases[i].name + strlen("tc-kernel/"));
+		nb_test_register(tk_jit_names[i], run_tk_case_jit, &tk_cases[i]);
+	}
 }

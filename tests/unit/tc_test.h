@@ -279,14 +279,18 @@ static inline struct nb_prog *tc_prog_count_ret(enum bpf_prog_type type, int ret
 	return tc_prog(type, insns, ARRAY_SIZE(insns));
 }
 
-/* A program of an example object (build/examples/FILE) by section, as the given type. */
-static inline struct nb_prog *tc_example_prog(const char *file, const char *section,
-					      enum bpf_prog_type type, struct nb_object **objp)
+/*
+ * A program of an example object (build/examples/FILE) by section, as the given type, with
+ * load flags (enum nb_prog_load_flags: NB_PROG_LOAD_INTERP for the interpreter).
+ */
+static inline struct nb_prog *tc_example_prog_flags(const char *file, const char *section,
+						    enum bpf_prog_type type, unsigned int flags,
+						    struct nb_object **objp)
 {
 	struct nb_log log = { 0 };
 	struct nb_object_open_opts oopts = { .sz = sizeof(oopts), .log = &log };
 	struct nb_object_load_opts lopts = {
-		.sz = sizeof(lopts), .prog_type = type, .log = &log,
+		.sz = sizeof(lopts), .prog_type = type, .prog_flags = flags, .log = &log,
 	};
 	struct nb_object_prog *p;
 	struct nb_object *obj;
@@ -310,6 +314,13 @@ static inline struct nb_prog *tc_example_prog(const char *file, const char *sect
 	}
 	NB_FAIL("load %s sec %s: %d %s", file, section, err, nb_log_text(&log));
 	return NULL;
+}
+
+/* The same with the default flags (verified, JIT-compiled when the JIT takes it). */
+static inline struct nb_prog *tc_example_prog(const char *file, const char *section,
+					      enum bpf_prog_type type, struct nb_object **objp)
+{
+	return tc_example_prog_flags(file, section, type, 0, objp);
 }
 
 static inline struct nb_tc_filter_id tc_add(struct nb_dev *dev, struct nb_tc_filter_opts *opts)
