@@ -312,6 +312,17 @@ static const struct bad_case cases[] = {
 	{ "no_symtab", "elf_hash.o", no_symtab, "bad.o: no symbol table" },
 	{ "btf_map_without_symbol", "elf_hash.o", btf_map_key_size_zero,
 	  "bad.o: section .maps: map m: no symbol of that name in .maps" },
+	/* Broken as compiled: tests/bpf/elf_bad_btf_*.c. */
+	{ "btf_unknown_field", "elf_bad_btf_field.o", NULL,
+	  "bad.o: section .maps: map weird: field frobnicate: unknown field" },
+	{ "btf_key_size_zero", "elf_bad_btf_key0.o", NULL,
+	  "bad.o: section .maps: map zero_key: key_size 0: a map of type hash needs a key" },
+	{ "btf_sizes_disagree", "elf_bad_btf_sizes.o", NULL,
+	  "bad.o: section .maps: map two_sizes: field key_size: size 4 contradicts the size 8 "
+	  "given before" },
+	{ "btf_values_not_prog_array", "elf_bad_btf_values.o", NULL,
+	  "bad.o: section .maps: map not_prog_array: field values: functions need type "
+	  "BPF_MAP_TYPE_PROG_ARRAY" },
 };
 
 static void run_bad_case(const void *arg)
@@ -323,7 +334,8 @@ static void run_bad_case(const void *arg)
 	struct nb_object *obj = (void *)1;
 	int err;
 
-	c->mutate(&im);
+	if (c->mutate)
+		c->mutate(&im);
 	opts.log = &log;
 	err = nb_object_open_mem(im.buf, im.size, &opts, &obj);
 	if (!err)
