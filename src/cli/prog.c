@@ -173,13 +173,6 @@ static int prog_load(int argc, char **argv)
 	return NB_EXIT_OK;
 }
 
-/* Until src/cli/prog_verify.c lands with the verifier, whose definition replaces this one. */
-__attribute__((weak)) int prog_verify(int argc, char **argv)
-{
-	nb_cli_error("prog verify: the verifier is not built yet");
-	return NB_EXIT_ERR;
-}
-
 int cmd_prog(int argc, char **argv)
 {
 	if (argc < 1 || nb_matches(argv[0], "help"))

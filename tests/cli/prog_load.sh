@@ -16,7 +16,7 @@ for o in elf_hash elf_iproute2 elf_globals elf_legacy_libbpf; do
 		exit 77
 	fi
 done
-out=$($NETBPF --unsafe-no-verify prog load $OBJ/elf_hash.o 2>&1)
+out=$($NETBPF prog load $OBJ/elf_hash.o 2>&1)
 rc=$?
 [ $rc -eq 0 ] || fail "prog load elf_hash.o exited $rc: $out"
 echo "$out" | grep -Eq '^prog [0-9]+: socket_filter  name count  section socket  insns [0-9]+  (jited|interpreted)$' ||
@@ -25,7 +25,7 @@ echo "$out" | grep -Eq '^map [0-9]+: hash  name m  flags 0x0$' || fail "no map l
 echo "$out" | grep -q $'^\tkey 4B  value 8B  max_entries 16$' || fail "no sizes of m: $out"
 
 # iproute2 style: custom and tail-call sections take the type given.
-out=$($NETBPF --unsafe-no-verify prog load $OBJ/elf_iproute2.o type tc) || fail "iproute2 object: $out"
+out=$($NETBPF prog load $OBJ/elf_iproute2.o type tc) || fail "iproute2 object: $out"
 for p in "cls_main  section classifier" "tail_zero  section 1/0" "tail_one  section 1/1" \
 	 "xmit  section redirect_xmit"; do
 	echo "$out" | grep -q "sched_cls  name $p  insns" || fail "no sched_cls $p: $out"
@@ -33,10 +33,11 @@ done
 echo "$out" | grep -q "max_entries 4  pinned tc/globals/counters" || fail "counters not pinned: $out"
 echo "$out" | grep -Eq '^map [0-9]+: prog_array  name jmp' || fail "no jmp: $out"
 # tc's "sec": that section and the tail-call sections only.
-out=$($NETBPF --unsafe-no-verify prog load $OBJ/elf_iproute2.o type tc sec classifier) ||
+out=$($NETBPF prog load $OBJ/elf_iproute2.o type tc sec classifier) ||
 	fail "sec classifier: $out"
 [ "$(echo "$out" | grep -c '^prog ')" -eq 3 ] && ! echo "$out" | grep -q "name xmit" ||
 	fail "sec classifier loaded other sections: $out"
+# Without the verifier's proof, as for debugging the engines.
 out=$($NETBPF --unsafe-no-verify prog load $OBJ/elf_iproute2.o type xdp) || fail "type xdp: $out"
 [ "$(echo "$out" | grep -c '^prog .*: xdp  name')" -eq 4 ] || fail "type xdp not applied: $out"
 
@@ -79,14 +80,14 @@ expect_error() {
 expect_error "missing file" 1 "nope.o: cannot read: No such file" \
 	$NETBPF prog load /nonexistent/nope.o
 expect_error "unknown variable" 1 "has no global variable nope" \
-	$NETBPF --unsafe-no-verify prog load $OBJ/elf_globals.o --set nope=1
+	$NETBPF prog load $OBJ/elf_globals.o --set nope=1
 expect_error "value too wide" 1 "not a 4-byte integer" \
-	$NETBPF --unsafe-no-verify prog load $OBJ/elf_globals.o --set factor=0x100000000
+	$NETBPF prog load $OBJ/elf_globals.o --set factor=0x100000000
 expect_error "bad type word" 2 'type "bogus" is unknown' \
 	$NETBPF prog load $OBJ/elf_hash.o type bogus
 expect_error "bad word" 2 'argument "bogus" is wrong' $NETBPF prog load $OBJ/elf_hash.o bogus x
 expect_error "no such section" 1 "elf_hash.o: no program in section nope" \
-	$NETBPF --unsafe-no-verify prog load $OBJ/elf_hash.o sec nope
+	$NETBPF prog load $OBJ/elf_hash.o sec nope
 expect_error "not ELF" 1 "not an ELF file" $NETBPF prog load /etc/hostname
 expect_error "prog show" 2 "nothing stays loaded" $NETBPF prog show
 echo "prog load: all cases behave"
