@@ -13,9 +13,10 @@
 
 /*
  * Global data becomes one array value, allocated before the map exists: an object may not make
- * netbpf allocate more than this for one section (a .bss size is only a number in a header).
+ * netbpf allocate more than the kernel's KMALLOC_MAX_SIZE on x86-64 (4 MiB), the largest array
+ * map value the kernel accepts (a .bss size is only a number in a header).
  */
-#define NB_GLOBAL_DATA_MAX (256U << 20)
+#define NB_GLOBAL_DATA_MAX (4U << 20)
 
 static bool is_rodata(const char *name)
 {
@@ -32,8 +33,8 @@ int nb_data_maps_parse(struct nb_object *obj)
 		if (sec->kind != NB_SEC_DATA || !sec->size)
 			continue;
 		if (sec->size > NB_GLOBAL_DATA_MAX) {
-			nb_obj_err(obj, "section %s: %zu bytes of global data, more than the "
-				   "limit of %u", sec->name, sec->size, NB_GLOBAL_DATA_MAX);
+			nb_obj_err(obj, "section %s: %zu bytes of global data, more than the %u an "
+				   "array map value may hold", sec->name, sec->size, NB_GLOBAL_DATA_MAX);
 			return -E2BIG;
 		}
 		err = nb_object_add_map(obj, &m);

@@ -324,6 +324,10 @@ static int read_btf(struct nb_object *obj, const struct nb_elf_sec *sec)
 	struct btf *btf;
 	int err;
 
+	if (obj->btf) {
+		nb_obj_err(obj, "section .BTF: a second one (section %u)", sec->idx);
+		return -EINVAL;
+	}
 	btf = sec->data ? btf__new(sec->data, sec->size) : NULL;
 	err = btf ? 0 : -errno;
 	libbpf_set_print(old);

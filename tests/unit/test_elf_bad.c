@@ -245,6 +245,20 @@ static void license_unterminated(struct image *im)
 	memset(im->buf + sh->sh_offset, 'A', sh->sh_size);
 }
 
+static void bss_huge(struct image *im)
+{
+	find_shdr(im, ".bss")->sh_size = 1ULL << 40;
+}
+
+static void two_btf(struct image *im)
+{
+	/* Cut .BTF.ext to .BTF: a second BTF section after the real one. */
+	Elf64_Shdr *strs = shdr_at(im, ehdr(im)->e_shstrndx);
+	Elf64_Shdr *sh = find_shdr(im, ".BTF.ext");
+
+	im->buf[strs->sh_offset + sh->sh_name + 4] = '\0';
+}
+
 static void no_symtab(struct image *im)
 {
 	find_shdr(im, ".symtab")->sh_type = SHT_PROGBITS;
@@ -310,6 +324,9 @@ static const struct bad_case cases[] = {
 	{ "license_unterminated", "elf_hash.o", license_unterminated,
 	  "bad.o: section license: not a NUL-terminated string" },
 	{ "no_symtab", "elf_hash.o", no_symtab, "bad.o: no symbol table" },
+	{ "bss_huge", "elf_globals.o", bss_huge,
+	  "bad.o: section .bss: 1099511627776 bytes of global data, more than the 4194304" },
+	{ "two_btf", "elf_globals.o", two_btf, "bad.o: section .BTF: a second one" },
 	{ "btf_map_without_symbol", "elf_hash.o", btf_map_key_size_zero,
 	  "bad.o: section .maps: map m: no symbol of that name in .maps" },
 	/* Broken as compiled: tests/bpf/elf_bad_btf_*.c. */
