@@ -146,7 +146,8 @@ fuzz: fuzz-build
 		n=$$(basename $$f); mkdir -p build/fuzz/corpus/$$n; \
 		echo "  FUZZ   $$n for $(FUZZ_TIME) s"; \
 		$$f -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -timeout=10 \
-			build/fuzz/corpus/$$n $(BUILD)/tests/bpf $(BUILD)/examples || exit 1; \
+			-artifact_prefix=build/fuzz/ build/fuzz/corpus/$$n \
+			$(BUILD)/tests/bpf $(BUILD)/examples || exit 1; \
 	done
 
 install: $(NETBPF) $(LIB)
