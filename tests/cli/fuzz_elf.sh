@@ -17,7 +17,8 @@ log=$(dirname "$FUZZ")/fuzz_elf.log
 if ! "$FUZZ" -seed=1 -runs="${NB_FUZZ_RUNS:-20000}" -rss_limit_mb=2048 -timeout=10 \
 	-artifact_prefix="$(dirname "$FUZZ")/" "$corpus" "$OBJ" >"$log" 2>&1; then
 	tail -40 "$log"
-	echo "FAIL: fuzz_elf found a problem (log $log; the input: $(grep -o 'Test unit written to .*' "$log"))"
+	echo "FAIL: fuzz_elf found a problem (log $log;" \
+		"$(grep -o 'Test unit written to .*' "$log"))"
 	exit 1
 fi
 echo "fuzz_elf: $(grep -o 'Done [0-9]* runs' "$log" | awk '{print $2}') runs," \
