@@ -224,7 +224,8 @@ struct nb_tc_filter_info {
 typedef int (*nb_tc_filter_walk_fn)(const struct nb_tc_filter_info *info, void *ctx);
 
 /*
- * tc filter show dev X HOOK: every filter in chain, pref and handle order; fn may stop it (!0).
+ * tc filter show dev X HOOK: every filter, chains in the order they were made (as the kernel
+ * dumps them), then pref and handle order; fn may stop it (!0).
  * Commands run one at a time under one lock: fn may not call this API.
  */
 int nb_tc_filter_show(struct nb_dev *dev, enum nb_tc_hook hook, nb_tc_filter_walk_fn fn,

@@ -366,7 +366,11 @@ int nb_skb_do_redirect(struct nb_pkt *pkt)
 			nb_pkt_drop(pkt, peer, NB_DROP_DEV_DOWN);
 			return -EINVAL;
 		}
-		/* the packet now arrives on the peer, counted there, without a backlog trip */
+		/*
+		 * The packet now arrives on the peer, counted there, without a backlog trip. The
+		 * kernel also requires the peer to sit in another network namespace; there are no
+		 * namespaces here, so every pipe peer qualifies.
+		 */
 		pkt->dev = peer;
 		nb_dev_count_rx(peer, pkt->len);
 		pkt->skb_iif = 0;

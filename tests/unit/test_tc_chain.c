@@ -345,3 +345,26 @@ NB_TEST(tc_chain_hook_stats)
 	NB_ASSERT_EQ(tc_stats(dev).host_packets, 1);
 	tc_check_accounting(&dev, 1);
 }
+
+/* The ingress qdisc carries the ingress hook; deleting it lets traffic pass untouched. */
+NB_TEST(tc_chain_ingress_qdisc)
+{
+	struct nb_dev *dev = tc_make_dev("eth0", 0);
+	u8 frame[128];
+	u32 len = tc_frame_arp(frame);
+
+	NB_ASSERT_EQ(nb_tc_qdisc_add(dev, NB_TC_QDISC_INGRESS, NULL), 0);
+	NB_ASSERT_EQ(add_da(dev, 0, 1, 0, 1, TC_ACT_SHOT, NULL), 0);
+	tc_receive(dev, frame, len);
+	NB_ASSERT_EQ(tc_stats(dev).drops[NB_DROP_TC_INGRESS], 1);
+	NB_ASSERT_EQ(nb_tc_qdisc_del(dev, NB_TC_QDISC_CLSACT, NULL), -ENOENT);
+	NB_ASSERT_EQ(nb_tc_qdisc_del(dev, NB_TC_QDISC_INGRESS, NULL), 0);
+	tc_receive(dev, frame, len);
+	NB_ASSERT_EQ(tc_stats(dev).host_packets, 1);
+	tc_check_accounting(&dev, 1);
+	/* a device that goes away takes its qdisc and filters with it (LSan sees the rest) */
+	NB_ASSERT_EQ(nb_tc_qdisc_add(dev, NB_TC_QDISC_CLSACT, NULL), 0);
+	NB_ASSERT_EQ(add_da(dev, 0, 1, 0, 1, TC_ACT_SHOT, NULL), 0);
+	nb_dev_destroy(dev);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}
