@@ -266,8 +266,8 @@ NB_TEST(tc_act_mirred_missing_device)
 	nb_log_free(&log);
 }
 
-/* Ingress redirect to its own ingress: mirred nests 4 deep, the 5th drops. */
-NB_TEST(tc_act_mirred_nest_limit)
+/* Redirect to the hook the packet is in: a loop, dropped at once (redirect -> shot). */
+NB_TEST(tc_act_mirred_self_loop)
 {
 	struct nb_dev *dev = dev_with_qdisc("eth0");
 	struct nb_tc_action_opts act = { .kind = "mirred" };
@@ -281,10 +281,35 @@ NB_TEST(tc_act_mirred_nest_limit)
 	id = add_mall(dev, 1, &act, 1);
 	tc_receive(dev, frame, len);
 	info = tc_info(dev, &id);
-	NB_ASSERT_EQ(info.actions[0].stats.packets, NB_MIRRED_NEST_LIMIT);
-	NB_ASSERT_EQ(info.actions[0].stats.drops, 1);
+	NB_ASSERT_EQ(info.actions[0].stats.packets, 1);
+	NB_ASSERT_EQ(info.actions[0].stats.overlimits, 1);
 	NB_ASSERT_EQ(tc_stats(dev).drops[NB_DROP_TC_INGRESS], 1);
 	tc_check_accounting(&dev, 1);
+}
+
+/* Two devices redirecting into each other's ingress: mirred nests 4 deep, the 5th drops. */
+NB_TEST(tc_act_mirred_nest_limit)
+{
+	struct nb_dev *a = dev_with_qdisc("a0"), *b = dev_with_qdisc("b0");
+	struct nb_dev *devs[] = { a, b };
+	struct nb_tc_action_opts to_b = { .kind = "mirred" }, to_a = { .kind = "mirred" };
+	struct nb_tc_filter_id ida, idb;
+	u8 frame[128];
+	u32 len = tc_frame_arp(frame);
+
+	to_b.mirred.eaction = TCA_INGRESS_REDIR;
+	to_b.mirred.ifindex = b->ifindex;
+	to_a.mirred.eaction = TCA_INGRESS_REDIR;
+	to_a.mirred.ifindex = a->ifindex;
+	ida = add_mall(a, 1, &to_b, 1);
+	idb = add_mall(b, 1, &to_a, 1);
+	tc_receive(a, frame, len);
+	/* a (1), b (2), a (3), b (4) redirect; a's 5th nesting drops */
+	NB_ASSERT_EQ(tc_info(a, &ida).actions[0].stats.packets, 2);
+	NB_ASSERT_EQ(tc_info(b, &idb).actions[0].stats.packets, 2);
+	NB_ASSERT_EQ(tc_info(a, &ida).actions[0].stats.drops, 1);
+	NB_ASSERT_EQ(tc_stats(a).drops[NB_DROP_TC_INGRESS], 1);
+	tc_check_accounting(devs, 2);
 }
 
 /*

@@ -6,7 +6,8 @@
  * As in the kernel: a target that is gone leaves the action's verdict word (redirect: stolen) and
  * counts an overlimit; a target that is down counts an overlimit and turns a redirect into
  * TC_ACT_SHOT; a redirect at ingress whose verdict takes the packet anyway (stolen, shot, ...)
- * sends the packet itself instead of a clone and reports it consumed; nesting deeper than
+ * sends the packet itself instead of a clone and reports it consumed; a target that is the
+ * packet's own device and hook is a loop, handled as a down target; nesting deeper than
  * MIRRED_NEST_LIMIT (4) drops. Packet data starts at the mac header on both paths here, so the
  * kernel's mac push and pull between directions have nothing to do.
  */
@@ -80,6 +81,9 @@ static int mirred_to_dev(struct nb_pkt *pkt, const struct nb_tc_action *a,
 	bool dont_clone;
 
 	if (unlikely(!READ_ONCE(dev->up)))
+		goto err_cant_do;
+	/* back into the hook it came from: a loop */
+	if (dev == pkt->dev && mirred_wants_ingress(m->eaction) == at_ingress)
 		goto err_cant_do;
 	dont_clone = at_ingress && is_redirect && mirred_can_reinsert(retval);
 	if (!dont_clone) {
