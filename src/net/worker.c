@@ -60,7 +60,7 @@ void nb_worker_run(struct nb_dev *const *devs, unsigned int n, const volatile bo
 		unsigned int got = nb_worker_poll(devs, n);
 
 		nb_epoch_quiescent();
-		if (stop ? *stop : !got)
+		if (stop ? __atomic_load_n(stop, __ATOMIC_ACQUIRE) : !got)
 			break;
 	}
 	nb_epoch_offline();
