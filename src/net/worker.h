@@ -34,8 +34,9 @@ void nb_worker_flush(void);
 /* One round over devs: a burst from each, then the flush. Returns the packets received. */
 unsigned int nb_worker_poll(struct nb_dev *const *devs, unsigned int n);
 /*
- * Poll until *stop is set (read atomically), or (stop NULL) until a round receives nothing. The caller is a worker
- * thread with its index set (nb_set_this_cpu); it is an epoch reader while it runs.
+ * Poll until *stop is set (read atomically), or (stop NULL) until a round receives nothing.
+ * The caller is a worker thread with its index set (nb_set_this_cpu); it is an epoch reader
+ * while it runs.
  */
 void nb_worker_run(struct nb_dev *const *devs, unsigned int n, const volatile bool *stop);
 
