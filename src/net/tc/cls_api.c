@@ -453,7 +453,8 @@ static void tcf_chain_tp_remove(struct nb_tcf_chain *chain, struct nb_tcf_proto 
 	tcf_proto_destroy(tp);
 }
 
-static int nb_tc_filter_del_locked(struct nb_dev *dev, const struct nb_tc_filter_id *id, struct nb_log *log)
+static int nb_tc_filter_del_locked(struct nb_dev *dev, const struct nb_tc_filter_id *id,
+				   struct nb_log *log)
 {
 	struct nb_tcf_proto **pprev, *tp;
 	struct nb_tcf_block *block;
