@@ -27,14 +27,22 @@ static u32 subprog_of(const struct nb_verifier_env *env, u32 insn)
 	return i;
 }
 
-/* Deepest stack over every call chain starting at subprogram idx. */
-static int max_chain_depth(struct nb_verifier_env *env, u32 idx, u32 frames, u32 *depth)
+/*
+ * Deepest stack over every call chain starting at subprogram idx; memo[] keeps each subprogram's
+ * answer (0: not computed yet), so that many calls to the same subprogram cost one walk.
+ */
+static int max_chain_depth(struct nb_verifier_env *env, u32 idx, u32 frames, u32 *memo,
+			   u32 *depth)
 {
 	u32 own = round_up(env->subprog[idx].stack_depth ?: 1, 32), deepest = 0;
 
 	if (frames > NB_MAX_CALL_FRAMES) {
 		verbose(env, "the call stack of %u frames is too deep !\n", frames);
 		return -E2BIG;
+	}
+	if (memo[idx]) {
+		*depth = memo[idx];
+		return 0;
 	}
 	for (u32 i = env->subprog[idx].start; i < env->subprog[idx + 1].start; i++) {
 		const struct bpf_insn *insn = &env->insns[i];
@@ -46,22 +54,23 @@ static int max_chain_depth(struct nb_verifier_env *env, u32 idx, u32 frames, u32
 			continue;
 		if (!env->aux[i].seen)
 			continue;
-		err = max_chain_depth(env, subprog_of(env, i + insn->imm + 1), frames + 1, &d);
+		err = max_chain_depth(env, subprog_of(env, i + insn->imm + 1), frames + 1, memo,
+				      &d);
 		if (err)
 			return err;
 		if (d > deepest)
 			deepest = d;
 	}
-	*depth = own + deepest;
+	*depth = memo[idx] = own + deepest;
 	return 0;
 }
 
 int check_max_stack_depth(struct nb_verifier_env *env)
 {
-	u32 depth, deepest_frame = 0;
+	u32 depth, deepest_frame = 0, memo[NB_MAX_SUBPROGS] = { 0 };
 	int err;
 
-	err = max_chain_depth(env, 0, 1, &depth);
+	err = max_chain_depth(env, 0, 1, memo, &depth);
 	if (err)
 		return err;
 	if (depth > NB_STACK_SIZE) {
