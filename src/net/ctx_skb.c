@@ -348,6 +348,9 @@ static const struct nb_func_proto *sk_filter_get_func_proto(enum bpf_func_id id,
 {
 	const struct nb_func_proto *proto = nb_sk_filter_func_proto(id, prog);
 
+	/* The generic table serves csum_diff to every type; the kernel's socket filters lack it. */
+	if (id == BPF_FUNC_csum_diff)
+		return NULL;
 	return proto ? proto : nb_base_func_proto(id);
 }
 

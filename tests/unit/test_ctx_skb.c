@@ -466,4 +466,7 @@ NB_TEST(ctx_skb_type_properties)
 	NB_ASSERT(cls->get_func_proto(BPF_FUNC_l3_csum_replace, NULL));
 	NB_ASSERT(!sf->get_func_proto(BPF_FUNC_l3_csum_replace, NULL));
 	NB_ASSERT(sf->get_func_proto(BPF_FUNC_skb_load_bytes, NULL));
+	NB_ASSERT(cls->get_func_proto(BPF_FUNC_csum_diff, NULL));
+	NB_ASSERT(!sf->get_func_proto(BPF_FUNC_csum_diff, NULL));
+	NB_ASSERT(sf->get_func_proto(BPF_FUNC_map_lookup_elem, NULL));
 }
