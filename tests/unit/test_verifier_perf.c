@@ -7,6 +7,7 @@
  */
 #include <time.h>
 
+#include <netbpf/object.h>
 #include <netbpf/prog.h>
 
 #include "test.h"
@@ -68,5 +69,31 @@ NB_TEST(verifier_perf_parser_1000)
 	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "processed ");
 	printf("parser of %u insns verified in %.0f us: %s", cnt, t1 - t0, nb_log_text(&log));
 	nb_prog_put(prog);
+	nb_log_free(&log);
+}
+
+/* A clang-compiled XDP parser (tests/bpf/verifier_parser.c) through the object loader. */
+NB_TEST(verifier_perf_clang_parser)
+{
+	char path[512];
+	struct nb_log log = { .level = NB_LOG_VERBOSE };
+	struct nb_object_open_opts open_opts = { .sz = sizeof(open_opts), .log = &log };
+	struct nb_object_load_opts load_opts = {
+		.sz = sizeof(load_opts), .prog_flags = NB_PROG_LOAD_INTERP, .log = &log,
+	};
+	struct nb_object *obj;
+	double t0, t1;
+
+	nb_test_build_path(path, sizeof(path), "tests/bpf/verifier_parser.o");
+	if (nb_object_open_file(path, &open_opts, &obj))
+		NB_FAIL("cannot open %s: %s", path, nb_log_text(&log));
+	t0 = now_us();
+	if (nb_object_load(obj, &load_opts))
+		NB_FAIL("rejected: %s", nb_log_text(&log));
+	t1 = now_us();
+	NB_ASSERT(nb_object_prog_prog(nb_object_find_prog(obj, "xdp", "parse")) != NULL);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "processed ");
+	printf("clang parser loaded and verified in %.0f us: %s", t1 - t0, nb_log_text(&log));
+	nb_object_close(obj);
 	nb_log_free(&log);
 }
