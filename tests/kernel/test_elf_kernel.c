@@ -40,6 +40,7 @@ static const struct kscenario scenarios[] = {
 	{ "elf_iproute2.o", true, { "cls_main", "xmit", "cls_main", "tail_one" },
 	  { "counters", "seen" } },
 	{ "elf_legacy_libbpf.o", true, { "legacy_xdp" }, { "arr", "lru" } },
+	{ "elf_iproute2_mim.o", true, { "through_outer", "through_outer" }, { "inner" } },
 };
 
 /* The kernel side of one object: fds by netbpf's program and map order. */
@@ -121,6 +122,33 @@ static bool is_map_in_map(enum bpf_map_type t)
 	return t == BPF_MAP_TYPE_ARRAY_OF_MAPS || t == BPF_MAP_TYPE_HASH_OF_MAPS;
 }
 
+/* The kernel fd of the map netbpf knows by this id. */
+static int kernel_map_fd_by_id(struct nb_object *nobj, const struct kside *k, __u32 id)
+{
+	struct nb_object_map *m;
+	int i = 0;
+
+	nb_object_for_each_map(m, nobj) {
+		if (nb_map_id(nb_object_map_map(m)) == id)
+			return k->map_fd[i];
+		i++;
+	}
+	NB_FAIL("no map with netbpf id %u in the object", id);
+}
+
+/* An outer map's template: the object's map that netbpf put into it. */
+static int kernel_inner_template(struct nb_object *nobj, const struct kside *k,
+				 struct nb_map *outer)
+{
+	for (__u32 key = 0; key < nb_map_max_entries(outer); key++) {
+		__u32 id;
+
+		if (!nb_map_lookup_elem(outer, &key, &id))
+			return kernel_map_fd_by_id(nobj, k, id);
+	}
+	NB_FAIL("outer map %s holds no inner map to take as template", nb_map_name(outer));
+}
+
 /* Kernel maps with netbpf's definitions, global data written, then the linked programs. */
 static void kernel_load_bridge(struct nb_object *nobj, struct kside *k)
 {
@@ -129,19 +157,28 @@ static void kernel_load_bridge(struct nb_object *nobj, struct kside *k)
 	struct nb_object_map *m;
 	int i = 0;
 
-	nb_object_for_each_map(m, nobj) {
-		struct nb_map *nm = nb_object_map_map(m);
-		LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = nb_object_map_flags(m));
+	/* Maps of maps last: their template is an inner map, found by netbpf's map id. */
+	for (int pass = 0; pass < 2; pass++) {
+		i = 0;
+		nb_object_for_each_map(m, nobj) {
+			struct nb_map *nm = nb_object_map_map(m);
+			LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = nb_object_map_flags(m));
 
-		NB_ASSERT(!is_map_in_map(nb_object_map_type(m)));
-		k->map_fd[i] = bpf_map_create(nb_object_map_type(m), NULL,
-					      nb_object_map_key_size(m),
-					      nb_object_map_value_size(m),
-					      nb_object_map_max_entries(m), &mopts);
-		if (k->map_fd[i] < 0)
-			NB_FAIL("kernel map %s: %s", nb_object_map_name(m), strerror(errno));
-		(void)nm;
-		i++;
+			if (is_map_in_map(nb_object_map_type(m)) != (pass == 1)) {
+				i++;
+				continue;
+			}
+			if (pass == 1)
+				mopts.inner_map_fd = kernel_inner_template(nobj, k, nm);
+			k->map_fd[i] = bpf_map_create(nb_object_map_type(m), NULL,
+						      nb_object_map_key_size(m),
+						      nb_object_map_value_size(m),
+						      nb_object_map_max_entries(m), &mopts);
+			if (k->map_fd[i] < 0)
+				NB_FAIL("kernel map %s: %s", nb_object_map_name(m),
+					strerror(errno));
+			i++;
+		}
 	}
 	i = 0;
 	nb_object_for_each_prog(p, nobj) {
@@ -155,6 +192,23 @@ static void kernel_load_bridge(struct nb_object *nobj, struct kside *k)
 		if (k->prog_fd[i] < 0)
 			NB_FAIL("kernel load of %s: %s\n%s", nb_object_prog_name(p),
 				strerror(errno), log);
+		i++;
+	}
+	/* Maps of maps as netbpf filled them: its map ids become kernel fds. */
+	i = 0;
+	nb_object_for_each_map(m, nobj) {
+		struct nb_map *nm = nb_object_map_map(m);
+
+		for (__u32 key = 0; is_map_in_map(nb_object_map_type(m)) &&
+				    key < nb_object_map_max_entries(m); key++) {
+			__u32 id;
+			int fd;
+
+			if (nb_map_lookup_elem(nm, &key, &id))
+				continue;
+			fd = kernel_map_fd_by_id(nobj, k, id);
+			NB_ASSERT(!bpf_map_update_elem(k->map_fd[i], &key, &fd, 0));
+		}
 		i++;
 	}
 	/* Program arrays as netbpf filled them: its program ids become kernel fds. */

@@ -98,6 +98,24 @@ NB_TEST(elf_load_one_section)
 	nb_object_close(obj);
 }
 
+/* iproute2's inner_id / inner_idx: the inner map sits in the outer one at index 1. */
+NB_TEST(elf_run_iproute2_map_in_map)
+{
+	struct nb_object *obj = elf_test_open("elf_iproute2_mim.o");
+	struct nb_map *outer, *inner;
+	__u32 id;
+
+	elf_test_load(obj);
+	outer = elf_test_map(obj, "outer");
+	inner = elf_test_map(obj, "inner");
+	NB_ASSERT_EQ(nb_map_lookup_elem(outer, &(__u32){ 1 }, &id), 0);
+	NB_ASSERT_EQ(id, nb_map_id(inner));
+	NB_ASSERT_EQ(nb_map_lookup_elem(outer, &(__u32){ 0 }, &id), -ENOENT);
+	NB_ASSERT_EQ(elf_test_run(obj, "through_outer"), 77);
+	NB_ASSERT_EQ(lookup_u32(inner, 0), 77);
+	nb_object_close(obj);
+}
+
 NB_TEST(elf_run_legacy_libbpf)
 {
 	struct nb_object *obj = elf_test_open("elf_legacy_libbpf.o");
