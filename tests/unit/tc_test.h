@@ -20,6 +20,7 @@
 #include <linux/tc_act/tc_mirred.h>
 
 #include <netbpf/object.h>
+#include <netbpf/percpu.h>
 #include <netbpf/prog.h>
 #include <netbpf/tc.h>
 
