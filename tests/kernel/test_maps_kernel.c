@@ -84,6 +84,17 @@ static int twin_create(struct twin *t, enum bpf_map_type type, __u32 key_size, _
 	if (kfd < 0)
 		return nerr;
 	t->fd = kfd;
+	{
+		/* The attributes as created: max_entries may be rounded (per-CPU LRU). */
+		struct bpf_map_info info = { 0 };
+		__u32 len = sizeof(info);
+
+		NB_ASSERT_EQ(bpf_obj_get_info_by_fd(kfd, &info, &len), 0);
+		NB_ASSERT_EQ(nb_map_max_entries(t->nb), info.max_entries);
+		NB_ASSERT_EQ(nb_map_key_size(t->nb), info.key_size);
+		NB_ASSERT_EQ(nb_map_value_size(t->nb), info.value_size);
+		NB_ASSERT_EQ(nb_map_flags(t->nb), info.map_flags);
+	}
 	t->key_size = key_size;
 	t->value_size = nb_map_user_value_size(t->nb);
 	return 0;
@@ -217,6 +228,8 @@ static const struct attr_case attr_cases[] = {
 	{ "hash_max_absurd", BPF_MAP_TYPE_HASH, 4, 4, 0x80000001, BPF_F_NO_PREALLOC },
 	{ "lru_no_prealloc", BPF_MAP_TYPE_LRU_HASH, 4, 4, 4, BPF_F_NO_PREALLOC },
 	{ "lru_no_common_lru", BPF_MAP_TYPE_LRU_HASH, 4, 4, 4, BPF_F_NO_COMMON_LRU },
+	{ "lru_no_common_lru_odd", BPF_MAP_TYPE_LRU_HASH, 4, 4, 3, BPF_F_NO_COMMON_LRU },
+	{ "lru_percpu_no_common_lru", BPF_MAP_TYPE_LRU_PERCPU_HASH, 4, 4, 5, BPF_F_NO_COMMON_LRU },
 	{ "percpu_hash_value_big", BPF_MAP_TYPE_PERCPU_HASH, 4, 32769, 4, 0 },
 	{ "lpm_ok", BPF_MAP_TYPE_LPM_TRIE, 8, 4, 4, BPF_F_NO_PREALLOC },
 	{ "lpm_prealloc", BPF_MAP_TYPE_LPM_TRIE, 8, 4, 4, 0 },

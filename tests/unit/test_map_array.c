@@ -54,7 +54,7 @@ static void __attribute__((constructor)) register_bad_attrs(void)
 	}
 }
 
-NB_TEST(map_array_bad_name)
+NB_TEST(map_array_names)
 {
 	struct nb_log log = { 0 };
 	struct nb_map_create_opts opts = { .sz = sizeof(opts), .name = "a-b", .log = &log };
@@ -62,6 +62,16 @@ NB_TEST(map_array_bad_name)
 
 	NB_ASSERT_EQ(nb_map_create(BPF_MAP_TYPE_ARRAY, 4, 4, 1, &opts, &map), -EINVAL);
 	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "invalid character '-'");
+	/* Long names are cut to 15 characters, as libbpf does. */
+	opts.name = "a_rather_long_map_name";
+	NB_ASSERT_EQ(nb_map_create(BPF_MAP_TYPE_ARRAY, 4, 4, 1, &opts, &map), 0);
+	NB_ASSERT(!strcmp(nb_map_name(map), "a_rather_long_m"));
+	nb_map_put(map);
+	opts.name = "m";
+	opts.map_flags = BPF_F_NUMA_NODE;
+	opts.numa_node = 1;
+	NB_ASSERT_EQ(nb_map_create(BPF_MAP_TYPE_ARRAY, 4, 4, 1, &opts, &map), -EINVAL);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "NUMA node 1");
 	nb_log_free(&log);
 }
 

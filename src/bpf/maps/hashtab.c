@@ -105,6 +105,13 @@ int nb_htab_map_alloc(const struct nb_map *attr, struct nb_map **mapp, struct nb
 	if (!htab)
 		return -ENOMEM;
 	nb_map_init_from_attr(&htab->map, attr);
+	if (attr->map_flags & BPF_F_NO_COMMON_LRU) {
+		/* Per-CPU LRU lists split max_entries evenly: the kernel rounds it up. */
+		u32 nr = nb_nr_cpus(), rounded = (attr->max_entries + nr - 1) / nr * nr;
+
+		htab->map.max_entries = rounded >= attr->max_entries ? rounded
+					: attr->max_entries / nr * nr;
+	}
 	htab->lru = attr->map_type == BPF_MAP_TYPE_LRU_HASH ||
 		    attr->map_type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
 	htab->prealloc = !(attr->map_flags & BPF_F_NO_PREALLOC);
@@ -113,7 +120,7 @@ int nb_htab_map_alloc(const struct nb_map *attr, struct nb_map **mapp, struct nb
 	value_bytes = attr->ops->percpu ? nb_map_percpu_slot(attr) * nb_nr_cpus()
 					: (attr->value_size + 7) & ~7U;
 	htab->elem_size = sizeof(struct htab_elem) + htab->value_off + value_bytes;
-	htab->n_buckets = roundup_pow_of_two(attr->max_entries);
+	htab->n_buckets = roundup_pow_of_two(htab->map.max_entries);
 	htab->storage_refs = 1;
 	if (!(attr->map_flags & BPF_F_ZERO_SEED) &&
 	    getrandom(&htab->hashrnd, sizeof(htab->hashrnd), 0) != sizeof(htab->hashrnd))
@@ -129,7 +136,7 @@ int nb_htab_map_alloc(const struct nb_map *attr, struct nb_map **mapp, struct nb
 		 * Room beyond max_entries for replaced elements waiting for their grace period
 		 * (a worker frees its own only after its next quiescent point).
 		 */
-		htab->pool_cap = attr->max_entries + max_t(u32, 64 * nb_nr_cpus(), 512);
+		htab->pool_cap = htab->map.max_entries + max_t(u32, 64 * nb_nr_cpus(), 512);
 		pool_bytes = (u64)htab->pool_cap * htab->elem_size;
 		htab->pool = pool_bytes < (1ULL << 40) ? malloc(pool_bytes) : NULL;
 		if (!htab->pool)

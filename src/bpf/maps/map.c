@@ -115,17 +115,13 @@ int nb_map_check_nonzero(const struct nb_map *attr, struct nb_log *log)
 	return 0;
 }
 
-/* Map names as the kernel takes them (bpf_obj_name_cpy): letters, digits, '_' and '.'. */
+/*
+ * Map names as the kernel takes them (bpf_obj_name_cpy): letters, digits, '_' and '.'. Longer
+ * names are cut to 15 characters, as libbpf cuts them before the kernel sees them.
+ */
 static int check_map_name(const char *name, struct nb_log *log)
 {
-	size_t len = strlen(name);
-
-	if (len >= BPF_OBJ_NAME_LEN) {
-		nb_log_printf(log, "map %s: name longer than %d characters\n", name,
-			      BPF_OBJ_NAME_LEN - 1);
-		return -EINVAL;
-	}
-	for (const char *c = name; *c; c++) {
+	for (const char *c = name; *c && c - name < BPF_OBJ_NAME_LEN - 1; c++) {
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
 		      (*c >= '0' && *c <= '9') || *c == '_' || *c == '.')) {
 			nb_log_printf(log, "map %s: invalid character '%c' in name\n", name, *c);
@@ -164,6 +160,12 @@ int nb_map_create(enum bpf_map_type type, __u32 key_size, __u32 value_size, __u3
 	}
 	if (!ops) {
 		nb_log_printf(log, "map %s: unsupported map type %d\n", attr.name, type);
+		return -EINVAL;
+	}
+	/* One memory node: the kernel refuses a node that is not online. */
+	if ((attr.map_flags & BPF_F_NUMA_NODE) && attr.numa_node != 0) {
+		nb_log_printf(log, "map %s: NUMA node %u is not online (netbpf has node 0)\n",
+			      attr.name, attr.numa_node);
 		return -EINVAL;
 	}
 	if ((attr.map_flags & BPF_F_RDONLY) && (attr.map_flags & BPF_F_WRONLY)) {
