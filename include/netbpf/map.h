@@ -27,6 +27,11 @@ int nb_map_create(enum bpf_map_type type, __u32 key_size, __u32 value_size, __u3
 struct nb_map *nb_map_get(struct nb_map *map);
 void nb_map_put(struct nb_map *map);
 /*
+ * BPF_MAP_FREEZE: userspace may no longer write the map (programs still may, unless the map is
+ * BPF_F_RDONLY_PROG). -EPERM when already frozen or BPF_F_RDONLY, as the kernel's.
+ */
+int nb_map_freeze(struct nb_map *map);
+/*
  * The map's last user (not program) reference is going, as when the kernel closes the last fd
  * and unpins a map: a program array empties its slots, which breaks the reference cycle between
  * a program array and the programs that tail-call through it. Object loaders call it on close.

@@ -293,6 +293,13 @@ static void test_array_ops(const void *arg)
 	}
 	k = 0xffffffff;
 	t_next(&t, &k, NULL);
+	/* Frozen: writes are refused, and so is a second freeze. */
+	same_err(&t, "freeze", bpf_map_freeze(t.fd), nb_map_freeze(t.nb));
+	same_err(&t, "freeze", bpf_map_freeze(t.fd), nb_map_freeze(t.nb));
+	k = 1;
+	t_update(&t, &k, &v, BPF_ANY);
+	t_delete(&t, &k);
+	t_lookup(&t, &k, NULL);
 	t_next(&t, NULL, NULL);
 	NB_ASSERT_EQ(t_walk(&t), 3);
 	twin_close(&t);

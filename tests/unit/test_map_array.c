@@ -297,3 +297,20 @@ NB_TEST(map_array_for_each)
 		NB_EXIT()), (3ULL << 32) | 60);
 	nb_map_put(map);
 }
+
+/* BPF_MAP_FREEZE: userspace writes stop, reads and program writes go on. */
+NB_TEST(map_array_freeze)
+{
+	struct nb_map *map = mt_map(BPF_MAP_TYPE_ARRAY, 4, 8, 2, 0);
+	__u64 value = 1;
+	__u32 key = 0;
+
+	NB_ASSERT_EQ(nb_map_update_elem(map, &key, &value, 0), 0);
+	NB_ASSERT_EQ(nb_map_freeze(map), 0);
+	NB_ASSERT_EQ(nb_map_freeze(map), -EPERM);
+	NB_ASSERT_EQ(nb_map_update_elem(map, &key, &value, 0), -EPERM);
+	NB_ASSERT_EQ(nb_map_delete_elem(map, &key), -EPERM);
+	NB_ASSERT_EQ(nb_map_lookup_elem(map, &key, &value), 0);
+	NB_ASSERT_EQ(prog_lookup_add(map, 0), 2);
+	nb_map_put(map);
+}

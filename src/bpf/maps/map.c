@@ -216,6 +216,16 @@ void nb_map_put(struct nb_map *map)
 	nb_map_put(inner);
 }
 
+int nb_map_freeze(struct nb_map *map)
+{
+	/* Freezing is a write: a read-only or already frozen map refuses it (map_freeze). */
+	if (map->map_flags & BPF_F_RDONLY)
+		return -EPERM;
+	if (__atomic_exchange_n(&map->frozen, true, __ATOMIC_ACQ_REL))
+		return -EPERM;
+	return 0;
+}
+
 void nb_map_release_uref(struct nb_map *map)
 {
 	if (map && map->ops->map_release_uref)
