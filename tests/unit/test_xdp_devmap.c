@@ -433,3 +433,37 @@ NB_TEST(xdp_devmap_hash_unregister_removes_entries)
 {
 	unregister_removes(BPF_MAP_TYPE_DEVMAP_HASH);
 }
+
+/*
+ * bpf_redirect_map takes the devmap types only: cpumap and xskmap do not exist yet (their
+ * creation says so), and the verifier refuses any other map.
+ */
+NB_TEST(xdp_redirect_map_types)
+{
+	struct nb_log log = { 0 };
+	struct nb_map_create_opts opts = { .sz = sizeof(opts), .log = &log };
+	struct nb_map *map;
+	struct nb_prog *prog;
+
+	NB_ASSERT_EQ(nb_map_create(BPF_MAP_TYPE_CPUMAP, 4, 8, 4, &opts, &map), -EINVAL);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "unsupported map type");
+	NB_ASSERT_EQ(nb_map_create(BPF_MAP_TYPE_XSKMAP, 4, 4, 4, &opts, &map), -EINVAL);
+	NB_ASSERT_EQ(nb_map_create(BPF_MAP_TYPE_HASH, 4, 4, 4, &opts, &map), 0);
+	{
+		const struct bpf_insn insns[] = {
+			NB_LD_MAP_ID(BPF_REG_1, nb_map_id(map)),
+			NB_MOV64_IMM(BPF_REG_2, 0),
+			NB_MOV64_IMM(BPF_REG_3, 0),
+			NB_CALL_HELPER(BPF_FUNC_redirect_map),
+			NB_EXIT(),
+		};
+		struct nb_prog_load_opts popts = { .sz = sizeof(popts), .log = &log };
+
+		nb_log_reset(&log);
+		NB_ASSERT(nb_prog_load(BPF_PROG_TYPE_XDP, insns, ARRAY_SIZE(insns), &popts,
+				       &prog) < 0);
+		NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "redirect_map");
+	}
+	nb_map_put(map);
+	nb_log_free(&log);
+}
