@@ -54,6 +54,14 @@ static int pop_stack(struct nb_verifier_env *env, u32 *insn_idx)
 	*insn_idx = elem->insn_idx;
 	env->prev_insn_idx = elem->prev_insn_idx;
 	env->trace_len = elem->log_trace_len;
+	if (env->log_verbose) {
+		/* The branch that pushed this path belongs to it too. */
+		u32 idx = env->insn_idx;
+
+		env->insn_idx = elem->prev_insn_idx;
+		trace_push(env, -1);
+		env->insn_idx = idx;
+	}
 	env->head = elem->next;
 	env->stack_size--;
 	free_verifier_state(&elem->st, false);
