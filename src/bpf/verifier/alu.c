@@ -359,6 +359,12 @@ static int adjust_ptr_min_max_vals(struct nb_verifier_env *env, struct bpf_insn 
 	int err;
 
 	if (insn_class(insn) != BPF_ALU64) {
+		/* Privileged: a 32-bit difference involving an address is a number. */
+		if (op == BPF_SUB) {
+			mark_reg_unknown(dst_reg);
+			coerce_reg_to_size(dst_reg, 4);
+			return 0;
+		}
 		verbose(env, "R%d 32-bit pointer arithmetic prohibited\n", dst);
 		return -EACCES;
 	}
