@@ -343,6 +343,14 @@ static const struct vt_case cases[] = {
 	  { NB_MOV64_REG(BPF_REG_2, BPF_REG_1), VT_LD_MAP(BPF_REG_1, VT_MAP_HASH_8_16),
 	    NB_CALL_HELPER(BPF_FUNC_map_lookup_elem), EXIT0 } },
 
+	{ "ld_abs", SF, NULL,
+	  { NB_MOV64_REG(BPF_REG_6, BPF_REG_1), NB_LD_ABS(BPF_H, 12), NB_EXIT() } },
+	{ "ld_abs_r6_not_ctx", SF, "at the time of BPF_LD_ABS|IND R6 != pointer to skb",
+	  { NB_MOV64_IMM(BPF_REG_6, 0), NB_LD_ABS(BPF_H, 12), NB_EXIT() } },
+	{ "ld_abs_clobbers_r1", SF, "R1 !read_ok",
+	  { NB_MOV64_REG(BPF_REG_6, BPF_REG_1), NB_LD_ABS(BPF_B, 0),
+	    NB_MOV64_REG(BPF_REG_0, BPF_REG_1), NB_EXIT() } },
+
 	/* ---- packet ---- */
 	{ "pkt_xdp_checked_read", XDP, NULL,
 	  { XDP_PKT, NB_MOV64_REG(BPF_REG_4, BPF_REG_2), NB_ALU64_IMM(BPF_ADD, BPF_REG_4, 14),
