@@ -29,6 +29,7 @@ int cmd_vm(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_prog(int argc, char **argv);
 int cmd_map(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 /* netbpf prog verify ... (src/cli/prog_verify.c). */
 int prog_verify(int argc, char **argv);
 

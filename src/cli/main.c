@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "run a script of tc/ip/link lines, or the built-in default" },
 	{ "prog", cmd_prog, "load an object file and list its programs and maps" },
 	{ "map", cmd_map, "show, dump, look up, update or delete an object's maps" },
+	{ "diff", cmd_diff, "run packets through the kernel and netbpf and compare" },
 	{ "vm", cmd_vm, "run or disassemble raw eBPF bytecode" },
 };
 

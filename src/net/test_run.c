@@ -9,7 +9,11 @@
 #include <errno.h>
 #include <string.h>
 #include <time.h>
+#include <arpa/inet.h>
 #include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <netbpf/percpu.h>
 #include <netbpf/prog.h>
 #include <netbpf/test_run.h>
@@ -176,6 +180,16 @@ static int test_run_skb(const struct nb_prog *prog, struct nb_test_run_opts *opt
 	}
 	pkt->dev = dev;
 	nb_eth_type_trans(pkt, dev);
+	/*
+	 * An IPv4 or IPv6 packet shorter than its network header is refused, as the kernel's
+	 * test run does since "bpf: reject short IPv4/IPv6 inputs" (6.18 stable): it reads the
+	 * addresses into its socket.
+	 */
+	if ((pkt->protocol == htons(ETH_P_IP) && size - ETH_HLEN < sizeof(struct iphdr)) ||
+	    (pkt->protocol == htons(ETH_P_IPV6) && size - ETH_HLEN < sizeof(struct ipv6hdr))) {
+		err = -EINVAL;
+		goto out;
+	}
 	/* eth_type_trans leaves data at L3; tc programs see it from L2 again. */
 	if (!is_l2)
 		nb_pkt_pull(pkt, ETH_HLEN);

@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * netbpf diff (diff.h): the kernel side is loaded with libbpf exactly as a user's loader would
+ * (every map unpinned, so nothing is left in bpffs), the netbpf side with nb_object; the
+ * program's type is netbpf's (section name or --type) on both, so sections libbpf does not know
+ * still load. Per-CPU map values are compared folded (summed over the CPUs in 64, 32-bit or byte
+ * words) because the kernel runs the test on whichever CPU the caller is on.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/pkt_cls.h>
+
+#include <netbpf/map.h>
+#include <netbpf/object.h>
+#include <netbpf/percpu.h>
+#include <netbpf/prog.h>
+#include <netbpf/test_run.h>
+
+#include "common/types.h"
+#include "ctl/diff.h"
+#include "io/pcap_read.h"
+
+#define DATA_OUT_SIZE (1U << 17)
+
+struct nb_diff {
+	const struct nb_diff_opts *opts;
+	struct nb_object *nobj;
+	struct nb_prog *nprog;
+	struct bpf_object *kobj;
+	int kfd;
+	enum bpf_prog_type type;
+	u8 *kout, *nout;
+};
+
+static const char *prog_type_str(enum bpf_prog_type type)
+{
+	const char *s = libbpf_bpf_prog_type_str(type);
+
+	return s ? s : "unknown";
+}
+
+static int libbpf_silent(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static int load_netbpf(struct nb_diff *d, struct nb_log *log)
+{
+	const struct nb_diff_opts *o = d->opts;
+	struct nb_object_open_opts open_opts = { .sz = sizeof(open_opts), .log = log };
+	struct nb_object_load_opts load_opts = {
+		.sz = sizeof(load_opts),
+		.prog_type = o->type,
+		.section = o->section,
+		.log = log,
+		.prog_flags = o->interp ? NB_PROG_LOAD_INTERP : 0,
+	};
+	struct nb_object_prog *p;
+	int err;
+
+	err = nb_object_open_file(o->obj_path, &open_opts, &d->nobj);
+	if (err)
+		return err;
+	err = nb_object_load(d->nobj, &load_opts);
+	if (err)
+		return err;
+	p = nb_object_find_prog(d->nobj, o->section, NULL);
+	while (p && !nb_object_prog_prog(p))
+		p = nb_object_next_prog(d->nobj, p);
+	if (!p) {
+		nb_log_printf(log, "%s: no program%s%s", o->obj_path,
+			      o->section ? " in section " : "", o->section ? o->section : "");
+		return -ENOENT;
+	}
+	d->nprog = nb_object_prog_prog(p);
+	d->type = nb_prog_type(d->nprog);
+	switch (d->type) {
+	case BPF_PROG_TYPE_SOCKET_FILTER:
+	case BPF_PROG_TYPE_SCHED_CLS:
+	case BPF_PROG_TYPE_SCHED_ACT:
+	case BPF_PROG_TYPE_XDP:
+		break;
+	default:
+		nb_log_printf(log, "%s: program type %s cannot be run on packets", o->obj_path,
+			      prog_type_str(d->type));
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* The kernel side: NB_DIFF_NO_KERNEL with the reason when the kernel cannot run it. */
+static int load_kernel(struct nb_diff *d, struct nb_log *log)
+{
+	const struct nb_diff_opts *o = d->opts;
+	const char *want_sec = o->section;
+	struct bpf_program *kp, *chosen = NULL;
+	libbpf_print_fn_t old = libbpf_set_print(libbpf_silent);
+	struct bpf_map *m;
+	int err;
+
+	d->kobj = bpf_object__open_file(o->obj_path, NULL);
+	if (!d->kobj) {
+		libbpf_set_print(old);
+		err = -errno;
+		d->kobj = NULL;
+		nb_log_printf(log, "kernel: libbpf cannot open %s: %s", o->obj_path,
+			      strerror(-err));
+		return NB_DIFF_NO_KERNEL;
+	}
+	if (!want_sec) {
+		struct nb_object_prog *np;
+
+		nb_object_for_each_prog(np, d->nobj)
+			if (nb_object_prog_prog(np) == d->nprog)
+				want_sec = nb_object_prog_section(np);
+	}
+	bpf_object__for_each_program(kp, d->kobj) {
+		enum bpf_prog_type t = bpf_program__type(kp);
+
+		if (!chosen && want_sec && !strcmp(bpf_program__section_name(kp), want_sec)) {
+			chosen = kp;
+			bpf_program__set_type(kp, d->type);
+			bpf_program__set_autoload(kp, true);
+		} else if (t == BPF_PROG_TYPE_UNSPEC || t == d->type) {
+			/* tail call targets: a tail call needs the same type */
+			bpf_program__set_type(kp, d->type);
+		} else {
+			bpf_program__set_autoload(kp, false);
+		}
+	}
+	if (!chosen) {
+		libbpf_set_print(old);
+		nb_log_printf(log, "kernel: libbpf finds no program in section %s of %s",
+			      want_sec ? want_sec : "(none)", o->obj_path);
+		return NB_DIFF_NO_KERNEL;
+	}
+	bpf_object__for_each_map(m, d->kobj)
+		bpf_map__set_pin_path(m, NULL);
+	err = bpf_object__load(d->kobj);
+	libbpf_set_print(old);
+	if (err) {
+		err = -errno;
+		if (err == -EPERM || err == -EACCES)
+			nb_log_printf(log, "kernel: loading BPF programs is not permitted (need root or "
+				      "CAP_BPF, uid %u)", (unsigned int)geteuid());
+		else
+			nb_log_printf(log, "kernel: cannot load %s of %s as %s: %s",
+				      bpf_program__section_name(chosen), o->obj_path,
+				      prog_type_str(d->type), strerror(-err));
+		return NB_DIFF_NO_KERNEL;
+	}
+	d->kfd = bpf_program__fd(chosen);
+	return 0;
+}
+
+static int preload(struct nb_diff *d, struct nb_log *log)
+{
+	for (unsigned int i = 0; i < d->opts->map_cnt; i++) {
+		const struct nb_map_file *mf = &d->opts->maps[i];
+		struct nb_object_map *nm = nb_object_find_map(d->nobj, mf->name);
+		struct bpf_map *km = bpf_object__find_map_by_name(d->kobj, mf->name);
+		struct nb_map *map = nm ? nb_object_map_map(nm) : NULL;
+
+		if (!map || !km) {
+			nb_log_printf(log, "--map %s: %s has no map %s", mf->name,
+				      d->opts->obj_path, mf->name);
+			return -ENOENT;
+		}
+		for (size_t e = 0; e < mf->cnt; e++) {
+			const struct nb_map_file_elem *el = &mf->elems[e];
+			int err;
+
+			if (el->key_len != nb_map_key_size(map) ||
+			    el->value_len != nb_map_value_size(map)) {
+				nb_log_printf(log, "--map %s: element %zu has a %zu-byte key and a "
+					      "%zu-byte value, the map takes %u and %u", mf->name,
+					      e + 1, el->key_len, el->value_len,
+					      nb_map_key_size(map), nb_map_value_size(map));
+				return -EINVAL;
+			}
+			err = nb_map_update_elem(map, el->key, el->value, BPF_ANY);
+			if (!err && bpf_map_update_elem(bpf_map__fd(km), el->key, el->value,
+							BPF_ANY))
+				err = -errno;
+			if (err) {
+				nb_log_printf(log, "--map %s: element %zu: %s", mf->name, e + 1,
+					      strerror(-err));
+				return err;
+			}
+		}
+	}
+	return 0;
+}
+
+int nb_diff_open(const struct nb_diff_opts *opts, struct nb_diff **dp, struct nb_log *log)
+{
+	struct nb_diff *d = calloc(1, sizeof(*d));
+	int err;
+
+	*dp = NULL;
+	if (!d)
+		return -ENOMEM;
+	d->opts = opts;
+	d->kfd = -1;
+	d->kout = malloc(DATA_OUT_SIZE);
+	d->nout = malloc(DATA_OUT_SIZE);
+	err = d->kout && d->nout ? 0 : -ENOMEM;
+	if (!err)
+		err = load_netbpf(d, log);
+	if (!err)
+		err = load_kernel(d, log);
+	if (!err)
+		err = preload(d, log);
+	if (err) {
+		nb_diff_close(d);
+		return err;
+	}
+	*dp = d;
+	return 0;
+}
+
+void nb_diff_close(struct nb_diff *d)
+{
+	if (!d)
+		return;
+	bpf_object__close(d->kobj);
+	nb_object_close(d->nobj);
+	free(d->kout);
+	free(d->nout);
+	free(d);
+}
+
+enum bpf_prog_type nb_diff_prog_type(const struct nb_diff *d)
+{
+	return d->type;
+}
+
+/* Lines of 16 bytes that differ, both sides, the differing bytes marked. */
+static void hex_diff(FILE *out, const u8 *k, u32 klen, const u8 *n, u32 nlen)
+{
+	u32 len = klen > nlen ? klen : nlen;
+	unsigned int lines = 0;
+
+	for (u32 off = 0; off < len && lines < 16; off += 16) {
+		bool same = true;
+
+		for (u32 i = off; i < off + 16 && i < len; i++)
+			if (i >= klen || i >= nlen || k[i] != n[i])
+				same = false;
+		if (same)
+			continue;
+		lines++;
+		for (int side = 0; side < 2; side++) {
+			const u8 *p = side ? n : k;
+			u32 plen = side ? nlen : klen;
+
+			fprintf(out, "    %s %04x:", side ? "netbpf" : "kernel", off);
+			for (u32 i = off; i < off + 16 && i < len; i++) {
+				bool differs = i >= klen || i >= nlen || k[i] != n[i];
+
+				if (i < plen)
+					fprintf(out, "%c%02x", differs ? '*' : ' ', p[i]);
+				else
+					fprintf(out, " --");
+			}
+			fputc('\n', out);
+		}
+	}
+}
+
+static bool report(struct nb_diff *d, struct nb_diff_result *r)
+{
+	unsigned int max = d->opts->max_reports ? d->opts->max_reports : 10;
+
+	if (!d->opts->out || r->reports >= max)
+		return false;
+	r->reports++;
+	return true;
+}
+
+static bool cmp_u64(struct nb_diff *d, struct nb_diff_result *r, unsigned long pkt,
+		    const char *field, unsigned long long k, unsigned long long n)
+{
+	if (k == n)
+		return true;
+	if (report(d, r))
+		fprintf(d->opts->out, "packet %lu: %s: kernel %#llx, netbpf %#llx\n", pkt, field,
+			k, n);
+	return false;
+}
+
+static const char *verdict_name(enum bpf_prog_type type, u32 v)
+{
+	static const char *const tc[] = {
+		[TC_ACT_OK] = "TC_ACT_OK", [TC_ACT_RECLASSIFY] = "TC_ACT_RECLASSIFY",
+		[TC_ACT_SHOT] = "TC_ACT_SHOT", [TC_ACT_PIPE] = "TC_ACT_PIPE",
+		[TC_ACT_STOLEN] = "TC_ACT_STOLEN", [TC_ACT_QUEUED] = "TC_ACT_QUEUED",
+		[TC_ACT_REPEAT] = "TC_ACT_REPEAT", [TC_ACT_REDIRECT] = "TC_ACT_REDIRECT",
+		[TC_ACT_TRAP] = "TC_ACT_TRAP",
+	};
+	static const char *const xdp[] = {
+		[XDP_ABORTED] = "XDP_ABORTED", [XDP_DROP] = "XDP_DROP", [XDP_PASS] = "XDP_PASS",
+		[XDP_TX] = "XDP_TX", [XDP_REDIRECT] = "XDP_REDIRECT",
+	};
+
+	if (type == BPF_PROG_TYPE_XDP)
+		return v < ARRAY_SIZE(xdp) ? xdp[v] : "";
+	if (type == BPF_PROG_TYPE_SCHED_CLS || type == BPF_PROG_TYPE_SCHED_ACT) {
+		if (v == (u32)TC_ACT_UNSPEC)
+			return "TC_ACT_UNSPEC";
+		return v < ARRAY_SIZE(tc) && tc[v] ? tc[v] : "";
+	}
+	return "";
+}
+
+void nb_diff_packet(struct nb_diff *d, unsigned long pkt, const void *data, unsigned int len,
+		    struct nb_diff_result *r)
+{
+	bool xdp = d->type == BPF_PROG_TYPE_XDP;
+	union {
+		struct __sk_buff skb;
+		struct xdp_md xdp;
+	} kctx, nctx;
+	unsigned int ctx_size = xdp ? sizeof(struct xdp_md) : sizeof(struct __sk_buff);
+	bool with_ctx = d->opts->ctx_in || !xdp;
+	struct nb_test_run_opts nopts = {
+		.sz = sizeof(nopts), .data_in = data, .data_size_in = len,
+		.data_out = d->nout, .data_size_out = DATA_OUT_SIZE,
+		.ctx_in = d->opts->ctx_in, .ctx_size_in = d->opts->ctx_size_in,
+		.ctx_out = with_ctx ? &nctx : NULL, .ctx_size_out = with_ctx ? ctx_size : 0,
+	};
+	LIBBPF_OPTS(bpf_test_run_opts, kopts, .data_in = data, .data_size_in = len,
+		    .data_out = d->kout, .data_size_out = DATA_OUT_SIZE,
+		    .ctx_in = d->opts->ctx_in, .ctx_size_in = d->opts->ctx_size_in,
+		    .ctx_out = with_ctx ? &kctx : NULL, .ctx_size_out = with_ctx ? ctx_size : 0,
+		    .repeat = 1);
+	int kerr, nerr;
+	bool same = true;
+
+	memset(&kctx, 0, sizeof(kctx));
+	memset(&nctx, 0, sizeof(nctx));
+	memset(d->kout, 0, len + 256 < DATA_OUT_SIZE ? len + 256 : DATA_OUT_SIZE);
+	memset(d->nout, 0, len + 256 < DATA_OUT_SIZE ? len + 256 : DATA_OUT_SIZE);
+	kerr = bpf_prog_test_run_opts(d->kfd, &kopts) ? -errno : 0;
+	nerr = nb_prog_test_run(d->nprog, &nopts);
+	r->packets++;
+	same &= cmp_u64(d, r, pkt, "error", (unsigned int)-kerr, (unsigned int)-nerr);
+	if (!kerr && !nerr) {
+		if (kopts.retval != nopts.retval) {
+			same = false;
+			if (report(d, r))
+				fprintf(d->opts->out, "packet %lu: retval: kernel %u %s, netbpf %u %s\n",
+					pkt, kopts.retval, verdict_name(d->type, kopts.retval),
+					nopts.retval, verdict_name(d->type, nopts.retval));
+		}
+		if (kopts.data_size_out != nopts.data_size_out ||
+		    memcmp(d->kout, d->nout, kopts.data_size_out)) {
+			same = false;
+			if (report(d, r)) {
+				fprintf(d->opts->out, "packet %lu: data_out: kernel %u bytes, netbpf %u "
+					"bytes\n", pkt, kopts.data_size_out, nopts.data_size_out);
+				hex_diff(d->opts->out, d->kout, kopts.data_size_out, d->nout,
+					 nopts.data_size_out);
+			}
+		}
+		if (with_ctx && xdp) {
+			same &= cmp_u64(d, r, pkt, "xdp_md.data", kctx.xdp.data, nctx.xdp.data);
+			same &= cmp_u64(d, r, pkt, "xdp_md.data_end", kctx.xdp.data_end,
+					nctx.xdp.data_end);
+			same &= cmp_u64(d, r, pkt, "xdp_md.data_meta", kctx.xdp.data_meta,
+					nctx.xdp.data_meta);
+			same &= cmp_u64(d, r, pkt, "xdp_md.ingress_ifindex",
+					kctx.xdp.ingress_ifindex, nctx.xdp.ingress_ifindex);
+			same &= cmp_u64(d, r, pkt, "xdp_md.rx_queue_index",
+					kctx.xdp.rx_queue_index, nctx.xdp.rx_queue_index);
+		} else if (with_ctx) {
+			static const char *const cb[] = { "cb[0]", "cb[1]", "cb[2]", "cb[3]",
+							  "cb[4]" };
+
+			same &= cmp_u64(d, r, pkt, "mark", kctx.skb.mark, nctx.skb.mark);
+			same &= cmp_u64(d, r, pkt, "priority", kctx.skb.priority,
+					nctx.skb.priority);
+			same &= cmp_u64(d, r, pkt, "ifindex", kctx.skb.ifindex, nctx.skb.ifindex);
+			for (int i = 0; i < 5; i++)
+				same &= cmp_u64(d, r, pkt, cb[i], kctx.skb.cb[i], nctx.skb.cb[i]);
+			same &= cmp_u64(d, r, pkt, "tstamp", kctx.skb.tstamp, nctx.skb.tstamp);
+		}
+	}
+	if (same)
+		r->identical++;
+	else
+		r->different++;
+}
+
+/* Sum the per-CPU copies of a value into out (value_size bytes). */
+static void fold_percpu(const u8 *vals, unsigned int ncpu, u32 vs, u8 *out)
+{
+	u32 stride = (vs + 7) & ~7U;
+
+	memset(out, 0, vs);
+	for (unsigned int c = 0; c < ncpu; c++) {
+		const u8 *v = vals + (size_t)c * stride;
+
+		for (u32 off = 0; off < vs;) {
+			if (vs % 8 == 0) {
+				u64 a, b;
+
+				memcpy(&a, out + off, 8);
+				memcpy(&b, v + off, 8);
+				a += b;
+				memcpy(out + off, &a, 8);
+				off += 8;
+			} else if (vs % 4 == 0) {
+				u32 a, b;
+
+				memcpy(&a, out + off, 4);
+				memcpy(&b, v + off, 4);
+				a += b;
+				memcpy(out + off, &a, 4);
+				off += 4;
+			} else {
+				out[off] += v[off];
+				off++;
+			}
+		}
+	}
+}
+
+static bool is_percpu(enum bpf_map_type t)
+{
+	return t == BPF_MAP_TYPE_PERCPU_ARRAY || t == BPF_MAP_TYPE_PERCPU_HASH ||
+	       t == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
+static bool comparable(enum bpf_map_type t)
+{
+	switch (t) {
+	case BPF_MAP_TYPE_HASH:
+	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+	case BPF_MAP_TYPE_LRU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+	case BPF_MAP_TYPE_LPM_TRIE:
+		return true;
+	default:
+		return false;	/* programs, devices, sockets, rings, queues: no contents */
+	}
+}
+
+/* One side's value of key: 1 found, 0 absent; percpu values folded. */
+static int lookup_side(bool kernel, int fd, struct nb_map *map, const void *key, u8 *buf,
+		       u8 *val, u32 vs, enum bpf_map_type t)
+{
+	int err;
+
+	if (kernel)
+		err = bpf_map_lookup_elem(fd, key, buf) ? -errno : 0;
+	else
+		err = nb_map_lookup_elem(map, key, buf);
+	if (err)
+		return 0;
+	if (is_percpu(t))
+		fold_percpu(buf, kernel ? (unsigned int)libbpf_num_possible_cpus() : nb_nr_cpus(),
+			    vs, val);
+	else
+		memcpy(val, buf, vs);
+	return 1;
+}
+
+static void compare_key(struct nb_diff *d, struct nb_diff_result *r, const char *name, int fd,
+			struct nb_map *map, const u8 *key, u8 *buf, u8 *kv, u8 *nv)
+{
+	enum bpf_map_type t = nb_map_type(map);
+	u32 ks = nb_map_key_size(map), vs = nb_map_value_size(map);
+	int kin = lookup_side(true, fd, map, key, buf, kv, vs, t);
+	int nin = lookup_side(false, fd, map, key, buf, nv, vs, t);
+
+	if (kin == nin && (!kin || !memcmp(kv, nv, vs)))
+		return;
+	r->map_diffs++;
+	if (!report(d, r))
+		return;
+	fprintf(d->opts->out, "map %s: key", name);
+	for (u32 i = 0; i < ks; i++)
+		fprintf(d->opts->out, " %02x", key[i]);
+	if (kin != nin)
+		fprintf(d->opts->out, ": %s only\n", kin ? "kernel" : "netbpf");
+	else {
+		fprintf(d->opts->out, ": values differ\n");
+		hex_diff(d->opts->out, kv, vs, nv, vs);
+	}
+}
+
+void nb_diff_maps(struct nb_diff *d, struct nb_diff_result *r)
+{
+	struct nb_object_map *m;
+
+	nb_object_for_each_map(m, d->nobj) {
+		struct nb_map *map = nb_object_map_map(m);
+		const char *name = nb_object_map_name(m);
+		struct bpf_map *km;
+		u32 ks, vs;
+		u8 *key, *next, *buf, *kv, *nv;
+		size_t bufsz;
+		int fd;
+
+		if (!map || !comparable(nb_map_type(map)))
+			continue;
+		km = bpf_object__find_map_by_name(d->kobj, name);
+		if (!km || bpf_map__fd(km) < 0)
+			continue;
+		fd = bpf_map__fd(km);
+		ks = nb_map_key_size(map);
+		vs = nb_map_value_size(map);
+		bufsz = (size_t)((vs + 7) & ~7U) * (NB_MAX_CPUS > 1024 ? NB_MAX_CPUS : 1024);
+		key = calloc(1, ks);
+		next = calloc(1, ks);
+		buf = malloc(bufsz);
+		kv = malloc(vs);
+		nv = malloc(vs);
+		if (!key || !next || !buf || !kv || !nv)
+			goto next_map;
+		r->maps_compared++;
+		/* every key of the kernel's map, then netbpf's keys the kernel lacks */
+		for (int err = bpf_map_get_next_key(fd, NULL, next); !err;
+		     err = bpf_map_get_next_key(fd, key, next)) {
+			memcpy(key, next, ks);
+			compare_key(d, r, name, fd, map, key, buf, kv, nv);
+		}
+		for (int err = nb_map_get_next_key(map, NULL, next); !err;
+		     err = nb_map_get_next_key(map, key, next)) {
+			memcpy(key, next, ks);
+			if (bpf_map_lookup_elem(fd, key, buf))
+				compare_key(d, r, name, fd, map, key, buf, kv, nv);
+		}
+next_map:
+		free(key);
+		free(next);
+		free(buf);
+		free(kv);
+		free(nv);
+	}
+}
+
+int nb_diff_pcap(const struct nb_diff_opts *opts, const char *pcap_path, struct nb_diff_result *r,
+		 struct nb_log *log)
+{
+	struct nb_pcap_reader *pr;
+	const unsigned char *data;
+	struct nb_diff *d;
+	unsigned int len;
+	int err, rc;
+
+	memset(r, 0, sizeof(*r));
+	err = nb_pcap_reader_open(pcap_path, &pr, log);
+	if (err)
+		return err;
+	err = nb_diff_open(opts, &d, log);
+	if (err) {
+		nb_pcap_reader_close(pr);
+		return err;
+	}
+	while ((rc = nb_pcap_reader_next(pr, &data, &len, log)) == 1)
+		nb_diff_packet(d, r->packets + 1, data, len, r);
+	if (rc < 0)
+		err = rc;
+	else
+		nb_diff_maps(d, r);
+	nb_diff_close(d);
+	nb_pcap_reader_close(pr);
+	return err;
+}

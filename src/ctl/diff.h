@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * netbpf diff: one program of an object file loaded twice, into the running kernel (libbpf,
+ * BPF_PROG_TEST_RUN) and into netbpf (nb_prog_test_run), run on the same packets; the return
+ * codes, return values, output bytes, ctx_out and, after the run, the contents of every map are
+ * compared. The library behind the command (src/cli/diff.c) and the kernel corpus test.
+ */
+#ifndef NB_CTL_DIFF_H
+#define NB_CTL_DIFF_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <linux/bpf.h>
+#include <netbpf/log.h>
+
+#include "ctl/map_file.h"
+
+struct nb_diff_opts {
+	const char *obj_path;
+	const char *section;		/* NULL: the object's first program */
+	enum bpf_prog_type type;	/* 0: from the section name */
+	bool interp;			/* netbpf side: the interpreter, never the JIT */
+	const void *ctx_in;		/* struct __sk_buff or xdp_md given to every run; may be NULL */
+	unsigned int ctx_size_in;
+	const struct nb_map_file *maps;	/* preloaded into both sides before the first packet */
+	unsigned int map_cnt;
+	FILE *out;			/* where differences are described; NULL: nowhere */
+	unsigned int max_reports;	/* differences described in detail (0: 10) */
+};
+
+struct nb_diff_result {
+	unsigned long packets;
+	unsigned long identical;
+	unsigned long different;	/* packets with at least one differing field */
+	unsigned long map_diffs;	/* map elements that differ after the run */
+	unsigned long maps_compared;
+	unsigned long reports;		/* differences described so far */
+};
+
+/* Returned when the kernel cannot be reached (no BPF, not root, a type it lacks): see log. */
+#define NB_DIFF_NO_KERNEL 1
+
+struct nb_diff;
+
+/*
+ * Load both sides and preload the maps. 0, NB_DIFF_NO_KERNEL, or a negative errno (a bad
+ * object, section or map file); the reason is in log.
+ */
+int nb_diff_open(const struct nb_diff_opts *opts, struct nb_diff **dp, struct nb_log *log);
+/* Run one packet through both sides and compare; the packet counts as number pkt_no. */
+void nb_diff_packet(struct nb_diff *d, unsigned long pkt_no, const void *data, unsigned int len,
+		    struct nb_diff_result *r);
+/* Compare every map key by key (once, after the packets). */
+void nb_diff_maps(struct nb_diff *d, struct nb_diff_result *r);
+enum bpf_prog_type nb_diff_prog_type(const struct nb_diff *d);
+void nb_diff_close(struct nb_diff *d);
+
+/* The whole command: open, every packet of a pcap or pcapng file, the maps. */
+int nb_diff_pcap(const struct nb_diff_opts *opts, const char *pcap_path, struct nb_diff_result *r,
+		 struct nb_log *log);
+
+#endif /* NB_CTL_DIFF_H */

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Map contents in a file for --map NAME=FILE (format in map_file.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl/map_file.h"
+
+#define MAX_BYTES 4096
+
+/* Bytes after "key"/"value" up to the next keyword or the end of the line. */
+static int parse_bytes(char **tok, int ntok, int *i, uint8_t **out, size_t *len)
+{
+	int base = 0;
+	uint8_t *buf = malloc(MAX_BYTES);
+	size_t n = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	if (*i < ntok && !strcmp(tok[*i], "hex")) {
+		base = 16;
+		(*i)++;
+	}
+	for (; *i < ntok && strcmp(tok[*i], "key") && strcmp(tok[*i], "value"); (*i)++) {
+		char *end;
+		unsigned long v = strtoul(tok[*i], &end, base);
+
+		if (*end || end == tok[*i] || v > 0xff || n >= MAX_BYTES) {
+			free(buf);
+			return -EINVAL;
+		}
+		buf[n++] = (uint8_t)v;
+	}
+	if (!n) {
+		free(buf);
+		return -EINVAL;
+	}
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+static int parse_line(char *line, struct nb_map_file_elem *e)
+{
+	char *tok[2 * MAX_BYTES + 4], *save = NULL, *t;
+	int ntok = 0, i = 0, err;
+
+	for (t = strtok_r(line, " \t\r\n", &save); t && ntok < (int)(sizeof(tok) / sizeof(*tok));
+	     t = strtok_r(NULL, " \t\r\n", &save))
+		tok[ntok++] = t;
+	if (ntok < 1 || strcmp(tok[0], "key"))
+		return -EINVAL;
+	i = 1;
+	err = parse_bytes(tok, ntok, &i, &e->key, &e->key_len);
+	if (err)
+		return err;
+	if (i >= ntok || strcmp(tok[i], "value")) {
+		free(e->key);
+		return -EINVAL;
+	}
+	i++;
+	err = parse_bytes(tok, ntok, &i, &e->value, &e->value_len);
+	if (!err && i < ntok) {
+		free(e->value);
+		err = -EINVAL;
+	}
+	if (err)
+		free(e->key);
+	return err;
+}
+
+int nb_map_file_read(const char *arg, struct nb_map_file *mf, struct nb_log *log)
+{
+	const char *eq = strchr(arg, '=');
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned int lineno = 0;
+	FILE *f;
+	int err = 0;
+
+	memset(mf, 0, sizeof(*mf));
+	if (!eq || eq == arg || !eq[1]) {
+		nb_log_printf(log, "--map \"%s\": expected NAME=FILE", arg);
+		return -EINVAL;
+	}
+	mf->name = strndup(arg, eq - arg);
+	if (!mf->name)
+		return -ENOMEM;
+	f = fopen(eq + 1, "r");
+	if (!f) {
+		err = -errno;
+		nb_log_printf(log, "--map %s: cannot open %s: %s", mf->name, eq + 1,
+			      strerror(errno));
+		nb_map_file_free(mf);
+		return err;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		const char *p = line + strspn(line, " \t\r\n");
+		struct nb_map_file_elem e, *grown;
+
+		lineno++;
+		if (!*p || *p == '#')
+			continue;
+		err = parse_line(line, &e);
+		if (err) {
+			nb_log_printf(log, "%s:%u: expected \"key [hex] BYTES value [hex] BYTES\"",
+				      eq + 1, lineno);
+			break;
+		}
+		grown = realloc(mf->elems, (mf->cnt + 1) * sizeof(*grown));
+		if (!grown) {
+			free(e.key);
+			free(e.value);
+			err = -ENOMEM;
+			break;
+		}
+		mf->elems = grown;
+		mf->elems[mf->cnt++] = e;
+	}
+	free(line);
+	fclose(f);
+	if (err)
+		nb_map_file_free(mf);
+	return err;
+}
+
+void nb_map_file_free(struct nb_map_file *mf)
+{
+	for (size_t i = 0; i < mf->cnt; i++) {
+		free(mf->elems[i].key);
+		free(mf->elems[i].value);
+	}
+	free(mf->elems);
+	free(mf->name);
+	memset(mf, 0, sizeof(*mf));
+}

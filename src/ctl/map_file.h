@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Map contents in a file, for --map NAME=FILE: one element per line in bpftool's words,
+ *
+ *   key [hex] BYTES value [hex] BYTES
+ *
+ * bytes decimal or 0x-prefixed, or two-digit hex after the word hex ("key hex 01 00 00 00
+ * value 0x2a 0 0 0"); blank lines and lines starting with # are skipped.
+ */
+#ifndef NB_CTL_MAP_FILE_H
+#define NB_CTL_MAP_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <netbpf/log.h>
+
+/* One "--map NAME=FILE" option: the name and the parsed elements. */
+struct nb_map_file {
+	char *name;
+	size_t cnt;
+	struct nb_map_file_elem {
+		uint8_t *key;
+		size_t key_len;
+		uint8_t *value;
+		size_t value_len;
+	} *elems;
+};
+
+/* Parse "NAME=FILE" and read FILE; 0 or a negative errno with the file and line in log. */
+int nb_map_file_read(const char *arg, struct nb_map_file *mf, struct nb_log *log);
+void nb_map_file_free(struct nb_map_file *mf);
+
+#endif /* NB_CTL_MAP_FILE_H */

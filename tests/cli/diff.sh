@@ -1,0 +1,58 @@
+#!/bin/bash
+# netbpf diff: packets of a pcap file through the running kernel and netbpf, text and JSON
+# summaries, --map preloading, and the errors of bad command lines.
+set -u
+NETBPF=${NETBPF:-build/netbpf}
+B=${NB_BUILD:-build}
+fail() { echo "FAIL: $*"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# A pcap file (little-endian, Ethernet) of two frames: IPv4 UDP and ARP, 60 bytes each.
+hdr='\xd4\xc3\xb2\xa1\x02\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\xff\xff\x00\x00\x01\x00\x00\x00'
+rec='\x01\x00\x00\x00\x00\x00\x00\x00\x3c\x00\x00\x00\x3c\x00\x00\x00'
+eth='\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x01'
+ip='\x08\x00\x45\x00\x00\x2e\x12\x34\x40\x00\x40\x11\x00\x00\x0a\x00\x00\x01\x0a\x00\x00\x02'
+udp='\x30\x39\x00\x35\x00\x1a\x00\x00'
+pad18='\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00'
+arp='\x08\x06\x00\x01\x08\x00\x06\x04\x00\x01\x02\x00\x00\x00\x00\x01\x0a\x00\x00\x01'
+arp2='\x00\x00\x00\x00\x00\x00\x0a\x00\x00\x02'
+printf "$hdr$rec$eth$ip$udp$pad18$rec$eth$arp$arp2$pad18" > "$tmp/in.pcap"
+
+out=$($NETBPF diff $B/examples/xdp_drop_proto.o --pcap-in "$tmp/in.pcap" 2>&1)
+rc=$?
+if [ $rc -eq 2 ] && echo "$out" | grep -q "kernel:"; then
+	echo "SKIPPED: the kernel cannot be reached: $out"
+	exit 77
+fi
+[ $rc -eq 0 ] || fail "diff xdp_drop_proto.o exited $rc: $out"
+echo "$out" | grep -q '^packets 2  identical 2  different 0  maps 1  map differences 0$' ||
+	fail "summary: $out"
+
+out=$($NETBPF diff $B/examples/tc_classifier.o sec classifier --type tc \
+	--pcap-in "$tmp/in.pcap" 2>&1) || fail "tc_classifier.o: $out"
+echo "$out" | grep -q '^packets 2  identical 2' || fail "tc summary: $out"
+
+# JSON, and a map preloaded on both sides then compared after the run.
+printf '# key, value\nkey 1 0 0 0 value hex 2a 00 00 00 00 00 00 00\n\n' > "$tmp/m.txt"
+out=$($NETBPF -j --interp diff $B/tests/bpf/elf_hash.o --pcap-in "$tmp/in.pcap" \
+	--map "m=$tmp/m.txt" 2>&1) || fail "elf_hash.o with --map: $out"
+echo "$out" | grep -q '"packets":2' || fail "json packets: $out"
+echo "$out" | grep -q '"different":0' || fail "json different: $out"
+echo "$out" | grep -q '"maps_compared":1' || fail "json maps_compared: $out"
+
+# Errors: a map the object lacks, a bad map file, no --pcap-in, an unreadable pcap.
+out=$($NETBPF diff $B/tests/bpf/elf_hash.o --pcap-in "$tmp/in.pcap" --map "nope=$tmp/m.txt" 2>&1)
+[ $? -eq 1 ] || fail "unknown map: exit status: $out"
+echo "$out" | grep -q 'has no map nope' || fail "unknown map message: $out"
+printf 'key 1 2 value\n' > "$tmp/bad.txt"
+out=$($NETBPF diff $B/tests/bpf/elf_hash.o --pcap-in "$tmp/in.pcap" --map "m=$tmp/bad.txt" 2>&1)
+[ $? -eq 1 ] || fail "bad map file: exit status: $out"
+echo "$out" | grep -q 'bad.txt:1: expected' || fail "bad map file message: $out"
+out=$($NETBPF diff $B/examples/xdp_drop_proto.o 2>&1)
+[ $? -eq 2 ] || fail "no --pcap-in: exit status: $out"
+echo "$out" | grep -q -- '--pcap-in FILE is required' || fail "no --pcap-in message: $out"
+out=$($NETBPF diff $B/examples/xdp_drop_proto.o --pcap-in "$tmp/none.pcap" 2>&1)
+[ $? -eq 1 ] || fail "missing pcap: exit status: $out"
+echo "$out" | grep -q 'none.pcap' || fail "missing pcap message: $out"
+echo "diff: ok"
