@@ -188,3 +188,42 @@ NB_TEST(helpers_gpl_only)
 	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "GPL-restricted function bpf_trace_printk");
 	nb_log_free(&log);
 }
+
+/*
+ * The same bpf_loop program through the verifier: callbacks resolve after its fixup, so the
+ * descriptor must point at the subprogram as the verifier left it.
+ */
+NB_TEST(helpers_loop_verified)
+{
+	const struct bpf_insn insns[] = {
+		NB_ST_MEM(BPF_DW, BPF_REG_10, -8, 0),
+		NB_ST_MEM(BPF_DW, BPF_REG_10, -16, 5),
+		NB_MOV64_IMM(BPF_REG_1, 10),
+		MT_LD_FUNC(BPF_REG_2, 9),
+		MT_STACK_PTR(BPF_REG_3, -16),
+		NB_MOV64_IMM(BPF_REG_4, 0),
+		NB_CALL_HELPER(BPF_FUNC_loop),
+		NB_ALU64_IMM(BPF_LSH, BPF_REG_0, 32),
+		NB_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_10, -8),
+		NB_ALU64_REG(BPF_OR, BPF_REG_0, BPF_REG_1),
+		NB_EXIT(),
+		NB_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_2, 8),
+		NB_ALU64_REG(BPF_ADD, BPF_REG_3, BPF_REG_1),
+		NB_STX_MEM(BPF_DW, BPF_REG_2, BPF_REG_3, 8),
+		NB_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_2, 0),
+		NB_MOV64_IMM(BPF_REG_0, 0),
+		NB_JMP_REG(BPF_JNE, BPF_REG_1, BPF_REG_3, 1),
+		NB_MOV64_IMM(BPF_REG_0, 1),
+		NB_EXIT(),
+	};
+	struct nb_log log = { 0 };
+	struct nb_prog_load_opts opts = { .sz = sizeof(opts), .license = "GPL", .log = &log };
+	struct nb_prog *prog;
+	int err = nb_prog_load(BPF_PROG_TYPE_SYSCALL, insns, ARRAY_SIZE(insns), &opts, &prog);
+
+	if (err)
+		NB_FAIL("the verifier refuses the bpf_loop program: %s", nb_log_text(&log));
+	NB_ASSERT_EQ(nb_prog_run(prog, NULL), (6ULL << 32) | 15);
+	nb_prog_put(prog);
+	nb_log_free(&log);
+}

@@ -314,3 +314,37 @@ NB_TEST(map_array_freeze)
 	NB_ASSERT_EQ(prog_lookup_add(map, 0), 2);
 	nb_map_put(map);
 }
+
+/* A lookup-and-count program through the verifier (null check, atomic add on the value). */
+NB_TEST(map_array_prog_verified)
+{
+	struct nb_map *map = mt_map(BPF_MAP_TYPE_ARRAY, 4, 8, 4, 0);
+	const struct bpf_insn insns[] = {
+		NB_LD_MAP_ID(BPF_REG_1, nb_map_id(map)),
+		NB_ST_MEM(BPF_W, BPF_REG_10, -4, 2),
+		MT_STACK_PTR(BPF_REG_2, -4),
+		NB_CALL_HELPER(BPF_FUNC_map_lookup_elem),
+		NB_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 2),
+		NB_MOV64_IMM(BPF_REG_0, -1),
+		NB_EXIT(),
+		NB_MOV64_IMM(BPF_REG_1, 1),
+		NB_ATOMIC_OP(BPF_DW, BPF_ADD, BPF_REG_0, BPF_REG_1, 0),
+		NB_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_0, 0),
+		NB_EXIT(),
+	};
+	struct nb_log log = { 0 };
+	struct nb_prog_load_opts opts = { .sz = sizeof(opts), .license = "GPL", .log = &log };
+	struct nb_prog *prog;
+	__u32 key = 2;
+	__u64 value;
+
+	if (nb_prog_load(BPF_PROG_TYPE_SYSCALL, insns, ARRAY_SIZE(insns), &opts, &prog))
+		NB_FAIL("the verifier refuses the program: %s", nb_log_text(&log));
+	NB_ASSERT_EQ(nb_prog_run(prog, NULL), 1);
+	NB_ASSERT_EQ(nb_prog_run(prog, NULL), 2);
+	NB_ASSERT_EQ(nb_map_lookup_elem(map, &key, &value), 0);
+	NB_ASSERT_EQ(value, 2);
+	nb_prog_put(prog);
+	nb_map_put(map);
+	nb_log_free(&log);
+}
