@@ -125,7 +125,7 @@ check: $(NBTEST) $(NETBPF) $(BPF_OBJS) $(CHECK_FUZZ)
 	$(Q)NB_BUILD=$(BUILD) NETBPF=$(abspath $(NETBPF)) NB_FUZZ_DIR=$(abspath build/fuzz) \
 		$(NBTEST) --scripts tests/cli
 
-demo: $(NETBPF)
+demo: $(NETBPF) $(BPF_OBJS)
 	$(Q)$(NETBPF) run
 
 bench: $(NBBENCH) $(NETBPF) $(BPF_OBJS)
@@ -150,11 +150,14 @@ fuzz: fuzz-build
 			$(BUILD)/tests/bpf $(BUILD)/examples || exit 1; \
 	done
 
-install: $(NETBPF) $(LIB)
+install: $(NETBPF) $(LIB) $(BPF_OBJS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/netbpf
 	install -m 755 $(NETBPF) $(DESTDIR)$(PREFIX)/bin/netbpf
 	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libnetbpf.a
 	install -m 644 include/netbpf/*.h $(DESTDIR)$(PREFIX)/include/netbpf/
+	install -d $(DESTDIR)$(PREFIX)/share/netbpf/examples
+	install -m 644 $(filter $(BUILD)/examples/%,$(BPF_OBJS)) examples/*.tc \
+		$(DESTDIR)$(PREFIX)/share/netbpf/examples/
 
 clean:
 	rm -rf build

@@ -77,6 +77,12 @@ void nb_dev_put(struct nb_dev *dev);
 struct nb_dev *nb_dev_get_by_index(__u32 ifindex);
 struct nb_dev *nb_dev_get_by_name(const char *name);
 
+/*
+ * The devices in ifindex order: the first max, each referenced (put them), into devs; returns
+ * how many exist (ip link show).
+ */
+unsigned int nb_dev_list(struct nb_dev **devs, unsigned int max);
+
 __u32 nb_dev_ifindex(const struct nb_dev *dev);
 const char *nb_dev_name(const struct nb_dev *dev);
 bool nb_dev_is_up(const struct nb_dev *dev);

@@ -16,6 +16,7 @@ struct nb_cli_opts {
 	bool interp;	/* --interp: never JIT */
 	bool unsafe_no_verify; /* --unsafe-no-verify: load programs without a proof */
 	const char *netns; /* -n NAME */
+	const char *batch; /* -batch FILE: execute a script without running the datapath */
 };
 
 extern struct nb_cli_opts nb_cli;
@@ -30,6 +31,23 @@ int cmd_run(int argc, char **argv);
 int cmd_prog(int argc, char **argv);
 int cmd_map(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_link(int argc, char **argv);
+int cmd_tc(int argc, char **argv);
+int cmd_ip(int argc, char **argv);
+
+/* The command language (src/ctl) from the command line (words.c). */
+struct nb_ctl;
+/* A context with the global options and the examples directory for object paths. */
+void nb_cli_ctl_init(struct nb_ctl *ctl);
+/* Print the error of err (if any) on stderr and free the log: the exit status. */
+int nb_cli_ctl_status(struct nb_ctl *ctl, int err);
+/*
+ * Where the example objects are: build/examples next to a netbpf binary in build/, or
+ * PREFIX/share/netbpf/examples for an installed one (run.c). NULL when neither exists.
+ */
+const char *nb_cli_examples_dir(void);
+/* netbpf -batch FILE (run.c). */
+int nb_cli_batch(const char *path);
 /* netbpf prog verify ... (src/cli/prog_verify.c). */
 int prog_verify(int argc, char **argv);
 

@@ -21,6 +21,9 @@ struct command {
 
 static const struct command commands[] = {
 	{ "run", cmd_run, "run a script of tc/ip/link lines, or the built-in default" },
+	{ "link", cmd_link, "add, set, delete or show devices and their ports" },
+	{ "tc", cmd_tc, "qdiscs, filters and actions (tc's words)" },
+	{ "ip", cmd_ip, "ip link set dev X xdp obj F [sec S] | off" },
 	{ "prog", cmd_prog, "load an object file and list its programs and maps" },
 	{ "map", cmd_map, "show, dump, look up, update or delete an object's maps" },
 	{ "diff", cmd_diff, "run packets through the kernel and netbpf and compare" },
@@ -79,6 +82,12 @@ int main(int argc, char **argv)
 				return NB_EXIT_USAGE;
 			}
 			nb_cli.netns = argv[i];
+		} else if (nb_matches(opt, "batch")) {
+			if (++i >= argc) {
+				nb_cli_error("option \"-batch\" needs a file");
+				return NB_EXIT_USAGE;
+			}
+			nb_cli.batch = argv[i];
 		} else if (nb_matches(opt, "help")) {
 			return usage(stdout);
 		} else {
@@ -86,6 +95,8 @@ int main(int argc, char **argv)
 			return NB_EXIT_USAGE;
 		}
 	}
+	if (nb_cli.batch)
+		return nb_cli_batch(nb_cli.batch);
 	if (i >= argc)
 		return usage(stderr);
 	if (nb_matches(argv[i], "help"))

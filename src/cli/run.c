@@ -1,12 +1,630 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * netbpf run: scripts of tc/ip/link lines and the built-in default. The datapath that runs them
- * is not built yet; until it is, the command says so rather than pretending.
+ * netbpf run [SCRIPT] [--duration S | --packets N] [--workers N] [--set VAR=VALUE]...
+ *
+ * Executes a script of link/tc/ip lines (src/ctl), then runs the datapath: worker threads poll
+ * the devices' ports (src/net/worker.c), the main thread watches the counters, prints live
+ * rates on a terminal and a summary at the end (-j: one JSON document).
+ *
+ * The run ends when every generator with a count has made it and every queue has drained (two
+ * looks at the counters in a row without a change while every worker's last round was empty),
+ * after --duration S, or once the generators have made --packets N in all (the generators stop
+ * at the end of the burst that reaches N: at most one burst per generator more). Ctrl-C ends a
+ * run the same way.
+ *
+ * With no script it runs the built-in default: the seed's three tc set-ups side by side, each a
+ * generator whose tc ingress sends every packet out of the device with the next ifindex (a
+ * sink), and prints their table. Object paths in a script resolve against the script's
+ * directory first, then the example objects' directory (nb_cli_examples_dir).
  */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <netbpf/dev.h>
+#include <netbpf/percpu.h>
+
+#include "bpf/epoch.h"
 #include "cli/cli.h"
+#include "ctl/args.h"
+#include "ctl/ctl.h"
+#include "ctl/json.h"
+#include "ctl/tc.h"
+#include "io/gen.h"
+#include "io/port.h"
+#include "io/sink.h"
+#include "net/dev.h"
+#include "net/worker.h"
+#include "net/xdp.h"
+
+#define MAX_DEVS 256
+#define MAX_WORKERS 64
+#define MAX_SETS 64
+
+/* The seed's set-ups on in-memory ports: gen N -> tc ingress -> redirect to sink N. */
+static const char default_script[] =
+	"# 1. u32 + act bpf clone_redirect_xmit drop: a clone leaves, the original is dropped\n"
+	"link add gen1 type gen count $COUNT size 64\n"
+	"link add sink1 type sink\n"
+	"tc qdisc add dev gen1 ingress\n"
+	"tc filter add dev gen1 root pref 10 u32 match u32 0 0 flowid 1:2 action bpf run "
+	"object-file tcbpf1.o section clone_redirect_xmit drop\n"
+	"# 2. u32 + act bpf redirect_xmit\n"
+	"link add gen2 type gen count $COUNT size 64\n"
+	"link add sink2 type sink\n"
+	"tc qdisc add dev gen2 ingress\n"
+	"tc filter add dev gen2 root pref 10 u32 match u32 0 0 flowid 1:2 action bpf run "
+	"object-file tcbpf1.o section redirect_xmit drop\n"
+	"# 3. bpf da redirect_xmit classid 1\n"
+	"link add gen3 type gen count $COUNT size 64\n"
+	"link add sink3 type sink\n"
+	"tc qdisc add dev gen3 ingress\n"
+	"tc filter add dev gen3 root pref 10 bpf run object-file tcbpf1.o section redirect_xmit "
+	"integ_act classid 1\n";
+
+static const char *const default_names[] = {
+	"u32 + act bpf clone_redirect_xmit drop",
+	"u32 + act bpf redirect_xmit drop",
+	"bpf da redirect_xmit classid 1",
+};
+
+struct run_opts {
+	const char *script;
+	double duration;	/* 0: none */
+	u64 packets;		/* 0: none */
+	unsigned int workers;
+	const char *sets[MAX_SETS];
+	int set_cnt;
+};
+
+struct worker {
+	pthread_t thread;
+	unsigned int cpu;
+	struct nb_dev *devs[MAX_DEVS];
+	bool is_gen[MAX_DEVS];
+	unsigned int n;
+	u64 rounds;		/* written by the worker, read by the main thread */
+	bool idle;		/* its last round received nothing */
+};
+
+static volatile bool stop_workers;
+static volatile bool stop_gens;
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct nb_pkt *pkts[NB_BURST];
+
+	nb_set_this_cpu(w->cpu);
+	nb_epoch_online();
+	while (!__atomic_load_n(&stop_workers, __ATOMIC_ACQUIRE)) {
+		bool gens_off = __atomic_load_n(&stop_gens, __ATOMIC_ACQUIRE);
+		unsigned int got = 0;
+
+		for (unsigned int i = 0; i < w->n; i++) {
+			unsigned int k;
+
+			if (gens_off && w->is_gen[i])
+				continue;
+			k = nb_dev_rx_burst(w->devs[i], pkts, NB_BURST);
+			if (k)
+				nb_worker_receive_burst(w->devs[i], pkts, k);
+			got += k;
+		}
+		nb_worker_flush();
+		nb_epoch_quiescent();
+		__atomic_store_n(&w->idle, got == 0, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&w->rounds, 1, __ATOMIC_RELEASE);
+		if (!got)
+			sched_yield();
+	}
+	nb_epoch_offline();
+	return NULL;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static bool parse_run_args(int argc, char **argv, struct run_opts *o)
+{
+	for (int i = 0; i < argc; i++) {
+		const char *w = argv[i];
+		unsigned int n;
+		char *end;
+
+		if (!strcmp(w, "--duration") && i + 1 < argc) {
+			o->duration = strtod(argv[++i], &end);
+			if (*end || o->duration <= 0) {
+				nb_cli_error("Error: argument \"%s\" is wrong: --duration takes seconds",
+					     argv[i]);
+				return false;
+			}
+		} else if (!strcmp(w, "--packets") && i + 1 < argc) {
+			o->packets = strtoull(argv[++i], &end, 0);
+			if (*end || !o->packets || argv[i][0] == '-') {
+				nb_cli_error("Error: argument \"%s\" is wrong: --packets takes a count",
+					     argv[i]);
+				return false;
+			}
+		} else if (!strcmp(w, "--workers") && i + 1 < argc) {
+			if (!nb_ctl_parse_u32(argv[++i], &n, 10) || !n || n > MAX_WORKERS) {
+				nb_cli_error("Error: argument \"%s\" is wrong: --workers takes 1 to %d",
+					     argv[i], MAX_WORKERS);
+				return false;
+			}
+			o->workers = n;
+		} else if (!strcmp(w, "--set") && i + 1 < argc) {
+			if (!strchr(argv[++i], '=') || o->set_cnt >= MAX_SETS) {
+				nb_cli_error("Error: argument \"%s\" is wrong: --set takes VAR=VALUE",
+					     argv[i]);
+				return false;
+			}
+			o->sets[o->set_cnt++] = argv[i];
+		} else if (w[0] != '-' && !o->script) {
+			o->script = w;
+		} else {
+			nb_cli_error("Error: argument \"%s\" is wrong: expected SCRIPT, --duration S, "
+				     "--packets N, --workers N or --set VAR=VALUE", w);
+			return false;
+		}
+	}
+	return true;
+}
+
+const char *nb_cli_examples_dir(void)
+{
+	static char dir[PATH_MAX];
+	static bool done;
+	const char *const tries[] = { "examples", "../share/netbpf/examples", "../examples" };
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (done)
+		return dir[0] ? dir : NULL;
+	done = true;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = 0;
+	*strrchr(exe, '/') = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(tries); i++) {
+		char probe[PATH_MAX * 2];
+
+		snprintf(probe, sizeof(probe), "%s/%s/tcbpf1.o", exe, tries[i]);
+		if (!access(probe, R_OK) && strlen(probe) < sizeof(dir)) {
+			*strrchr(probe, '/') = 0;
+			memcpy(dir, probe, strlen(probe) + 1);
+			return dir;
+		}
+	}
+	return NULL;
+}
+
+/* The script's text: a file, or the default. 0 or an exit status. */
+static int exec_script(struct nb_ctl *ctl, const struct run_opts *o)
+{
+	char count_set[64], dir[PATH_MAX];
+	const char *sets[MAX_SETS + 1];
+	uint8_t *text;
+	size_t len;
+	int err, set_cnt = 0;
+
+	if (!o->script) {
+		if (!ctl->obj_dir) {
+			fprintf(stderr, "Error: the example objects (tcbpf1.o) are not next to this "
+				"netbpf (build/examples or PREFIX/share/netbpf/examples): run make\n");
+			return NB_EXIT_ERR;
+		}
+		snprintf(count_set, sizeof(count_set), "COUNT=%llu",
+			 (unsigned long long)(o->packets ? (o->packets + 2) / 3 : 100000));
+		sets[set_cnt++] = count_set;
+		for (int i = 0; i < o->set_cnt; i++)
+			sets[set_cnt++] = o->sets[i];
+		err = nb_ctl_script_run(ctl, "default", default_script, sets, set_cnt);
+		return nb_cli_ctl_status(ctl, err);
+	}
+	err = nb_read_file(o->script, &text, &len);
+	if (err) {
+		fprintf(stderr, "Error: cannot read script \"%s\": %s\n", o->script, strerror(-err));
+		return NB_EXIT_ERR;
+	}
+	text = realloc(text, len + 1);
+	if (!text)
+		return NB_EXIT_ERR;
+	text[len] = 0;
+	snprintf(dir, sizeof(dir), "%s", o->script);
+	if (strrchr(dir, '/'))
+		*strrchr(dir, '/') = 0;
+	else
+		snprintf(dir, sizeof(dir), ".");
+	ctl->base_dir = dir;
+	err = nb_ctl_script_run(ctl, o->script, (char *)text, o->sets, o->set_cnt);
+	free(text);
+	ctl->base_dir = NULL;
+	return nb_cli_ctl_status(ctl, err);
+}
+
+int nb_cli_batch(const char *path)
+{
+	struct run_opts o = { .script = path };
+	struct nb_ctl ctl;
+	int status;
+
+	nb_cli_ctl_init(&ctl);
+	status = exec_script(&ctl, &o);
+	nb_dev_destroy_all();
+	return status;
+}
+
+struct totals {
+	u64 rx, tx, drops, host, exceptions, redirects;
+};
+
+static void dev_totals(struct nb_dev *dev, struct totals *t)
+{
+	struct nb_dev_stats_total s;
+	struct nb_xdp_stats x;
+
+	nb_dev_stats_read(dev, &s);
+	nb_dev_xdp_stats_read(dev, &x);
+	t->rx = s.rx_packets;
+	t->tx = s.tx_packets;
+	t->drops = s.rx_dropped;
+	t->host = s.host_packets;
+	t->redirects = x.redirect + x.tx + s.clones;
+	t->exceptions = x.aborted + x.invalid + x.redirect_err + s.drops[NB_DROP_RECURSION] +
+			s.drops[NB_DROP_NO_DEV] + s.drops[NB_DROP_TX_ERROR] +
+			s.drops[NB_DROP_TOO_BIG] + s.drops[NB_DROP_NOMEM] +
+			s.drops[NB_DROP_DEV_DOWN];
+}
+
+static void print_filters_text(struct nb_dev *dev, enum nb_tc_hook hook,
+			       const struct nb_tc_filter_info *info, void *ctx)
+{
+	char cbuf[32], hbuf[32];
+
+	(void)ctx;
+	printf("  %-8s %-7s pref %-5u %-8s handle %-10s %12llu pkts %14llu bytes %12llu drops\n",
+	       nb_dev_name(dev), hook == NB_TC_INGRESS ? "ingress" : "egress", info->id.pref,
+	       info->kind, nb_ctl_handle_name(info->kind, info->id.handle, hbuf, sizeof(hbuf)),
+	       (unsigned long long)info->stats.packets,
+	       (unsigned long long)info->stats.bytes, (unsigned long long)info->stats.drops);
+	for (unsigned int a = 0; a < info->action_cnt; a++)
+		printf("  %-8s %-7s   action %u: %-6s %-18s %12llu pkts %14llu bytes %12llu drops\n",
+		       "", "", a + 1, info->actions[a].kind,
+		       nb_ctl_control_name(info->actions[a].control, cbuf, sizeof(cbuf)),
+		       (unsigned long long)info->actions[a].stats.packets,
+		       (unsigned long long)info->actions[a].stats.bytes,
+		       (unsigned long long)info->actions[a].stats.drops);
+}
+
+struct json_filters {
+	struct nb_json *j;
+	struct nb_dev *dev;
+};
+
+static void print_filters_json(struct nb_dev *dev, enum nb_tc_hook hook,
+			       const struct nb_tc_filter_info *info, void *ctx)
+{
+	struct json_filters *jf = ctx;
+	struct nb_json *j = jf->j;
+	char cbuf[32];
+
+	if (dev != jf->dev)
+		return;
+	nb_json_start_object(j, NULL);
+	nb_json_string(j, "hook", hook == NB_TC_INGRESS ? "ingress" : "egress");
+	nb_json_uint(j, "chain", info->id.chain);
+	nb_json_uint(j, "pref", info->id.pref);
+	nb_json_string(j, "kind", info->kind);
+	nb_json_uint(j, "handle", info->id.handle);
+	nb_json_uint(j, "packets", info->stats.packets);
+	nb_json_uint(j, "bytes", info->stats.bytes);
+	nb_json_uint(j, "drops", info->stats.drops);
+	nb_json_start_array(j, "actions");
+	for (unsigned int a = 0; a < info->action_cnt; a++) {
+		nb_json_start_object(j, NULL);
+		nb_json_uint(j, "order", a + 1);
+		nb_json_string(j, "kind", info->actions[a].kind);
+		nb_json_string(j, "control", nb_ctl_control_name(info->actions[a].control, cbuf,
+								 sizeof(cbuf)));
+		nb_json_uint(j, "packets", info->actions[a].stats.packets);
+		nb_json_uint(j, "bytes", info->actions[a].stats.bytes);
+		nb_json_uint(j, "drops", info->actions[a].stats.drops);
+		nb_json_end_object(j);
+	}
+	nb_json_end_array(j);
+	nb_json_end_object(j);
+}
+
+static u64 sink_delivered(struct nb_dev *dev)
+{
+	struct nb_sink_counts sc = { 0 };
+
+	if (dev->port)
+		nb_sink_counts(dev->port, &sc);
+	return sc.packets;
+}
+
+/* The default's table; returns false when a packet went missing. */
+static bool default_table(struct nb_dev **devs, unsigned int n, struct nb_json *j)
+{
+	bool all = true;
+
+	if (!j)
+		printf("\n%-40s %12s %12s %12s %12s\n", "seed set-up (gen -> tc ingress -> sink)",
+		       "generated", "redirected", "delivered", "dropped");
+	else
+		nb_json_start_array(j, "seed");
+	for (unsigned int s = 0; s < 3; s++) {
+		struct nb_dev *gen = NULL, *sink = NULL;
+		struct nb_dev_stats_total gs, ss;
+		char gname[16], sname[16];
+		u64 delivered;
+
+		snprintf(gname, sizeof(gname), "gen%u", s + 1);
+		snprintf(sname, sizeof(sname), "sink%u", s + 1);
+		for (unsigned int d = 0; d < n; d++) {
+			if (!strcmp(nb_dev_name(devs[d]), gname))
+				gen = devs[d];
+			if (!strcmp(nb_dev_name(devs[d]), sname))
+				sink = devs[d];
+		}
+		if (!gen || !sink)
+			return false;
+		nb_dev_stats_read(gen, &gs);
+		nb_dev_stats_read(sink, &ss);
+		delivered = sink_delivered(sink);
+		if (delivered != gs.rx_packets || ss.tx_packets != gs.rx_packets)
+			all = false;
+		if (j) {
+			nb_json_start_object(j, NULL);
+			nb_json_string(j, "setup", default_names[s]);
+			nb_json_uint(j, "generated", gs.rx_packets);
+			nb_json_uint(j, "redirected", ss.tx_packets);
+			nb_json_uint(j, "delivered", delivered);
+			nb_json_uint(j, "dropped", gs.rx_dropped);
+			nb_json_end_object(j);
+		} else {
+			printf("%-40s %12llu %12llu %12llu %12llu%s\n", default_names[s],
+			       (unsigned long long)gs.rx_packets, (unsigned long long)ss.tx_packets,
+			       (unsigned long long)delivered, (unsigned long long)gs.rx_dropped,
+			       gs.clones ? " (originals, after their clones left)" : "");
+		}
+	}
+	if (j) {
+		nb_json_end_array(j);
+		nb_json_bool(j, "all_delivered", all);
+	} else {
+		printf("every packet delivered to its sink: %s\n", all ? "yes" : "NO");
+	}
+	return all;
+}
+
+static void summary(struct nb_dev **devs, unsigned int n, double secs, bool is_default,
+		    bool *ok)
+{
+	struct nb_json *j = NULL;
+
+	if (nb_cli.json) {
+		j = nb_json_new(stdout, nb_cli.pretty);
+		nb_json_start_object(j, NULL);
+		nb_json_printf(j, "seconds", "%.3f", secs);
+		nb_json_start_array(j, "devices");
+	} else {
+		printf("%-10s %7s %12s %14s %12s %14s %12s %12s  %s\n", "device", "ifindex",
+		       "rx_packets", "rx_bytes", "tx_packets", "tx_bytes", "host", "dropped",
+		       "drops by reason");
+	}
+	for (unsigned int d = 0; d < n; d++) {
+		struct nb_dev_stats_total s;
+
+		nb_dev_stats_read(devs[d], &s);
+		if (j) {
+			struct json_filters jf = { j, devs[d] };
+
+			nb_json_start_object(j, NULL);
+			nb_json_string(j, "name", nb_dev_name(devs[d]));
+			nb_json_uint(j, "ifindex", nb_dev_ifindex(devs[d]));
+			nb_json_uint(j, "rx_packets", s.rx_packets);
+			nb_json_uint(j, "rx_bytes", s.rx_bytes);
+			nb_json_uint(j, "tx_packets", s.tx_packets);
+			nb_json_uint(j, "tx_bytes", s.tx_bytes);
+			nb_json_uint(j, "host_packets", s.host_packets);
+			nb_json_uint(j, "consumed", s.consumed);
+			nb_json_uint(j, "clones", s.clones);
+			nb_json_uint(j, "dropped", s.rx_dropped);
+			nb_json_start_object(j, "drops");
+			for (int r = 0; r < NB_DROP_REASON_MAX; r++)
+				if (s.drops[r])
+					nb_json_uint(j, nb_drop_reason_name(r), s.drops[r]);
+			nb_json_end_object(j);
+			nb_json_start_array(j, "filters");
+			nb_ctl_for_each_filter(print_filters_json, &jf);
+			nb_json_end_array(j);
+			nb_json_end_object(j);
+			continue;
+		}
+		printf("%-10s %7u %12llu %14llu %12llu %14llu %12llu %12llu ",
+		       nb_dev_name(devs[d]), nb_dev_ifindex(devs[d]),
+		       (unsigned long long)s.rx_packets, (unsigned long long)s.rx_bytes,
+		       (unsigned long long)s.tx_packets, (unsigned long long)s.tx_bytes,
+		       (unsigned long long)s.host_packets, (unsigned long long)s.rx_dropped);
+		for (int r = 0; r < NB_DROP_REASON_MAX; r++)
+			if (s.drops[r])
+				printf(" %s:%llu", nb_drop_reason_name(r),
+				       (unsigned long long)s.drops[r]);
+		printf("\n");
+	}
+	if (j) {
+		nb_json_end_array(j);
+	} else {
+		printf("\nfilters and actions:\n");
+		nb_ctl_for_each_filter(print_filters_text, NULL);
+		printf("ran %.3f s\n", secs);
+	}
+	if (is_default)
+		*ok = default_table(devs, n, j);
+	if (j) {
+		nb_json_end_object(j);
+		nb_json_free(j);
+	}
+}
+
+static void live_line(struct nb_dev **devs, unsigned int n, struct totals *last, double dt,
+		      double elapsed, const struct run_opts *o, u64 made, u64 goal)
+{
+	printf("[%6.1fs]", elapsed);
+	for (unsigned int d = 0; d < n; d++) {
+		struct totals t;
+
+		dev_totals(devs[d], &t);
+		printf(" %s rx %.2f tx %.2f drop %.2f Mpps redir %llu exc %llu |",
+		       nb_dev_name(devs[d]), (t.rx - last[d].rx) / dt / 1e6,
+		       (t.tx - last[d].tx) / dt / 1e6, (t.drops - last[d].drops) / dt / 1e6,
+		       (unsigned long long)t.redirects, (unsigned long long)t.exceptions);
+		last[d] = t;
+	}
+	if (o->duration)
+		printf(" %.0f%% of %.1fs", 100.0 * elapsed / o->duration, o->duration);
+	else if (goal)
+		printf(" %.0f%% of %llu packets", 100.0 * made / goal, (unsigned long long)goal);
+	printf("\n");
+	fflush(stdout);
+}
+
+static int run_datapath(const struct run_opts *o, bool *ok)
+{
+	static struct worker workers[MAX_WORKERS];
+	static struct totals last[MAX_DEVS];
+	struct nb_dev *devs[MAX_DEVS];
+	unsigned int n = nb_dev_list(devs, MAX_DEVS), nw = o->workers, quiet = 0;
+	bool tty = isatty(STDOUT_FILENO) && !nb_cli.json;
+	double start = now_s(), last_live = start;
+	u64 last_sum = ~0ull;
+	int err = 0;
+
+	if (n > MAX_DEVS) {
+		for (unsigned int d = 0; d < MAX_DEVS; d++)
+			nb_dev_put(devs[d]);
+		fprintf(stderr, "Error: more than %d devices\n", MAX_DEVS);
+		return NB_EXIT_ERR;
+	}
+	memset(workers, 0, sizeof(workers));
+	for (unsigned int d = 0, next = 0; d < n; d++) {
+		struct worker *w;
+		u64 made, count;
+
+		if (!devs[d]->port)
+			continue;
+		w = &workers[next++ % nw];
+		w->is_gen[w->n] = !nb_gen_progress(devs[d]->port, &made, &count);
+		w->devs[w->n++] = devs[d];
+	}
+	stop_workers = false;
+	stop_gens = false;
+	interrupted = 0;
+	signal(SIGINT, on_sigint);
+	for (unsigned int i = 0; i < nw && !err; i++) {
+		workers[i].cpu = i;
+		err = -pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]);
+		if (err)
+			nw = i;
+	}
+	for (;;) {
+		double t = now_s();
+		bool gens_done = true, finishing;
+		u64 made_all = 0, goal_all = 0, sum = 0;
+		bool all_idle = true;
+
+		for (unsigned int d = 0; d < n; d++) {
+			struct totals tt;
+			u64 made, count;
+
+			if (devs[d]->port && !nb_gen_progress(devs[d]->port, &made, &count)) {
+				made_all += made;
+				goal_all += count;
+				if (!count || made < count)
+					gens_done = false;
+			}
+			dev_totals(devs[d], &tt);
+			sum += tt.rx + tt.tx + tt.drops + tt.host;
+		}
+		if ((o->packets && made_all >= o->packets) ||
+		    (o->duration && t - start >= o->duration) || interrupted || err)
+			__atomic_store_n(&stop_gens, true, __ATOMIC_RELEASE);
+		finishing = stop_gens || gens_done;
+		for (unsigned int i = 0; i < nw; i++)
+			if (!__atomic_load_n(&workers[i].idle, __ATOMIC_ACQUIRE) ||
+			    !__atomic_load_n(&workers[i].rounds, __ATOMIC_ACQUIRE))
+				all_idle = false;
+		quiet = finishing && all_idle && sum == last_sum ? quiet + 1 : 0;
+		last_sum = sum;
+		if (quiet >= 2)
+			break;
+		if (tty && t - last_live >= 1.0) {
+			live_line(devs, n, last, t - last_live, t - start, o, made_all,
+				  o->packets ? o->packets : goal_all);
+			last_live = t;
+		}
+		usleep(finishing ? 2000 : 20000);
+	}
+	__atomic_store_n(&stop_workers, true, __ATOMIC_RELEASE);
+	for (unsigned int i = 0; i < nw; i++)
+		pthread_join(workers[i].thread, NULL);
+	signal(SIGINT, SIG_DFL);
+	if (err) {
+		fprintf(stderr, "Error: cannot start a worker: %s\n", strerror(-err));
+	} else {
+		summary(devs, n, now_s() - start, !o->script, ok);
+	}
+	for (unsigned int d = 0; d < n; d++)
+		nb_dev_put(devs[d]);
+	return err ? NB_EXIT_ERR : NB_EXIT_OK;
+}
 
 int cmd_run(int argc, char **argv)
 {
-	nb_cli_error("run: the datapath is not built yet (tc and XDP datapath issues)");
-	return NB_EXIT_ERR;
+	struct run_opts o = { .workers = 1 };
+	struct nb_ctl ctl;
+	bool ok = true;
+	int status;
+
+	if (!parse_run_args(argc, argv, &o))
+		return NB_EXIT_USAGE;
+	if (o.duration && o.packets) {
+		nb_cli_error("Error: --duration and --packets exclude each other");
+		return NB_EXIT_USAGE;
+	}
+	status = nb_set_nr_cpus(o.workers);
+	if (status) {
+		nb_cli_error("Error: cannot use %u workers: %s", o.workers, strerror(-status));
+		return NB_EXIT_ERR;
+	}
+	nb_cli_ctl_init(&ctl);
+	status = exec_script(&ctl, &o);
+	if (status == NB_EXIT_OK)
+		status = run_datapath(&o, &ok);
+	nb_dev_destroy_all();
+	if (status == NB_EXIT_OK && !ok)
+		status = NB_EXIT_ERR;
+	return status;
 }

@@ -34,6 +34,7 @@
 #include <linux/tcp.h>
 #include <linux/udp.h>
 
+#include "io/gen.h"
 #include "io/port.h"
 #include "net/csum.h"
 #include "net/pkt.h"
@@ -607,6 +608,20 @@ static void gen_describe(const struct nb_port *port, char *buf, size_t size)
 			 (unsigned long long)g->count);
 	else
 		snprintf(buf, size, "gen made %llu", (unsigned long long)g->made);
+}
+
+static const struct nb_port_ops gen_port_ops;
+
+int nb_gen_progress(const struct nb_port *port, u64 *made, u64 *count)
+{
+	const struct gen *g;
+
+	if (!port || port->ops != &gen_port_ops)
+		return -EINVAL;
+	g = port->priv;
+	*made = __atomic_load_n(&g->made, __ATOMIC_RELAXED);
+	*count = g->count;
+	return 0;
 }
 
 static const struct nb_port_ops gen_port_ops = {

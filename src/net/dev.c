@@ -246,6 +246,24 @@ struct nb_dev *nb_dev_get_by_index(u32 ifindex)
 	return dev;
 }
 
+unsigned int nb_dev_list(struct nb_dev **devs, unsigned int max)
+{
+	unsigned int n = 0;
+
+	pthread_mutex_lock(&dev_lock);
+	for (u32 i = 1; i <= NB_DEV_MAX_IFINDEX && dev_table; i++) {
+		struct nb_dev *dev = dev_table[i];
+
+		if (!dev)
+			continue;
+		if (n < max)
+			devs[n] = nb_dev_get(dev);
+		n++;
+	}
+	pthread_mutex_unlock(&dev_lock);
+	return n;
+}
+
 struct nb_dev *nb_dev_get_by_name(const char *name)
 {
 	struct nb_dev *dev;

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The word dispatcher of the command language and its error manner (iproute2's). */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctl/args.h"
+#include "ctl/ctl.h"
+
+static void error_line(struct nb_ctl *ctl, const char *fmt, va_list ap)
+{
+	nb_log_printf(&ctl->log, "Error: ");
+	nb_log_vprintf(&ctl->log, fmt, ap);
+	nb_log_printf(&ctl->log, "\n");
+}
+
+int nb_ctl_wrong(struct nb_ctl *ctl, const char *word, const char *fmt, ...)
+{
+	va_list ap;
+
+	nb_log_printf(&ctl->log, "Error: argument \"%s\" is wrong: ", word);
+	va_start(ap, fmt);
+	nb_log_vprintf(&ctl->log, fmt, ap);
+	va_end(ap);
+	nb_log_printf(&ctl->log, "\n");
+	return -EINVAL;
+}
+
+int nb_ctl_usage(struct nb_ctl *ctl, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	error_line(ctl, fmt, ap);
+	va_end(ap);
+	ctl->usage = true;
+	return -EINVAL;
+}
+
+int nb_ctl_fail(struct nb_ctl *ctl, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	error_line(ctl, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+const char *nb_ctl_next(struct nb_ctl *ctl, int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc) {
+		nb_ctl_usage(ctl, "\"%s\" needs an argument", argv[*i]);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+bool nb_ctl_parse_u32(const char *word, unsigned int *val, int base)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!*word || *word == '-')
+		return false;
+	errno = 0;
+	v = strtoull(word, &end, base);
+	if (errno || *end || v > UINT_MAX)
+		return false;
+	*val = (unsigned int)v;
+	return true;
+}
+
+const char *nb_ctl_obj_path(const struct nb_ctl *ctl, const char *path, char *buf, size_t size)
+{
+	const char *dirs[] = { ctl->base_dir, ctl->obj_dir };
+
+	snprintf(buf, size, "%s", path);
+	if (path[0] == '/')
+		return buf;
+	for (size_t i = 0; i < 2; i++) {
+		if (!dirs[i])
+			continue;
+		snprintf(buf, size, "%s/%s", dirs[i], path);
+		if (!access(buf, R_OK))
+			return buf;
+	}
+	snprintf(buf, size, "%s", path);
+	return buf;
+}
+
+int nb_ctl_exec(struct nb_ctl *ctl, int argc, char **argv)
+{
+	if (argc < 1)
+		return nb_ctl_usage(ctl, "a command word is missing (link, tc or ip)");
+	if (!strcmp(argv[0], "link"))
+		return nb_ctl_link(ctl, argc - 1, argv + 1);
+	if (!strcmp(argv[0], "tc"))
+		return nb_ctl_tc(ctl, argc - 1, argv + 1);
+	if (!strcmp(argv[0], "ip"))
+		return nb_ctl_ip(ctl, argc - 1, argv + 1);
+	return nb_ctl_wrong(ctl, argv[0], "unknown command word, expected link, tc or ip");
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The command language of the tc, ip and link words, shared by the command line (one line per
+ * process) and script files (netbpf run, netbpf -batch): each line is split into words and
+ * handed to the word's parser (link.c, tc.c, ip.c), which acts on the datapath in this process
+ * and prints what show commands print (text, or JSON with -j) on ctl->out.
+ *
+ * Errors follow iproute2: a line "Error: argument "foo" is wrong: unknown classifier" in
+ * ctl->log naming the word at fault and what was expected. ctl->usage marks usage errors (a
+ * word missing, "help"), which the command line answers with exit status 2.
+ */
+#ifndef NB_CTL_CTL_H
+#define NB_CTL_CTL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <netbpf/log.h>
+
+struct nb_ctl {
+	FILE *out;		/* show output */
+	bool json;		/* -j */
+	bool pretty;		/* -p */
+	int stats;		/* -s */
+	bool force;		/* -force: ip link set ... xdp replaces a program */
+	const char *base_dir;	/* relative object paths: this directory first (the script's) */
+	const char *obj_dir;	/* then this one (the built examples); NULL: none */
+	struct nb_log log;	/* the error of the last line */
+	bool usage;		/* the error is a usage error */
+};
+
+/* One command line: WORD ARGS... with WORD link, tc or ip. 0 or a negative errno. */
+int nb_ctl_exec(struct nb_ctl *ctl, int argc, char **argv);
+
+int nb_ctl_link(struct nb_ctl *ctl, int argc, char **argv);
+int nb_ctl_tc(struct nb_ctl *ctl, int argc, char **argv);
+int nb_ctl_ip(struct nb_ctl *ctl, int argc, char **argv);
+
+/* "Error: argument "WORD" is wrong: WHAT", -EINVAL. */
+int nb_ctl_wrong(struct nb_ctl *ctl, const char *word, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* "Error: ..." with usage set (a word is missing, or "help"), -EINVAL. */
+int nb_ctl_usage(struct nb_ctl *ctl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "Error: ...", returns err. */
+int nb_ctl_fail(struct nb_ctl *ctl, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The next word after argv[*i] for keyword kw, or NULL with a usage error set. */
+const char *nb_ctl_next(struct nb_ctl *ctl, int argc, char **argv, int *i);
+/* Unsigned numbers in C syntax (decimal, 0x hex, 0 octal); false when word is not one. */
+bool nb_ctl_parse_u32(const char *word, unsigned int *val, int base);
+
+/*
+ * An object path as a script means it: absolute, or relative to base_dir, then obj_dir, then
+ * the working directory; the first that exists (or the path itself). buf holds the result.
+ */
+const char *nb_ctl_obj_path(const struct nb_ctl *ctl, const char *path, char *buf, size_t size);
+
+/*
+ * Scripts: lines of words ("#" starts a comment, "\" at the end joins the next line, '...' and
+ * "..." quote, $VAR and ${VAR} take the value of vars (NAME=VALUE strings, the last wins) or
+ * else the environment). A leading "netbpf" is skipped. Stops at the first failing line, whose
+ * error names "FILE:LINE". name labels the text in errors.
+ */
+int nb_ctl_script_run(struct nb_ctl *ctl, const char *name, const char *text,
+		      const char *const *vars, int var_cnt);
+
+/* Split one line into words with the script rules; *argv is one allocation (free it). */
+int nb_ctl_split(const char *line, const char *const *vars, int var_cnt, int *argc, char ***argv,
+		 struct nb_log *log);
+
+#endif /* NB_CTL_CTL_H */

@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The link words: devices and their ports, as ip link shapes them.
+ *
+ *   link add [name] NAME [index N] [mtu N] [address M] type KIND [PORT OPTIONS]
+ *     gen [count N] [size BYTES] [rate PPS] [flows N] [proto udp|tcp|icmp|arp] [ipv6]
+ *         [vlan ID] [src-mac M] [dst-mac M]   (and the port's own words: src, dst, ttl, ...)
+ *     sink [pcap FILE] | pipe peer [name] NAME | pcap [read FILE] [write FILE] [loop N]
+ *     afpacket | afxdp | tap dev IFNAME [queues N]
+ *   link set [dev] NAME { up | down | mtu N | address M }...
+ *   link del [dev] NAME
+ *   link show [[dev] NAME]
+ *
+ * Devices are up once added (a port with nothing to do is harmless), so that a script of tc
+ * lines forwards without an "ip link set up" for each device.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <netbpf/dev.h>
+#include <netbpf/tc.h>
+
+#include "ctl/args.h"
+#include "ctl/ctl.h"
+#include "ctl/json.h"
+#include "io/port.h"
+
+#define WORDS_MAX 1024
+
+static int words_add(struct nb_ctl *ctl, char *buf, const char *a, const char *b)
+{
+	size_t len = strlen(buf);
+	int n = snprintf(buf + len, WORDS_MAX - len, "%s%s%s%s", len ? " " : "", a, b ? " " : "",
+			 b ? b : "");
+
+	if (n < 0 || (size_t)n >= WORDS_MAX - len)
+		return nb_ctl_fail(ctl, -E2BIG, "too many port options");
+	return 0;
+}
+
+/* Port options in the link words translated to the port's own words. */
+static int gen_words(struct nb_ctl *ctl, int argc, char **argv, char *words)
+{
+	static const struct { const char *word, *port_word; } alias[] = {
+		{ "count", "count" }, { "size", "pkt_size" }, { "rate", "ratep" },
+		{ "proto", "proto" }, { "vlan", "vlan_id" }, { "src-mac", "src_mac" },
+		{ "dst-mac", "dst_mac" },
+	};
+
+	for (int i = 0; i < argc; i++) {
+		const char *w = argv[i], *val;
+		bool done = false;
+		int err = 0;
+
+		if (!strcmp(w, "ipv6")) {
+			err = words_add(ctl, words, "ipv6", NULL);
+			if (err)
+				return err;
+			continue;
+		}
+		if (!strcmp(w, "flows")) {
+			unsigned int n;
+			char lo[16], hi[16];
+
+			val = nb_ctl_next(ctl, argc, argv, &i);
+			if (!val)
+				return -EINVAL;
+			if (!nb_ctl_parse_u32(val, &n, 0) || !n || n > 65536 - 1024)
+				return nb_ctl_wrong(ctl, val, "flows is a number from 1 to 64512");
+			/* one flow per UDP/TCP source port, as pktgen's flows walk a field */
+			snprintf(lo, sizeof(lo), "%u", 1024);
+			snprintf(hi, sizeof(hi), "%u", 1024 + n - 1);
+			err = words_add(ctl, words, "udp_src_min", lo);
+			if (!err)
+				err = words_add(ctl, words, "udp_src_max", hi);
+			if (err)
+				return err;
+			continue;
+		}
+		val = nb_ctl_next(ctl, argc, argv, &i);
+		if (!val)
+			return -EINVAL;
+		for (size_t a = 0; a < sizeof(alias) / sizeof(alias[0]) && !done; a++) {
+			if (strcmp(w, alias[a].word))
+				continue;
+			err = words_add(ctl, words, alias[a].port_word, val);
+			done = true;
+		}
+		if (!done)	/* the generator's own words (src, dst, ttl, ...) */
+			err = words_add(ctl, words, w, val);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int pcap_words(struct nb_ctl *ctl, int argc, char **argv, char *words)
+{
+	for (int i = 0; i < argc; i++) {
+		const char *w = argv[i], *val = nb_ctl_next(ctl, argc, argv, &i);
+		int err;
+
+		if (!val)
+			return -EINVAL;
+		if (!strcmp(w, "read") || !strcmp(w, "rx"))
+			err = words_add(ctl, words, "rx", val);
+		else if (!strcmp(w, "write") || !strcmp(w, "tx"))
+			err = words_add(ctl, words, "tx", val);
+		else if (!strcmp(w, "loop"))
+			err = words_add(ctl, words, "loop", val);
+		else
+			return nb_ctl_wrong(ctl, w, "expected read FILE, write FILE or loop N");
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int create(struct nb_ctl *ctl, const char *name, unsigned int index, struct nb_dev **dev)
+{
+	struct nb_log log = { 0 };
+	int err = nb_dev_create(name, index, dev, &log);
+
+	if (err) {
+		const char *why = nb_log_text(&log);
+		size_t n = strcspn(why, "\n");
+
+		nb_ctl_fail(ctl, err, "cannot add device \"%s\": %.*s", name, (int)n,
+			    n ? why : strerror(-err));
+	}
+	nb_log_free(&log);
+	return err;
+}
+
+static int attach(struct nb_ctl *ctl, struct nb_dev *dev, const char *kind, const char *words)
+{
+	struct nb_log log = { 0 };
+	int err = nb_dev_attach_port(dev, kind, words, &log);
+
+	if (err) {
+		const char *why = nb_log_text(&log);
+		size_t n = strcspn(why, "\n");
+
+		nb_ctl_fail(ctl, err, "type %s: %.*s", kind, (int)n, n ? why : strerror(-err));
+	}
+	nb_log_free(&log);
+	return err;
+}
+
+static int link_add(struct nb_ctl *ctl, int argc, char **argv)
+{
+	const char *name = NULL, *kind = NULL, *peer = NULL;
+	unsigned int index = 0, mtu = 0;
+	struct nb_dev *dev = NULL, *peer_dev = NULL;
+	u8 mac[6];
+	bool has_mac = false;
+	char words[WORDS_MAX] = "";
+	int i, err;
+
+	for (i = 0; i < argc && !kind; i++) {
+		const char *w = argv[i], *val;
+
+		if (!strcmp(w, "type")) {
+			kind = nb_ctl_next(ctl, argc, argv, &i);
+			if (!kind)
+				return -EINVAL;
+			continue;
+		}
+		if (!strcmp(w, "name") || !strcmp(w, "dev") || !strcmp(w, "index") ||
+		    !strcmp(w, "mtu") || !strcmp(w, "address")) {
+			val = nb_ctl_next(ctl, argc, argv, &i);
+			if (!val)
+				return -EINVAL;
+			if (w[0] == 'i' && !nb_ctl_parse_u32(val, &index, 0))
+				return nb_ctl_wrong(ctl, val, "index is a number");
+			else if (w[0] == 'm' && !nb_ctl_parse_u32(val, &mtu, 0))
+				return nb_ctl_wrong(ctl, val, "mtu is a number");
+			else if (w[0] == 'a' && !(has_mac = nb_port_parse_mac(val, mac)))
+				return nb_ctl_wrong(ctl, val, "address is a MAC address");
+			else if (w[0] == 'n' || w[0] == 'd')
+				name = val;
+			continue;
+		}
+		if (name)
+			return nb_ctl_wrong(ctl, w, "expected type, index, mtu or address");
+		name = w;
+	}
+	if (!name)
+		return nb_ctl_usage(ctl, "link add needs a NAME");
+	if (!kind)
+		return nb_ctl_usage(ctl, "link add %s needs \"type KIND\" (gen, sink, pipe, pcap, "
+				    "afpacket, afxdp, tap)", name);
+	argc -= i;
+	argv += i;
+	if (!strcmp(kind, "gen")) {
+		err = gen_words(ctl, argc, argv, words);
+	} else if (!strcmp(kind, "sink")) {
+		err = 0;
+		for (int j = 0; j < argc && !err; j++) {
+			const char *w = argv[j], *val = nb_ctl_next(ctl, argc, argv, &j);
+
+			if (!val)
+				return -EINVAL;
+			if (strcmp(w, "pcap") && strcmp(w, "keep"))
+				return nb_ctl_wrong(ctl, w, "expected pcap FILE");
+			err = words_add(ctl, words, w, val);
+		}
+	} else if (!strcmp(kind, "pcap")) {
+		err = pcap_words(ctl, argc, argv, words);
+	} else if (!strcmp(kind, "pipe") || !strcmp(kind, "veth")) {
+		kind = "pipe";
+		err = 0;
+		for (int j = 0; j < argc; j++) {
+			if (strcmp(argv[j], "peer"))
+				return nb_ctl_wrong(ctl, argv[j], "expected peer NAME");
+			peer = nb_ctl_next(ctl, argc, argv, &j);
+			if (peer && !strcmp(peer, "name"))
+				peer = nb_ctl_next(ctl, argc, argv, &j);
+			if (!peer)
+				return -EINVAL;
+		}
+		if (!peer)
+			return nb_ctl_usage(ctl, "type pipe needs \"peer NAME\"");
+	} else if (!strcmp(kind, "afpacket") || !strcmp(kind, "afxdp") || !strcmp(kind, "tap")) {
+		if (!nb_port_ops_find(kind))
+			return nb_ctl_fail(ctl, -EOPNOTSUPP, "port type \"%s\" not built yet", kind);
+		err = 0;
+		for (int j = 0; j < argc && !err; j++)
+			err = words_add(ctl, words, argv[j], NULL);
+	} else {
+		return nb_ctl_wrong(ctl, kind, "unknown port type, expected gen, sink, pipe, pcap, "
+				    "afpacket, afxdp or tap");
+	}
+	if (err)
+		return err;
+
+	err = create(ctl, name, index, &dev);
+	if (err)
+		return err;
+	if (peer) {
+		err = create(ctl, peer, 0, &peer_dev);
+		if (!err) {
+			struct nb_log log = { 0 };
+
+			err = nb_dev_pipe_pair(dev, peer_dev, &log);
+			if (err)
+				nb_ctl_fail(ctl, err, "type pipe: %s", nb_log_text(&log));
+			nb_log_free(&log);
+		}
+	} else {
+		err = attach(ctl, dev, kind, words);
+	}
+	if (!err && mtu) {
+		struct nb_log log = { 0 };
+
+		err = nb_dev_set_mtu(dev, mtu, &log);
+		if (err)
+			nb_ctl_wrong(ctl, argv[0], "mtu %u: %s", mtu, nb_log_text(&log));
+		nb_log_free(&log);
+	}
+	if (err) {
+		if (peer_dev)
+			nb_dev_destroy(peer_dev);
+		nb_dev_destroy(dev);
+		return err;
+	}
+	if (has_mac)
+		nb_dev_set_addr(dev, mac);
+	nb_dev_set_up(dev, true);
+	if (peer_dev)
+		nb_dev_set_up(peer_dev, true);
+	return 0;
+}
+
+static struct nb_dev *find_dev(struct nb_ctl *ctl, const char *name)
+{
+	struct nb_dev *dev = nb_dev_get_by_name(name);
+
+	if (!dev)
+		nb_ctl_fail(ctl, -ENODEV, "Cannot find device \"%s\"", name);
+	return dev;
+}
+
+static int link_set(struct nb_ctl *ctl, int argc, char **argv)
+{
+	struct nb_dev *dev;
+	int i = 0, err = 0;
+
+	if (argc > 0 && !strcmp(argv[0], "dev"))
+		i++;
+	if (i >= argc)
+		return nb_ctl_usage(ctl, "link set needs a device");
+	dev = find_dev(ctl, argv[i]);
+	if (!dev)
+		return -ENODEV;
+	for (i++; i < argc && !err; i++) {
+		const char *w = argv[i], *val;
+		unsigned int mtu;
+		u8 mac[6];
+
+		if (!strcmp(w, "up") || !strcmp(w, "down")) {
+			nb_dev_set_up(dev, w[0] == 'u');
+		} else if (!strcmp(w, "mtu")) {
+			struct nb_log log = { 0 };
+
+			if (!(val = nb_ctl_next(ctl, argc, argv, &i)))
+				err = -EINVAL;
+			else if (!nb_ctl_parse_u32(val, &mtu, 0))
+				err = nb_ctl_wrong(ctl, val, "mtu is a number");
+			else if ((err = nb_dev_set_mtu(dev, mtu, &log)))
+				nb_ctl_wrong(ctl, val, "%.*s", (int)strcspn(nb_log_text(&log), "\n"),
+					     nb_log_text(&log));
+			nb_log_free(&log);
+		} else if (!strcmp(w, "address")) {
+			if (!(val = nb_ctl_next(ctl, argc, argv, &i)))
+				err = -EINVAL;
+			else if (!nb_port_parse_mac(val, mac))
+				err = nb_ctl_wrong(ctl, val, "address is a MAC address");
+			else
+				nb_dev_set_addr(dev, mac);
+		} else {
+			err = nb_ctl_wrong(ctl, w, "expected up, down, mtu N or address M");
+		}
+	}
+	nb_dev_put(dev);
+	return err;
+}
+
+static int link_del(struct nb_ctl *ctl, int argc, char **argv)
+{
+	struct nb_dev *dev;
+	int i = 0;
+
+	if (argc > 0 && !strcmp(argv[0], "dev"))
+		i++;
+	if (i >= argc)
+		return nb_ctl_usage(ctl, "link del needs a device");
+	if (i + 1 < argc)
+		return nb_ctl_wrong(ctl, argv[i + 1], "link del takes one device");
+	dev = find_dev(ctl, argv[i]);
+	if (!dev)
+		return -ENODEV;
+	nb_dev_destroy(dev);
+	nb_dev_put(dev);
+	return 0;
+}
+
+static void show_text(struct nb_ctl *ctl, struct nb_dev *dev)
+{
+	const u8 *a = nb_dev_addr(dev);
+	struct nb_dev_stats_total s;
+	char port[256];
+
+	nb_dev_port_describe(dev, port, sizeof(port));
+	fprintf(ctl->out, "%u: %s: <%s> mtu %u state %s\n", nb_dev_ifindex(dev), nb_dev_name(dev),
+		nb_dev_is_up(dev) ? "UP,LOWER_UP" : "", nb_dev_mtu(dev),
+		nb_dev_is_up(dev) ? "UP" : "DOWN");
+	fprintf(ctl->out, "    link/ether %02x:%02x:%02x:%02x:%02x:%02x port %s\n", a[0], a[1],
+		a[2], a[3], a[4], a[5], port);
+	if (!ctl->stats)
+		return;
+	nb_dev_stats_read(dev, &s);
+	fprintf(ctl->out, "    RX:  bytes packets dropped    host  clones\n");
+	fprintf(ctl->out, "    %10llu %7llu %7llu %7llu %7llu\n", (unsigned long long)s.rx_bytes,
+		(unsigned long long)s.rx_packets, (unsigned long long)s.rx_dropped,
+		(unsigned long long)s.host_packets, (unsigned long long)s.clones);
+	fprintf(ctl->out, "    TX:  bytes packets\n");
+	fprintf(ctl->out, "    %10llu %7llu\n", (unsigned long long)s.tx_bytes,
+		(unsigned long long)s.tx_packets);
+	for (int r = 0; r < NB_DROP_REASON_MAX; r++)
+		if (s.drops[r])
+			fprintf(ctl->out, "    drop %s %llu\n", nb_drop_reason_name(r),
+				(unsigned long long)s.drops[r]);
+}
+
+void nb_ctl_dev_stats_json(struct nb_json *j, struct nb_dev *dev);
+
+void nb_ctl_dev_stats_json(struct nb_json *j, struct nb_dev *dev)
+{
+	struct nb_dev_stats_total s;
+
+	nb_dev_stats_read(dev, &s);
+	nb_json_start_object(j, "stats64");
+	nb_json_start_object(j, "rx");
+	nb_json_uint(j, "bytes", s.rx_bytes);
+	nb_json_uint(j, "packets", s.rx_packets);
+	nb_json_uint(j, "dropped", s.rx_dropped);
+	nb_json_uint(j, "host_packets", s.host_packets);
+	nb_json_uint(j, "host_bytes", s.host_bytes);
+	nb_json_uint(j, "consumed", s.consumed);
+	nb_json_uint(j, "clones", s.clones);
+	nb_json_start_object(j, "drop_reasons");
+	for (int r = 0; r < NB_DROP_REASON_MAX; r++)
+		if (s.drops[r])
+			nb_json_uint(j, nb_drop_reason_name(r), s.drops[r]);
+	nb_json_end_object(j);
+	nb_json_end_object(j);
+	nb_json_start_object(j, "tx");
+	nb_json_uint(j, "bytes", s.tx_bytes);
+	nb_json_uint(j, "packets", s.tx_packets);
+	nb_json_end_object(j);
+	nb_json_end_object(j);
+}
+
+static void show_json(struct nb_ctl *ctl, struct nb_json *j, struct nb_dev *dev)
+{
+	const u8 *a = nb_dev_addr(dev);
+	char port[256];
+
+	nb_dev_port_describe(dev, port, sizeof(port));
+	nb_json_start_object(j, NULL);
+	nb_json_uint(j, "ifindex", nb_dev_ifindex(dev));
+	nb_json_string(j, "ifname", nb_dev_name(dev));
+	nb_json_uint(j, "mtu", nb_dev_mtu(dev));
+	nb_json_string(j, "operstate", nb_dev_is_up(dev) ? "UP" : "DOWN");
+	nb_json_string(j, "link_type", "ether");
+	nb_json_printf(j, "address", "%02x:%02x:%02x:%02x:%02x:%02x", a[0], a[1], a[2], a[3],
+		       a[4], a[5]);
+	nb_json_string(j, "port", port);
+	if (ctl->stats)
+		nb_ctl_dev_stats_json(j, dev);
+	nb_json_end_object(j);
+}
+
+static int link_show(struct nb_ctl *ctl, int argc, char **argv)
+{
+	struct nb_dev *devs[256];
+	struct nb_json *j = NULL;
+	unsigned int n;
+	int i = 0;
+
+	if (argc > 0 && !strcmp(argv[0], "dev"))
+		i++;
+	if (i < argc) {
+		if (i + 1 < argc)
+			return nb_ctl_wrong(ctl, argv[i + 1], "link show takes one device");
+		devs[0] = find_dev(ctl, argv[i]);
+		if (!devs[0])
+			return -ENODEV;
+		n = 1;
+	} else {
+		n = nb_dev_list(devs, ARRAY_SIZE(devs));
+		if (n > ARRAY_SIZE(devs)) {
+			for (unsigned int d = 0; d < ARRAY_SIZE(devs); d++)
+				nb_dev_put(devs[d]);
+			return nb_ctl_fail(ctl, -E2BIG, "more than %zu devices", ARRAY_SIZE(devs));
+		}
+	}
+	if (ctl->json) {
+		j = nb_json_new(ctl->out, ctl->pretty);
+		nb_json_start_array(j, NULL);
+	}
+	for (unsigned int d = 0; d < n; d++) {
+		if (j)
+			show_json(ctl, j, devs[d]);
+		else
+			show_text(ctl, devs[d]);
+		nb_dev_put(devs[d]);
+	}
+	if (j) {
+		nb_json_end_array(j);
+		nb_json_free(j);
+	}
+	return 0;
+}
+
+int nb_ctl_link(struct nb_ctl *ctl, int argc, char **argv)
+{
+	if (argc < 1 || nb_matches(argv[0], "show") || nb_matches(argv[0], "list"))
+		return link_show(ctl, argc ? argc - 1 : 0, argv + 1);
+	if (nb_matches(argv[0], "add"))
+		return link_add(ctl, argc - 1, argv + 1);
+	if (nb_matches(argv[0], "set"))
+		return link_set(ctl, argc - 1, argv + 1);
+	if (nb_matches(argv[0], "delete"))
+		return link_del(ctl, argc - 1, argv + 1);
+	if (nb_matches(argv[0], "help"))
+		return nb_ctl_usage(ctl, "link { add NAME type KIND [OPTIONS] | set DEV ... | "
+				    "del DEV | show [DEV] }");
+	return nb_ctl_wrong(ctl, argv[0], "unknown link command, expected add, set, del or show");
+}
