@@ -3,7 +3,7 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -eu
 
-PKGS="clang llvm gcc make pkg-config libelf-dev zlib1g-dev libbpf-dev libpcap-dev libxdp-dev linux-libc-dev bpftool"
+PKGS="clang llvm gcc make pkg-config libelf-dev zlib1g-dev libbpf-dev libpcap-dev libxdp-dev linux-libc-dev bpftool python3"
 
 missing=""
 for p in $PKGS; do

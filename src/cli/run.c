@@ -8,9 +8,8 @@
  *
  * The run ends when every generator with a count has made it and every queue has drained (two
  * looks at the counters in a row without a change while every worker's last round was empty),
- * after --duration S, or once the generators have made --packets N in all (the generators stop
- * at the end of the burst that reaches N: at most one burst per generator more). Ctrl-C ends a
- * run the same way.
+ * after --duration S, or once the generators have made --packets N in all (the workers take
+ * their bursts from a shared budget of N, so exactly N are made). Ctrl-C ends a run the same way.
  *
  * With no script it runs the built-in default: the seed's three tc set-ups side by side, each a
  * generator whose tc ingress sends every packet out of the device with the next ifindex (a
@@ -94,6 +93,8 @@ struct worker {
 };
 
 static volatile bool stop_workers;
+/* --packets: frames the generators may still make, shared by the workers; -1: no limit */
+static long long gen_budget;
 static volatile bool stop_gens;
 static volatile sig_atomic_t interrupted;
 
@@ -117,9 +118,25 @@ static void *worker_main(void *arg)
 		for (unsigned int i = 0; i < w->n; i++) {
 			unsigned int k;
 
+			unsigned int max = NB_BURST;
+
 			if (gens_off && w->is_gen[i])
 				continue;
-			k = nb_dev_rx_burst(w->devs[i], pkts, NB_BURST);
+			if (w->is_gen[i] && gen_budget >= 0) {
+				/* take up to a burst from the budget, give back what was not made */
+				long long left = __atomic_sub_fetch(&gen_budget, NB_BURST,
+								    __ATOMIC_ACQ_REL) + NB_BURST;
+
+				if (left <= 0) {
+					__atomic_add_fetch(&gen_budget, NB_BURST, __ATOMIC_RELAXED);
+					continue;
+				}
+				max = left < NB_BURST ? (unsigned int)left : NB_BURST;
+				k = nb_dev_rx_burst(w->devs[i], pkts, max);
+				__atomic_add_fetch(&gen_budget, NB_BURST - k, __ATOMIC_RELAXED);
+			} else {
+				k = nb_dev_rx_burst(w->devs[i], pkts, max);
+			}
 			if (k)
 				nb_worker_receive_burst(w->devs[i], pkts, k);
 			got += k;
@@ -427,7 +444,7 @@ static void summary(struct nb_dev **devs, unsigned int n, double secs, bool is_d
 	if (nb_cli.json) {
 		j = nb_json_new(stdout, nb_cli.pretty);
 		nb_json_start_object(j, NULL);
-		nb_json_printf(j, "seconds", "%.3f", secs);
+		nb_json_uint(j, "duration_ms", (u64)(secs * 1000));
 		nb_json_start_array(j, "devices");
 	} else {
 		printf("%-10s %7s %12s %14s %12s %14s %12s %12s  %s\n", "device", "ifindex",
@@ -541,6 +558,7 @@ static int run_datapath(const struct run_opts *o, bool *ok)
 	}
 	stop_workers = false;
 	stop_gens = false;
+	gen_budget = o->packets ? (long long)o->packets : -1;
 	interrupted = 0;
 	signal(SIGINT, on_sigint);
 	for (unsigned int i = 0; i < nw && !err; i++) {

@@ -48,6 +48,7 @@ static int gen_words(struct nb_ctl *ctl, int argc, char **argv, char *words)
 		{ "proto", "proto" }, { "vlan", "vlan_id" }, { "src-mac", "src_mac" },
 		{ "dst-mac", "dst_mac" },
 	};
+	bool ipv6 = false, src = false, dst = false;
 
 	for (int i = 0; i < argc; i++) {
 		const char *w = argv[i], *val;
@@ -55,11 +56,11 @@ static int gen_words(struct nb_ctl *ctl, int argc, char **argv, char *words)
 		int err = 0;
 
 		if (!strcmp(w, "ipv6")) {
-			err = words_add(ctl, words, "ipv6", NULL);
-			if (err)
-				return err;
+			ipv6 = true;
 			continue;
 		}
+		src |= !strncmp(w, "src", 3) && strcmp(w, "src-mac");
+		dst |= !strncmp(w, "dst", 3) && strcmp(w, "dst-mac");
 		if (!strcmp(w, "flows")) {
 			unsigned int n;
 			char lo[16], hi[16];
@@ -93,6 +94,13 @@ static int gen_words(struct nb_ctl *ctl, int argc, char **argv, char *words)
 		if (err)
 			return err;
 	}
+	if (!ipv6)
+		return 0;
+	/* "ipv6" alone: documentation-prefix addresses, as the IPv4 default is 10.0.0.1 -> .2 */
+	if (words_add(ctl, words, "ipv6", NULL) ||
+	    (!src && words_add(ctl, words, "src", "fd00::1")) ||
+	    (!dst && words_add(ctl, words, "dst", "fd00::2")))
+		return -E2BIG;
 	return 0;
 }
 
@@ -151,7 +159,7 @@ static int attach(struct nb_ctl *ctl, struct nb_dev *dev, const char *kind, cons
 
 static int link_add(struct nb_ctl *ctl, int argc, char **argv)
 {
-	const char *name = NULL, *kind = NULL, *peer = NULL;
+	const char *name = NULL, *kind = NULL, *peer = NULL, *mtu_word = NULL;
 	unsigned int index = 0, mtu = 0;
 	struct nb_dev *dev = NULL, *peer_dev = NULL;
 	u8 mac[6];
@@ -175,7 +183,7 @@ static int link_add(struct nb_ctl *ctl, int argc, char **argv)
 				return -EINVAL;
 			if (w[0] == 'i' && !nb_ctl_parse_u32(val, &index, 0))
 				return nb_ctl_wrong(ctl, val, "index is a number");
-			else if (w[0] == 'm' && !nb_ctl_parse_u32(val, &mtu, 0))
+			else if (w[0] == 'm' && !nb_ctl_parse_u32((mtu_word = val), &mtu, 0))
 				return nb_ctl_wrong(ctl, val, "mtu is a number");
 			else if (w[0] == 'a' && !(has_mac = nb_port_parse_mac(val, mac)))
 				return nb_ctl_wrong(ctl, val, "address is a MAC address");
@@ -257,7 +265,8 @@ static int link_add(struct nb_ctl *ctl, int argc, char **argv)
 
 		err = nb_dev_set_mtu(dev, mtu, &log);
 		if (err)
-			nb_ctl_wrong(ctl, argv[0], "mtu %u: %s", mtu, nb_log_text(&log));
+			nb_ctl_wrong(ctl, mtu_word, "%.*s", (int)strcspn(nb_log_text(&log), "\n"),
+				     nb_log_text(&log));
 		nb_log_free(&log);
 	}
 	if (err) {

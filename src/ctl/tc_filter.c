@@ -672,6 +672,16 @@ int nb_ctl_tc_filter(struct nb_ctl *ctl, int argc, char **argv)
 		err = nb_ctl_usage(ctl, "tc filter needs \"dev DEV\"");
 		goto out;
 	}
+	/* the classifier's words are checked before the device, as tc does */
+	if (verb != F_SHOW && verb != F_DEL) {
+		if (!c->f.kind) {
+			err = nb_ctl_usage(ctl, "tc filter needs a classifier: bpf, u32 or matchall");
+			goto out;
+		}
+		err = parse_kind_opts(ctl, argc, argv, i, c);
+		if (err)
+			goto out;
+	}
 	dev = nb_dev_get_by_name(devname);
 	if (!dev) {
 		err = nb_ctl_fail(ctl, -ENODEV, "Cannot find device \"%s\"", devname);
@@ -696,12 +706,7 @@ int nb_ctl_tc_filter(struct nb_ctl *ctl, int argc, char **argv)
 		err = log_err(ctl, nb_tc_filter_del(dev, &id, &log), &log);
 		goto out;
 	}
-	if (!c->f.kind) {
-		err = nb_ctl_usage(ctl, "tc filter needs a classifier: bpf, u32 or matchall");
-		goto out;
-	}
-	err = parse_kind_opts(ctl, argc, argv, i, c);
-	if (!err) {
+	{
 		struct nb_log log = { 0 };
 
 		c->f.log = &log;

@@ -1,0 +1,167 @@
+#!/bin/bash
+# netbpf link, tc and ip words: every command form through -batch scripts and the command line,
+# text and JSON output (parsed back with python3), the seed's lines verbatim, and the errors
+# with the word at fault and their exit statuses (1 error, 2 usage).
+set -u
+NETBPF=${NETBPF:-build/netbpf}
+BUILD=${NB_BUILD:-build}
+case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
+case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
+EX=$BUILD/examples
+fail() { echo "FAIL: $*"; exit 1; }
+[ -e "$EX/tcbpf1.o" ] || { echo "SKIPPED: $EX/tcbpf1.o is not built"; exit 77; }
+command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing (scripts/install-deps.sh)"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
+
+# error: expect status $1 and a line containing $2 from the command after them
+expect_err() {
+	local want=$1 msg=$2 out rc
+	shift 2
+	out=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	[ $rc -eq "$want" ] || fail "$* exited $rc, expected $want: $out"
+	echo "$out" | grep -qF -- "$msg" || fail "$*: expected \"$msg\" in: $out"
+}
+
+# The seed's lines verbatim: the object under its seed name, found next to the script.
+ln -s "$EX/tcbpf1.o" "$tmp/tcbpf1_kern.o"
+cat > "$tmp/seed.tc" <<'SEED'
+link add eth0 type gen count 10
+link add eth1 type sink
+tc qdisc add dev $dev ingress
+tc filter add dev $dev root pref 10 u32 match u32 0 0 flowid 1:2 action bpf run object-file tcbpf1_kern.o section clone_redirect_xmit drop
+tc filter add dev $dev root pref 11 bpf run object-file tcbpf1_kern.o section redirect_xmit integ_act classid 1
+tc filter show dev $dev ingress
+SEED
+out=$(cd / && $NETBPF -batch "$tmp/seed.tc" 2>&1) && fail "\$dev unset accepted: $out"
+echo "$out" | grep -q 'variable "dev" is not set' || fail "unset variable: $out"
+echo "$out" | grep -q "seed.tc:3:" || fail "no script line in the error: $out"
+out=$(cd / && dev=eth0 $NETBPF -batch "$tmp/seed.tc") || fail "seed lines: $out"
+echo "$out" | grep -qx "filter protocol all pref 10 u32 chain 0 " || fail "u32 head: $out"
+echo "$out" | grep -qx "filter protocol all pref 10 u32 chain 0 fh 800::800 flowid 1:2 not_in_hw " ||
+	fail "u32 line: $out"
+echo "$out" | grep -qx "	action order 1: bpf default-action drop" || fail "act bpf: $out"
+echo "$out" | grep -Eqx "filter protocol all pref 11 bpf chain 0 handle 0x1 flowid :1 tcbpf1_kern.o:\[redirect_xmit\] direct-action not_in_hw id [0-9]+ (jited )?" ||
+	fail "bpf line: $out"
+
+# The same through --set, and JSON parsed back.
+out=$(cd / && dev=eth0 $NETBPF -j -batch "$tmp/seed.tc" 2>&1 | tail -1) || fail "json: $out"
+echo "$out" | json '
+f = [x for x in d if "options" in x]
+assert len(f) == 2, d
+u, b = f
+assert u["kind"] == "u32" and u["pref"] == 10 and u["options"]["flowid"] == "1:2", u
+assert u["options"]["actions"][0]["kind"] == "bpf", u
+assert u["options"]["actions"][0]["control_action"]["type"] == "drop", u
+assert b["kind"] == "bpf" and b["options"]["direct-action"] is True, b
+assert b["options"]["bpf_name"] == "tcbpf1_kern.o:[redirect_xmit]", b
+assert b["options"]["prog"]["id"] > 0, b
+' 2>&1 || fail "filter json: $out"
+# the --set form; a script's NAME=VALUE line is overridden by --set
+sed -i '1i dev=nosuch' "$tmp/seed.tc"
+$NETBPF run "$tmp/seed.tc" --set dev=eth0 >/dev/null || fail "--set dev=eth0"
+
+# Every link form, text and JSON.
+cat > "$tmp/link.tc" <<EOF2
+link add g0 type gen count 5 size 128 rate 1000000 flows 4 proto tcp vlan 7 src-mac 02:00:00:00:00:aa dst-mac 02:00:00:00:00:bb
+link add g6 type gen count 3 ipv6 proto icmp
+link add s0 type sink pcap $tmp/s0.pcap
+link add a type pipe peer b
+link add c index 40 mtu 3000 address 02:11:22:33:44:55 type pcap write $tmp/c.pcap
+link set dev g0 mtu 2000 down
+link set s0 address 02:aa:bb:cc:dd:ee
+link del g6
+link show
+EOF2
+out=$($NETBPF -batch "$tmp/link.tc") || fail "link forms: $out"
+echo "$out" | grep -qx "1: g0: <> mtu 2000 state DOWN" || fail "g0: $out"
+echo "$out" | grep -q "link/ether 02:aa:bb:cc:dd:ee port sink" || fail "s0 address: $out"
+echo "$out" | grep -q "^40: c: <UP,LOWER_UP> mtu 3000 state UP" || fail "c: $out"
+echo "$out" | grep -q "g6" && fail "g6 not deleted: $out"
+echo "$out" | grep -q "^4: a: " && echo "$out" | grep -q "^5: b: " || fail "pipe pair: $out"
+out=$($NETBPF -j -s -batch "$tmp/link.tc") || fail "link json: $out"
+echo "$out" | json '
+n = {x["ifname"]: x for x in d}
+assert set(n) == {"g0", "s0", "a", "b", "c"}, n
+assert n["c"]["ifindex"] == 40 and n["c"]["mtu"] == 3000, n["c"]
+assert n["g0"]["operstate"] == "DOWN" and n["s0"]["address"] == "02:aa:bb:cc:dd:ee", n
+assert n["s0"]["stats64"]["rx"]["packets"] == 0, n["s0"]
+' || fail "link json: $out"
+
+# tc forms: clsact, both hooks, parent words, protocol, chain, handle, replace, change, del.
+cat > "$tmp/tc.tc" <<EOF2
+link add g0 type gen count 1
+link add s0 type sink
+tc qdisc add dev g0 clsact
+tc filter add dev g0 ingress protocol ip pref 1 chain 0 handle 5 matchall classid 1:1 action pass
+tc filter add dev g0 parent ffff:fff3 pref 2 u32 match ip src 10.0.0.0/8 match ip protocol 17 0xff match udp dst 9 0xffff match ip6 dst ::1/128 action mirred egress redirect dev s0
+tc filter add dev g0 egress pref 3 u32 match u8 0x45 0xff at 0 match u16 0 0 at nexthdr+2 match tcp src 80 0xffff match ip icmp_type 8 0xff action gact goto chain 2
+tc filter add dev g0 egress pref 4 bpf obj tcbpf1.o sec redirect_xmit flowid 1:3 action drop
+tc filter replace dev g0 egress pref 4 handle 1 bpf da obj tcbpf1.o sec redirect_xmit
+tc filter change dev g0 egress pref 4 handle 1 bpf da obj tcbpf1.o sec redirect_recv classid 2:0
+tc filter del dev g0 egress pref 3
+tc qdisc show dev g0
+tc filter show dev g0 egress
+tc actions show action mirred
+EOF2
+out=$(cd "$EX" && $NETBPF -s -batch "$tmp/tc.tc") || fail "tc forms: $out"
+echo "$out" | grep -qx "qdisc clsact ffff: parent ffff:fff1 " || fail "qdisc show: $out"
+echo "$out" | grep -q "pref 3" && fail "pref 3 not deleted: $out"
+echo "$out" | grep -Eq "^filter protocol all pref 4 bpf chain 0 handle 0x1 flowid 2: tcbpf1.o:\[redirect_recv\] direct-action" ||
+	fail "change: $out"
+echo "$out" | grep -q "action order 1: mirred stolen (dev g0 egress pref 2)" || fail "actions: $out"
+echo "$out" | grep -q "Sent 0 bytes 0 pkt (dropped 0, overlimits 0 requeues 0)" || fail "-s: $out"
+out=$(cd "$EX" && $NETBPF -j -batch "$tmp/tc.tc" | sed -n 2p) || fail "tc json: $out"
+echo "$out" | json '
+f = [x for x in d if "options" in x]
+assert [x["pref"] for x in f] == [2, 4], f
+assert f[0]["options"]["fh"] == "800::800" and f[0]["parent"] == "ffff:fff3", f[0]
+' || fail "tc json: $out"
+
+# ip link set ... xdp: attach, refuse to replace without -force, replace with it, off.
+cat > "$tmp/xdp.tc" <<EOF2
+link add g0 type gen count 1
+ip link set dev g0 xdp obj $EX/xdp_drop_proto.o
+ip -force link set dev g0 xdpgeneric obj $EX/xdp_drop_proto.o sec xdp
+ip link set dev g0 xdp off
+ip link set dev g0 xdpdrv obj $EX/xdp_drop_proto.o
+EOF2
+$NETBPF -batch "$tmp/xdp.tc" || fail "xdp forms"
+printf 'link add g0 type gen\nip link set dev g0 xdp obj %s\nip link set dev g0 xdp obj %s\n' \
+	"$EX/xdp_drop_proto.o" "$EX/xdp_drop_proto.o" > "$tmp/xdp2.tc"
+expect_err 1 "already attached" $NETBPF -batch "$tmp/xdp2.tc"
+$NETBPF -force -batch "$tmp/xdp2.tc" || fail "-force replace"
+# a verifier rejection prints the verifier log; program NAME picks one of a section
+VC=$BUILD/tests/bpf/verifier_c.o
+if [ -e "$VC" ]; then
+	printf 'link add g0 type gen\nip link set dev g0 xdp obj %s sec xdp program bad_xdp_off_by_one\n' \
+		"$VC" > "$tmp/bad.tc"
+	expect_err 1 "invalid access to packet, off=14 size=1" $NETBPF -batch "$tmp/bad.tc"
+	expect_err 1 'loading "bad_xdp_off_by_one" failed' $NETBPF -batch "$tmp/bad.tc"
+	sed -i 's/program bad_xdp_off_by_one/program nope/' "$tmp/bad.tc"
+	expect_err 1 'argument "nope" is wrong: no program of that name' $NETBPF -batch "$tmp/bad.tc"
+fi
+
+# Errors in iproute2's manner, on the command line (an empty datapath per process).
+expect_err 1 'Error: argument "foo" is wrong: unknown classifier' $NETBPF tc filter add dev x ingress foo
+expect_err 1 'Error: Cannot find device "x"' $NETBPF tc filter add dev x ingress bpf obj a.o
+expect_err 1 'Error: argument "bogus" is wrong: unknown port type' $NETBPF link add g type bogus
+expect_err 1 'Error: port type "afpacket" not built yet' $NETBPF link add g type afpacket dev eth0
+expect_err 2 'Error: link add g needs "type KIND"' $NETBPF link add g
+expect_err 2 'Error: "count" needs an argument' $NETBPF link add g type gen count
+expect_err 1 'Error: argument "zz" is wrong: illegal "match" value' $NETBPF tc filter add dev x ingress u32 match u32 zz 0
+expect_err 1 'Error: argument "frob" is wrong: unknown action' $NETBPF tc filter add dev x ingress matchall action frob
+expect_err 1 'Error: argument "ht" is wrong: u32 hash tables' $NETBPF tc filter add dev x ingress u32 ht 1:
+expect_err 1 'Error: argument "bogus" is wrong: unknown qdisc' $NETBPF tc qdisc add dev x bogus
+expect_err 1 'Error: argument "add" is wrong: shared actions are not built' $NETBPF tc actions add action drop
+expect_err 1 'Error: argument "nosuch" is wrong: unknown tc object' $NETBPF tc nosuch
+expect_err 1 'Error: argument "1:2:3:4" is wrong: illegal "handle"' $NETBPF tc filter add dev x handle 1:2:3:4 u32
+expect_err 2 'Error: tc filter needs "dev DEV"' $NETBPF tc filter add ingress matchall
+printf 'link add g type gen\ntc qdisc add dev g clsact\ntc filter add dev g ingress bpf obj nosuch.o\n' > "$tmp/e.tc"
+expect_err 1 "e.tc:3:" $NETBPF -batch "$tmp/e.tc"
+expect_err 1 "nosuch.o" $NETBPF -batch "$tmp/e.tc"
+printf 'link add g type gen\ntc filter add dev g ingress matchall action drop\n' > "$tmp/e2.tc"
+expect_err 1 "e2.tc:2:" $NETBPF -batch "$tmp/e2.tc"
+echo "link, tc and ip words: forms, text and JSON, seed lines and errors as expected"

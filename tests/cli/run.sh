@@ -1,0 +1,87 @@
+#!/bin/bash
+# netbpf run: the built-in default (every packet of the seed's three set-ups delivered), the same
+# in JSON, examples/seed-tc.tc, the end conditions (count, --packets, --duration), several
+# workers, and the errors of scripts and options.
+set -u
+NETBPF=${NETBPF:-build/netbpf}
+BUILD=${NB_BUILD:-build}
+case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
+case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
+SRC=$PWD
+fail() { echo "FAIL: $*"; exit 1; }
+[ -e "$BUILD/examples/tcbpf1.o" ] || { echo "SKIPPED: tcbpf1.o is not built"; exit 77; }
+command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing (scripts/install-deps.sh)"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
+
+# The default, from another directory: the objects are found next to the binary.
+out=$(cd / && $NETBPF run --packets 3000) || fail "default run exited $?: $out"
+echo "$out" | grep -q "every packet delivered to its sink: yes" || fail "default: $out"
+echo "$out" | grep -Eq "^u32 \+ act bpf clone_redirect_xmit drop +1000 +1000 +1000 +1000 " ||
+	fail "clone row: $out"
+echo "$out" | grep -Eq "^bpf da redirect_xmit classid 1 +1000 +1000 +1000 +0$" || fail "da row: $out"
+echo "$out" | grep -Eq "^sink2 +4 +0 +0 +1000 +64000 " || fail "sink2 row: $out"
+out=$(cd / && $NETBPF -j run --packets 3000) || fail "default -j exited $?: $out"
+echo "$out" | json '
+assert d["all_delivered"] is True, d
+for s in d["seed"]:
+    assert s["generated"] == s["redirected"] == s["delivered"] == 1000, s
+dev = {x["name"]: x for x in d["devices"]}
+assert dev["gen1"]["drops"] == {"tc_ingress": 1000}, dev["gen1"]
+assert dev["sink1"]["tx_packets"] == 1000 and dev["sink1"]["ifindex"] == 2, dev["sink1"]
+f = dev["gen1"]["filters"][0]
+assert f["kind"] == "u32" and f["packets"] == 1000 and f["actions"][0]["drops"] == 1000, f
+assert dev["gen3"]["filters"][0]["kind"] == "bpf" and dev["gen3"]["filters"][0]["packets"] == 1000
+' || fail "default json: $out"
+
+# examples/seed-tc.tc from the repository root, with its COUNT overridden.
+out=$($NETBPF -j run "$SRC/examples/seed-tc.tc" --set COUNT=500 --workers 2) ||
+	fail "seed-tc.tc exited $?: $out"
+echo "$out" | json '
+dev = {x["name"]: x for x in d["devices"]}
+for i in (1, 2, 3):
+    assert dev["gen%d" % i]["rx_packets"] == 500, dev
+    assert dev["sink%d" % i]["tx_packets"] == 500, dev
+' || fail "seed-tc.tc: $out"
+
+# --packets ends an endless generator after exactly N; --duration after S seconds.
+printf 'link add g type gen count 0\nlink add s type sink\n' > "$tmp/endless.tc"
+out=$($NETBPF -j run "$tmp/endless.tc" --packets 1000) || fail "--packets: $out"
+echo "$out" | json '
+g = d["devices"][0]
+assert g["rx_packets"] == 1000 and g["host_packets"] == g["rx_packets"], g
+' || fail "--packets: $out"
+out=$($NETBPF -j run "$tmp/endless.tc" --duration 0.2) || fail "--duration: $out"
+echo "$out" | json 'assert d["duration_ms"] >= 200 and d["devices"][0]["rx_packets"] > 0, d' ||
+	fail "--duration: $out"
+
+# a pipe pair carries what the generator's redirect sends: every packet accounted for
+cat > "$tmp/pipe.tc" <<EOF2
+link add g type gen count 700 rate 100000000
+link add a type pipe peer b
+link add s type sink
+tc qdisc add dev g clsact
+tc filter add dev g ingress matchall action mirred egress redirect dev a
+tc qdisc add dev b clsact
+tc filter add dev b ingress matchall action mirred egress redirect dev s
+EOF2
+out=$($NETBPF -j run "$tmp/pipe.tc") || fail "pipe: $out"
+echo "$out" | json '
+dev = {x["name"]: x for x in d["devices"]}
+assert dev["a"]["tx_packets"] == 700 and dev["b"]["rx_packets"] == 700, dev
+assert dev["s"]["tx_packets"] == 700, dev
+' || fail "pipe: $out"
+
+# errors: the script line, a missing script, bad options
+printf 'link add g type gen\n\ntc filter add dev g ingress bogus\n' > "$tmp/bad.tc"
+out=$($NETBPF run "$tmp/bad.tc" 2>&1); rc=$?
+[ $rc -eq 1 ] || fail "bad script exited $rc"
+echo "$out" | grep -q 'Error: argument "bogus" is wrong: unknown classifier' || fail "bad: $out"
+echo "$out" | grep -q "bad.tc:3: in \"tc filter add dev g ingress bogus\"" || fail "line: $out"
+out=$($NETBPF run "$tmp/none.tc" 2>&1); [ $? -eq 1 ] || fail "missing script"
+echo "$out" | grep -q "cannot read script" || fail "missing: $out"
+out=$($NETBPF run --duration 1 --packets 5 2>&1); [ $? -eq 2 ] || fail "both limits: $out"
+out=$($NETBPF run --workers 0 2>&1); [ $? -eq 2 ] || fail "workers 0: $out"
+echo "$out" | grep -q 'argument "0" is wrong' || fail "workers: $out"
+echo "run: default, JSON, seed-tc.tc, end conditions, pipes and errors as expected"
