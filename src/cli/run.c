@@ -6,8 +6,8 @@
  * the devices' ports (src/net/worker.c), the main thread watches the counters, prints live
  * rates on a terminal and a summary at the end (-j: one JSON document).
  *
- * The run ends when every generator with a count has made it and every queue has drained (two
- * looks at the counters in a row without a change while every worker's last round was empty),
+ * The run ends when every generator with a count has made it and every queue has drained (the
+ * counters did not move between two looks and every worker finished an empty round in between),
  * after --duration S, or once the generators have made --packets N in all (the workers take
  * their bursts from a shared budget of N, so exactly N are made). Ctrl-C ends a run the same way.
  *
@@ -532,6 +532,7 @@ static int run_datapath(const struct run_opts *o, bool *ok)
 {
 	static struct worker workers[MAX_WORKERS];
 	static struct totals last[MAX_DEVS];
+	static u64 last_rounds[MAX_WORKERS];
 	struct nb_dev *devs[MAX_DEVS];
 	unsigned int n = nb_dev_list(devs, MAX_DEVS), nw = o->workers, quiet = 0;
 	bool tty = isatty(STDOUT_FILENO) && !nb_cli.json;
@@ -546,6 +547,7 @@ static int run_datapath(const struct run_opts *o, bool *ok)
 		return NB_EXIT_ERR;
 	}
 	memset(workers, 0, sizeof(workers));
+	memset(last_rounds, 0, sizeof(last_rounds));
 	for (unsigned int d = 0, next = 0; d < n; d++) {
 		struct worker *w;
 		u64 made, count;
@@ -590,10 +592,19 @@ static int run_datapath(const struct run_opts *o, bool *ok)
 		    (o->duration && t - start >= o->duration) || interrupted || err)
 			__atomic_store_n(&stop_gens, true, __ATOMIC_RELEASE);
 		finishing = stop_gens || gens_done;
-		for (unsigned int i = 0; i < nw; i++)
+		/*
+		 * Drained: no counter moved since the last look, and every worker has since
+		 * finished a whole round (two more than then) that received nothing. A frame still
+		 * queued for a port would have been found by that round, or moved a counter.
+		 */
+		for (unsigned int i = 0; i < nw; i++) {
+			u64 r = __atomic_load_n(&workers[i].rounds, __ATOMIC_ACQUIRE);
+
 			if (!__atomic_load_n(&workers[i].idle, __ATOMIC_ACQUIRE) ||
-			    !__atomic_load_n(&workers[i].rounds, __ATOMIC_ACQUIRE))
+			    r < last_rounds[i] + 2)
 				all_idle = false;
+			last_rounds[i] = r;
+		}
 		quiet = finishing && all_idle && sum == last_sum ? quiet + 1 : 0;
 		last_sum = sum;
 		if (quiet >= 2)
