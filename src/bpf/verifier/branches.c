@@ -271,6 +271,11 @@ static void mark_ptr_or_null_reg(struct nb_reg_state *reg, u32 id, bool is_null)
 	reg->type &= ~PTR_MAYBE_NULL;
 	/* The id served the null check; ringbuf memory keeps its reference id. */
 	reg->id = 0;
+	/* A map-in-map lookup yields the inner map. */
+	if (reg->type == PTR_TO_MAP_VALUE && reg->map_ptr->inner_map_meta) {
+		reg->type = CONST_PTR_TO_MAP;
+		reg->map_ptr = reg->map_ptr->inner_map_meta;
+	}
 }
 
 /* The twin of mark_ptr_or_null_regs: the comparison settles every copy of the pointer. */

@@ -191,20 +191,7 @@ static int check_func_arg(struct nb_verifier_env *env, u32 arg, const struct nb_
 			return -EACCES;
 		}
 		meta->map_ptr = reg->map_ptr;
-		if (fn->map_type_cnt) {
-			u32 i;
-
-			for (i = 0; i < fn->map_type_cnt; i++)
-				if (fn->map_types[i] == reg->map_ptr->map_type)
-					break;
-			if (i == fn->map_type_cnt) {
-				verbose(env, "cannot pass map_type %d into func %s#%d\n",
-					reg->map_ptr->map_type, func_name(meta->func_id),
-					meta->func_id);
-				return -EINVAL;
-			}
-		}
-		return check_map_func_compatibility(env, reg->map_ptr, meta->func_id);
+		return 0;
 	case NB_ARG_PTR_TO_MAP_KEY:
 	case NB_ARG_PTR_TO_MAP_VALUE:
 	case NB_ARG_PTR_TO_UNINIT_MAP_VALUE: {
@@ -372,6 +359,40 @@ static int push_callback_call(struct nb_verifier_env *env, u32 insn_idx, struct 
 	return 0;
 }
 
+/*
+ * The map argument, once every argument is checked (the kernel's record_func_map and
+ * check_map_func_compatibility): a map the program may only read cannot be changed through
+ * helpers either, and the map type and the helper must accept each other.
+ */
+static int check_func_map(struct nb_verifier_env *env, const struct nb_func_proto *fn,
+			  const struct call_meta *meta)
+{
+	struct nb_map *map = meta->map_ptr;
+	int f = meta->func_id;
+
+	if (!map)
+		return 0;
+	if ((map->map_flags & BPF_F_RDONLY_PROG) &&
+	    (f == BPF_FUNC_map_delete_elem || f == BPF_FUNC_map_update_elem ||
+	     f == BPF_FUNC_map_push_elem || f == BPF_FUNC_map_pop_elem)) {
+		verbose(env, "write into map forbidden\n");
+		return -EACCES;
+	}
+	if (fn->map_type_cnt) {
+		u32 i;
+
+		for (i = 0; i < fn->map_type_cnt; i++)
+			if (fn->map_types[i] == map->map_type)
+				break;
+		if (i == fn->map_type_cnt) {
+			verbose(env, "cannot pass map_type %d into func %s#%d\n", map->map_type,
+				func_name(f), f);
+			return -EINVAL;
+		}
+	}
+	return check_map_func_compatibility(env, map, f);
+}
+
 int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *insn_idx)
 {
 	struct call_meta meta = { .func_id = insn->imm, .subprogno = -1 };
@@ -399,6 +420,9 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 		if (err)
 			return err;
 	}
+	err = check_func_map(env, fn, &meta);
+	if (err)
+		return err;
 	if (meta.release_ref) {
 		err = release_reference(env, meta.release_ref);
 		if (err)
@@ -436,18 +460,15 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 			verbose(env, "kernel subsystem misconfigured verifier\n");
 			return -EINVAL;
 		}
-		if (meta.map_ptr->map_type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
-		    meta.map_ptr->map_type == BPF_MAP_TYPE_HASH_OF_MAPS) {
-			mark_pointer(&regs[BPF_REG_0], CONST_PTR_TO_MAP | PTR_MAYBE_NULL);
-			regs[BPF_REG_0].map_ptr = meta.map_ptr->inner_map_meta;
-			if (!regs[BPF_REG_0].map_ptr) {
-				verbose(env, "map-in-map without an inner map template\n");
-				return -EINVAL;
-			}
-		} else {
-			mark_pointer(&regs[BPF_REG_0], PTR_TO_MAP_VALUE | PTR_MAYBE_NULL);
-			regs[BPF_REG_0].map_ptr = meta.map_ptr;
+		/* Map-in-map: a map pointer once null-checked (mark_ptr_or_null_reg). */
+		if ((meta.map_ptr->map_type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+		     meta.map_ptr->map_type == BPF_MAP_TYPE_HASH_OF_MAPS) &&
+		    !meta.map_ptr->inner_map_meta) {
+			verbose(env, "map-in-map without an inner map template\n");
+			return -EINVAL;
 		}
+		mark_pointer(&regs[BPF_REG_0], PTR_TO_MAP_VALUE | PTR_MAYBE_NULL);
+		regs[BPF_REG_0].map_ptr = meta.map_ptr;
 		regs[BPF_REG_0].id = ++env->id_gen;
 		break;
 	case NB_RET_PTR_TO_ALLOC_MEM_OR_NULL: {

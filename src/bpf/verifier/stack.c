@@ -329,7 +329,7 @@ int check_stack_range(struct nb_verifier_env *env, int regno, int off, int acces
 		return 0;
 	off += reg->off;
 	err = check_stack_access_within_bounds(env, regno, off, access_size, NB_READ,
-					       " indirect access to");
+					       uninit_write ? " write to" : " read from");
 	if (err)
 		return err;
 	if (tnum_is_const(reg->var_off)) {
