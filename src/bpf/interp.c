@@ -16,9 +16,7 @@
 #include "bpf/prog.h"
 #include "bpf/prog_type.h"
 #include "bpf/map.h"
-
-/* Checked runs stop after this many instructions: unverified loops may never end. */
-#define NB_CHECKED_INSN_BUDGET (1ULL << 27)
+#include "bpf/jit.h"
 
 struct interp_frame {
 	u64 callee_saved[4];		/* r6..r9 of the caller */
@@ -550,6 +548,8 @@ int nb_prog_run_checked(const struct nb_prog *prog, void *mem, size_t len, __u64
 		nb_log_printf(log, "program %s was not loaded for checked runs\n", prog->name);
 		return -EINVAL;
 	}
+	if (prog->jited_checked)
+		return nb_jit_run_checked(prog, mem, len, r0, log);
 	const u64 args[5] = { (u64)(uintptr_t)(len ? mem : NULL), len };
 
 	ret = interp(prog, prog->insns, args, true, &env);

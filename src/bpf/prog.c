@@ -208,8 +208,11 @@ int nb_prog_load(enum bpf_prog_type type, const struct bpf_insn *insns, unsigned
 		err = nb_prog_resolve_callbacks(prog, log);
 	if (err)
 		goto err;
-	/* A program without a JIT image runs on the interpreter: not an error. */
-	if (!(flags & (NB_PROG_LOAD_INTERP | NB_PROG_LOAD_CHECKED)))
+	/*
+	 * A program without a JIT image runs on the interpreter: not an error. Checked loads
+	 * compile in checked mode.
+	 */
+	if (!(flags & NB_PROG_LOAD_INTERP))
 		nb_jit_compile(prog, log);
 	err = prog_id_alloc(prog);
 	if (err)
@@ -290,5 +293,5 @@ const struct bpf_insn *nb_prog_xlated(const struct nb_prog *prog, unsigned int *
 
 bool nb_prog_is_jited(const struct nb_prog *prog)
 {
-	return prog->jited != NULL;
+	return prog->jited || prog->jited_checked;
 }

@@ -13,6 +13,8 @@ struct nb_prog_type_ops;
 
 /* Native entry of a JIT-compiled program: the SysV ABI puts r1 in rdi and r2 in rsi. */
 typedef u64 (*nb_jited_fn)(u64 r1, u64 r2);
+/* Native entry of a program JIT-compiled in checked mode; env is a struct nb_jit_env. */
+typedef u64 (*nb_jited_checked_fn)(u64 r1, u64 r2, void *env);
 
 struct nb_prog {
 	u32 id;
@@ -44,6 +46,7 @@ struct nb_prog {
 	bool verified;
 
 	nb_jited_fn jited;		/* NULL: the interpreter runs the program */
+	nb_jited_checked_fn jited_checked; /* NB_PROG_LOAD_CHECKED: nb_prog_run_checked runs it */
 	void *jit_image;
 	size_t jit_size;
 	u32 *jit_insn_offs;		/* native offset of each xlated instruction, for dumps */

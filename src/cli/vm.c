@@ -8,7 +8,8 @@
  * Bytecode is 8-byte little-endian instructions, binary or (--hex) hex bytes separated by white
  * space. A run gets r1 = a private copy of the memory (NULL when none), r2 = its length, and
  * r10 = the top of a 512-byte stack per frame; it prints r0. Raw programs have no verifier proof,
- * so they run on the checked interpreter, which bounds every access to that memory and the stack.
+ * so they run checked: on the checked JIT by default where there is one (--jit insists on it), or
+ * on the checked interpreter (--interp). Both bound every access to that memory and the stack.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 struct vm_args {
 	bool hex;
 	bool jit;
+	bool interp;
 	const char *mem_hex;
 	const char *mem_file;
 	const char *file;
@@ -45,9 +47,11 @@ static int parse_vm_args(int argc, char **argv, bool run, struct vm_args *a)
 		if (!strcmp(arg, "--hex")) {
 			a->hex = true;
 		} else if (run && !strcmp(arg, "--interp")) {
+			a->interp = true;
 			a->jit = false;
 		} else if (run && !strcmp(arg, "--jit")) {
 			a->jit = true;
+			a->interp = false;
 		} else if (run && (!strcmp(arg, "--mem") || !strcmp(arg, "--mem-file"))) {
 			if (i + 1 >= argc) {
 				nb_cli_error("option \"%s\" needs an argument", arg);
@@ -164,10 +168,8 @@ static int vm_run(int argc, char **argv)
 
 	if (parse_vm_args(argc, argv, true, &a))
 		return vm_usage();
-	if (a.jit) {
-		nb_cli_error("--jit: the JIT is not built yet; use --interp");
-		return NB_EXIT_ERR;
-	}
+	if (a.interp)
+		opts.flags |= NB_PROG_LOAD_INTERP;
 	err = read_bytecode(&a, &insns, &cnt);
 	if (!err)
 		err = read_mem(&a, &mem, &mem_len);
@@ -175,6 +177,10 @@ static int vm_run(int argc, char **argv)
 		err = nb_prog_load(BPF_PROG_TYPE_UNSPEC, insns, cnt, &opts, &prog);
 		if (err)
 			print_log_error(&log, err);
+	}
+	if (!err && a.jit && !nb_prog_is_jited(prog)) {
+		nb_cli_error("--jit: no JIT for this program on this machine; use --interp");
+		err = -EOPNOTSUPP;
 	}
 	if (!err) {
 		nb_log_reset(&log);

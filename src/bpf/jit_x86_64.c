@@ -1,0 +1,813 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The x86-64 JIT: every instruction the interpreter runs, with the interpreter's results.
+ *
+ * Registers follow the kernel's x86-64 JIT, so that r1..r5 already sit in the SysV argument
+ * registers at a helper call and r6..r9 in callee-saved ones:
+ *
+ *   r0 rax  r1 rdi  r2 rsi  r3 rdx  r4 rcx  r5 r8  r6 rbx  r7 r13  r8 r14  r9 r15  r10 rbp
+ *
+ * r9, r10 and r11 are scratch; r12 points to the run's struct nb_jit_env (tail-call count, the
+ * native stack pointer to unwind to, and in checked mode the bounds, budget and fault report).
+ *
+ * Layout of an image:
+ *
+ *   entry      u64 fn(r1, r2) (checked: fn(r1, r2, env)): saves the SysV callee-saved
+ *              registers, sets up the env and a BPF stack of NB_MAX_CALL_FRAMES * 512 bytes,
+ *              clears r0 and r3..r9, calls the main program, and returns r0
+ *   exit_all   where aborts land: LD_ABS failures (r0 = 0) and checked faults
+ *   shared     the tail call's interpreter fallback, the fault handlers
+ *   body       per BPF function: a prologue (push rbp, rbx, r13, r14, r15; r10 -= 512) then the
+ *              code of each instruction; exit pops the five and returns. Every function has the
+ *              same frame, so a tail call simply jumps to the target's first instruction.
+ *   stubs      checked mode: one small stub per possible fault, recording the instruction
+ *
+ * Jumps between instructions start short and become long, for good, when a pass finds their
+ * displacement out of reach; passes repeat until no offset moves (sizes only grow, so this ends).
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "bpf/jit.h"
+#include "bpf/jit_x86_64_emit.h"
+#include "bpf/map.h"
+#include "bpf/prog_type.h"
+
+static const u8 reg_map[NB_MAX_BPF_REG] = {
+	[BPF_REG_0] = RAX, [BPF_REG_1] = RDI, [BPF_REG_2] = RSI, [BPF_REG_3] = RDX,
+	[BPF_REG_4] = RCX, [BPF_REG_5] = R8,  [BPF_REG_6] = RBX, [BPF_REG_7] = R13,
+	[BPF_REG_8] = R14, [BPF_REG_9] = R15, [BPF_REG_10] = RBP,
+};
+
+#define ADDR R9 /* address of a checked access or an atomic */
+#define AUX  R10
+#define AUX2 R11
+#define ENV  R12
+
+#define ENV_OFF(field) ((s32)offsetof(struct nb_jit_env, field))
+
+#define BPF_STACK_BYTES (NB_MAX_CALL_FRAMES * NB_STACK_SIZE)
+/* Unchecked entry frame: the BPF stack, the first 16 bytes of the env, 8 bytes of alignment. */
+#define ENTRY_FRAME	(BPF_STACK_BYTES + 16 + 8)
+#define STUB_LEN	15
+#define MAX_PASSES	40
+
+struct jit_stub {
+	u32 insn;
+	u8 kind;
+	u8 size;
+};
+
+struct jit_ctx {
+	struct x86_buf b;
+	const struct nb_prog *prog;
+	bool checked;
+	bool first_pass;
+	bool changed;		/* a jump became long in this pass */
+	u32 *addrs;		/* this pass: offset of each instruction's code; [len]: body end */
+	u32 *prev;		/* the previous pass */
+	u8 *long_jmp;		/* sticky: the instruction's jump needs a 32-bit displacement */
+	bool *func_start;	/* a BPF function starts here: its prologue precedes the code */
+	struct jit_stub *stubs;
+	u32 nstubs, stub_cap;
+	u32 stub_base, prev_stub_base;
+	u32 exit_all, abort0, tail_interp, fault[NB_JIT_FAULT_MAX];
+	u32 prologue_len;
+};
+
+/* Native entry into another image by tail call, or the interpreter for a program without one. */
+static __thread const struct nb_prog *tail_pending;
+
+static const void *tail_call_target(struct nb_map *map, u32 index, const void *interp_stub)
+{
+	struct nb_prog *const *slot;
+	const struct nb_prog *next;
+
+	if (index >= map->max_entries)
+		return NULL;
+	slot = map->ops->map_lookup_elem(map, &index);
+	next = slot ? READ_ONCE(*slot) : NULL;
+	if (!next)
+		return NULL;
+	if (next->jited)
+		return (const u8 *)next->jit_image + next->jit_insn_offs[0];
+	tail_pending = next;
+	return interp_stub;
+}
+
+/* The target has no native code: interpret it in this frame; its r0 ends the caller's function. */
+static u64 tail_call_interp(u64 ctx)
+{
+	return nb_interp_run(tail_pending, ctx, 0);
+}
+
+static enum x86_alu alu_op(u8 bpf_op)
+{
+	switch (bpf_op) {
+	case BPF_ADD:
+		return ALU_ADD;
+	case BPF_SUB:
+		return ALU_SUB;
+	case BPF_AND:
+		return ALU_AND;
+	case BPF_OR:
+		return ALU_OR;
+	default:
+		return ALU_XOR;
+	}
+}
+
+static enum x86_cc jmp_cc(u8 bpf_op)
+{
+	switch (bpf_op) {
+	case BPF_JEQ:
+		return CC_E;
+	case BPF_JGT:
+		return CC_A;
+	case BPF_JGE:
+		return CC_AE;
+	case BPF_JLT:
+		return CC_B;
+	case BPF_JLE:
+		return CC_BE;
+	case BPF_JSGT:
+		return CC_G;
+	case BPF_JSGE:
+		return CC_GE;
+	case BPF_JSLT:
+		return CC_L;
+	case BPF_JSLE:
+		return CC_LE;
+	default: /* BPF_JNE, BPF_JSET */
+		return CC_NE;
+	}
+}
+
+/* Checked mode: the address of a new fault stub for insn (as laid out by the previous pass). */
+static u32 fault_stub(struct jit_ctx *c, u32 insn, enum nb_jit_fault kind, u32 size)
+{
+	if (c->nstubs == c->stub_cap) {
+		u32 cap = c->stub_cap ? c->stub_cap * 2 : 256;
+		struct jit_stub *s = realloc(c->stubs, cap * sizeof(*s));
+
+		if (!s) {
+			c->b.nomem = true;
+			return 0;
+		}
+		c->stubs = s;
+		c->stub_cap = cap;
+	}
+	c->stubs[c->nstubs] = (struct jit_stub){ .insn = insn, .kind = kind, .size = size };
+	return c->prev_stub_base + STUB_LEN * c->nstubs++;
+}
+
+static const u8 func_saved[] = { RBP, RBX, R13, R14, R15 };
+
+static void emit_prologue(struct x86_buf *b)
+{
+	for (u32 i = 0; i < ARRAY_SIZE(func_saved); i++)
+		emit_push(b, func_saved[i]);
+	emit_alu_imm(b, X86_W64, ALU_SUB, RBP, NB_STACK_SIZE);
+}
+
+static void emit_epilogue(struct x86_buf *b)
+{
+	for (u32 i = ARRAY_SIZE(func_saved); i-- > 0;)
+		emit_pop(b, func_saved[i]);
+	emit_ret(b);
+}
+
+/* The native entry, exit_all and the code shared by all instructions. */
+static void emit_entry(struct jit_ctx *c)
+{
+	static const u8 sysv_saved[] = { RBX, RBP, R12, R13, R14, R15 };
+	static const u8 cleared[] = { RAX, RDX, RCX, R8, RBX, R13, R14, R15 };
+	struct x86_buf *b = &c->b;
+	s32 frame = c->checked ? 8 : ENTRY_FRAME;
+
+	for (u32 i = 0; i < ARRAY_SIZE(sysv_saved); i++)
+		emit_push(b, sysv_saved[i]);
+	emit_alu_imm(b, X86_W64, ALU_SUB, RSP, frame);
+	if (c->checked) {
+		emit_mov(b, X86_W64, ENV, RDX);
+		emit_lea(b, RBP, ENV, ENV_OFF(stack) + BPF_STACK_BYTES + NB_STACK_SIZE);
+	} else {
+		emit_lea(b, ENV, RSP, BPF_STACK_BYTES);
+		emit_store_imm(b, 8, ENV, ENV_OFF(tail_calls), 0); /* and depth */
+		/* The main function's prologue takes its 512 bytes off the top. */
+		emit_lea(b, RBP, ENV, NB_STACK_SIZE);
+	}
+	emit_store(b, 8, ENV, ENV_OFF(saved_rsp), RSP);
+	/* Registers the program has not written read as zero, as in the interpreter. */
+	for (u32 i = 0; i < ARRAY_SIZE(cleared); i++)
+		emit_zero(b, cleared[i]);
+	emit_call_rel(b, c->prev[0] - c->prologue_len);
+
+	c->exit_all = b->len;
+	emit_load(b, 8, RSP, ENV, ENV_OFF(saved_rsp));
+	emit_alu_imm(b, X86_W64, ALU_ADD, RSP, frame);
+	for (u32 i = ARRAY_SIZE(sysv_saved); i-- > 0;)
+		emit_pop(b, sysv_saved[i]);
+	emit_ret(b);
+
+	/* Ends the whole run with r0 = 0, from any call depth. */
+	c->abort0 = b->len;
+	emit_zero(b, RAX);
+	emit_jmp32(b, c->exit_all);
+
+	c->tail_interp = b->len;
+	emit_call_abs(b, tail_call_interp);
+	emit_epilogue(b);
+
+	if (!c->checked)
+		return;
+	/* Fault handlers: the stub put the instruction in esi and the size in edx. */
+	for (u32 kind = NB_JIT_FAULT_MEM; kind < NB_JIT_FAULT_MAX; kind++) {
+		c->fault[kind] = b->len;
+		emit_store(b, 4, ENV, ENV_OFF(fault_insn), RSI);
+		emit_store(b, 4, ENV, ENV_OFF(fault_size), RDX);
+		emit_store(b, 8, ENV, ENV_OFF(fault_addr), ADDR);
+		emit_store_imm(b, 4, ENV, ENV_OFF(fault_kind), kind);
+		emit_jmp32(b, c->abort0);
+	}
+}
+
+static void emit_stubs(struct jit_ctx *c)
+{
+	struct x86_buf *b = &c->b;
+
+	c->stub_base = b->len;
+	for (u32 i = 0; i < c->nstubs; i++) {
+		emit_mov_imm32(b, RSI, c->stubs[i].insn);
+		emit_mov_imm32(b, RDX, c->stubs[i].size);
+		emit_jmp32(b, c->fault[c->stubs[i].kind]);
+	}
+}
+
+/* A jump to instruction target: short while it reaches, long once it did not. */
+static void emit_insn_jump(struct jit_ctx *c, u32 i, int cc, u32 target)
+{
+	struct x86_buf *b = &c->b;
+	u32 to = c->prev[target];
+
+	if (!c->first_pass && !c->long_jmp[i] && !is_s8((s64)to - (b->len + 2))) {
+		c->long_jmp[i] = 1;
+		c->changed = true;
+	}
+	if (c->first_pass || !c->long_jmp[i]) {
+		emit1(b, cc < 0 ? 0xeb : 0x70 | cc);
+		emit1(b, c->first_pass ? 0 : (u8)(to - (b->len + 1)));
+	} else if (cc < 0) {
+		emit_jmp32(b, to);
+	} else {
+		emit_jcc32(b, cc, to);
+	}
+}
+
+static void emit_div_by_zero(struct x86_buf *b, unsigned int w, bool mod, int dst)
+{
+	if (!mod)
+		emit_zero(b, dst);
+	else if (!w)
+		emit_mov(b, 0, dst, dst); /* dst % 0 = dst, zero-extended */
+}
+
+static void emit_div_by_minus1(struct x86_buf *b, unsigned int w, bool mod, int dst)
+{
+	if (mod)
+		emit_zero(b, dst);
+	else
+		emit_neg(b, w, dst); /* INT_MIN / -1 wraps to INT_MIN */
+}
+
+/* dst = dst / r11 (or %), with rax and rdx (BPF r0 and r3) preserved. */
+static void emit_div_core(struct x86_buf *b, unsigned int w, bool sign, bool mod, int dst)
+{
+	emit_mov(b, X86_W64, AUX, RDX);
+	emit_mov(b, X86_W64, ADDR, RAX);
+	if (dst != RAX)
+		emit_mov(b, X86_W64, RAX, dst);
+	if (sign)
+		emit_cqo(b, w);
+	else
+		emit_zero(b, RDX);
+	emit_div(b, w, sign, AUX2);
+	emit_mov(b, X86_W64, AUX2, mod ? RDX : RAX);
+	emit_mov(b, X86_W64, RAX, ADDR);
+	emit_mov(b, X86_W64, RDX, AUX);
+	emit_mov(b, w, dst, AUX2);
+}
+
+/* BPF division never faults: x / 0 = 0, x % 0 = x, sdiv by -1 negates, smod by -1 is 0. */
+static void emit_divmod(struct x86_buf *b, const struct bpf_insn *insn)
+{
+	unsigned int w = BPF_CLASS(insn->code) == BPF_ALU64 ? X86_W64 : 0;
+	bool mod = BPF_OP(insn->code) == BPF_MOD, sign = insn->off == 1;
+	int dst = reg_map[insn->dst_reg];
+	u32 l_zero, l_neg1 = 0, l_done, l_done2 = 0;
+
+	if (BPF_SRC(insn->code) == BPF_K) {
+		if (insn->imm == 0)
+			emit_div_by_zero(b, w, mod, dst);
+		else if (sign && insn->imm == -1)
+			emit_div_by_minus1(b, w, mod, dst);
+		else {
+			if (w)
+				emit_mov_imm64(b, AUX2, (u64)(s64)insn->imm);
+			else
+				emit_mov_imm32(b, AUX2, insn->imm);
+			emit_div_core(b, w, sign, mod, dst);
+		}
+		return;
+	}
+	emit_mov(b, w, AUX2, reg_map[insn->src_reg]);
+	emit_alu(b, w, ALU_TEST, AUX2, AUX2);
+	l_zero = emit_jcc8_fwd(b, CC_E);
+	if (sign) {
+		emit_alu_imm(b, w, ALU_CMP, AUX2, -1);
+		l_neg1 = emit_jcc8_fwd(b, CC_E);
+	}
+	emit_div_core(b, w, sign, mod, dst);
+	l_done = emit_jmp8_fwd(b);
+	bind8(b, l_zero);
+	emit_div_by_zero(b, w, mod, dst);
+	if (sign) {
+		l_done2 = emit_jmp8_fwd(b);
+		bind8(b, l_neg1);
+		emit_div_by_minus1(b, w, mod, dst);
+		bind8(b, l_done2);
+	}
+	bind8(b, l_done);
+}
+
+/* Shift by a register: x86 takes the count in cl (BPF r4) and masks it as BPF does. */
+static void emit_shift_reg(struct x86_buf *b, unsigned int w, enum x86_shift op, int dst, int src)
+{
+	if (src == RCX) {
+		emit_shift_cl(b, w, op, dst);
+		return;
+	}
+	emit_mov(b, X86_W64, AUX2, RCX);
+	emit_mov(b, X86_W64, RCX, src);
+	if (dst == RCX) {
+		emit_shift_cl(b, w, op, AUX2);
+		emit_mov(b, X86_W64, RCX, AUX2);
+		return;
+	}
+	emit_shift_cl(b, w, op, dst);
+	emit_mov(b, X86_W64, RCX, AUX2);
+}
+
+static void emit_alu_insn(struct x86_buf *b, const struct bpf_insn *insn)
+{
+	bool is64 = BPF_CLASS(insn->code) == BPF_ALU64;
+	unsigned int w = is64 ? X86_W64 : 0;
+	bool is_x = BPF_SRC(insn->code) == BPF_X;
+	int dst = reg_map[insn->dst_reg], src = reg_map[insn->src_reg];
+	s32 imm = insn->imm;
+	u8 op = BPF_OP(insn->code);
+
+	switch (op) {
+	case BPF_ADD:
+	case BPF_SUB:
+	case BPF_AND:
+	case BPF_OR:
+	case BPF_XOR:
+		if (is_x)
+			emit_alu(b, w, alu_op(op), dst, src);
+		else
+			emit_alu_imm(b, w, alu_op(op), dst, imm);
+		break;
+	case BPF_MOV:
+		if (!is_x && is64)
+			emit_mov_imm64(b, dst, (u64)(s64)imm);
+		else if (!is_x)
+			emit_mov_imm32(b, dst, imm);
+		else if (insn->off == 0)
+			emit_mov(b, w, dst, src);
+		else
+			emit_movsx(b, w, insn->off, dst, src);
+		break;
+	case BPF_MUL:
+		if (is_x)
+			emit_imul(b, w, dst, src);
+		else
+			emit_imul_imm(b, w, dst, imm);
+		break;
+	case BPF_DIV:
+	case BPF_MOD:
+		emit_divmod(b, insn);
+		break;
+	case BPF_LSH:
+	case BPF_RSH:
+	case BPF_ARSH: {
+		enum x86_shift sh = op == BPF_LSH ? SH_SHL : op == BPF_RSH ? SH_SHR : SH_SAR;
+
+		if (is_x) {
+			emit_shift_reg(b, w, sh, dst, src);
+		} else if (imm & (is64 ? 63 : 31)) {
+			emit_shift_imm(b, w, sh, dst, imm & (is64 ? 63 : 31));
+		} else if (!is64) {
+			emit_mov(b, 0, dst, dst); /* a 32-bit shift by 0 still zero-extends */
+		}
+		break;
+	}
+	case BPF_NEG:
+		emit_neg(b, w, dst);
+		break;
+	default: { /* BPF_END: ALU64 always swaps; ALU swaps for to_be on this little-endian host */
+		bool swap = is64 || BPF_SRC(insn->code) == BPF_TO_BE;
+
+		if (imm == 16) {
+			if (swap)
+				emit_ror16_8(b, dst);
+			emit_movzx16(b, dst, dst);
+		} else if (imm == 32) {
+			if (swap)
+				emit_bswap(b, 0, dst);
+			else
+				emit_mov(b, 0, dst, dst);
+		} else if (swap) {
+			emit_bswap(b, X86_W64, dst);
+		}
+		break;
+	}
+	}
+}
+
+/* Checked mode: r9 = base + off if [r9, r9 + size) lies in the stack or the memory block. */
+static void emit_check_access(struct jit_ctx *c, u32 i, int base, s16 off, u32 size)
+{
+	struct x86_buf *b = &c->b;
+	u32 stub, l_ok;
+
+	emit_lea(b, ADDR, base, off);
+	/* Stack: addr - lo <= stack size - size, unsigned (below lo wraps to a huge value). */
+	emit_mov(b, X86_W64, AUX, ADDR);
+	emit_alu_load(b, X86_W64, ALU_SUB, AUX, ENV, ENV_OFF(stack_lo));
+	emit_alu_imm(b, X86_W64, ALU_CMP, AUX, BPF_STACK_BYTES - size);
+	l_ok = emit_jcc8_fwd(b, CC_BE);
+	/* Memory block: addr - lo + size <= len, without carry. */
+	stub = fault_stub(c, i, NB_JIT_FAULT_MEM, size);
+	emit_mov(b, X86_W64, AUX, ADDR);
+	emit_alu_load(b, X86_W64, ALU_SUB, AUX, ENV, ENV_OFF(mem_lo));
+	emit_alu_imm(b, X86_W64, ALU_ADD, AUX, size);
+	emit_jcc32(b, CC_B, stub);
+	emit_alu_load(b, X86_W64, ALU_CMP, AUX, ENV, ENV_OFF(mem_len));
+	emit_jcc32(b, CC_A, stub);
+	bind8(b, l_ok);
+}
+
+/* Atomic read-modify-write at [r9]; fetch forms return the old value in src (cmpxchg: r0). */
+static void emit_atomic(struct x86_buf *b, const struct bpf_insn *insn, u32 size)
+{
+	unsigned int w = size == 8 ? X86_W64 : 0;
+	int src = reg_map[insn->src_reg];
+	u32 loop;
+
+	switch (insn->imm) {
+	case BPF_ADD:
+	case BPF_AND:
+	case BPF_OR:
+	case BPF_XOR:
+		emit_lock_alu(b, size, alu_op(insn->imm), ADDR, 0, src);
+		break;
+	case BPF_ADD | BPF_FETCH:
+		emit_lock_xadd(b, size, ADDR, 0, src);
+		break;
+	case BPF_XCHG:
+		emit_xchg(b, size, ADDR, 0, src);
+		break;
+	case BPF_CMPXCHG:
+		emit_lock_cmpxchg(b, size, ADDR, 0, src);
+		if (size == 4)
+			emit_mov(b, 0, RAX, RAX); /* a successful cmpxchg leaves rax's top alone */
+		break;
+	default: /* and/or/xor with fetch: a compare-and-exchange loop through rax */
+		emit_mov(b, X86_W64, AUX, RAX);
+		emit_load(b, size, RAX, ADDR, 0);
+		loop = b->len;
+		emit_mov(b, X86_W64, AUX2, src == RAX ? AUX : src);
+		emit_alu(b, w, alu_op(insn->imm & ~BPF_FETCH), AUX2, RAX);
+		emit_lock_cmpxchg(b, size, ADDR, 0, AUX2);
+		emit_jcc8_back(b, CC_NE, loop);
+		if (src != RAX) {
+			emit_mov(b, w, src, RAX);
+			emit_mov(b, X86_W64, RAX, AUX);
+		}
+		break;
+	}
+}
+
+static void emit_mem_insn(struct jit_ctx *c, u32 i, const struct bpf_insn *insn)
+{
+	struct x86_buf *b = &c->b;
+	u32 size = insn_size_bytes(insn);
+	bool load = BPF_CLASS(insn->code) == BPF_LDX;
+	int base = reg_map[load ? insn->src_reg : insn->dst_reg];
+	s32 off = insn->off;
+
+	if (c->checked || insn_is_atomic(insn)) {
+		if (c->checked)
+			emit_check_access(c, i, base, off, size);
+		else
+			emit_lea(b, ADDR, base, off);
+		base = ADDR;
+		off = 0;
+	}
+	switch (BPF_CLASS(insn->code)) {
+	case BPF_LDX:
+		if (BPF_MODE(insn->code) == BPF_MEMSX)
+			emit_load_sx(b, size, reg_map[insn->dst_reg], base, off);
+		else
+			emit_load(b, size, reg_map[insn->dst_reg], base, off);
+		break;
+	case BPF_ST:
+		emit_store_imm(b, size, base, off, insn->imm);
+		break;
+	default:
+		if (BPF_MODE(insn->code) == BPF_MEM) {
+			emit_store(b, size, base, off, reg_map[insn->src_reg]);
+			break;
+		}
+		if (c->checked) {
+			emit_test8_imm(b, ADDR, size - 1);
+			emit_jcc32(b, CC_NE, fault_stub(c, i, NB_JIT_FAULT_ALIGN, size));
+		}
+		emit_atomic(b, insn, size);
+		break;
+	}
+}
+
+/* LD_ABS / LD_IND: r0 = ops->ld_abs(r6, off, size); failure ends the run with r0 = 0. */
+static void emit_ld_abs(struct jit_ctx *c, const struct bpf_insn *insn)
+{
+	static const u8 kept[] = { RDI, RSI, RDX, RCX, R8 };
+	struct x86_buf *b = &c->b;
+
+	/* The interpreter keeps r1..r5: so do we. Five pushes and the result slot keep rsp aligned. */
+	for (u32 i = 0; i < ARRAY_SIZE(kept); i++)
+		emit_push(b, kept[i]);
+	emit_alu_imm(b, X86_W64, ALU_SUB, RSP, 8);
+	if (BPF_MODE(insn->code) == BPF_IND) {
+		emit_mov(b, 0, RSI, reg_map[insn->src_reg]);
+		emit_alu_imm(b, 0, ALU_ADD, RSI, insn->imm);
+	} else {
+		emit_mov_imm32(b, RSI, insn->imm);
+	}
+	emit_mov(b, X86_W64, RDI, RBX);
+	emit_mov_imm32(b, RDX, insn_size_bytes(insn));
+	emit_mov(b, X86_W64, RCX, RSP);
+	emit_call_abs(b, c->prog->ops->ld_abs);
+	emit_alu(b, 0, ALU_TEST, RAX, RAX);
+	emit_jcc32(b, CC_S, c->abort0);
+	emit_load(b, 4, RAX, RSP, 0);
+	emit_alu_imm(b, X86_W64, ALU_ADD, RSP, 8);
+	for (u32 i = ARRAY_SIZE(kept); i-- > 0;)
+		emit_pop(b, kept[i]);
+}
+
+static void emit_helper_call(struct jit_ctx *c, const struct bpf_insn *insn)
+{
+	static const u8 kept[] = { RDI, RSI, RDX, RCX, R8, R8 };
+	struct x86_buf *b = &c->b;
+
+	/*
+	 * Verified programs never read r1..r5 after a call; unverified ones may, and the
+	 * interpreter leaves them untouched. Six pushes keep rsp aligned.
+	 */
+	if (c->checked)
+		for (u32 i = 0; i < ARRAY_SIZE(kept); i++)
+			emit_push(b, kept[i]);
+	emit_call_abs(b, c->prog->helpers[insn->imm]);
+	if (c->checked)
+		for (u32 i = ARRAY_SIZE(kept); i-- > 0;)
+			emit_pop(b, kept[i]);
+}
+
+static void emit_pseudo_call(struct jit_ctx *c, u32 i, const struct bpf_insn *insn)
+{
+	struct x86_buf *b = &c->b;
+	u32 target = i + 1 + insn->imm;
+
+	if (c->checked) {
+		emit_alu_mem_imm(b, 0, ALU_CMP, ENV, ENV_OFF(depth), NB_MAX_CALL_FRAMES - 1);
+		emit_jcc32(b, CC_AE, fault_stub(c, i, NB_JIT_FAULT_DEPTH, 0));
+		emit_alu_mem_imm(b, 0, ALU_ADD, ENV, ENV_OFF(depth), 1);
+	}
+	emit_call_rel(b, c->prev[target] - c->prologue_len);
+	if (c->checked)
+		emit_alu_mem_imm(b, 0, ALU_SUB, ENV, ENV_OFF(depth), 1);
+}
+
+/*
+ * bpf_tail_call(ctx, map, index): on a hit below the chain limit, jump to the target's first
+ * instruction in this very frame; on a miss continue with the next instruction.
+ */
+static void emit_tail_call(struct jit_ctx *c)
+{
+	struct x86_buf *b = &c->b;
+	u32 l_limit, l_miss;
+
+	emit_alu_mem_imm(b, 0, ALU_CMP, ENV, ENV_OFF(tail_calls), NB_MAX_TAIL_CALLS);
+	l_limit = emit_jcc8_fwd(b, CC_AE);
+	emit_push(b, RDI);
+	emit_push(b, RDI);
+	emit_mov(b, X86_W64, RDI, RSI);
+	emit_mov(b, 0, RSI, RDX);
+	emit_lea_rip(b, RDX, c->tail_interp);
+	emit_call_abs(b, tail_call_target);
+	emit_pop(b, RDI);
+	emit_pop(b, RDI);
+	emit_alu(b, X86_W64, ALU_TEST, RAX, RAX);
+	l_miss = emit_jcc8_fwd(b, CC_E);
+	emit_alu_mem_imm(b, 0, ALU_ADD, ENV, ENV_OFF(tail_calls), 1);
+	emit_jmp_reg(b, RAX);
+	bind8(b, l_limit);
+	bind8(b, l_miss);
+}
+
+static void emit_jmp_insn(struct jit_ctx *c, u32 i, const struct bpf_insn *insn)
+{
+	struct x86_buf *b = &c->b;
+	unsigned int w = BPF_CLASS(insn->code) == BPF_JMP32 ? 0 : X86_W64;
+	int dst = reg_map[insn->dst_reg];
+	u8 op = BPF_OP(insn->code);
+
+	switch (op) {
+	case BPF_JA:
+		emit_insn_jump(c, i, -1, i + 1 + insn_jmp_off(insn));
+		return;
+	case BPF_CALL:
+		if (insn->src_reg == BPF_PSEUDO_CALL)
+			emit_pseudo_call(c, i, insn);
+		else
+			emit_helper_call(c, insn);
+		return;
+	case BPF_EXIT:
+		emit_epilogue(b);
+		return;
+	case BPF_OP(NB_OP_TAIL_CALL):
+		emit_tail_call(c);
+		return;
+	}
+	if (BPF_SRC(insn->code) == BPF_X)
+		emit_alu(b, w, op == BPF_JSET ? ALU_TEST : ALU_CMP, dst, reg_map[insn->src_reg]);
+	else if (op == BPF_JSET)
+		emit_alu_imm(b, w, ALU_TEST, dst, insn->imm);
+	else if (insn->imm == 0)
+		emit_alu(b, w, ALU_TEST, dst, dst); /* same flags as cmp dst, 0 */
+	else
+		emit_alu_imm(b, w, ALU_CMP, dst, insn->imm);
+	emit_insn_jump(c, i, jmp_cc(op), i + 1 + insn->off);
+}
+
+static void emit_body(struct jit_ctx *c)
+{
+	const struct nb_prog *prog = c->prog;
+	struct x86_buf *b = &c->b;
+
+	for (u32 i = 0; i < prog->len; i++) {
+		const struct bpf_insn *insn = &prog->insns[i];
+
+		if (c->func_start[i])
+			emit_prologue(b);
+		c->addrs[i] = b->len;
+		if (c->checked) {
+			/* One unit of budget per instruction, spent before it runs. */
+			emit_alu_mem_imm(b, X86_W64, ALU_SUB, ENV, ENV_OFF(budget), 1);
+			emit_jcc32(b, CC_B, fault_stub(c, i, NB_JIT_FAULT_BUDGET, 0));
+		}
+		switch (BPF_CLASS(insn->code)) {
+		case BPF_ALU:
+		case BPF_ALU64:
+			emit_alu_insn(b, insn);
+			break;
+		case BPF_LDX:
+		case BPF_ST:
+		case BPF_STX:
+			emit_mem_insn(c, i, insn);
+			break;
+		case BPF_LD:
+			if (insn_is_ldimm64(insn)) {
+				emit_mov_imm64(b, reg_map[insn->dst_reg], insn_ldimm64_val(insn));
+				c->addrs[++i] = b->len;
+			} else {
+				emit_ld_abs(c, insn);
+			}
+			break;
+		default:
+			emit_jmp_insn(c, i, insn);
+			break;
+		}
+	}
+	c->addrs[prog->len] = b->len;
+}
+
+/* Function starts: insn 0 and every target of a bpf-to-bpf call or a callback reference. */
+static void mark_functions(struct jit_ctx *c)
+{
+	const struct nb_prog *prog = c->prog;
+
+	c->func_start[0] = true;
+	for (u32 i = 0; i < prog->len; i++) {
+		const struct bpf_insn *insn = &prog->insns[i];
+		bool ref = insn_is_pseudo_call(insn) ||
+			   (insn_is_ldimm64(insn) && insn->src_reg == BPF_PSEUDO_FUNC);
+		s64 target = (s64)i + 1 + insn->imm;
+
+		if (ref && target >= 0 && target < prog->len)
+			c->func_start[target] = true;
+		if (insn_is_ldimm64(insn))
+			i++;
+	}
+}
+
+static int install_image(struct nb_prog *prog, struct jit_ctx *c, struct nb_log *log)
+{
+	size_t size = (c->b.len + getpagesize() - 1) & ~((size_t)getpagesize() - 1);
+	void *image = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (image == MAP_FAILED) {
+		nb_log_printf(log, "JIT: no memory for %u bytes of code\n", c->b.len);
+		return -ENOMEM;
+	}
+	memcpy(image, c->b.p, c->b.len);
+	/* W^X: the code is never writable and executable at once. */
+	if (mprotect(image, size, PROT_READ | PROT_EXEC)) {
+		munmap(image, size);
+		nb_log_printf(log, "JIT: cannot make the code executable\n");
+		return -errno;
+	}
+	prog->jit_image = image;
+	prog->jit_size = c->b.len;
+	prog->jit_insn_offs = c->addrs;
+	c->addrs = NULL;
+	if (c->checked)
+		prog->jited_checked = (nb_jited_checked_fn)image;
+	else
+		prog->jited = (nb_jited_fn)image;
+	return 0;
+}
+
+int nb_jit_x86_64_compile(struct nb_prog *prog, struct nb_log *log)
+{
+	struct jit_ctx c = {
+		.prog = prog,
+		.checked = prog->load_flags & NB_PROG_LOAD_CHECKED,
+	};
+	struct x86_buf scratch = { 0 };
+	bool converged = false;
+	int err = -ENOMEM;
+
+	c.addrs = calloc(prog->len + 1, sizeof(*c.addrs));
+	c.prev = calloc(prog->len + 1, sizeof(*c.prev));
+	c.long_jmp = calloc(prog->len, 1);
+	c.func_start = calloc(prog->len, sizeof(*c.func_start));
+	if (!c.addrs || !c.prev || !c.long_jmp || !c.func_start)
+		goto out;
+	emit_prologue(&scratch);
+	c.prologue_len = scratch.len;
+	free(scratch.p);
+	mark_functions(&c);
+
+	for (u32 pass = 0; pass < MAX_PASSES && !converged; pass++) {
+		u32 *t;
+
+		c.b.len = 0;
+		c.nstubs = 0;
+		c.changed = false;
+		c.first_pass = pass == 0;
+		emit_entry(&c);
+		emit_body(&c);
+		emit_stubs(&c);
+		if (c.b.nomem)
+			goto out;
+		converged = !c.first_pass && !c.changed && c.stub_base == c.prev_stub_base &&
+			    !memcmp(c.addrs, c.prev, (prog->len + 1) * sizeof(*c.addrs));
+		if (converged)
+			break;
+		t = c.prev;
+		c.prev = c.addrs;
+		c.addrs = t;
+		c.prev_stub_base = c.stub_base;
+	}
+	if (!converged) {
+		nb_log_printf(log, "JIT: code size did not converge in %d passes\n", MAX_PASSES);
+		err = -EFAULT;
+		goto out;
+	}
+	err = install_image(prog, &c, log);
+out:
+	free(c.b.p);
+	free(c.addrs);
+	free(c.prev);
+	free(c.long_jmp);
+	free(c.func_start);
+	free(c.stubs);
+	return err;
+}
