@@ -33,6 +33,8 @@ void nb_jit_free(struct nb_prog *prog)
 	prog->jit_insn_offs = NULL;
 	prog->jited = NULL;
 	prog->jited_checked = NULL;
+	for (u32 k = 0; k < prog->callback_cnt; k++)
+		prog->callbacks[k].jited = NULL;
 }
 
 const char *nb_jit_fault_reason(enum nb_jit_fault kind)

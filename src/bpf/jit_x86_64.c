@@ -16,7 +16,8 @@
  *              registers, sets up the env and a BPF stack of NB_MAX_CALL_FRAMES * 512 bytes,
  *              clears r0 and r3..r9, calls the main program, and returns r0
  *   exit_all   where aborts land: LD_ABS failures (r0 = 0) and checked faults
- *   shared     the tail call's interpreter fallback, the fault handlers
+ *   shared     the tail call's interpreter fallback, the fault handlers, and one entry per
+ *              callback, u64 fn(r1..r5), shaped as the main one
  *   body       per BPF function: a prologue (push rbp, rbx, r13, r14, r15; r10 -= 512) then the
  *              code of each instruction; exit pops the five and returns. Every function has the
  *              same frame, so a tail call simply jumps to the target's first instruction.
@@ -76,6 +77,7 @@ struct jit_ctx {
 	u32 nstubs, stub_cap;
 	u32 stub_base, prev_stub_base;
 	u32 exit_all, abort0, tail_interp, fault[NB_JIT_FAULT_MAX];
+	u32 *cb_entry;		/* native entry of each callback (prog->callbacks) */
 	u32 prologue_len;
 };
 
@@ -166,6 +168,12 @@ static u32 fault_stub(struct jit_ctx *c, u32 insn, enum nb_jit_fault kind, u32 s
 }
 
 static const u8 func_saved[] = { RBP, RBX, R13, R14, R15 };
+static const u8 sysv_saved[] = { RBX, RBP, R12, R13, R14, R15 };
+
+static s32 entry_frame(const struct jit_ctx *c)
+{
+	return c->checked ? 8 : ENTRY_FRAME;
+}
 
 static void emit_prologue(struct x86_buf *b)
 {
@@ -181,35 +189,44 @@ static void emit_epilogue(struct x86_buf *b)
 	emit_ret(b);
 }
 
-/* The native entry, exit_all and the code shared by all instructions. */
-static void emit_entry(struct jit_ctx *c)
+/*
+ * A native entry: save the SysV callee-saved registers, set up the env and the BPF stack, clear
+ * the registers the caller does not pass (they read as zero, as in the interpreter), and call
+ * the BPF function at insn target. The main entry passes r1, r2; callbacks r1..r5.
+ */
+static void emit_entry(struct jit_ctx *c, u32 target, bool main)
 {
-	static const u8 sysv_saved[] = { RBX, RBP, R12, R13, R14, R15 };
-	static const u8 cleared[] = { RAX, RDX, RCX, R8, RBX, R13, R14, R15 };
+	static const u8 cleared[] = { RAX, RBX, R13, R14, R15, RDX, RCX, R8 };
 	struct x86_buf *b = &c->b;
-	s32 frame = c->checked ? 8 : ENTRY_FRAME;
 
 	for (u32 i = 0; i < ARRAY_SIZE(sysv_saved); i++)
 		emit_push(b, sysv_saved[i]);
-	emit_alu_imm(b, X86_W64, ALU_SUB, RSP, frame);
+	emit_alu_imm(b, X86_W64, ALU_SUB, RSP, entry_frame(c));
 	if (c->checked) {
 		emit_mov(b, X86_W64, ENV, RDX);
 		emit_lea(b, RBP, ENV, ENV_OFF(stack) + BPF_STACK_BYTES + NB_STACK_SIZE);
 	} else {
 		emit_lea(b, ENV, RSP, BPF_STACK_BYTES);
 		emit_store_imm(b, 8, ENV, ENV_OFF(tail_calls), 0); /* and depth */
-		/* The main function's prologue takes its 512 bytes off the top. */
+		/* The function's prologue takes its 512 bytes off the top. */
 		emit_lea(b, RBP, ENV, NB_STACK_SIZE);
 	}
 	emit_store(b, 8, ENV, ENV_OFF(saved_rsp), RSP);
-	/* Registers the program has not written read as zero, as in the interpreter. */
-	for (u32 i = 0; i < ARRAY_SIZE(cleared); i++)
+	for (u32 i = 0; i < (main ? ARRAY_SIZE(cleared) : 5); i++)
 		emit_zero(b, cleared[i]);
-	emit_call_rel(b, c->prev[0] - c->prologue_len);
+	emit_call_rel(b, c->prev[target] - c->prologue_len);
+}
 
+/* The main entry, exit_all, the code shared by all instructions and the callback entries. */
+static void emit_shared(struct jit_ctx *c)
+{
+	const struct nb_prog *prog = c->prog;
+	struct x86_buf *b = &c->b;
+
+	emit_entry(c, 0, true);
 	c->exit_all = b->len;
 	emit_load(b, 8, RSP, ENV, ENV_OFF(saved_rsp));
-	emit_alu_imm(b, X86_W64, ALU_ADD, RSP, frame);
+	emit_alu_imm(b, X86_W64, ALU_ADD, RSP, entry_frame(c));
 	for (u32 i = ARRAY_SIZE(sysv_saved); i-- > 0;)
 		emit_pop(b, sysv_saved[i]);
 	emit_ret(b);
@@ -223,16 +240,23 @@ static void emit_entry(struct jit_ctx *c)
 	emit_call_abs(b, tail_call_interp);
 	emit_epilogue(b);
 
-	if (!c->checked)
+	if (c->checked) {
+		/* Fault handlers: the stub put the instruction in esi and the size in edx. */
+		for (u32 kind = NB_JIT_FAULT_MEM; kind < NB_JIT_FAULT_MAX; kind++) {
+			c->fault[kind] = b->len;
+			emit_store(b, 4, ENV, ENV_OFF(fault_insn), RSI);
+			emit_store(b, 4, ENV, ENV_OFF(fault_size), RDX);
+			emit_store(b, 8, ENV, ENV_OFF(fault_addr), ADDR);
+			emit_store_imm(b, 4, ENV, ENV_OFF(fault_kind), kind);
+			emit_jmp32(b, c->abort0);
+		}
 		return;
-	/* Fault handlers: the stub put the instruction in esi and the size in edx. */
-	for (u32 kind = NB_JIT_FAULT_MEM; kind < NB_JIT_FAULT_MAX; kind++) {
-		c->fault[kind] = b->len;
-		emit_store(b, 4, ENV, ENV_OFF(fault_insn), RSI);
-		emit_store(b, 4, ENV, ENV_OFF(fault_size), RDX);
-		emit_store(b, 8, ENV, ENV_OFF(fault_addr), ADDR);
-		emit_store_imm(b, 4, ENV, ENV_OFF(fault_kind), kind);
-		emit_jmp32(b, c->abort0);
+	}
+	/* Callbacks (bpf_loop, for_each_map_elem): helpers enter them from C with r1..r5. */
+	for (u32 k = 0; k < prog->callback_cnt; k++) {
+		c->cb_entry[k] = b->len;
+		emit_entry(c, prog->callbacks[k].insn_off, false);
+		emit_jmp32(b, c->exit_all);
 	}
 }
 
@@ -708,7 +732,7 @@ static void emit_body(struct jit_ctx *c)
 	c->addrs[prog->len] = b->len;
 }
 
-/* Function starts: insn 0 and every target of a bpf-to-bpf call or a callback reference. */
+/* Function starts: insn 0, every target of a bpf-to-bpf call, every callback. */
 static void mark_functions(struct jit_ctx *c)
 {
 	const struct nb_prog *prog = c->prog;
@@ -716,15 +740,16 @@ static void mark_functions(struct jit_ctx *c)
 	c->func_start[0] = true;
 	for (u32 i = 0; i < prog->len; i++) {
 		const struct bpf_insn *insn = &prog->insns[i];
-		bool ref = insn_is_pseudo_call(insn) ||
-			   (insn_is_ldimm64(insn) && insn->src_reg == BPF_PSEUDO_FUNC);
 		s64 target = (s64)i + 1 + insn->imm;
 
-		if (ref && target >= 0 && target < prog->len)
+		if (insn_is_pseudo_call(insn) && target >= 0 && target < prog->len)
 			c->func_start[target] = true;
 		if (insn_is_ldimm64(insn))
 			i++;
 	}
+	for (u32 k = 0; k < prog->callback_cnt; k++)
+		if (prog->callbacks[k].insn_off < prog->len)
+			c->func_start[prog->callbacks[k].insn_off] = true;
 }
 
 static int install_image(struct nb_prog *prog, struct jit_ctx *c, struct nb_log *log)
@@ -747,10 +772,13 @@ static int install_image(struct nb_prog *prog, struct jit_ctx *c, struct nb_log 
 	prog->jit_size = c->b.len;
 	prog->jit_insn_offs = c->addrs;
 	c->addrs = NULL;
-	if (c->checked)
+	if (c->checked) {
 		prog->jited_checked = (nb_jited_checked_fn)image;
-	else
-		prog->jited = (nb_jited_fn)image;
+		return 0;
+	}
+	for (u32 k = 0; k < prog->callback_cnt; k++)
+		prog->callbacks[k].jited = (nb_callback_fn)((u8 *)image + c->cb_entry[k]);
+	prog->jited = (nb_jited_fn)image;
 	return 0;
 }
 
@@ -768,7 +796,8 @@ int nb_jit_x86_64_compile(struct nb_prog *prog, struct nb_log *log)
 	c.prev = calloc(prog->len + 1, sizeof(*c.prev));
 	c.long_jmp = calloc(prog->len, 1);
 	c.func_start = calloc(prog->len, sizeof(*c.func_start));
-	if (!c.addrs || !c.prev || !c.long_jmp || !c.func_start)
+	c.cb_entry = calloc(prog->callback_cnt + 1, sizeof(*c.cb_entry));
+	if (!c.addrs || !c.prev || !c.long_jmp || !c.func_start || !c.cb_entry)
 		goto out;
 	emit_prologue(&scratch);
 	c.prologue_len = scratch.len;
@@ -782,7 +811,7 @@ int nb_jit_x86_64_compile(struct nb_prog *prog, struct nb_log *log)
 		c.nstubs = 0;
 		c.changed = false;
 		c.first_pass = pass == 0;
-		emit_entry(&c);
+		emit_shared(&c);
 		emit_body(&c);
 		emit_stubs(&c);
 		if (c.b.nomem)
@@ -808,6 +837,7 @@ out:
 	free(c.prev);
 	free(c.long_jmp);
 	free(c.func_start);
+	free(c.cb_entry);
 	free(c.stubs);
 	return err;
 }

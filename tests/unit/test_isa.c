@@ -19,7 +19,8 @@ static struct nb_prog *load_checked(const struct bpf_insn *insns, unsigned int c
 	struct nb_prog_load_opts opts = {
 		.sz = sizeof(opts),
 		.name = name,
-		.flags = NB_PROG_LOAD_CHECKED,
+		/* The interpreter: test_jit_isa.c runs the same table on the JIT. */
+		.flags = NB_PROG_LOAD_CHECKED | NB_PROG_LOAD_INTERP,
 		.log = log,
 	};
 	struct nb_prog *prog = NULL;

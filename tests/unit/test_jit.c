@@ -388,3 +388,37 @@ static void __attribute__((constructor)) register_random_shards(void)
 		nb_test_register(names[i], run_random_shard, (const void *)i);
 	}
 }
+
+/* bpf_loop calls its callback through the JIT's native callback entry. */
+NB_TEST(jit_callback_bpf_loop)
+{
+	const struct bpf_insn prog[] = {
+		NB_MOV64_IMM(R6, 0), NB_ST_MEM(BPF_DW, R10, -8, 0), NB_MOV64_IMM(R1, 10),
+		NB_LD_IMM64_RAW(R2, BPF_PSEUDO_FUNC, 9), NB_MOV64_REG(R3, R10),
+		NB_ALU64_IMM(BPF_ADD, R3, -8), NB_MOV64_IMM(R4, 0), NB_CALL_HELPER(BPF_FUNC_loop),
+		NB_LDX_MEM(BPF_DW, R1, R10, -8), NB_ALU64_IMM(BPF_MUL, R0, 1000),
+		NB_ALU64_REG(BPF_ADD, R0, R1), NB_EXIT(),
+		/* callback(i, ctx): *ctx += i + 100; stop after i == 7 */
+		NB_LDX_MEM(BPF_DW, R3, R2, 0), NB_ALU64_REG(BPF_ADD, R3, R1),
+		NB_ALU64_IMM(BPF_ADD, R3, 100), NB_STX_MEM(BPF_DW, R2, R3, 0), NB_MOV64_IMM(R0, 0),
+		NB_JMP_IMM(BPF_JNE, R1, 7, 1), NB_MOV64_IMM(R0, 1), NB_EXIT(),
+	};
+	struct nb_log log = { 0 };
+	struct nb_prog_load_opts opts = {
+		.sz = sizeof(opts), .flags = NB_PROG_LOAD_UNSAFE_NO_VERIFY, .log = &log,
+	};
+	struct nb_prog *pj, *pi;
+
+	skip_without_jit();
+	if (nb_prog_load(BPF_PROG_TYPE_SYSCALL, prog, ARRAY_SIZE(prog), &opts, &pj))
+		NB_FAIL("load: %s", nb_log_text(&log));
+	opts.flags |= NB_PROG_LOAD_INTERP;
+	NB_ASSERT_EQ(nb_prog_load(BPF_PROG_TYPE_SYSCALL, prog, ARRAY_SIZE(prog), &opts, &pi), 0);
+	NB_ASSERT(pj->jited && pj->callback_cnt == 1 && pj->callbacks[0].jited);
+	NB_ASSERT(!pi->jited && !pi->callbacks[0].jited);
+	NB_ASSERT_EQ(nb_prog_run(pi, NULL), 8 * 1000 + 28 + 800);
+	NB_ASSERT_EQ(nb_prog_run(pj, NULL), 8 * 1000 + 28 + 800);
+	nb_prog_put(pj);
+	nb_prog_put(pi);
+	nb_log_free(&log);
+}
