@@ -87,7 +87,8 @@ static void run_checked(const struct nb_prog *prog, u8 *buf, const u8 *mem, u32 
 {
 	struct nb_log log = { 0 };
 
-	memcpy(buf, mem, len);
+	if (len)
+		memcpy(buf, mem, len);
 	r->r0 = 0;
 	r->err = nb_prog_run_checked(prog, buf, len, &r->r0, &log);
 	snprintf(r->msg, sizeof(r->msg), "%s", nb_log_text(&log));
@@ -129,7 +130,8 @@ static enum nb_jit_diff_result diff_checked(const struct bpf_insn *insns, u32 cn
 		goto out;
 	}
 	run_checked(pi, buf, mem, len, ri);
-	memcpy(out, buf, len);
+	if (len)
+		memcpy(out, buf, len);
 	run_checked(pj, buf, mem, len, &rj);
 	if (ri->err != rj.err || (!ri->err && ri->r0 != rj.r0)) {
 		say(why, why_len, "checked: interp err %d r0 0x%llx '%s', jit err %d r0 0x%llx '%s'",
@@ -166,10 +168,13 @@ static enum nb_jit_diff_result diff_unchecked(const struct bpf_insn *insns, u32 
 		say(why, why_len, "unchecked load was not JIT-compiled");
 		goto out;
 	}
-	memcpy(buf, mem, len);
+	if (len)
+		memcpy(buf, mem, len);
 	ri = nb_interp_run(pi, (u64)(uintptr_t)buf, len);
-	memcpy(out, buf, len);
-	memcpy(buf, mem, len);
+	if (len) {
+		memcpy(out, buf, len);
+		memcpy(buf, mem, len);
+	}
 	rj = pj->jited((u64)(uintptr_t)buf, len);
 	if (ri != rj)
 		say(why, why_len, "unchecked: interp r0 0x%llx, jit r0 0x%llx",
