@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <netbpf/map.h>
 #include <netbpf/prog.h>
 
+#include "bpf/map.h"
 #include "bpf/prog.h"
 #include "bpf_asm.h"
 #include "bpf_gen.h"
@@ -421,4 +423,76 @@ NB_TEST(jit_callback_bpf_loop)
 	nb_prog_put(pj);
 	nb_prog_put(pi);
 	nb_log_free(&log);
+}
+
+/* ctx[0]++; tail call slot 0 of map (itself, until the chain limit); return ctx[0] + 1000 */
+static void tail_counter_prog(struct bpf_insn *p, u32 map_id)
+{
+	const struct bpf_insn insns[] = {
+		NB_MOV64_REG(R6, R1), NB_LDX_MEM(BPF_DW, R0, R6, 0), NB_ALU64_IMM(BPF_ADD, R0, 1),
+		NB_STX_MEM(BPF_DW, R6, R0, 0), NB_LD_MAP_ID(R2, map_id), NB_MOV64_IMM(R3, 0),
+		NB_MOV64_REG(R1, R6), NB_CALL_HELPER(BPF_FUNC_tail_call),
+		NB_LDX_MEM(BPF_DW, R0, R6, 0), NB_ALU64_IMM(BPF_ADD, R0, 1000), NB_EXIT(),
+	};
+
+	memcpy(p, insns, sizeof(insns));
+}
+
+static struct nb_prog *load_tail(const struct bpf_insn *insns, u32 cnt, unsigned int flags)
+{
+	struct nb_log log = { 0 };
+	struct nb_prog_load_opts opts = {
+		.sz = sizeof(opts), .flags = NB_PROG_LOAD_UNSAFE_NO_VERIFY | flags, .log = &log,
+	};
+	struct nb_prog *p;
+
+	if (nb_prog_load(BPF_PROG_TYPE_SYSCALL, insns, cnt, &opts, &p))
+		NB_FAIL("load: %s", nb_log_text(&log));
+	nb_log_free(&log);
+	return p;
+}
+
+/* Tail calls: the 33-call limit, a miss falling through, JIT to JIT and JIT to interpreter. */
+NB_TEST(jit_tail_calls)
+{
+	struct bpf_insn self[12];
+	struct nb_map *arr[2];
+	struct nb_prog *prog[2];
+	u64 ctx[2];
+	u32 key = 0, id;
+
+	skip_without_jit();
+	for (int e = 0; e < 2; e++) { /* 0: interpreter, 1: JIT */
+		NB_ASSERT_EQ(nb_map_create(BPF_MAP_TYPE_PROG_ARRAY, 4, 4, 4, NULL, &arr[e]), 0);
+		tail_counter_prog(self, arr[e]->id);
+		prog[e] = load_tail(self, ARRAY_SIZE(self), e ? 0 : NB_PROG_LOAD_INTERP);
+		NB_ASSERT_EQ(nb_prog_is_jited(prog[e]), e);
+		/* An empty slot: the call falls through after one run. */
+		ctx[e] = 0;
+		NB_ASSERT_EQ(nb_prog_run(prog[e], &ctx[e]), 1001);
+		id = nb_prog_id(prog[e]);
+		NB_ASSERT_EQ(nb_map_update_elem(arr[e], &key, &id, BPF_ANY), 0);
+		ctx[e] = 0;
+		NB_ASSERT_EQ(nb_prog_run(prog[e], &ctx[e]), 1000 + 1 + NB_MAX_TAIL_CALLS);
+		NB_ASSERT_EQ(ctx[e], 1 + NB_MAX_TAIL_CALLS);
+	}
+	{
+		/* A JIT-compiled caller whose target only the interpreter runs. */
+		const struct bpf_insn caller[] = {
+			NB_MOV64_REG(R6, R1), NB_LD_MAP_ID(R2, arr[0]->id), NB_MOV64_IMM(R3, 0),
+			NB_CALL_HELPER(BPF_FUNC_tail_call), NB_MOV64_IMM(R0, 7), NB_EXIT(),
+		};
+		struct nb_prog *p = load_tail(caller, ARRAY_SIZE(caller), 0);
+
+		NB_ASSERT(p->jited);
+		ctx[0] = 0;
+		/* The interpreter counts its own chain: the mixed chain may run one more. */
+		NB_ASSERT_EQ(nb_prog_run(p, &ctx[0]), 1000 + 1 + NB_MAX_TAIL_CALLS);
+		nb_prog_put(p);
+	}
+	for (int e = 0; e < 2; e++) {
+		nb_map_release_uref(arr[e]);
+		nb_map_put(arr[e]);
+		nb_prog_put(prog[e]);
+	}
 }
