@@ -50,6 +50,8 @@ const char *nb_cli_examples_dir(void);
 int nb_cli_batch(const char *path);
 /* netbpf prog verify ... (src/cli/prog_verify.c). */
 int prog_verify(int argc, char **argv);
+/* netbpf prog dump { xlated | jited } ... (src/cli/prog_dump.c). */
+int prog_dump(int argc, char **argv);
 
 /* An object named on the command line, with the words that shape its load (object_args.c). */
 #define NB_CLI_MAX_SETS 64

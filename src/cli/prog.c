@@ -5,6 +5,7 @@
  *   netbpf prog load OBJ [type { tc | action | xdp | socket | TYPE }] [sec SECTION]
  *                        [--set NAME=VALUE]...
  *   netbpf prog verify ...
+ *   netbpf prog dump { xlated | jited } OBJ [sec S] [type T]   (prog_dump.c)
  *
  * A one-shot command keeps nothing loaded once it exits, so there is no `prog show`: `prog load`
  * lists the programs (id, type, name, section, instructions) and maps (id, type, name, flags,
@@ -26,7 +27,8 @@ static int prog_usage(void)
 {
 	fprintf(stderr, "Usage: netbpf prog load OBJ [type { tc | action | xdp | socket | TYPE }] "
 			"[sec SECTION] [--set NAME=VALUE]...\n"
-			"       netbpf prog verify ...\n");
+			"       netbpf prog verify ...\n"
+			"       netbpf prog dump { xlated | jited } OBJ [sec SECTION] [type TYPE]\n");
 	return NB_EXIT_USAGE;
 }
 
@@ -181,6 +183,8 @@ int cmd_prog(int argc, char **argv)
 		return prog_load(argc - 1, argv + 1);
 	if (nb_matches(argv[0], "verify"))
 		return prog_verify(argc - 1, argv + 1);
+	if (nb_matches(argv[0], "dump"))
+		return prog_dump(argc - 1, argv + 1);
 	if (nb_matches(argv[0], "show") || nb_matches(argv[0], "list")) {
 		nb_cli_error("prog %s: nothing stays loaded between commands; \"netbpf prog load "
 			     "OBJ\" lists an object's programs and maps", argv[0]);

@@ -1,0 +1,28 @@
+#!/bin/bash
+# netbpf prog dump: the xlated instructions of a verified example, and the JIT's machine code
+# under each instruction (disassembled by llvm-mc when installed, hex otherwise); --interp
+# leaves nothing to dump; bad words are refused.
+set -u
+NETBPF=${NETBPF:-build/netbpf}
+OBJ=${NB_BUILD:-build}/examples/tc_classifier.o
+fail() { echo "FAIL: $*"; exit 1; }
+
+[ "$(uname -m)" = x86_64 ] || { echo "SKIPPED: the JIT is x86-64 only"; exit 77; }
+out=$($NETBPF prog dump xlated "$OBJ" 2>&1) || fail "dump xlated exited $?: $out"
+echo "$out" | grep -q "^ *0: r[0-9] = " || fail "xlated lacks insn 0: $out"
+
+out=$($NETBPF prog dump jited "$OBJ" sec classifier 2>&1) || fail "dump jited exited $?: $out"
+echo "$out" | grep -q "bytes of x86-64 code" || fail "no code size: $out"
+echo "$out" | grep -q "^;    0: " || fail "no BPF insn 0 header: $out"
+# The entry saves the callee-saved registers: push rbx is 53, then 55 (push rbp).
+echo "$out" | sed -n '/<entry>/,/^;/p' | grep -q " 0: 53 " || fail "entry does not push rbx: $out"
+if command -v llvm-mc >/dev/null; then
+	echo "$out" | grep -q "retq" || fail "llvm-mc disassembly missing: $out"
+fi
+
+out=$($NETBPF --interp prog dump jited "$OBJ" 2>&1) || fail "--interp dump exited $?"
+echo "$out" | grep -q "not JIT-compiled" || fail "--interp dump: $out"
+
+err=$($NETBPF prog dump bogus "$OBJ" 2>&1 >/dev/null) && fail "bogus word accepted"
+echo "$err" | grep -q 'argument "bogus" is wrong' || fail "bogus word: $err"
+echo "prog dump: xlated and jited listings behave"
