@@ -410,7 +410,7 @@ static void emit_alu_insn(struct x86_buf *b, const struct bpf_insn *insn)
 		if (!is_x && is64)
 			emit_mov_imm64(b, dst, (u64)(s64)imm);
 		else if (!is_x)
-			emit_mov_imm32(b, dst, imm);
+			emit_mov_imm64(b, dst, (u32)imm);
 		else if (insn->off == 0)
 			emit_mov(b, w, dst, src);
 		else
@@ -572,11 +572,18 @@ static void emit_ld_abs(struct jit_ctx *c, const struct bpf_insn *insn)
 {
 	static const u8 kept[] = { RDI, RSI, RDX, RCX, R8 };
 	struct x86_buf *b = &c->b;
+	/*
+	 * The interpreter keeps r1..r5; the verifier proves nobody reads them after LD_ABS, so
+	 * only unproven programs pay for keeping them. Five pushes and the result slot, or the
+	 * slot and padding, keep rsp aligned.
+	 */
+	bool keep = c->checked || !c->prog->verified;
+	s32 slot = keep ? 8 : 16;
 
-	/* The interpreter keeps r1..r5: so do we. Five pushes and the result slot keep rsp aligned. */
-	for (u32 i = 0; i < ARRAY_SIZE(kept); i++)
-		emit_push(b, kept[i]);
-	emit_alu_imm(b, X86_W64, ALU_SUB, RSP, 8);
+	if (keep)
+		for (u32 i = 0; i < ARRAY_SIZE(kept); i++)
+			emit_push(b, kept[i]);
+	emit_alu_imm(b, X86_W64, ALU_SUB, RSP, slot);
 	if (BPF_MODE(insn->code) == BPF_IND) {
 		emit_mov(b, 0, RSI, reg_map[insn->src_reg]);
 		emit_alu_imm(b, 0, ALU_ADD, RSI, insn->imm);
@@ -590,9 +597,10 @@ static void emit_ld_abs(struct jit_ctx *c, const struct bpf_insn *insn)
 	emit_alu(b, 0, ALU_TEST, RAX, RAX);
 	emit_jcc32(b, CC_S, c->abort0);
 	emit_load(b, 4, RAX, RSP, 0);
-	emit_alu_imm(b, X86_W64, ALU_ADD, RSP, 8);
-	for (u32 i = ARRAY_SIZE(kept); i-- > 0;)
-		emit_pop(b, kept[i]);
+	emit_alu_imm(b, X86_W64, ALU_ADD, RSP, slot);
+	if (keep)
+		for (u32 i = ARRAY_SIZE(kept); i-- > 0;)
+			emit_pop(b, kept[i]);
 }
 
 static void emit_helper_call(struct jit_ctx *c, const struct bpf_insn *insn)

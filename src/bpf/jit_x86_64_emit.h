@@ -206,10 +206,14 @@ static inline void emit_mov_imm32(struct x86_buf *b, int dst, u32 imm)
 	emit4(b, imm);
 }
 
-/* dst = imm, the shortest encoding of a 64-bit value */
+static inline void emit_zero(struct x86_buf *b, int dst);
+
+/* dst = imm, the shortest encoding of a 64-bit value (flags are not kept across BPF insns) */
 static inline void emit_mov_imm64(struct x86_buf *b, int dst, u64 imm)
 {
-	if (imm <= UINT32_MAX) {
+	if (imm == 0) {
+		emit_zero(b, dst);
+	} else if (imm <= UINT32_MAX) {
 		emit_mov_imm32(b, dst, imm);
 	} else if (is_s32((s64)imm)) {
 		emit_rr(b, X86_W64, 0xc7, 0, dst);
