@@ -33,6 +33,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "bpf/helpers.h"
 #include "bpf/jit.h"
 #include "bpf/jit_x86_64_emit.h"
 #include "bpf/map.h"
@@ -73,6 +74,7 @@ struct jit_ctx {
 	u32 *prev;		/* the previous pass */
 	u8 *long_jmp;		/* sticky: the instruction's jump needs a 32-bit displacement */
 	bool *func_start;	/* a BPF function starts here: its prologue precedes the code */
+	bool *jump_target;	/* some jump or call lands here */
 	struct jit_stub *stubs;
 	u32 nstubs, stub_cap;
 	u32 stub_base, prev_stub_base;
@@ -603,9 +605,76 @@ static void emit_ld_abs(struct jit_ctx *c, const struct bpf_insn *insn)
 			emit_pop(b, kept[i]);
 }
 
-static void emit_helper_call(struct jit_ctx *c, const struct bpf_insn *insn)
+/*
+ * The map in r1 at the helper call insn i, when an ldimm64 of a map sets r1 earlier in the same
+ * straight-line code (nothing jumps in between, nothing else writes r1); NULL otherwise.
+ */
+static const struct nb_map *known_map_arg(const struct jit_ctx *c, u32 i)
+{
+	const struct bpf_insn *insns = c->prog->insns;
+
+	for (u32 k = i; k-- > 0;) {
+		const struct bpf_insn *insn = &insns[k];
+
+		if (c->jump_target[k + 1])
+			return NULL;
+		if (k > 0 && insn->code == 0 && insn_is_ldimm64(&insns[k - 1]))
+			insn = &insns[--k];
+		if (insn_is_ldimm64(insn)) {
+			if (insn->dst_reg != BPF_REG_1)
+				continue;
+			if (insn->src_reg != BPF_PSEUDO_MAP_FD || c->jump_target[k + 1])
+				return NULL;
+			return (const struct nb_map *)(uintptr_t)insn_ldimm64_val(insn);
+		}
+		switch (insn_class(insn)) {
+		case BPF_ALU:
+		case BPF_ALU64:
+		case BPF_LDX:
+			if (insn->dst_reg == BPF_REG_1)
+				return NULL;
+			break;
+		case BPF_ST:
+			break;
+		case BPF_STX:
+			if (insn_is_atomic(insn) && (insn->imm & BPF_FETCH) &&
+			    insn->src_reg == BPF_REG_1)
+				return NULL;
+			break;
+		default: /* jumps, calls, exits, LD_ABS: stop looking */
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The generic map helpers only dispatch through map->ops: with the map known, call its
+ * operation directly, as the kernel's fixup does.
+ */
+static const void *direct_map_op(const struct jit_ctx *c, u32 i, nb_helper_fn helper)
+{
+	const struct nb_map *map;
+
+	if (helper != nb_map_lookup_elem_proto.func && helper != nb_map_update_elem_proto.func &&
+	    helper != nb_map_delete_elem_proto.func)
+		return NULL;
+	map = known_map_arg(c, i);
+	if (!map)
+		return NULL;
+	if (helper == nb_map_lookup_elem_proto.func)
+		/* Map-in-map lookups return the inner map, not the slot: the helper knows. */
+		return map->inner_map_meta ? NULL : (const void *)map->ops->map_lookup_elem;
+	if (helper == nb_map_update_elem_proto.func)
+		return (const void *)map->ops->map_update_elem;
+	return (const void *)map->ops->map_delete_elem;
+}
+
+static void emit_helper_call(struct jit_ctx *c, u32 i, const struct bpf_insn *insn)
 {
 	static const u8 kept[] = { RDI, RSI, RDX, RCX, R8, R8 };
+	nb_helper_fn helper = c->prog->helpers[insn->imm];
+	const void *direct = direct_map_op(c, i, helper);
 	struct x86_buf *b = &c->b;
 
 	/*
@@ -613,12 +682,12 @@ static void emit_helper_call(struct jit_ctx *c, const struct bpf_insn *insn)
 	 * interpreter leaves them untouched. Six pushes keep rsp aligned.
 	 */
 	if (c->checked)
-		for (u32 i = 0; i < ARRAY_SIZE(kept); i++)
-			emit_push(b, kept[i]);
-	emit_call_abs(b, c->prog->helpers[insn->imm]);
+		for (u32 k = 0; k < ARRAY_SIZE(kept); k++)
+			emit_push(b, kept[k]);
+	emit_call_abs(b, direct ? direct : (const void *)helper);
 	if (c->checked)
-		for (u32 i = ARRAY_SIZE(kept); i-- > 0;)
-			emit_pop(b, kept[i]);
+		for (u32 k = ARRAY_SIZE(kept); k-- > 0;)
+			emit_pop(b, kept[k]);
 }
 
 static void emit_pseudo_call(struct jit_ctx *c, u32 i, const struct bpf_insn *insn)
@@ -678,7 +747,7 @@ static void emit_jmp_insn(struct jit_ctx *c, u32 i, const struct bpf_insn *insn)
 		if (insn->src_reg == BPF_PSEUDO_CALL)
 			emit_pseudo_call(c, i, insn);
 		else
-			emit_helper_call(c, insn);
+			emit_helper_call(c, i, insn);
 		return;
 	case BPF_EXIT:
 		emit_epilogue(b);
@@ -751,13 +820,19 @@ static void mark_functions(struct jit_ctx *c)
 		s64 target = (s64)i + 1 + insn->imm;
 
 		if (insn_is_pseudo_call(insn) && target >= 0 && target < prog->len)
-			c->func_start[target] = true;
+			c->func_start[target] = c->jump_target[target] = true;
+		if (insn_is_ja(insn) || insn_is_cond_jmp(insn)) {
+			target = (s64)i + 1 + insn_jmp_off(insn);
+			if (target >= 0 && target < prog->len)
+				c->jump_target[target] = true;
+		}
 		if (insn_is_ldimm64(insn))
 			i++;
 	}
 	for (u32 k = 0; k < prog->callback_cnt; k++)
 		if (prog->callbacks[k].insn_off < prog->len)
-			c->func_start[prog->callbacks[k].insn_off] = true;
+			c->func_start[prog->callbacks[k].insn_off] =
+				c->jump_target[prog->callbacks[k].insn_off] = true;
 }
 
 static int install_image(struct nb_prog *prog, struct jit_ctx *c, struct nb_log *log)
@@ -804,8 +879,10 @@ int nb_jit_x86_64_compile(struct nb_prog *prog, struct nb_log *log)
 	c.prev = calloc(prog->len + 1, sizeof(*c.prev));
 	c.long_jmp = calloc(prog->len, 1);
 	c.func_start = calloc(prog->len, sizeof(*c.func_start));
+	c.jump_target = calloc(prog->len, sizeof(*c.jump_target));
 	c.cb_entry = calloc(prog->callback_cnt + 1, sizeof(*c.cb_entry));
-	if (!c.addrs || !c.prev || !c.long_jmp || !c.func_start || !c.cb_entry)
+	if (!c.addrs || !c.prev || !c.long_jmp || !c.func_start || !c.jump_target ||
+	    !c.cb_entry)
 		goto out;
 	emit_prologue(&scratch);
 	c.prologue_len = scratch.len;
@@ -845,6 +922,7 @@ out:
 	free(c.prev);
 	free(c.long_jmp);
 	free(c.func_start);
+	free(c.jump_target);
 	free(c.cb_entry);
 	free(c.stubs);
 	return err;

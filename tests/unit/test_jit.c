@@ -4,6 +4,7 @@
  * where the answer is a known constant, against it), the code's memory protection, and
  * 100,000 random programs from bpf_gen in ten shards, checked and unchecked, zero mismatches.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -495,4 +496,45 @@ NB_TEST(jit_tail_calls)
 		nb_map_put(arr[e]);
 		nb_prog_put(prog[e]);
 	}
+}
+
+/* Map helpers with a known map call the map's operations directly: same results. */
+NB_TEST(jit_direct_map_ops)
+{
+	struct nb_map *map;
+	struct nb_prog *prog[2];
+	u64 r[2];
+
+	skip_without_jit();
+	NB_ASSERT_EQ(nb_map_create(BPF_MAP_TYPE_HASH, 4, 8, 16, NULL, &map), 0);
+	{
+		const struct bpf_insn insns[] = {
+			NB_ST_MEM(BPF_W, R10, -4, 7), NB_ST_MEM(BPF_DW, R10, -16, 1234),
+			/* update(map, &key, &value, 0) */
+			NB_LD_MAP_ID(R1, map->id), NB_MOV64_REG(R2, R10), NB_ALU64_IMM(BPF_ADD, R2, -4),
+			NB_MOV64_REG(R3, R10), NB_ALU64_IMM(BPF_ADD, R3, -16), NB_MOV64_IMM(R4, 0),
+			NB_CALL_HELPER(BPF_FUNC_map_update_elem), NB_MOV64_REG(R6, R0),
+			/* r7 = *lookup(map, &key) + 1 */
+			NB_LD_MAP_ID(R1, map->id), NB_MOV64_REG(R2, R10), NB_ALU64_IMM(BPF_ADD, R2, -4),
+			NB_CALL_HELPER(BPF_FUNC_map_lookup_elem), NB_JMP_IMM(BPF_JEQ, R0, 0, 17),
+			NB_LDX_MEM(BPF_DW, R7, R0, 0), NB_ALU64_IMM(BPF_ADD, R7, 1),
+			/* delete twice: 0, then -ENOENT */
+			NB_LD_MAP_ID(R1, map->id), NB_MOV64_REG(R2, R10), NB_ALU64_IMM(BPF_ADD, R2, -4),
+			NB_CALL_HELPER(BPF_FUNC_map_delete_elem), NB_ALU64_REG(BPF_ADD, R6, R0),
+			NB_LD_MAP_ID(R1, map->id), NB_MOV64_REG(R2, R10), NB_ALU64_IMM(BPF_ADD, R2, -4),
+			NB_CALL_HELPER(BPF_FUNC_map_delete_elem), NB_ALU64_IMM(BPF_LSH, R0, 32),
+			NB_ALU64_REG(BPF_ADD, R0, R7), NB_ALU64_REG(BPF_ADD, R0, R6), NB_EXIT(),
+			NB_MOV64_IMM(R0, 99), NB_EXIT(),
+		};
+
+		for (int e = 0; e < 2; e++) {
+			prog[e] = load_tail(insns, ARRAY_SIZE(insns), e ? 0 : NB_PROG_LOAD_INTERP);
+			NB_ASSERT_EQ(nb_prog_is_jited(prog[e]), e);
+			r[e] = nb_prog_run(prog[e], NULL);
+			nb_prog_put(prog[e]);
+		}
+	}
+	NB_ASSERT_EQ(r[0], ((u64)-ENOENT << 32) + 1235);
+	NB_ASSERT_EQ(r[1], r[0]);
+	nb_map_put(map);
 }
