@@ -12,7 +12,7 @@
 #include "bpf/disasm.h"
 #include "bpf/verifier/verifier.h"
 
-#define NB_TRACE_MAX (1u << 20)
+#define NB_TRACE_MAX (1u << 16)	/* entries of the failing path kept in verbose mode */
 
 void nb_vlog(struct nb_verifier_env *env, const char *fmt, ...)
 {
@@ -216,7 +216,8 @@ void print_failing_path(struct nb_verifier_env *env)
 {
 	nb_log_printf(env->log, "path to the failure:\n");
 	if (env->trace_overflow)
-		nb_log_printf(env->log, "(path longer than the trace, its start is missing)\n");
+		nb_log_printf(env->log, "(the path is longer than the trace: only its first %u "
+			      "instructions are shown)\n", NB_TRACE_MAX);
 	for (u32 i = 0; i < env->trace_len; i++) {
 		const struct nb_trace_entry *e = &env->trace[i];
 
