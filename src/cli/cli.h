@@ -52,6 +52,8 @@ int nb_cli_batch(const char *path);
 int prog_verify(int argc, char **argv);
 /* netbpf prog dump { xlated | jited } ... (src/cli/prog_dump.c). */
 int prog_dump(int argc, char **argv);
+/* netbpf prog run ... (src/cli/prog_run.c). */
+int prog_run(int argc, char **argv);
 
 /* An object named on the command line, with the words that shape its load (object_args.c). */
 #define NB_CLI_MAX_SETS 64

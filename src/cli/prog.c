@@ -28,7 +28,8 @@ static int prog_usage(void)
 	fprintf(stderr, "Usage: netbpf prog load OBJ [type { tc | action | xdp | socket | TYPE }] "
 			"[sec SECTION] [--set NAME=VALUE]...\n"
 			"       netbpf prog verify ...\n"
-			"       netbpf prog dump { xlated | jited } OBJ [sec SECTION] [type TYPE]\n");
+			"       netbpf prog dump { xlated | jited } OBJ [sec SECTION] [type TYPE]\n"
+			"       netbpf prog run OBJ ... (netbpf prog run help)\n");
 	return NB_EXIT_USAGE;
 }
 
@@ -185,6 +186,8 @@ int cmd_prog(int argc, char **argv)
 		return prog_verify(argc - 1, argv + 1);
 	if (nb_matches(argv[0], "dump"))
 		return prog_dump(argc - 1, argv + 1);
+	if (nb_matches(argv[0], "run"))
+		return prog_run(argc - 1, argv + 1);
 	if (nb_matches(argv[0], "show") || nb_matches(argv[0], "list")) {
 		nb_cli_error("prog %s: nothing stays loaded between commands; \"netbpf prog load "
 			     "OBJ\" lists an object's programs and maps", argv[0]);

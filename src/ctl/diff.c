@@ -297,7 +297,7 @@ static bool cmp_u64(struct nb_diff *d, struct nb_diff_result *r, unsigned long p
 	return false;
 }
 
-static const char *verdict_name(enum bpf_prog_type type, u32 v)
+const char *nb_verdict_name(enum bpf_prog_type type, u32 v)
 {
 	static const char *const tc[] = {
 		[TC_ACT_OK] = "TC_ACT_OK", [TC_ACT_RECLASSIFY] = "TC_ACT_RECLASSIFY",
@@ -358,8 +358,8 @@ void nb_diff_packet(struct nb_diff *d, unsigned long pkt, const void *data, unsi
 			same = false;
 			if (report(d, r))
 				fprintf(d->opts->out, "packet %lu: retval: kernel %u %s, netbpf %u %s\n",
-					pkt, kopts.retval, verdict_name(d->type, kopts.retval),
-					nopts.retval, verdict_name(d->type, nopts.retval));
+					pkt, kopts.retval, nb_verdict_name(d->type, kopts.retval),
+					nopts.retval, nb_verdict_name(d->type, nopts.retval));
 		}
 		if (kopts.data_size_out != nopts.data_size_out ||
 		    memcmp(d->kout, d->nout, kopts.data_size_out)) {

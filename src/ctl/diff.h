@@ -56,6 +56,9 @@ void nb_diff_maps(struct nb_diff *d, struct nb_diff_result *r);
 enum bpf_prog_type nb_diff_prog_type(const struct nb_diff *d);
 void nb_diff_close(struct nb_diff *d);
 
+/* "TC_ACT_SHOT", "XDP_PASS", ... for a return value of type; "" when it has no name. */
+const char *nb_verdict_name(enum bpf_prog_type type, __u32 v);
+
 /* The whole command: open, every packet of a pcap or pcapng file, the maps. */
 int nb_diff_pcap(const struct nb_diff_opts *opts, const char *pcap_path, struct nb_diff_result *r,
 		 struct nb_log *log);

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * netbpf prog run OBJ [sec S] [--type tc|xdp|socket] [--set NAME=VALUE]...
+ *                     (--data-in FILE | --pcap-in FILE)
+ *                     [--pcap-out FILE] [--ctx-in FILE] [--ctx-out FILE] [--repeat N]
+ *                     [--map NAME=FILE]...
+ *
+ * BPF_PROG_TEST_RUN's twin (nb_prog_test_run) on every packet, with the side effects kept: maps
+ * preloaded by --map stay updated from packet to packet, and each verdict sends the resulting
+ * bytes somewhere. The packets arrive on the test run's device "lo" (ifindex 1); devices if2 ..
+ * if16 (ifindex 2 .. 16) exist so that programs and device maps can name them. In the pcapng
+ * output each destination is one interface:
+ *
+ *   ifN     redirected to ifindex N (bpf_redirect, or a device map's entry)
+ *   lo      XDP_TX: back out of the device it came in on
+ *   stack   passed up (TC_ACT_OK and the other non-drop tc verdicts, XDP_PASS) or, for a
+ *           socket filter, the bytes it keeps
+ *   cpuN, xskN   XDP redirects into a CPU or AF_XDP socket map
+ *
+ * Dropped packets are written nowhere. The summary prints, per packet, its number, the verdict,
+ * the length out, the destination and the mean duration of a run; -j prints it as JSON.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <linux/pkt_cls.h>
+#include <netbpf/dev.h>
+#include <netbpf/map.h>
+#include <netbpf/prog.h>
+#include <netbpf/test_run.h>
+
+#include "cli/cli.h"
+#include "ctl/args.h"
+#include "ctl/diff.h"
+#include "ctl/json.h"
+#include "ctl/map_file.h"
+#include "io/pcap_read.h"
+#include "io/pcapng.h"
+#include "net/redirect.h"
+
+#define MAX_MAP_FILES 32
+#define FIRST_DEV     2
+#define LAST_DEV      16
+#define OUT_SIZE      (1U << 17)
+
+struct run_args {
+	struct nb_cli_object o;
+	const char *data_in, *pcap_in, *pcap_out, *ctx_in, *ctx_out;
+	long repeat;
+	struct nb_map_file maps[MAX_MAP_FILES];
+	unsigned int map_cnt;
+};
+
+struct run_state {
+	struct nb_prog *prog;
+	enum bpf_prog_type type;
+	struct nb_pcapng *out;
+	struct nb_json *j;
+	u8 *ctx, *ctx_buf, *data_out;
+	size_t ctx_len;
+	u32 ctx_size;
+	unsigned long packets;
+};
+
+static int run_usage(void)
+{
+	fprintf(stderr, "Usage: netbpf prog run OBJ [sec SECTION] [--type tc|xdp|socket] "
+			"[--set NAME=VALUE]... (--data-in FILE | --pcap-in FILE)\n"
+			"                     [--pcap-out FILE] [--ctx-in FILE] [--ctx-out FILE] "
+			"[--repeat N] [--map NAME=FILE]...\n");
+	return NB_EXIT_USAGE;
+}
+
+static void print_log(const struct nb_log *log)
+{
+	const char *p = nb_log_text(log);
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(stderr, "netbpf: %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+static int parse_args(int argc, char **argv, struct run_args *a, struct nb_log *log)
+{
+	a->o.path = argv[0];
+	a->repeat = 1;
+	for (int i = 1; i < argc; i++) {
+		const char *w = argv[i], *v;
+		char *end;
+
+		if (i + 1 >= argc) {
+			nb_cli_error("\"%s\" needs an argument", w);
+			return NB_EXIT_USAGE;
+		}
+		v = argv[++i];
+		if (!strcmp(w, "sec") || !strcmp(w, "section")) {
+			a->o.section = v;
+		} else if (!strcmp(w, "--type") || !strcmp(w, "type")) {
+			if (nb_cli_prog_type(v, &a->o.type))
+				return NB_EXIT_USAGE;
+		} else if (!strcmp(w, "--set")) {
+			if (nb_cli_add_set(&a->o, v))
+				return NB_EXIT_USAGE;
+		} else if (!strcmp(w, "--data-in")) {
+			a->data_in = v;
+		} else if (!strcmp(w, "--pcap-in")) {
+			a->pcap_in = v;
+		} else if (!strcmp(w, "--pcap-out")) {
+			a->pcap_out = v;
+		} else if (!strcmp(w, "--ctx-in")) {
+			a->ctx_in = v;
+		} else if (!strcmp(w, "--ctx-out")) {
+			a->ctx_out = v;
+		} else if (!strcmp(w, "--repeat")) {
+			errno = 0;
+			a->repeat = strtol(v, &end, 0);
+			if (errno || *end || a->repeat < 1 || a->repeat > 100000000) {
+				nb_cli_error("--repeat \"%s\": expected a count from 1", v);
+				return NB_EXIT_USAGE;
+			}
+		} else if (!strcmp(w, "--map")) {
+			if (a->map_cnt >= MAX_MAP_FILES) {
+				nb_cli_error("more than %d --map options", MAX_MAP_FILES);
+				return NB_EXIT_USAGE;
+			}
+			if (nb_map_file_read(v, &a->maps[a->map_cnt], log)) {
+				print_log(log);
+				return NB_EXIT_ERR;
+			}
+			a->map_cnt++;
+		} else {
+			nb_cli_error("argument \"%s\" is wrong: expected sec, --type, --set, "
+				     "--data-in, --pcap-in, --pcap-out, --ctx-in, --ctx-out, --repeat or --map", w);
+			return NB_EXIT_USAGE;
+		}
+	}
+	if (!a->data_in == !a->pcap_in) {
+		nb_cli_error("prog run: one of --data-in FILE and --pcap-in FILE is required");
+		return NB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int preload(struct run_args *a)
+{
+	for (unsigned int i = 0; i < a->map_cnt; i++) {
+		const struct nb_map_file *mf = &a->maps[i];
+		struct nb_object_map *m = nb_object_find_map(a->o.obj, mf->name);
+		struct nb_map *map = m ? nb_object_map_map(m) : NULL;
+
+		if (!map) {
+			nb_cli_error("--map %s: %s has no map %s", mf->name, a->o.path, mf->name);
+			return -ENOENT;
+		}
+		for (size_t e = 0; e < mf->cnt; e++) {
+			const struct nb_map_file_elem *el = &mf->elems[e];
+			int err;
+
+			if (el->key_len != nb_map_key_size(map) ||
+			    el->value_len != nb_map_value_size(map)) {
+				nb_cli_error("--map %s: element %zu has a %zu-byte key and a %zu-byte "
+					     "value, the map takes %u and %u", mf->name, e + 1,
+					     el->key_len, el->value_len, nb_map_key_size(map),
+					     nb_map_value_size(map));
+				return -EINVAL;
+			}
+			err = nb_map_update_elem(map, el->key, el->value, BPF_ANY);
+			if (err) {
+				nb_cli_error("--map %s: element %zu: %s", mf->name, e + 1,
+					     strerror(-err));
+				return err;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Where the verdict sends the packet: a pcapng interface name, or "" when dropped. */
+static void destination(const struct run_state *s, u32 ret, char *dst, size_t size)
+{
+	struct nb_redirect_info *ri = nb_redirect_info_get();
+	bool tc = s->type == BPF_PROG_TYPE_SCHED_CLS || s->type == BPF_PROG_TYPE_SCHED_ACT;
+
+	dst[0] = '\0';
+	if (s->type == BPF_PROG_TYPE_SOCKET_FILTER) {
+		if (ret)
+			snprintf(dst, size, "stack");
+	} else if (tc) {
+		if (ret == TC_ACT_REDIRECT)
+			snprintf(dst, size, "if%u", ri->tgt_index);
+		else if (ret != TC_ACT_SHOT && ret != TC_ACT_STOLEN && ret != TC_ACT_QUEUED &&
+			 ret != TC_ACT_TRAP)
+			snprintf(dst, size, "stack");
+	} else if (ret == XDP_PASS) {
+		snprintf(dst, size, "stack");
+	} else if (ret == XDP_TX) {
+		snprintf(dst, size, "lo");
+	} else if (ret == XDP_REDIRECT) {
+		struct nb_map *map = ri->map_type ? nb_map_get_by_id(ri->map_id) : NULL;
+		u8 val[64];
+
+		if (ri->map_type == BPF_MAP_TYPE_CPUMAP)
+			snprintf(dst, size, "cpu%u", ri->tgt_index);
+		else if (ri->map_type == BPF_MAP_TYPE_XSKMAP)
+			snprintf(dst, size, "xsk%u", ri->tgt_index);
+		else if (map && nb_map_value_size(map) <= sizeof(val) &&
+			 !nb_map_lookup_elem(map, &ri->tgt_index, val))
+			snprintf(dst, size, "if%u", *(u32 *)val);	/* bpf_devmap_val.ifindex */
+		else if (!ri->map_type)
+			snprintf(dst, size, "if%u", ri->tgt_index);
+		if (map)
+			nb_map_put(map);
+	}
+	memset(ri, 0, sizeof(*ri));
+}
+
+static u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
+}
+
+static int run_one(struct run_state *s, const u8 *data, u32 len, long repeat)
+{
+	struct nb_test_run_opts opts = {
+		.sz = sizeof(opts), .data_in = data, .data_size_in = len,
+		.data_out = s->data_out, .data_size_out = OUT_SIZE,
+		.ctx_in = s->ctx, .ctx_size_in = (u32)s->ctx_len,
+		.ctx_out = s->ctx_buf, .ctx_size_out = s->ctx_buf ? s->ctx_size : 0,
+		.repeat = (int)repeat,
+	};
+	struct xdp_md md = { .data_end = len };
+	const char *name;
+	char dst[32];
+	int err;
+
+	/* the kernel takes an XDP ctx_out only with a ctx_in: this one describes the frame */
+	if (s->type == BPF_PROG_TYPE_XDP && s->ctx_buf && !s->ctx) {
+		opts.ctx_in = &md;
+		opts.ctx_size_in = sizeof(md);
+	}
+	s->packets++;
+	err = nb_prog_test_run(s->prog, &opts);
+	if (err) {
+		nb_cli_error("packet %lu (%u bytes): the test run fails: %s", s->packets, len,
+			     strerror(-err));
+		return err;
+	}
+	destination(s, opts.retval, dst, sizeof(dst));
+	if (s->type == BPF_PROG_TYPE_SOCKET_FILTER && opts.retval < opts.data_size_out)
+		opts.data_size_out = opts.retval;
+	name = nb_verdict_name(s->type, opts.retval);
+	if (s->out && dst[0]) {
+		int id = nb_pcapng_interface(s->out, dst);
+
+		err = id < 0 ? id : nb_pcapng_write(s->out, id, s->data_out, opts.data_size_out,
+						     now_ns());
+		if (err) {
+			nb_cli_error("--pcap-out: writing packet %lu: %s", s->packets,
+				     strerror(-err));
+			return err;
+		}
+	}
+	if (s->j) {
+		nb_json_start_object(s->j, NULL);
+		nb_json_uint(s->j, "packet", s->packets);
+		nb_json_uint(s->j, "retval", opts.retval);
+		if (name[0])
+			nb_json_string(s->j, "verdict", name);
+		nb_json_uint(s->j, "len_in", len);
+		nb_json_uint(s->j, "len_out", opts.data_size_out);
+		if (dst[0])
+			nb_json_string(s->j, "to", dst);
+		nb_json_uint(s->j, "duration_ns", opts.duration);
+		nb_json_end_object(s->j);
+	} else {
+		printf("packet %lu: retval %u%s%s  len %u -> %u  %s%s  duration %u ns\n",
+		       s->packets, opts.retval, name[0] ? " " : "", name, len,
+		       opts.data_size_out, dst[0] ? "to " : "dropped", dst, opts.duration);
+	}
+	return 0;
+}
+
+static int make_devices(struct nb_dev **devs, struct nb_log *log)
+{
+	for (u32 i = FIRST_DEV; i <= LAST_DEV; i++) {
+		char name[16];
+		int err;
+
+		snprintf(name, sizeof(name), "if%u", i);
+		err = nb_dev_create(name, i, &devs[i], log);
+		if (!err)
+			err = nb_dev_set_up(devs[i], true);
+		if (err) {
+			print_log(log);
+			return err;
+		}
+	}
+	return 0;
+}
+
+static int run_packets(struct run_args *a, struct run_state *s)
+{
+	struct nb_log log = { 0 };
+	int err = 0;
+
+	if (a->data_in) {
+		uint8_t *buf;
+		size_t len;
+
+		err = nb_read_file(a->data_in, &buf, &len);
+		if (err) {
+			nb_cli_error("--data-in %s: %s", a->data_in, strerror(-err));
+			return err;
+		}
+		err = run_one(s, buf, (u32)len, a->repeat);
+		free(buf);
+	} else {
+		struct nb_pcap_reader *r;
+		const unsigned char *data;
+		unsigned int len;
+		int rc;
+
+		err = nb_pcap_reader_open(a->pcap_in, &r, &log);
+		while (!err && (rc = nb_pcap_reader_next(r, &data, &len, &log)) == 1)
+			err = run_one(s, data, len, a->repeat);
+		if (!err && rc < 0)
+			err = rc;
+		nb_pcap_reader_close(r);
+		if (err && nb_log_text(&log)[0])
+			print_log(&log);
+	}
+	nb_log_free(&log);
+	return err;
+}
+
+static int write_ctx_out(const struct run_args *a, const struct run_state *s)
+{
+	FILE *f = fopen(a->ctx_out, "wb");
+	bool ok;
+
+	if (!f) {
+		nb_cli_error("--ctx-out %s: %s", a->ctx_out, strerror(errno));
+		return -errno;
+	}
+	ok = fwrite(s->ctx_buf, 1, s->ctx_size, f) == s->ctx_size;
+	ok &= !fclose(f);
+	if (!ok) {
+		nb_cli_error("--ctx-out %s: write failed", a->ctx_out);
+		return -EIO;
+	}
+	return 0;
+}
+
+int prog_run(int argc, char **argv)
+{
+	struct nb_dev *devs[LAST_DEV + 1] = { 0 };
+	struct run_args a = { 0 };
+	struct run_state s = { 0 };
+	struct nb_log log = { 0 };
+	struct nb_object_prog *p;
+	int ret, err;
+
+	if (argc < 1 || nb_matches(argv[0], "help"))
+		return run_usage();
+	ret = parse_args(argc, argv, &a, &log);
+	if (ret)
+		goto out;
+	ret = NB_EXIT_ERR;
+	if (make_devices(devs, &log) || nb_cli_object_load(&a.o, false))
+		goto out;
+	p = nb_object_find_prog(a.o.obj, a.o.section, NULL);
+	while (p && !nb_object_prog_prog(p))
+		p = nb_object_next_prog(a.o.obj, p);
+	if (!p) {
+		nb_cli_error("%s: no program to run%s%s", a.o.path,
+			     a.o.section ? " in section " : "", a.o.section ? a.o.section : "");
+		goto out;
+	}
+	s.prog = nb_object_prog_prog(p);
+	s.type = nb_prog_type(s.prog);
+	s.ctx_size = s.type == BPF_PROG_TYPE_XDP ? sizeof(struct xdp_md) :
+						   sizeof(struct __sk_buff);
+	if (preload(&a))
+		goto out;
+	if (a.ctx_in) {
+		err = nb_read_file(a.ctx_in, &s.ctx, &s.ctx_len);
+		if (err) {
+			nb_cli_error("--ctx-in %s: %s", a.ctx_in, strerror(-err));
+			goto out;
+		}
+	}
+	s.data_out = malloc(OUT_SIZE);
+	s.ctx_buf = a.ctx_out || a.ctx_in ? calloc(1, s.ctx_size) : NULL;
+	if (!s.data_out || ((a.ctx_out || a.ctx_in) && !s.ctx_buf))
+		goto out;
+	if (a.pcap_out && nb_pcapng_open(a.pcap_out, &s.out, &log)) {
+		print_log(&log);
+		goto out;
+	}
+	if (nb_cli.json) {
+		s.j = nb_json_new(stdout, nb_cli.pretty);
+		nb_json_start_object(s.j, NULL);
+		nb_json_string(s.j, "program", nb_object_prog_name(p));
+		nb_json_string(s.j, "section", nb_object_prog_section(p));
+		nb_json_start_array(s.j, "packets");
+	}
+	err = run_packets(&a, &s);
+	if (s.j) {
+		nb_json_end_array(s.j);
+		nb_json_end_object(s.j);
+		nb_json_free(s.j);
+	}
+	if (!err && a.ctx_out)
+		err = write_ctx_out(&a, &s);
+	if (nb_pcapng_close(s.out) && !err) {
+		nb_cli_error("--pcap-out %s: write failed", a.pcap_out);
+		err = -EIO;
+	}
+	s.out = NULL;
+	ret = err ? NB_EXIT_ERR : NB_EXIT_OK;
+out:
+	nb_pcapng_close(s.out);
+	free(s.data_out);
+	free(s.ctx_buf);
+	free(s.ctx);
+	nb_object_close(a.o.obj);
+	for (unsigned int i = 0; i < a.map_cnt; i++)
+		nb_map_file_free(&a.maps[i]);
+	for (u32 i = FIRST_DEV; i <= LAST_DEV; i++)
+		if (devs[i])
+			nb_dev_destroy(devs[i]);
+	nb_log_free(&log);
+	return ret;
+}
