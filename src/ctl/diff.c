@@ -355,11 +355,14 @@ void nb_diff_packet(struct nb_diff *d, unsigned long pkt, const void *data, unsi
 	same &= cmp_u64(d, r, pkt, "error", (unsigned int)-kerr, (unsigned int)-nerr);
 	if (!kerr && !nerr) {
 		if (kopts.retval != nopts.retval) {
+			const char *kname = nb_verdict_name(d->type, kopts.retval);
+			const char *nname = nb_verdict_name(d->type, nopts.retval);
+
 			same = false;
 			if (report(d, r))
-				fprintf(d->opts->out, "packet %lu: retval: kernel %u %s, netbpf %u %s\n",
-					pkt, kopts.retval, nb_verdict_name(d->type, kopts.retval),
-					nopts.retval, nb_verdict_name(d->type, nopts.retval));
+				fprintf(d->opts->out, "packet %lu: retval: kernel %u%s%s, netbpf %u%s%s\n",
+					pkt, kopts.retval, *kname ? " " : "", kname, nopts.retval,
+					*nname ? " " : "", nname);
 		}
 		if (kopts.data_size_out != nopts.data_size_out ||
 		    memcmp(d->kout, d->nout, kopts.data_size_out)) {

@@ -41,6 +41,17 @@ echo "$out" | grep -q '"packets":2' || fail "json packets: $out"
 echo "$out" | grep -q '"different":0' || fail "json different: $out"
 echo "$out" | grep -q '"maps_compared":1' || fail "json maps_compared: $out"
 
+# Differences of every kind: a random number as return value, packet bytes and map value.
+out=$($NETBPF diff $B/tests/bpf/diff_random.o --pcap-in "$tmp/in.pcap" 2>&1)
+[ $? -eq 1 ] || fail "diff_random.o: exit status: $out"
+echo "$out" | grep -q '^packets 2  identical 0  different 2  maps 1  map differences 1$' ||
+	fail "diff_random.o summary: $out"
+echo "$out" | grep -Eq '^packet 2: retval: kernel [0-9]+, netbpf [0-9]+$' || fail "retval: $out"
+echo "$out" | grep -q '^packet 1: data_out: kernel 60 bytes, netbpf 60 bytes$' ||
+	fail "data_out: $out"
+echo "$out" | grep -Eq '^    netbpf 0000:(\*| )[0-9a-f]{2}' || fail "hex diff: $out"
+echo "$out" | grep -q '^map last: key 00 00 00 00: values differ$' || fail "map: $out"
+
 # Errors: a map the object lacks, a bad map file, no --pcap-in, an unreadable pcap.
 out=$($NETBPF diff $B/tests/bpf/elf_hash.o --pcap-in "$tmp/in.pcap" --map "nope=$tmp/m.txt" 2>&1)
 [ $? -eq 1 ] || fail "unknown map: exit status: $out"
