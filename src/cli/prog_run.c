@@ -17,6 +17,8 @@
  *           socket filter, the bytes it keeps
  *   cpuN, xskN   XDP redirects into a CPU or AF_XDP socket map
  *
+ * Copies a program sends out of a device (bpf_clone_redirect) are written to that device's
+ * interface too; copies into a device's receive path go up its stack and are not written.
  * Dropped packets are written nowhere. The summary prints, per packet, its number, the verdict,
  * the length out, the destination and the mean duration of a run; -j prints it as JSON.
  */
@@ -39,6 +41,10 @@
 #include "ctl/map_file.h"
 #include "io/pcap_read.h"
 #include "io/pcapng.h"
+#include "io/port.h"
+#include "net/core.h"
+#include "net/dev.h"
+#include "net/pkt.h"
 #include "net/redirect.h"
 
 #define MAX_MAP_FILES 32
@@ -63,6 +69,8 @@ struct run_state {
 	size_t ctx_len;
 	u32 ctx_size;
 	unsigned long packets;
+	unsigned int clones;	/* of the current packet, sent out of a device */
+	int err;		/* a write of a clone failed */
 };
 
 static int run_usage(void)
@@ -181,6 +189,36 @@ static int preload(struct run_args *a)
 	return 0;
 }
 
+static u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
+}
+
+/* The port of devices if2..if16: what a program sends out of them goes to the output. */
+static unsigned int capture_tx(struct nb_port *port, struct nb_pkt **pkts, unsigned int n)
+{
+	struct run_state *s = *(struct run_state **)port->priv;
+
+	for (unsigned int i = 0; i < n; i++) {
+		int id = s->out ? nb_pcapng_interface(s->out, nb_dev_name(port->dev)) : 0;
+
+		if (s->out && (id < 0 || nb_pcapng_write(s->out, id, pkts[i]->data, pkts[i]->len,
+							 now_ns())))
+			s->err = -EIO;
+		s->clones++;
+		nb_pkt_free(pkts[i]);
+	}
+	return n;
+}
+
+static const struct nb_port_ops capture_ops = {
+	.kind = "prog-run-capture",
+	.tx_burst = capture_tx,
+};
+
 /* Where the verdict sends the packet: a pcapng interface name, or "" when dropped. */
 static void destination(const struct run_state *s, u32 ret, char *dst, size_t size)
 {
@@ -220,13 +258,6 @@ static void destination(const struct run_state *s, u32 ret, char *dst, size_t si
 	memset(ri, 0, sizeof(*ri));
 }
 
-static u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
-}
 
 static int run_one(struct run_state *s, const u8 *data, u32 len, long repeat)
 {
@@ -248,7 +279,11 @@ static int run_one(struct run_state *s, const u8 *data, u32 len, long repeat)
 		opts.ctx_size_in = sizeof(md);
 	}
 	s->packets++;
+	s->clones = 0;
 	err = nb_prog_test_run(s->prog, &opts);
+	nb_net_flush();	/* the clones it sent */
+	if (!err)
+		err = s->err;
 	if (err) {
 		nb_cli_error("packet %lu (%u bytes): the test run fails: %s", s->packets, len,
 			     strerror(-err));
@@ -280,23 +315,40 @@ static int run_one(struct run_state *s, const u8 *data, u32 len, long repeat)
 		if (dst[0])
 			nb_json_string(s->j, "to", dst);
 		nb_json_uint(s->j, "duration_ns", opts.duration);
+		nb_json_uint(s->j, "clones", s->clones);
 		nb_json_end_object(s->j);
 	} else {
-		printf("packet %lu: retval %u%s%s  len %u -> %u  %s%s  duration %u ns\n",
+		printf("packet %lu: retval %u%s%s  len %u -> %u  %s%s  duration %u ns",
 		       s->packets, opts.retval, name[0] ? " " : "", name, len,
 		       opts.data_size_out, dst[0] ? "to " : "dropped", dst, opts.duration);
+		if (s->clones)
+			printf("  clones %u", s->clones);
+		putchar('\n');
 	}
 	return 0;
 }
 
-static int make_devices(struct nb_dev **devs, struct nb_log *log)
+static int make_devices(struct nb_dev **devs, struct run_state *s, struct nb_log *log)
 {
 	for (u32 i = FIRST_DEV; i <= LAST_DEV; i++) {
+		struct nb_port *port = calloc(1, sizeof(*port));
 		char name[16];
 		int err;
 
+		if (port)
+			port->priv = malloc(sizeof(s));
+		if (!port || !port->priv) {
+			free(port);
+			return -ENOMEM;
+		}
+		port->ops = &capture_ops;
+		*(struct run_state **)port->priv = s;
 		snprintf(name, sizeof(name), "if%u", i);
 		err = nb_dev_create(name, i, &devs[i], log);
+		if (!err)
+			nb_dev_set_port(devs[i], port);
+		else
+			nb_port_close(port);
 		if (!err)
 			err = nb_dev_set_up(devs[i], true);
 		if (err) {
@@ -375,7 +427,7 @@ int prog_run(int argc, char **argv)
 	if (ret)
 		goto out;
 	ret = NB_EXIT_ERR;
-	if (make_devices(devs, &log) || nb_cli_object_load(&a.o, false))
+	if (make_devices(devs, &s, &log) || nb_cli_object_load(&a.o, false))
 		goto out;
 	p = nb_object_find_prog(a.o.obj, a.o.section, NULL);
 	while (p && !nb_object_prog_prog(p))

@@ -35,6 +35,15 @@ if command -v tcpdump >/dev/null; then
 	[ "$n" = 2 ] || fail "tcpdump reads $n packets from the pcapng output"
 fi
 
+# bpf_clone_redirect: the original dropped, the copy out of if2 is in the output.
+out=$($NETBPF prog run $B/examples/tcbpf1.o sec clone_redirect_xmit --pcap-in "$tmp/in.pcap" \
+	--pcap-out "$tmp/clone.pcapng" 2>&1) || fail "clone_redirect_xmit: $out"
+[ "$(echo "$out" | grep -Ec '^packet [12]: retval 2 TC_ACT_SHOT  len 60 -> 60  dropped  duration [0-9]+ ns  clones 1$')" = 2 ] ||
+	fail "clone summary: $out"
+out=$($NETBPF prog run $B/examples/tc_classifier.o --pcap-in "$tmp/clone.pcapng" 2>&1) ||
+	fail "reading the clones back: $out"
+[ "$(echo "$out" | grep -c '^packet [12]: .* len 60 -> 60')" = 2 ] || fail "clones read back: $out"
+
 # XDP: a redirect to the ifindex set in .rodata, XDP_TX to lo, drops written nowhere.
 out=$($NETBPF prog run $B/examples/xdp_redirect_ifindex.o --set target_ifindex=5 \
 	--pcap-in "$tmp/in.pcap" --pcap-out "$tmp/x.pcapng" 2>&1) || fail "redirect_ifindex: $out"
