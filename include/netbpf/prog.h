@@ -64,5 +64,10 @@ __u32 nb_prog_id(const struct nb_prog *prog);
 const struct bpf_insn *nb_prog_insns(const struct nb_prog *prog, unsigned int *cnt);
 const struct bpf_insn *nb_prog_xlated(const struct nb_prog *prog, unsigned int *cnt);
 bool nb_prog_is_jited(const struct nb_prog *prog);
+/*
+ * The kernel's program tag (bpf_prog_info.tag, "tag" in tc and bpftool): the first 8 bytes of
+ * the SHA-256 of the loaded instructions with map load immediates zeroed (src/bpf/prog_tag.c).
+ */
+int nb_prog_tag(const struct nb_prog *prog, __u8 tag[BPF_TAG_SIZE]);
 
 #endif /* NETBPF_PROG_H */

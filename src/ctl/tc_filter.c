@@ -416,6 +416,19 @@ static void show_actions_text(struct nb_ctl *ctl, const struct nb_tc_filter_info
 	}
 }
 
+/* The kernel's tag of prog in hex, as tc and bpftool print it. */
+static const char *tag_text(const struct nb_prog *prog, char buf[2 * BPF_TAG_SIZE + 1])
+{
+	__u8 tag[BPF_TAG_SIZE];
+
+	buf[0] = 0;
+	if (nb_prog_tag(prog, tag))
+		return "?";
+	for (int i = 0; i < BPF_TAG_SIZE; i++)
+		sprintf(buf + 2 * i, "%02x", tag[i]);
+	return buf;
+}
+
 static void stats_json(struct nb_json *j, const struct nb_tc_stats *s)
 {
 	nb_json_start_object(j, "stats");
@@ -462,8 +475,11 @@ static void show_json(struct show_ctx *sc, const struct nb_tc_filter_info *info,
 	nb_json_bool(j, "not_in_hw", true);
 	if (prog) {
 		nb_json_start_object(j, "prog");
+		char tag[2 * BPF_TAG_SIZE + 1];
+
 		nb_json_uint(j, "id", nb_prog_id(prog));
 		nb_json_string(j, "name", nb_prog_name(prog));
+		nb_json_string(j, "tag", tag_text(prog, tag));
 		nb_json_uint(j, "jited", nb_prog_is_jited(prog));
 		nb_json_end_object(j);
 	}
@@ -533,10 +549,12 @@ static int show_one(const struct nb_tc_filter_info *info, void *arg)
 			fprintf(ctl->out, "direct-action ");
 	}
 	fprintf(ctl->out, "not_in_hw ");
-	/* no tag: netbpf does not compute the kernel's program digest (the id names it) */
-	if (prog)
-		fprintf(ctl->out, "id %u %s", nb_prog_id(prog),
+	if (prog) {
+		char tag[2 * BPF_TAG_SIZE + 1];
+
+		fprintf(ctl->out, "id %u tag %s %s", nb_prog_id(prog), tag_text(prog, tag),
 			nb_prog_is_jited(prog) ? "jited " : "");
+	}
 	fprintf(ctl->out, "\n");
 	if (ctl->stats)
 		fprintf(ctl->out, " (rule hit %llu success %llu dropped %llu)\n",

@@ -43,7 +43,7 @@ echo "$out" | grep -qx "filter protocol all pref 10 u32 chain 0 " || fail "u32 h
 echo "$out" | grep -qx "filter protocol all pref 10 u32 chain 0 fh 800::800 flowid 1:2 not_in_hw " ||
 	fail "u32 line: $out"
 echo "$out" | grep -qx "	action order 1: bpf default-action drop" || fail "act bpf: $out"
-echo "$out" | grep -Eqx "filter protocol all pref 11 bpf chain 0 handle 0x1 flowid :1 tcbpf1_kern.o:\[redirect_xmit\] direct-action not_in_hw id [0-9]+ (jited )?" ||
+echo "$out" | grep -Eqx "filter protocol all pref 11 bpf chain 0 handle 0x1 flowid :1 tcbpf1_kern.o:\[redirect_xmit\] direct-action not_in_hw id [0-9]+ tag 47082dbc0b657935 (jited )?" ||
 	fail "bpf line: $out"
 
 # The same through --set, and JSON parsed back.
@@ -58,6 +58,8 @@ assert u["options"]["actions"][0]["control_action"]["type"] == "drop", u
 assert b["kind"] == "bpf" and b["options"]["direct-action"] is True, b
 assert b["options"]["bpf_name"] == "tcbpf1_kern.o:[redirect_xmit]", b
 assert b["options"]["prog"]["id"] > 0, b
+# the tag the running kernel gives redirect_xmit (tests/kernel/test_prog_tag_kernel.c)
+assert b["options"]["prog"]["tag"] == "47082dbc0b657935", b
 ' 2>&1 || fail "filter json: $out"
 # the --set form; a script's NAME=VALUE line is overridden by --set
 sed -i '1i dev=nosuch' "$tmp/seed.tc"
