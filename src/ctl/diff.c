@@ -72,7 +72,7 @@ static int load_netbpf(struct nb_diff *d, struct nb_log *log)
 	err = nb_object_load(d->nobj, &load_opts);
 	if (err)
 		return err;
-	p = nb_object_find_prog(d->nobj, o->section, NULL);
+	p = nb_object_find_prog(d->nobj, o->section, o->prog_name);
 	while (p && !nb_object_prog_prog(p))
 		p = nb_object_next_prog(d->nobj, p);
 	if (!p) {
@@ -96,11 +96,22 @@ static int load_netbpf(struct nb_diff *d, struct nb_log *log)
 	return 0;
 }
 
+/* The name of the netbpf program chosen, to choose the same one in libbpf's object. */
+static const char *nb_prog_name_of(const struct nb_diff *d)
+{
+	struct nb_object_prog *np;
+
+	nb_object_for_each_prog(np, d->nobj)
+		if (nb_object_prog_prog(np) == d->nprog)
+			return nb_object_prog_name(np);
+	return "";
+}
+
 /* The kernel side: NB_DIFF_NO_KERNEL with the reason when the kernel cannot run it. */
 static int load_kernel(struct nb_diff *d, struct nb_log *log)
 {
 	const struct nb_diff_opts *o = d->opts;
-	const char *want_sec = o->section;
+	const char *want_sec = o->section, *want_name = nb_prog_name_of(d);
 	struct bpf_program *kp, *chosen = NULL;
 	libbpf_print_fn_t old = libbpf_set_print(libbpf_silent);
 	struct bpf_map *m;
@@ -125,7 +136,8 @@ static int load_kernel(struct nb_diff *d, struct nb_log *log)
 	bpf_object__for_each_program(kp, d->kobj) {
 		enum bpf_prog_type t = bpf_program__type(kp);
 
-		if (!chosen && want_sec && !strcmp(bpf_program__section_name(kp), want_sec)) {
+		if (!chosen && want_sec && !strcmp(bpf_program__section_name(kp), want_sec) &&
+		    !strcmp(bpf_program__name(kp), want_name)) {
 			chosen = kp;
 			bpf_program__set_type(kp, d->type);
 			bpf_program__set_autoload(kp, true);

@@ -19,6 +19,7 @@
 struct nb_diff_opts {
 	const char *obj_path;
 	const char *section;		/* NULL: the object's first program */
+	const char *prog_name;		/* NULL: the section's first program */
 	enum bpf_prog_type type;	/* 0: from the section name */
 	bool interp;			/* netbpf side: the interpreter, never the JIT */
 	const void *ctx_in;		/* struct __sk_buff or xdp_md given to every run; may be NULL */

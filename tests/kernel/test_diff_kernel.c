@@ -10,6 +10,8 @@
  * programs the verifiers reject on purpose, compared by test_verifier_kernel.c instead; known divergences
  * would be listed in known_divergences[] with their reason and printed (there are none).
  */
+#include <dirent.h>
+#include <sched.h>
 #include <errno.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -35,7 +37,15 @@ static const char *const objects[] = {
 	"examples/xdp_redirect_map.o", "examples/xdp_swap_mac_tx.o",
 	"tests/bpf/elf_all_maps.o", "tests/bpf/elf_globals.o", "tests/bpf/elf_hash.o",
 	"tests/bpf/elf_btf_pin.o", "tests/bpf/elf_iproute2.o", "tests/bpf/elf_legacy_libbpf.o",
-	"tests/bpf/disasm_forms.o",
+	"tests/bpf/disasm_forms.o", "tests/bpf/elf_iproute2_mim.o", "tests/bpf/elf_pin_mismatch.o",
+	"tests/bpf/elf_pin_share.o", "tests/bpf/verifier_parser.o",
+};
+
+/* Objects of the build left out of the corpus, and why. */
+static const char *const not_in_corpus[] = {
+	"tests/bpf/verifier_c.o",	/* rejected programs on purpose: test_verifier_kernel.c */
+	"tests/bpf/diff_random.o",	/* differs on purpose: tests/cli/diff.sh */
+	"tests/bpf/elf_bad_",		/* malformed on purpose: the loader's error tests */
 };
 
 /* "object:section" and why they differ; printed by every corpus test. */
@@ -78,6 +88,12 @@ static void test_corpus(const void *arg)
 	char skipped[1024] = "";
 	int fd = mkstemp(pcap), n, n_xdp;
 
+	/*
+	 * A network namespace of its own (each test is a process): the kernel's test run of
+	 * bpf_clone_redirect really transmits, and must not reach this machine's devices.
+	 */
+	if (unshare(CLONE_NEWNET))
+		nb_test_skip("cannot enter a network namespace of its own: %s", strerror(errno));
 	NB_ASSERT(fd >= 0);
 	close(fd);
 	fd = mkstemp(pcap_xdp);
@@ -91,29 +107,36 @@ static void test_corpus(const void *arg)
 	nb_object_for_each_prog(p, obj) {
 		const char *sec = nb_object_prog_section(p);
 		struct nb_diff_opts opts = {
-			.obj_path = path, .section = sec, .interp = !c->jit, .out = stdout,
+			.obj_path = path, .section = sec, .prog_name = nb_object_prog_name(p),
+			.interp = !c->jit, .out = stdout,
 			.max_reports = 5,
 		};
 		struct nb_diff_result r;
 		bool xdp = nb_object_prog_type(p) == BPF_PROG_TYPE_XDP;
+		const char *reason;
 		int err;
 
-		if (!packet_type(nb_object_prog_type(p)))
+		/* sections only iproute2 knows (tcbpf1's) load as tc does: classifiers */
+		if (nb_object_prog_type(p) == BPF_PROG_TYPE_UNSPEC)
+			opts.type = BPF_PROG_TYPE_SCHED_CLS;
+		else if (!packet_type(nb_object_prog_type(p)))
 			continue;
 		nb_log_reset(&log);
 		err = nb_diff_pcap(&opts, xdp ? pcap_xdp : pcap, &r, &log);
 		if (err == NB_DIFF_NO_KERNEL) {
 			no_kernel++;
+			reason = nb_log_text(&log);
 			snprintf(skipped + strlen(skipped), sizeof(skipped) - strlen(skipped),
-				 "%s%s", no_kernel > 1 ? ", " : "", sec);
+				 "%s%s (%.*s)", no_kernel > 1 ? ", " : "", sec,
+				 (int)strcspn(reason, "\n"), reason);
 			printf("%s: %s: not compared: %s", c->path, sec, nb_log_text(&log));
 			continue;
 		}
 		if (err)
 			NB_FAIL("%s: %s: %d: %s", c->path, sec, err, nb_log_text(&log));
 		NB_ASSERT_EQ(r.packets, (unsigned long)(xdp ? n_xdp : n));
-		printf("%s: %s: %lu packets, %lu identical, %lu different, %lu maps, %lu map "
-		       "differences\n", c->path, sec, r.packets, r.identical, r.different,
+		printf("%s: %s/%s: %lu packets, %lu identical, %lu different, %lu maps, %lu map "
+		       "differences\n", c->path, sec, nb_object_prog_name(p), r.packets, r.identical, r.different,
 		       r.maps_compared, r.map_diffs);
 		if (r.different || r.map_diffs)
 			diverged++;
@@ -126,9 +149,50 @@ static void test_corpus(const void *arg)
 	if (diverged)
 		NB_FAIL("%s: %u of %u programs diverge from the kernel", c->path, diverged, ran);
 	if (!ran && no_kernel)
-		nb_test_skip("%s: the kernel cannot load %s through libbpf", c->path, skipped);
+		nb_test_skip("%s: not comparable: %s", c->path, skipped);
 	if (!ran)
 		nb_test_skip("%s has no packet programs", c->path);
+}
+
+static bool listed(const char *rel)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(objects); i++)
+		if (!strcmp(objects[i], rel))
+			return true;
+	for (size_t i = 0; i < ARRAY_SIZE(not_in_corpus); i++)
+		if (!strncmp(not_in_corpus[i], rel, strlen(not_in_corpus[i])))
+			return true;
+	return false;
+}
+
+/* Every object the build makes is in the corpus or left out with its reason. */
+NB_TEST(diff_kernel_corpus_is_complete)
+{
+	static const char *const dirs[] = { "examples", "tests/bpf" };
+	unsigned int seen = 0;
+
+	for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
+		char buf[4096], rel[512];
+		DIR *dir = opendir(nb_test_build_path(buf, sizeof(buf), dirs[d]));
+		struct dirent *e;
+
+		NB_ASSERT(dir);
+		while ((e = readdir(dir))) {
+			size_t n = strlen(e->d_name);
+
+			if (n < 3 || strcmp(e->d_name + n - 2, ".o"))
+				continue;
+			snprintf(rel, sizeof(rel), "%s/%s", dirs[d], e->d_name);
+			seen++;
+			if (!listed(rel)) {
+				closedir(dir);
+				NB_FAIL("%s is neither in the diff corpus nor left out with a reason "
+					"(tests/kernel/test_diff_kernel.c)", rel);
+			}
+		}
+		closedir(dir);
+	}
+	NB_ASSERT(seen >= ARRAY_SIZE(objects));
 }
 
 static void __attribute__((constructor)) register_corpus(void)
