@@ -166,19 +166,32 @@ static __always_inline bool access_ok(const struct interp_checked *env, u64 addr
 	       (addr >= env->mem_lo && end <= env->mem_hi);
 }
 
-static __always_inline u64 alu64_div(u64 dst, u64 src, bool sign)
+/*
+ * Division and modulo with the kernel's definitions: by zero, div gives 0 and mod leaves dst;
+ * signed INT_MIN / -1 wraps and INT_MIN % -1 is 0. 32-bit callers pass zero-extended operands
+ * and truncate the result; signed 32-bit operands are sign-extended first.
+ */
+static __always_inline u64 alu_div(u64 dst, u64 src, bool sign, bool is64)
 {
+	if (sign && !is64) {
+		dst = (u64)(s64)(s32)dst;
+		src = (u64)(s64)(s32)src;
+	}
 	if (src == 0)
 		return 0;
 	if (!sign)
 		return dst / src;
 	if ((s64)src == -1)
-		return -dst; /* INT64_MIN / -1 wraps to INT64_MIN, as the kernel defines */
+		return -dst;
 	return (u64)((s64)dst / (s64)src);
 }
 
-static __always_inline u64 alu64_mod(u64 dst, u64 src, bool sign)
+static __always_inline u64 alu_mod(u64 dst, u64 src, bool sign, bool is64)
 {
+	if (sign && !is64) {
+		dst = (u64)(s64)(s32)dst;
+		src = (u64)(s64)(s32)src;
+	}
 	if (src == 0)
 		return dst;
 	if (!sign)
@@ -186,28 +199,6 @@ static __always_inline u64 alu64_mod(u64 dst, u64 src, bool sign)
 	if ((s64)src == -1)
 		return 0;
 	return (u64)((s64)dst % (s64)src);
-}
-
-static __always_inline u32 alu32_div(u32 dst, u32 src, bool sign)
-{
-	if (src == 0)
-		return 0;
-	if (!sign)
-		return dst / src;
-	if ((s32)src == -1)
-		return -dst;
-	return (u32)((s32)dst / (s32)src);
-}
-
-static __always_inline u32 alu32_mod(u32 dst, u32 src, bool sign)
-{
-	if (src == 0)
-		return dst;
-	if (!sign)
-		return dst % src;
-	if ((s32)src == -1)
-		return 0;
-	return (u32)((s32)dst % (s32)src);
 }
 
 static __always_inline u64 alu_end(u64 dst, s32 width, bool swap)
@@ -284,8 +275,15 @@ static __always_inline bool jmp_taken(u8 op, u64 a, u64 b, bool is32)
 	}
 }
 
-static __always_inline u64 alu64_op(u8 op, u64 dst, u64 src, s16 off)
+/*
+ * One ALU operation. is64 is a constant at every call site: ALU64 passes the registers, ALU
+ * passes their low halves zero-extended and keeps the low half of the result, which is exact
+ * for every operation once shifts mask to 31 and signed ones look at 32 bits.
+ */
+static __always_inline u64 alu_op(u8 op, u64 dst, u64 src, s16 off, bool is64)
 {
+	u32 shift = src & (is64 ? 63 : 31);
+
 	switch (op) {
 	case BPF_ADD:
 		return dst + src;
@@ -294,9 +292,9 @@ static __always_inline u64 alu64_op(u8 op, u64 dst, u64 src, s16 off)
 	case BPF_MUL:
 		return dst * src;
 	case BPF_DIV:
-		return alu64_div(dst, src, off == 1);
+		return alu_div(dst, src, off == 1, is64);
 	case BPF_MOD:
-		return alu64_mod(dst, src, off == 1);
+		return alu_mod(dst, src, off == 1, is64);
 	case BPF_OR:
 		return dst | src;
 	case BPF_AND:
@@ -304,47 +302,15 @@ static __always_inline u64 alu64_op(u8 op, u64 dst, u64 src, s16 off)
 	case BPF_XOR:
 		return dst ^ src;
 	case BPF_LSH:
-		return dst << (src & 63);
+		return dst << shift;
 	case BPF_RSH:
-		return dst >> (src & 63);
+		return dst >> shift;
 	case BPF_ARSH:
-		return (u64)((s64)dst >> (src & 63));
+		return (u64)((is64 ? (s64)dst : (s64)(s32)dst) >> shift);
 	case BPF_NEG:
 		return -dst;
 	default: /* BPF_MOV */
 		return alu_movsx(src, off);
-	}
-}
-
-static __always_inline u32 alu32_op(u8 op, u32 dst, u32 src, s16 off)
-{
-	switch (op) {
-	case BPF_ADD:
-		return dst + src;
-	case BPF_SUB:
-		return dst - src;
-	case BPF_MUL:
-		return dst * src;
-	case BPF_DIV:
-		return alu32_div(dst, src, off == 1);
-	case BPF_MOD:
-		return alu32_mod(dst, src, off == 1);
-	case BPF_OR:
-		return dst | src;
-	case BPF_AND:
-		return dst & src;
-	case BPF_XOR:
-		return dst ^ src;
-	case BPF_LSH:
-		return dst << (src & 31);
-	case BPF_RSH:
-		return dst >> (src & 31);
-	case BPF_ARSH:
-		return (u32)((s32)dst >> (src & 31));
-	case BPF_NEG:
-		return -dst;
-	default: /* BPF_MOV */
-		return (u32)alu_movsx(src, off);
 	}
 }
 
@@ -389,13 +355,14 @@ static __always_inline u64 interp(const struct nb_prog *prog, const struct bpf_i
 			if (BPF_OP(code) == BPF_END)
 				*dst = alu_end(*dst, insn->imm, true);
 			else
-				*dst = alu64_op(BPF_OP(code), *dst, src, insn->off);
+				*dst = alu_op(BPF_OP(code), *dst, src, insn->off, true);
 			continue;
 		case BPF_ALU:
 			if (BPF_OP(code) == BPF_END)
 				*dst = alu_end(*dst, insn->imm, BPF_SRC(code) == BPF_TO_BE);
 			else
-				*dst = alu32_op(BPF_OP(code), (u32)*dst, (u32)src, insn->off);
+				*dst = (u32)alu_op(BPF_OP(code), (u32)*dst, (u32)src, insn->off,
+						   false);
 			continue;
 		case BPF_LDX: {
 			u64 addr = regs[insn->src_reg] + insn->off;
