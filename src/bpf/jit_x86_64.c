@@ -569,11 +569,59 @@ static void emit_mem_insn(struct jit_ctx *c, u32 i, const struct bpf_insn *insn)
 	}
 }
 
+/*
+ * The in-line LD_ABS / LD_IND of a verified program on a packet with linear data
+ * (ops->ld_abs_linear): with off >= 0 and off + size <= len, r0 = data[off, off + size) in host
+ * order, touching only r0 and the scratch registers. Anything else jumps to the returned label,
+ * the call to ops->ld_abs, which decides (negative offsets) or fails. The verifier proved r6 is
+ * the ctx; unverified and checked programs always call.
+ */
+static u32 emit_ld_abs_inline(struct jit_ctx *c, const struct bpf_insn *insn, u32 *slow2)
+{
+	const struct nb_prog_type_ops *ops = c->prog->ops;
+	struct x86_buf *b = &c->b;
+	u32 size = insn_size_bytes(insn);
+	u32 slow;
+
+	*slow2 = 0;
+	if (BPF_MODE(insn->code) == BPF_IND) {
+		/* AUX = off, computed in 32 bits as the interpreter does; negative: slow. */
+		emit_mov(b, 0, AUX, reg_map[insn->src_reg]);
+		emit_alu_imm(b, 0, ALU_ADD, AUX, insn->imm);
+		*slow2 = emit_jcc8_fwd(b, CC_S);
+		/* AUX2 = len - off, in 64 bits (both zero-extended): below size is out of bounds. */
+		emit_load(b, 4, AUX2, RBX, ops->ld_abs_len_off);
+		emit_alu(b, X86_W64, ALU_SUB, AUX2, AUX);
+		emit_alu_imm(b, X86_W64, ALU_CMP, AUX2, size);
+		slow = emit_jcc8_fwd(b, CC_L);
+		emit_load(b, 8, AUX2, RBX, ops->ld_abs_data_off);
+		emit_alu(b, X86_W64, ALU_ADD, AUX2, AUX);
+		emit_load(b, size, RAX, AUX2, 0);
+	} else {
+		/* off is the immediate, 0 <= off <= INT32_MAX - 4 (the caller checked). */
+		emit_load(b, 4, AUX, RBX, ops->ld_abs_len_off);
+		emit_alu_imm(b, 0, ALU_CMP, AUX, insn->imm + (s32)size);
+		slow = emit_jcc8_fwd(b, CC_B);
+		emit_load(b, 8, AUX, RBX, ops->ld_abs_data_off);
+		emit_load(b, size, RAX, AUX, insn->imm);
+	}
+	/* Network to host order; the loads zero-extended, and these keep the upper bits. */
+	if (size == 4)
+		emit_bswap(b, 0, RAX);
+	else if (size == 2)
+		emit_ror16_8(b, RAX);
+	return slow;
+}
+
 /* LD_ABS / LD_IND: r0 = ops->ld_abs(r6, off, size); failure ends the run with r0 = 0. */
 static void emit_ld_abs(struct jit_ctx *c, const struct bpf_insn *insn)
 {
 	static const u8 kept[] = { RDI, RSI, RDX, RCX, R8 };
 	struct x86_buf *b = &c->b;
+	bool in_line = c->prog->ops->ld_abs_linear && c->prog->verified && !c->checked &&
+		       (BPF_MODE(insn->code) == BPF_IND ||
+			(insn->imm >= 0 && insn->imm <= INT32_MAX - 4));
+	u32 slow = 0, slow2 = 0, done = 0;
 	/*
 	 * The interpreter keeps r1..r5; the verifier proves nobody reads them after LD_ABS, so
 	 * only unproven programs pay for keeping them. Five pushes and the result slot, or the
@@ -582,6 +630,13 @@ static void emit_ld_abs(struct jit_ctx *c, const struct bpf_insn *insn)
 	bool keep = c->checked || !c->prog->verified;
 	s32 slot = keep ? 8 : 16;
 
+	if (in_line) {
+		slow = emit_ld_abs_inline(c, insn, &slow2);
+		done = emit_jmp8_fwd(b);
+		bind8(b, slow);
+		if (slow2)
+			bind8(b, slow2);
+	}
 	if (keep)
 		for (u32 i = 0; i < ARRAY_SIZE(kept); i++)
 			emit_push(b, kept[i]);
@@ -603,6 +658,8 @@ static void emit_ld_abs(struct jit_ctx *c, const struct bpf_insn *insn)
 	if (keep)
 		for (u32 i = ARRAY_SIZE(kept); i-- > 0;)
 			emit_pop(b, kept[i]);
+	if (in_line)
+		bind8(b, done);
 }
 
 /*

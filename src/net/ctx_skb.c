@@ -306,6 +306,14 @@ static const u8 *skb_neg_ptr(const struct nb_pkt *pkt, s32 k, u32 size)
 	return NULL;
 }
 
+/*
+ * LD_ABS/LD_IND: size bytes at off in network order, as a host-order value. For off >= 0 this is
+ * a bounds check against len and a read at data + off, which the JIT repeats in line.
+ */
+#define SKB_LD_ABS_LINEAR                                                  \
+	.ld_abs_linear = true, .ld_abs_data_off = offsetof(struct nb_pkt, data), \
+	.ld_abs_len_off = offsetof(struct nb_pkt, len)
+
 /* LD_ABS/LD_IND: size bytes at off in network order, as a host-order value. */
 static int skb_ld_abs(const void *ctx, s32 off, u32 size, u32 *val)
 {
@@ -362,6 +370,7 @@ static const struct nb_prog_type_ops sched_cls_prog_type = {
 	.is_valid_access = tc_cls_act_is_valid_access,
 	.convert_ctx_access = skb_convert_ctx_access,
 	.ld_abs = skb_ld_abs,
+	SKB_LD_ABS_LINEAR,
 	.pkt_access = NB_PKT_ACCESS_WRITE,
 };
 NB_PROG_TYPE_REGISTER(sched_cls_prog_type)
@@ -374,6 +383,7 @@ static const struct nb_prog_type_ops sched_act_prog_type = {
 	.is_valid_access = tc_cls_act_is_valid_access,
 	.convert_ctx_access = skb_convert_ctx_access,
 	.ld_abs = skb_ld_abs,
+	SKB_LD_ABS_LINEAR,
 	.pkt_access = NB_PKT_ACCESS_WRITE,
 };
 NB_PROG_TYPE_REGISTER(sched_act_prog_type)
@@ -386,6 +396,7 @@ static const struct nb_prog_type_ops socket_filter_prog_type = {
 	.is_valid_access = sk_filter_is_valid_access,
 	.convert_ctx_access = skb_convert_ctx_access,
 	.ld_abs = skb_ld_abs,
+	SKB_LD_ABS_LINEAR,
 	.pkt_access = NB_PKT_ACCESS_NONE,
 };
 NB_PROG_TYPE_REGISTER(socket_filter_prog_type)
