@@ -420,6 +420,13 @@ static const struct ld_case ld_cases[] = {
 	{ "ind_past_end", FRAME_LEN, BPF_B, true, 0 },
 	{ "net_off_past_end", SKF_NET_OFF + FRAME_LEN - 14, BPF_B, false, 0 },
 	{ "below_ll_off", SKF_LL_OFF - 4, BPF_B, false, 0 },
+	/* The JIT's in-line reads: exactly at the end, one past, and offsets it leaves to ld_abs. */
+	{ "abs_w_at_end", FRAME_LEN - 4, BPF_W, false, 0x38393a3b },
+	{ "abs_h_one_past", FRAME_LEN - 1, BPF_H, false, 0 },
+	{ "ind_h_at_end", FRAME_LEN - 2, BPF_H, true, 0x3a3b },
+	{ "ind_net_off", SKF_NET_OFF + 9, BPF_B, true, IPPROTO_UDP },
+	{ "ind_ll_off", SKF_LL_OFF + 12, BPF_H, true, ETH_P_IP },
+	{ "abs_huge", INT32_MAX - 1, BPF_B, false, 0 },
 };
 
 static void run_ld_case(const void *arg)
@@ -436,7 +443,13 @@ static void run_ld_case(const void *arg)
 		NB_EXIT(),
 	};
 
+	struct nb_prog *jit;
+
 	NB_ASSERT_EQ(run_on(BPF_PROG_TYPE_SCHED_CLS, insns, ARRAY_SIZE(insns), pkt), c->expect);
+	/* The JIT reads in line what it can and must agree with the interpreter everywhere. */
+	jit = ctx_test_load_engine(BPF_PROG_TYPE_SCHED_CLS, 0, insns, ARRAY_SIZE(insns), true);
+	NB_ASSERT_EQ(nb_prog_run(jit, pkt), c->expect);
+	nb_prog_put(jit);
 	nb_pkt_free(pkt);
 }
 
