@@ -233,11 +233,34 @@ static inline struct htab_elem *elem_first(struct htab_elem *const *pp)
 	return __atomic_load_n(pp, __ATOMIC_ACQUIRE);
 }
 
+/*
+ * Every lookup compares keys: the common small sizes (an IPv4 address, a port pair, an address
+ * and a port) as plain loads instead of a call to memcmp. memcpy keeps the loads unaligned-safe.
+ */
+static inline bool key_equal(const void *a, const void *b, u32 key_size)
+{
+	u32 a4, b4;
+	u64 a8, b8;
+
+	switch (key_size) {
+	case 4:
+		memcpy(&a4, a, 4);
+		memcpy(&b4, b, 4);
+		return a4 == b4;
+	case 8:
+		memcpy(&a8, a, 8);
+		memcpy(&b8, b, 8);
+		return a8 == b8;
+	default:
+		return !memcmp(a, b, key_size);
+	}
+}
+
 static struct htab_elem *lookup_raw(struct htab_elem *const *bucket, u32 hash, const void *key,
 				    u32 key_size)
 {
 	for (struct htab_elem *l = elem_first(bucket); l; l = elem_first(&l->next))
-		if (l->hash == hash && !memcmp(l->key, key, key_size))
+		if (l->hash == hash && key_equal(l->key, key, key_size))
 			return l;
 	return NULL;
 }
