@@ -186,76 +186,28 @@ const struct nb_func_proto nb_loop_proto = {
 		      NB_ARG_ANYTHING },
 };
 
-static u64 bpf_ktime_get_ns(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
-{
-	return nb_ktime_get_ns();
-}
+/*
+ * Helpers without arguments that return one value, with their prototypes: the twin of the
+ * kernel's BPF_CALL_0.
+ */
+#define NB_HELPER_0(name, expr)                                                             \
+	static u64 bpf_##name(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)                       \
+	{                                                                                   \
+		return (expr);                                                              \
+	}                                                                                   \
+	const struct nb_func_proto nb_##name##_proto = {                                    \
+		.func = bpf_##name,                                                         \
+		.ret_type = NB_RET_INTEGER,                                                 \
+	}
 
-const struct nb_func_proto nb_ktime_get_ns_proto = {
-	.func = bpf_ktime_get_ns,
-	.ret_type = NB_RET_INTEGER,
-};
-
-static u64 bpf_ktime_get_boot_ns(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
-{
-	return nb_ktime_get_boot_ns();
-}
-
-const struct nb_func_proto nb_ktime_get_boot_ns_proto = {
-	.func = bpf_ktime_get_boot_ns,
-	.ret_type = NB_RET_INTEGER,
-};
-
-static u64 bpf_ktime_get_coarse_ns(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
-{
-	return nb_ktime_get_coarse_ns();
-}
-
-const struct nb_func_proto nb_ktime_get_coarse_ns_proto = {
-	.func = bpf_ktime_get_coarse_ns,
-	.ret_type = NB_RET_INTEGER,
-};
-
-static u64 bpf_jiffies64(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
-{
-	return nb_jiffies64();
-}
-
-const struct nb_func_proto nb_jiffies64_proto = {
-	.func = bpf_jiffies64,
-	.ret_type = NB_RET_INTEGER,
-};
-
-static u64 bpf_get_prandom_u32(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
-{
-	return nb_prandom_u32();
-}
-
-const struct nb_func_proto nb_get_prandom_u32_proto = {
-	.func = bpf_get_prandom_u32,
-	.ret_type = NB_RET_INTEGER,
-};
-
-static u64 bpf_get_smp_processor_id(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
-{
-	return nb_this_cpu();
-}
-
-const struct nb_func_proto nb_get_smp_processor_id_proto = {
-	.func = bpf_get_smp_processor_id,
-	.ret_type = NB_RET_INTEGER,
-};
-
+NB_HELPER_0(ktime_get_ns, nb_ktime_get_ns());
+NB_HELPER_0(ktime_get_boot_ns, nb_ktime_get_boot_ns());
+NB_HELPER_0(ktime_get_coarse_ns, nb_ktime_get_coarse_ns());
+NB_HELPER_0(jiffies64, nb_jiffies64());
+NB_HELPER_0(get_prandom_u32, nb_prandom_u32());
+NB_HELPER_0(get_smp_processor_id, nb_this_cpu());
 /* One NUMA node: the datapath does not place memory per node. */
-static u64 bpf_get_numa_node_id(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
-{
-	return 0;
-}
-
-const struct nb_func_proto nb_get_numa_node_id_proto = {
-	.func = bpf_get_numa_node_id,
-	.ret_type = NB_RET_INTEGER,
-};
+NB_HELPER_0(get_numa_node_id, 0);
 
 const struct nb_func_proto *nb_base_func_proto(enum bpf_func_id id)
 {
