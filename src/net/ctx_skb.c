@@ -362,30 +362,26 @@ static const struct nb_func_proto *sk_filter_get_func_proto(enum bpf_func_id id,
 	return proto ? proto : nb_base_func_proto(id);
 }
 
-static const struct nb_prog_type_ops sched_cls_prog_type = {
-	.type = BPF_PROG_TYPE_SCHED_CLS,
-	.name = "sched_cls",
-	.ctx_size = sizeof(struct __sk_buff),
-	.get_func_proto = tc_cls_act_get_func_proto,
-	.is_valid_access = tc_cls_act_is_valid_access,
-	.convert_ctx_access = skb_convert_ctx_access,
-	.ld_abs = skb_ld_abs,
-	SKB_LD_ABS_LINEAR,
-	.pkt_access = NB_PKT_ACCESS_WRITE,
-};
+/* tc classifiers and actions share one context and one set of rules. */
+#define TC_PROG_TYPE(prog_type, type_name)                                                  \
+	{                                                                                   \
+		.type = prog_type,                                                          \
+		.name = type_name,                                                          \
+		.ctx_size = sizeof(struct __sk_buff),                                       \
+		.get_func_proto = tc_cls_act_get_func_proto,                                \
+		.is_valid_access = tc_cls_act_is_valid_access,                              \
+		.convert_ctx_access = skb_convert_ctx_access,                               \
+		.ld_abs = skb_ld_abs,                                                       \
+		SKB_LD_ABS_LINEAR,                                                          \
+		.pkt_access = NB_PKT_ACCESS_WRITE,                                          \
+	}
+
+static const struct nb_prog_type_ops sched_cls_prog_type =
+	TC_PROG_TYPE(BPF_PROG_TYPE_SCHED_CLS, "sched_cls");
 NB_PROG_TYPE_REGISTER(sched_cls_prog_type)
 
-static const struct nb_prog_type_ops sched_act_prog_type = {
-	.type = BPF_PROG_TYPE_SCHED_ACT,
-	.name = "sched_act",
-	.ctx_size = sizeof(struct __sk_buff),
-	.get_func_proto = tc_cls_act_get_func_proto,
-	.is_valid_access = tc_cls_act_is_valid_access,
-	.convert_ctx_access = skb_convert_ctx_access,
-	.ld_abs = skb_ld_abs,
-	SKB_LD_ABS_LINEAR,
-	.pkt_access = NB_PKT_ACCESS_WRITE,
-};
+static const struct nb_prog_type_ops sched_act_prog_type =
+	TC_PROG_TYPE(BPF_PROG_TYPE_SCHED_ACT, "sched_act");
 NB_PROG_TYPE_REGISTER(sched_act_prog_type)
 
 static const struct nb_prog_type_ops socket_filter_prog_type = {

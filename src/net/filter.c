@@ -129,6 +129,29 @@ static u16 *csum_field(struct nb_pkt *pkt, u64 offset)
 	return (u16 *)(pkt->data + (u32)offset);
 }
 
+/*
+ * Fold the change of a field into a checksum, as both csum_replace helpers do: the low flag
+ * bits give the field size (2 or 4), or 0 when to is a csum_diff result and from must be 0.
+ */
+static int csum_replace_field(u16 *sum, u64 flags, u64 from, u64 to)
+{
+	switch (flags & BPF_F_HDR_FIELD_MASK) {
+	case 0:
+		if (from != 0)
+			return -EINVAL;
+		nb_csum_replace_by_diff(sum, (u32)to);
+		return 0;
+	case 2:
+		nb_csum_replace2(sum, (u16)from, (u16)to);
+		return 0;
+	case 4:
+		nb_csum_replace4(sum, (u32)from, (u32)to);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 /* bpf_l3_csum_replace: fix an IPv4 header checksum for a changed 2- or 4-byte field. */
 static u64 bpf_l3_csum_replace(u64 r1, u64 offset, u64 from, u64 to, u64 flags)
 {
@@ -141,21 +164,8 @@ static u64 bpf_l3_csum_replace(u64 r1, u64 offset, u64 from, u64 to, u64 flags)
 	if (!ptr)
 		return (u64)-EFAULT;
 	memcpy(&sum, ptr, sizeof(sum));
-	switch (flags & BPF_F_HDR_FIELD_MASK) {
-	case 0:
-		if (from != 0)
-			return (u64)-EINVAL;
-		nb_csum_replace_by_diff(&sum, (u32)to);
-		break;
-	case 2:
-		nb_csum_replace2(&sum, (u16)from, (u16)to);
-		break;
-	case 4:
-		nb_csum_replace4(&sum, (u32)from, (u32)to);
-		break;
-	default:
+	if (csum_replace_field(&sum, flags, from, to))
 		return (u64)-EINVAL;
-	}
 	memcpy(ptr, &sum, sizeof(sum));
 	return 0;
 }
@@ -188,21 +198,8 @@ static u64 bpf_l4_csum_replace(u64 r1, u64 offset, u64 from, u64 to, u64 flags)
 	memcpy(&sum, ptr, sizeof(sum));
 	if (is_mmzero && !do_mforce && !sum)
 		return 0;
-	switch (flags & BPF_F_HDR_FIELD_MASK) {
-	case 0:
-		if (from != 0)
-			return (u64)-EINVAL;
-		nb_csum_replace_by_diff(&sum, (u32)to);
-		break;
-	case 2:
-		nb_csum_replace2(&sum, (u16)from, (u16)to);
-		break;
-	case 4:
-		nb_csum_replace4(&sum, (u32)from, (u32)to);
-		break;
-	default:
+	if (csum_replace_field(&sum, flags, from, to))
 		return (u64)-EINVAL;
-	}
 	if (is_mmzero && !sum)
 		sum = 0xffff; /* CSUM_MANGLED_0 */
 	memcpy(ptr, &sum, sizeof(sum));
