@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * netbpf diff OBJ [sec S] [--type tc|xdp|socket] --pcap-in FILE [--ctx-in FILE]
- *                 [--map NAME=FILE]...
+ * netbpf diff OBJ [sec S] [program NAME] [--type tc|xdp|socket] --pcap-in FILE
+ *                 [--ctx-in FILE] [--map NAME=FILE]...
  *
  * Every packet of FILE through the running kernel and through netbpf (src/ctl/diff.c); exit 0
  * when all is identical, 1 on any difference (or an error), 2 for usage and when the kernel
- * cannot be reached.
+ * cannot be reached. "program NAME" chooses among the programs of a section, as ip link set
+ * ... xdp obj F sec S program NAME does.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,8 +22,8 @@
 
 static int diff_usage(void)
 {
-	fprintf(stderr, "Usage: netbpf diff OBJ [sec SECTION] [--type tc|xdp|socket] "
-			"--pcap-in FILE [--ctx-in FILE] [--map NAME=FILE]...\n");
+	fprintf(stderr, "Usage: netbpf diff OBJ [sec SECTION] [program NAME] "
+			"[--type tc|xdp|socket] --pcap-in FILE [--ctx-in FILE] [--map NAME=FILE]...\n");
 	return NB_EXIT_USAGE;
 }
 
@@ -63,6 +64,8 @@ int cmd_diff(int argc, char **argv)
 		}
 		if (!strcmp(a, "sec") || !strcmp(a, "section")) {
 			opts.section = argv[++i];
+		} else if (!strcmp(a, "program") || !strcmp(a, "prog")) {
+			opts.prog_name = argv[++i];
 		} else if (!strcmp(a, "--type") || !strcmp(a, "type")) {
 			if (nb_cli_prog_type(argv[++i], &opts.type))
 				goto out;
@@ -82,8 +85,8 @@ int cmd_diff(int argc, char **argv)
 			}
 			map_cnt++;
 		} else {
-			nb_cli_error("argument \"%s\" is wrong: expected sec, --type, --pcap-in, "
-				     "--ctx-in or --map", a);
+			nb_cli_error("argument \"%s\" is wrong: expected sec, program, --type, "
+				     "--pcap-in, --ctx-in or --map", a);
 			goto out;
 		}
 	}
@@ -111,6 +114,9 @@ int cmd_diff(int argc, char **argv)
 		ret = err == NB_DIFF_NO_KERNEL ? NB_EXIT_USAGE : NB_EXIT_ERR;
 		goto out;
 	}
+	if (r.kernel_via_netbpf)
+		fprintf(stderr, "netbpf: libbpf cannot open %s: the kernel side is loaded as iproute2 "
+			"loads it, from netbpf's maps and linked instructions\n", opts.obj_path);
 	if (nb_cli.json) {
 		struct nb_json *j = nb_json_new(stdout, nb_cli.pretty);
 

@@ -23,6 +23,7 @@
 
 #include "common/types.h"
 #include "ctl/diff.h"
+#include "ctl/kernel_object.h"
 #include "io/pcap_read.h"
 
 #define DATA_OUT_SIZE (1U << 17)
@@ -30,9 +31,12 @@
 struct nb_diff {
 	const struct nb_diff_opts *opts;
 	struct nb_object *nobj;
+	struct nb_object_prog *chosen;
 	struct nb_prog *nprog;
-	struct bpf_object *kobj;
+	struct bpf_object *kobj;		/* libbpf's object, or NULL */
+	struct nb_kernel_object *kload;		/* else the kernel side from netbpf's reading */
 	int kfd;
+	int *kmap_fd;				/* the kernel's maps in netbpf's map order */
 	enum bpf_prog_type type;
 	u8 *kout, *nout;
 };
@@ -52,6 +56,77 @@ static int libbpf_silent(enum libbpf_print_level level, const char *fmt, va_list
 	return 0;
 }
 
+/* iproute2's "ID/KEY" sections hold tail-call targets, not programs to choose. */
+static bool tail_call_section(const char *sec)
+{
+	unsigned int id, key;
+	char end;
+
+	return sscanf(sec, "%u/%u%c", &id, &key, &end) == 2;
+}
+
+static bool candidate(const struct nb_diff_opts *o, const struct nb_object_prog *p)
+{
+	const char *sec = nb_object_prog_section(p);
+
+	return o->section ? !strcmp(sec, o->section) : !tail_call_section(sec);
+}
+
+/* "sec/name, sec/name, ...": the programs one could have meant. */
+static void log_candidates(const struct nb_diff *d, struct nb_log *log)
+{
+	struct nb_object_prog *p;
+	const char *sep = "";
+
+	nb_object_for_each_prog(p, d->nobj) {
+		if (!candidate(d->opts, p))
+			continue;
+		nb_log_printf(log, "%s%s/%s", sep, nb_object_prog_section(p),
+			      nb_object_prog_name(p));
+		sep = ", ";
+	}
+	nb_log_printf(log, "\n");
+}
+
+/* The one program of the section (or object) by its name, as ip link set ... program NAME. */
+static int choose_prog(struct nb_diff *d, struct nb_log *log)
+{
+	const struct nb_diff_opts *o = d->opts;
+	const char *in = o->section ? o->section : "the object";
+	struct nb_object_prog *p;
+	unsigned int n = 0, named = 0;
+
+	nb_object_for_each_prog(p, d->nobj) {
+		if (!candidate(o, p))
+			continue;
+		n++;
+		if (o->prog_name && strcmp(nb_object_prog_name(p), o->prog_name))
+			continue;
+		named++;
+		if (!d->chosen)
+			d->chosen = p;
+	}
+	if (!n) {
+		nb_log_printf(log, "%s: no program in %s%s\n", o->obj_path,
+			      o->section ? "section " : "", in);
+		return -ENOENT;
+	}
+	if (!named) {
+		nb_log_printf(log, "%s: no program %s in %s%s; there are: ", o->obj_path,
+			      o->prog_name, o->section ? "section " : "", in);
+		log_candidates(d, log);
+		return -ENOENT;
+	}
+	if (named > 1) {
+		nb_log_printf(log, "%s: %s%s holds %u programs, choose one with program NAME%s: ",
+			      o->obj_path, o->section ? "section " : "", in, n,
+			      o->section ? "" : " (and sec SECTION)");
+		log_candidates(d, log);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int load_netbpf(struct nb_diff *d, struct nb_log *log)
 {
 	const struct nb_diff_opts *o = d->opts;
@@ -63,24 +138,23 @@ static int load_netbpf(struct nb_diff *d, struct nb_log *log)
 		.log = log,
 		.prog_flags = o->interp ? NB_PROG_LOAD_INTERP : 0,
 	};
-	struct nb_object_prog *p;
 	int err;
 
 	err = nb_object_open_file(o->obj_path, &open_opts, &d->nobj);
 	if (err)
 		return err;
+	err = choose_prog(d, log);
+	if (err)
+		return err;
 	err = nb_object_load(d->nobj, &load_opts);
 	if (err)
 		return err;
-	p = nb_object_find_prog(d->nobj, o->section, o->prog_name);
-	while (p && !nb_object_prog_prog(p))
-		p = nb_object_next_prog(d->nobj, p);
-	if (!p) {
-		nb_log_printf(log, "%s: no program%s%s", o->obj_path,
-			      o->section ? " in section " : "", o->section ? o->section : "");
+	d->nprog = nb_object_prog_prog(d->chosen);
+	if (!d->nprog) {
+		nb_log_printf(log, "%s: program %s was not loaded\n", o->obj_path,
+			      nb_object_prog_name(d->chosen));
 		return -ENOENT;
 	}
-	d->nprog = nb_object_prog_prog(p);
 	d->type = nb_prog_type(d->nprog);
 	switch (d->type) {
 	case BPF_PROG_TYPE_SOCKET_FILTER:
@@ -89,29 +163,54 @@ static int load_netbpf(struct nb_diff *d, struct nb_log *log)
 	case BPF_PROG_TYPE_XDP:
 		break;
 	default:
-		nb_log_printf(log, "%s: program type %s cannot be run on packets", o->obj_path,
+		nb_log_printf(log, "%s: program type %s cannot be run on packets\n", o->obj_path,
 			      prog_type_str(d->type));
 		return -EOPNOTSUPP;
 	}
 	return 0;
 }
 
-/* The name of the netbpf program chosen, to choose the same one in libbpf's object. */
-static const char *nb_prog_name_of(const struct nb_diff *d)
+/* netbpf's maps in the kernel object libbpf loaded, found by name (global data: ".data"). */
+static void kernel_maps_libbpf(struct nb_diff *d)
 {
-	struct nb_object_prog *np;
+	struct nb_object_map *m;
+	int i = 0;
 
-	nb_object_for_each_prog(np, d->nobj)
-		if (nb_object_prog_prog(np) == d->nprog)
-			return nb_object_prog_name(np);
-	return "";
+	nb_object_for_each_map(m, d->nobj) {
+		struct bpf_map *km = bpf_object__find_map_by_name(d->kobj, nb_object_map_name(m));
+
+		d->kmap_fd[i++] = km ? bpf_map__fd(km) : -1;
+	}
+}
+
+/*
+ * libbpf 1.x cannot open the object (iproute2's maps section, the old bpf_map_def): the kernel
+ * side from netbpf's reading, as iproute2 loads it (kernel_object.c).
+ */
+static int load_kernel_legacy(struct nb_diff *d, int open_err, struct nb_log *log)
+{
+	const struct nb_kernel_object_opts kopts = { .only_type = d->type };
+	struct nb_log klog = { 0 };
+	int err = nb_kernel_object_load(d->nobj, &kopts, &d->kload, &klog);
+
+	if (err) {
+		nb_log_printf(log, "kernel: libbpf cannot open %s (%s), and loaded as iproute2 "
+			      "does:\n%s", d->opts->obj_path, strerror(-open_err), nb_log_text(&klog));
+		nb_log_free(&klog);
+		return NB_DIFF_NO_KERNEL;
+	}
+	nb_log_free(&klog);
+	d->kfd = nb_kernel_object_prog_fd(d->kload, d->nobj, d->chosen);
+	memcpy(d->kmap_fd, d->kload->map_fd, d->kload->map_cnt * sizeof(int));
+	return 0;
 }
 
 /* The kernel side: NB_DIFF_NO_KERNEL with the reason when the kernel cannot run it. */
 static int load_kernel(struct nb_diff *d, struct nb_log *log)
 {
 	const struct nb_diff_opts *o = d->opts;
-	const char *want_sec = o->section, *want_name = nb_prog_name_of(d);
+	const char *want_sec = nb_object_prog_section(d->chosen);
+	const char *want_name = nb_object_prog_name(d->chosen);
 	struct bpf_program *kp, *chosen = NULL;
 	libbpf_print_fn_t old = libbpf_set_print(libbpf_silent);
 	struct bpf_map *m;
@@ -122,21 +221,12 @@ static int load_kernel(struct nb_diff *d, struct nb_log *log)
 		libbpf_set_print(old);
 		err = -errno;
 		d->kobj = NULL;
-		nb_log_printf(log, "kernel: libbpf cannot open %s: %s", o->obj_path,
-			      strerror(-err));
-		return NB_DIFF_NO_KERNEL;
-	}
-	if (!want_sec) {
-		struct nb_object_prog *np;
-
-		nb_object_for_each_prog(np, d->nobj)
-			if (nb_object_prog_prog(np) == d->nprog)
-				want_sec = nb_object_prog_section(np);
+		return load_kernel_legacy(d, err, log);
 	}
 	bpf_object__for_each_program(kp, d->kobj) {
 		enum bpf_prog_type t = bpf_program__type(kp);
 
-		if (!chosen && want_sec && !strcmp(bpf_program__section_name(kp), want_sec) &&
+		if (!chosen && !strcmp(bpf_program__section_name(kp), want_sec) &&
 		    !strcmp(bpf_program__name(kp), want_name)) {
 			chosen = kp;
 			bpf_program__set_type(kp, d->type);
@@ -150,8 +240,8 @@ static int load_kernel(struct nb_diff *d, struct nb_log *log)
 	}
 	if (!chosen) {
 		libbpf_set_print(old);
-		nb_log_printf(log, "kernel: libbpf finds no program in section %s of %s",
-			      want_sec ? want_sec : "(none)", o->obj_path);
+		nb_log_printf(log, "kernel: libbpf finds no program %s in section %s of %s\n",
+			      want_name, want_sec, o->obj_path);
 		return NB_DIFF_NO_KERNEL;
 	}
 	bpf_object__for_each_map(m, d->kobj)
@@ -162,15 +252,29 @@ static int load_kernel(struct nb_diff *d, struct nb_log *log)
 		err = -errno;
 		if (err == -EPERM || err == -EACCES)
 			nb_log_printf(log, "kernel: loading BPF programs is not permitted (need root or "
-				      "CAP_BPF, uid %u)", (unsigned int)geteuid());
+				      "CAP_BPF, uid %u)\n", (unsigned int)geteuid());
 		else
-			nb_log_printf(log, "kernel: cannot load %s of %s as %s: %s",
+			nb_log_printf(log, "kernel: cannot load %s of %s as %s: %s\n",
 				      bpf_program__section_name(chosen), o->obj_path,
 				      prog_type_str(d->type), strerror(-err));
 		return NB_DIFF_NO_KERNEL;
 	}
 	d->kfd = bpf_program__fd(chosen);
+	kernel_maps_libbpf(d);
 	return 0;
+}
+
+static int kernel_map_fd(const struct nb_diff *d, const struct nb_object_map *map)
+{
+	struct nb_object_map *m;
+	int i = 0;
+
+	nb_object_for_each_map(m, d->nobj) {
+		if (m == map)
+			return d->kmap_fd[i];
+		i++;
+	}
+	return -1;
 }
 
 static int preload(struct nb_diff *d, struct nb_log *log)
@@ -178,11 +282,11 @@ static int preload(struct nb_diff *d, struct nb_log *log)
 	for (unsigned int i = 0; i < d->opts->map_cnt; i++) {
 		const struct nb_map_file *mf = &d->opts->maps[i];
 		struct nb_object_map *nm = nb_object_find_map(d->nobj, mf->name);
-		struct bpf_map *km = bpf_object__find_map_by_name(d->kobj, mf->name);
 		struct nb_map *map = nm ? nb_object_map_map(nm) : NULL;
+		int kfd = nm ? kernel_map_fd(d, nm) : -1;
 
-		if (!map || !km) {
-			nb_log_printf(log, "--map %s: %s has no map %s", mf->name,
+		if (!map || kfd < 0) {
+			nb_log_printf(log, "--map %s: %s has no map %s\n", mf->name,
 				      d->opts->obj_path, mf->name);
 			return -ENOENT;
 		}
@@ -193,17 +297,16 @@ static int preload(struct nb_diff *d, struct nb_log *log)
 			if (el->key_len != nb_map_key_size(map) ||
 			    el->value_len != nb_map_value_size(map)) {
 				nb_log_printf(log, "--map %s: element %zu has a %zu-byte key and a "
-					      "%zu-byte value, the map takes %u and %u", mf->name,
+					      "%zu-byte value, the map takes %u and %u\n", mf->name,
 					      e + 1, el->key_len, el->value_len,
 					      nb_map_key_size(map), nb_map_value_size(map));
 				return -EINVAL;
 			}
 			err = nb_map_update_elem(map, el->key, el->value, BPF_ANY);
-			if (!err && bpf_map_update_elem(bpf_map__fd(km), el->key, el->value,
-							BPF_ANY))
+			if (!err && bpf_map_update_elem(kfd, el->key, el->value, BPF_ANY))
 				err = -errno;
 			if (err) {
-				nb_log_printf(log, "--map %s: element %zu: %s", mf->name, e + 1,
+				nb_log_printf(log, "--map %s: element %zu: %s\n", mf->name, e + 1,
 					      strerror(-err));
 				return err;
 			}
@@ -227,8 +330,10 @@ int nb_diff_open(const struct nb_diff_opts *opts, struct nb_diff **dp, struct nb
 	err = d->kout && d->nout ? 0 : -ENOMEM;
 	if (!err)
 		err = load_netbpf(d, log);
-	if (!err)
-		err = load_kernel(d, log);
+	if (!err) {
+		d->kmap_fd = calloc(nb_object_map_cnt(d->nobj) + 1, sizeof(int));
+		err = d->kmap_fd ? load_kernel(d, log) : -ENOMEM;
+	}
 	if (!err)
 		err = preload(d, log);
 	if (err) {
@@ -239,12 +344,42 @@ int nb_diff_open(const struct nb_diff_opts *opts, struct nb_diff **dp, struct nb
 	return 0;
 }
 
+/*
+ * The maps netbpf pinned for the object (iproute2's PIN_GLOBAL_NS, libbpf's pin by name) leave
+ * the pin registry with the diff, so that the next diff in this process starts from fresh maps,
+ * as the kernel side always does.
+ */
+static void unpin_maps(struct nb_object *obj)
+{
+	struct nb_object_map *m;
+
+	if (!obj)
+		return;
+	nb_object_for_each_map(m, obj) {
+		const char *path = nb_object_map_pin_path(m);
+		struct nb_map *pinned = path ? nb_pin_get_map(path) : NULL;
+
+		if (pinned && pinned == nb_object_map_map(m))
+			nb_unpin(path);
+		if (pinned)
+			nb_map_put(pinned);
+	}
+}
+
+bool nb_diff_kernel_via_netbpf(const struct nb_diff *d)
+{
+	return d->kload;
+}
+
 void nb_diff_close(struct nb_diff *d)
 {
 	if (!d)
 		return;
 	bpf_object__close(d->kobj);
+	nb_kernel_object_close(d->kload);
+	unpin_maps(d->nobj);
 	nb_object_close(d->nobj);
+	free(d->kmap_fd);
 	free(d->kout);
 	free(d->nout);
 	free(d);
@@ -522,7 +657,6 @@ void nb_diff_maps(struct nb_diff *d, struct nb_diff_result *r)
 	nb_object_for_each_map(m, d->nobj) {
 		struct nb_map *map = nb_object_map_map(m);
 		const char *name = nb_object_map_name(m);
-		struct bpf_map *km;
 		u32 ks, vs;
 		u8 *key, *next, *buf, *kv, *nv;
 		size_t bufsz;
@@ -530,10 +664,9 @@ void nb_diff_maps(struct nb_diff *d, struct nb_diff_result *r)
 
 		if (!map || !comparable(nb_map_type(map)))
 			continue;
-		km = bpf_object__find_map_by_name(d->kobj, name);
-		if (!km || bpf_map__fd(km) < 0)
+		fd = kernel_map_fd(d, m);
+		if (fd < 0)
 			continue;
-		fd = bpf_map__fd(km);
 		ks = nb_map_key_size(map);
 		vs = nb_map_value_size(map);
 		bufsz = (size_t)((vs + 7) & ~7U) * (NB_MAX_CPUS > 1024 ? NB_MAX_CPUS : 1024);
@@ -584,6 +717,7 @@ int nb_diff_pcap(const struct nb_diff_opts *opts, const char *pcap_path, struct 
 		nb_pcap_reader_close(pr);
 		return err;
 	}
+	r->kernel_via_netbpf = nb_diff_kernel_via_netbpf(d);
 	while ((rc = nb_pcap_reader_next(pr, &data, &len, log)) == 1)
 		nb_diff_packet(d, r->packets + 1, data, len, r);
 	if (rc < 0)

@@ -18,8 +18,12 @@
 
 struct nb_diff_opts {
 	const char *obj_path;
-	const char *section;		/* NULL: the object's first program */
-	const char *prog_name;		/* NULL: the section's first program */
+	/*
+	 * The program: the one of section (any section but iproute2's "ID/KEY" tail-call ones
+	 * when NULL) named prog_name; prog_name may be NULL when there is only one.
+	 */
+	const char *section;
+	const char *prog_name;
 	enum bpf_prog_type type;	/* 0: from the section name */
 	bool interp;			/* netbpf side: the interpreter, never the JIT */
 	const void *ctx_in;		/* struct __sk_buff or xdp_md given to every run; may be NULL */
@@ -37,6 +41,7 @@ struct nb_diff_result {
 	unsigned long map_diffs;	/* map elements that differ after the run */
 	unsigned long maps_compared;
 	unsigned long reports;		/* differences described so far */
+	bool kernel_via_netbpf;		/* libbpf could not open the object: see diff.c */
 };
 
 /* Returned when the kernel cannot be reached (no BPF, not root, a type it lacks): see log. */
@@ -55,6 +60,8 @@ void nb_diff_packet(struct nb_diff *d, unsigned long pkt_no, const void *data, u
 /* Compare every map key by key (once, after the packets). */
 void nb_diff_maps(struct nb_diff *d, struct nb_diff_result *r);
 enum bpf_prog_type nb_diff_prog_type(const struct nb_diff *d);
+/* The kernel side was loaded from netbpf's reading of the object, not by libbpf. */
+bool nb_diff_kernel_via_netbpf(const struct nb_diff *d);
 void nb_diff_close(struct nb_diff *d);
 
 /* "TC_ACT_SHOT", "XDP_PASS", ... for a return value of type; "" when it has no name. */

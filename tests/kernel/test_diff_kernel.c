@@ -5,9 +5,10 @@
  * through the running kernel and through netbpf, on the interpreter and on the JIT; return
  * codes, return values, output bytes, ctx_out and every map after the run must be identical.
  *
- * Programs the kernel cannot take through libbpf (iproute2's legacy maps section, which libbpf
- * 1.x no longer reads) are not comparable here and are named in the skip; verifier_c.o holds
- * programs the verifiers reject on purpose, compared by test_verifier_kernel.c instead. Known
+ * Objects libbpf 1.x cannot open (iproute2's legacy maps section, the old bpf_map_def) reach the
+ * kernel as iproute2 loads them, from netbpf's maps and linked instructions (kernel_object.c);
+ * a program the kernel still cannot take is named in the skip. verifier_c.o holds programs the
+ * verifiers reject on purpose, compared by test_verifier_kernel.c instead. Known
  * divergences are listed in known_divergences[] with their reason, printed by every corpus
  * test, and checked to still hold (one: XDP frames beyond a page, multi-buffer XDP).
  */

@@ -5,10 +5,11 @@
  * BPF_PROG_TEST_RUN), and every return value and the contents of the named maps must agree.
  *
  * Objects with .maps go to the kernel through libbpf, as users load them. libbpf 1.x no longer
- * reads the legacy `maps` section, so iproute2-style objects go through netbpf's own linked
- * instructions (BPF_PSEUDO_MAP_IDX, which the kernel resolves through fd_array) and kernel maps
- * created with the definitions netbpf read, program arrays filled as netbpf filled its own: this
- * checks the loader's relocations and definitions against the kernel.
+ * reads the legacy `maps` section, so iproute2-style objects go to the kernel from netbpf's reading
+ * of them (src/ctl/kernel_object.c, shared with netbpf diff): kernel maps created with the
+ * definitions netbpf read, its linked instructions with map fds, program arrays and maps of maps
+ * filled as netbpf filled its own. This checks the loader's relocations and definitions against
+ * the kernel.
  */
 #include <errno.h>
 #include <unistd.h>
@@ -17,6 +18,8 @@
 #include <bpf/libbpf.h>
 
 #include "bpf_asm.h"
+#include "common/types.h"
+#include "ctl/kernel_object.h"
 #include "../unit/elf_util.h"
 
 #define MAX_STEPS 8
@@ -46,6 +49,7 @@ static const struct kscenario scenarios[] = {
 /* The kernel side of one object: fds by netbpf's program and map order. */
 struct kside {
 	struct bpf_object *lobj;	/* libbpf path */
+	struct nb_kernel_object *kobj;	/* the other: the fds below are its own */
 	int prog_fd[64];
 	int map_fd[64];
 };
@@ -117,123 +121,20 @@ static void kernel_load_libbpf(struct nb_object *nobj, const char *path, struct 
 	}
 }
 
-static bool is_map_in_map(enum bpf_map_type t)
-{
-	return t == BPF_MAP_TYPE_ARRAY_OF_MAPS || t == BPF_MAP_TYPE_HASH_OF_MAPS;
-}
-
-/* The kernel fd of the map netbpf knows by this id. */
-static int kernel_map_fd_by_id(struct nb_object *nobj, const struct kside *k, __u32 id)
-{
-	struct nb_object_map *m;
-	int i = 0;
-
-	nb_object_for_each_map(m, nobj) {
-		if (nb_map_id(nb_object_map_map(m)) == id)
-			return k->map_fd[i];
-		i++;
-	}
-	NB_FAIL("no map with netbpf id %u in the object", id);
-}
-
-/* An outer map's template: the object's map that netbpf put into it. */
-static int kernel_inner_template(struct nb_object *nobj, const struct kside *k,
-				 struct nb_map *outer)
-{
-	for (__u32 key = 0; key < nb_map_max_entries(outer); key++) {
-		__u32 id;
-
-		if (!nb_map_lookup_elem(outer, &key, &id))
-			return kernel_map_fd_by_id(nobj, k, id);
-	}
-	NB_FAIL("outer map %s holds no inner map to take as template", nb_map_name(outer));
-}
-
-/* Kernel maps with netbpf's definitions, global data written, then the linked programs. */
+/* Through netbpf's linked instructions, as iproute2 loads them (src/ctl/kernel_object.c). */
 static void kernel_load_bridge(struct nb_object *nobj, struct kside *k)
 {
-	static char log[1 << 16];
-	struct nb_object_prog *p;
-	struct nb_object_map *m;
-	int i = 0;
+	const struct nb_kernel_object_opts opts = { .prog_type = BPF_PROG_TYPE_SOCKET_FILTER };
+	struct nb_log log = { 0 };
+	int err = nb_kernel_object_load(nobj, &opts, &k->kobj, &log);
 
-	/* Maps of maps last: their template is an inner map, found by netbpf's map id. */
-	for (int pass = 0; pass < 2; pass++) {
-		i = 0;
-		nb_object_for_each_map(m, nobj) {
-			struct nb_map *nm = nb_object_map_map(m);
-			LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = nb_object_map_flags(m));
-
-			if (is_map_in_map(nb_object_map_type(m)) != (pass == 1)) {
-				i++;
-				continue;
-			}
-			if (pass == 1)
-				mopts.inner_map_fd = kernel_inner_template(nobj, k, nm);
-			k->map_fd[i] = bpf_map_create(nb_object_map_type(m), NULL,
-						      nb_object_map_key_size(m),
-						      nb_object_map_value_size(m),
-						      nb_object_map_max_entries(m), &mopts);
-			if (k->map_fd[i] < 0)
-				NB_FAIL("kernel map %s: %s", nb_object_map_name(m),
-					strerror(errno));
-			i++;
-		}
-	}
-	i = 0;
-	nb_object_for_each_prog(p, nobj) {
-		unsigned int cnt;
-		const struct bpf_insn *insns = nb_object_prog_insns(p, &cnt);
-		LIBBPF_OPTS(bpf_prog_load_opts, popts, .fd_array = k->map_fd, .log_buf = log,
-			    .log_size = sizeof(log), .log_level = 1);
-
-		k->prog_fd[i] = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, nb_object_prog_name(p),
-					      nb_object_license(nobj), insns, cnt, &popts);
-		if (k->prog_fd[i] < 0)
-			NB_FAIL("kernel load of %s: %s\n%s", nb_object_prog_name(p),
-				strerror(errno), log);
-		i++;
-	}
-	/* Maps of maps as netbpf filled them: its map ids become kernel fds. */
-	i = 0;
-	nb_object_for_each_map(m, nobj) {
-		struct nb_map *nm = nb_object_map_map(m);
-
-		for (__u32 key = 0; is_map_in_map(nb_object_map_type(m)) &&
-				    key < nb_object_map_max_entries(m); key++) {
-			__u32 id;
-			int fd;
-
-			if (nb_map_lookup_elem(nm, &key, &id))
-				continue;
-			fd = kernel_map_fd_by_id(nobj, k, id);
-			NB_ASSERT(!bpf_map_update_elem(k->map_fd[i], &key, &fd, 0));
-		}
-		i++;
-	}
-	/* Program arrays as netbpf filled them: its program ids become kernel fds. */
-	i = 0;
-	nb_object_for_each_map(m, nobj) {
-		struct nb_map *nm = nb_object_map_map(m);
-
-		if (nb_object_map_type(m) == BPF_MAP_TYPE_PROG_ARRAY) {
-			for (__u32 key = 0; key < nb_object_map_max_entries(m); key++) {
-				struct nb_object_prog *q;
-				__u32 id;
-				int j = 0;
-
-				if (nb_map_lookup_elem(nm, &key, &id))
-					continue;
-				nb_object_for_each_prog(q, nobj) {
-					if (nb_prog_id(nb_object_prog_prog(q)) == id)
-						NB_ASSERT(!bpf_map_update_elem(k->map_fd[i], &key,
-									       &k->prog_fd[j], 0));
-					j++;
-				}
-			}
-		}
-		i++;
-	}
+	if (err)
+		NB_FAIL("%s into the kernel: %d: %s", nb_object_name(nobj), err, nb_log_text(&log));
+	nb_log_free(&log);
+	NB_ASSERT(k->kobj->prog_cnt <= ARRAY_SIZE(k->prog_fd) &&
+		  k->kobj->map_cnt <= ARRAY_SIZE(k->map_fd));
+	memcpy(k->prog_fd, k->kobj->prog_fd, k->kobj->prog_cnt * sizeof(int));
+	memcpy(k->map_fd, k->kobj->map_fd, k->kobj->map_cnt * sizeof(int));
 }
 
 static __u32 kernel_run(int fd, const char *name)
@@ -287,6 +188,7 @@ static void run_scenario(const void *arg)
 	skip_without_bpf();
 	memset(&k, -1, sizeof(k));
 	k.lobj = NULL;
+	k.kobj = NULL;
 	nobj = elf_test_open(s->object);
 	elf_test_load(nobj);
 	if (s->legacy)
@@ -307,6 +209,7 @@ static void run_scenario(const void *arg)
 			    elf_test_map(nobj, s->maps[i]));
 	if (k.lobj)
 		bpf_object__close(k.lobj);
+	nb_kernel_object_close(k.kobj);
 	nb_object_close(nobj);
 }
 
