@@ -33,6 +33,36 @@ out=$($NETBPF diff $B/examples/tc_classifier.o sec classifier --type tc \
 	--pcap-in "$tmp/in.pcap" 2>&1) || fail "tc_classifier.o: $out"
 echo "$out" | grep -q '^packets 2  identical 2' || fail "tc summary: $out"
 
+# An iproute2 object libbpf cannot open (struct bpf_elf_map in "maps", a tail call through the
+# "1/0" section): the kernel side is loaded from netbpf's reading, its maps compared.
+out=$($NETBPF diff $B/tests/bpf/elf_iproute2.o sec classifier --pcap-in "$tmp/in.pcap" 2>&1) ||
+	fail "elf_iproute2.o sec classifier: $out"
+echo "$out" | grep -q '^packets 2  identical 2  different 0  maps 2  map differences 0$' ||
+	fail "elf_iproute2.o summary: $out"
+echo "$out" | grep -q 'libbpf cannot open .*elf_iproute2.o: the kernel side is loaded as' ||
+	fail "elf_iproute2.o note: $out"
+
+# Choosing a program: by name alone, by section and name; several without a name is an error.
+out=$($NETBPF diff $B/tests/bpf/elf_iproute2.o program xmit --pcap-in "$tmp/in.pcap" 2>&1) ||
+	fail "program xmit: $out"
+echo "$out" | grep -q '^packets 2  identical 2  different 0  maps 2' || fail "program xmit: $out"
+out=$($NETBPF diff $B/tests/bpf/elf_all_maps.o sec socket program use_lpm \
+	--pcap-in "$tmp/in.pcap" 2>&1) || fail "sec socket program use_lpm: $out"
+echo "$out" | grep -q '^packets 2  identical 2  different 0  maps 9' || fail "use_lpm: $out"
+out=$($NETBPF diff $B/tests/bpf/elf_all_maps.o sec socket --pcap-in "$tmp/in.pcap" 2>&1)
+[ $? -eq 1 ] || fail "several programs: exit status: $out"
+echo "$out" | grep -q 'section socket holds 7 programs, choose one with program NAME: socket/tail_t' ||
+	fail "several programs message: $out"
+out=$($NETBPF diff $B/tests/bpf/elf_iproute2.o --pcap-in "$tmp/in.pcap" 2>&1)
+[ $? -eq 1 ] || fail "several sections: exit status: $out"
+echo "$out" | grep -q 'the object holds 2 programs, .*: classifier/cls_main, redirect_xmit/xmit$' ||
+	fail "several sections message: $out"
+out=$($NETBPF diff $B/tests/bpf/elf_iproute2.o sec classifier program nope \
+	--pcap-in "$tmp/in.pcap" 2>&1)
+[ $? -eq 1 ] || fail "program nope: exit status: $out"
+echo "$out" | grep -q 'no program nope in section classifier; there are: classifier/cls_main$' ||
+	fail "program nope message: $out"
+
 # JSON, and a map preloaded on both sides then compared after the run.
 printf '# key, value\nkey 1 0 0 0 value hex 2a 00 00 00 00 00 00 00\n\n' > "$tmp/m.txt"
 out=$($NETBPF -j --interp diff $B/tests/bpf/elf_hash.o --pcap-in "$tmp/in.pcap" \
