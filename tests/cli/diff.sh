@@ -51,7 +51,7 @@ out=$($NETBPF diff $B/tests/bpf/elf_all_maps.o sec socket program use_lpm \
 echo "$out" | grep -q '^packets 2  identical 2  different 0  maps 9' || fail "use_lpm: $out"
 out=$($NETBPF diff $B/tests/bpf/elf_all_maps.o sec socket --pcap-in "$tmp/in.pcap" 2>&1)
 [ $? -eq 1 ] || fail "several programs: exit status: $out"
-echo "$out" | grep -q 'section socket holds 7 programs, choose one with program NAME: socket/tail_t' ||
+echo "$out" | grep -q 'socket holds 7 programs, choose one with program NAME: socket/tail_t' ||
 	fail "several programs message: $out"
 out=$($NETBPF diff $B/tests/bpf/elf_iproute2.o --pcap-in "$tmp/in.pcap" 2>&1)
 [ $? -eq 1 ] || fail "several sections: exit status: $out"
