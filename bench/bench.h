@@ -43,6 +43,8 @@ void nb_bench_stop(struct nb_bench_clock *clk);
 /* One result line: "  variant  123.45 Mpps  (n in c s CPU, w s wall)". */
 void nb_bench_report(const char *variant, u64 ops, const struct nb_bench_clock *clk,
 		     const char *unit);
+/* The rate nb_bench_report prints, in millions per CPU second. */
+double nb_bench_mpps(u64 ops, const struct nb_bench_clock *clk);
 /* A scale factor from NB_BENCH_SCALE (default 1.0): CI or a quick look may shrink the runs. */
 double nb_bench_scale(void);
 

@@ -40,10 +40,15 @@ void nb_bench_stop(struct nb_bench_clock *clk)
 	clk->cpu = clock_seconds(CLOCK_THREAD_CPUTIME_ID) - clk->cpu;
 }
 
+double nb_bench_mpps(u64 ops, const struct nb_bench_clock *clk)
+{
+	return clk->cpu > 0 ? ops / clk->cpu / 1e6 : 0;
+}
+
 void nb_bench_report(const char *variant, u64 ops, const struct nb_bench_clock *clk,
 		     const char *unit)
 {
-	double rate = clk->cpu > 0 ? ops / clk->cpu / 1e6 : 0;
+	double rate = nb_bench_mpps(ops, clk);
 
 	printf("  %-44s %8.2f M%s  (%llu in %.3f s CPU, %.3f s wall)\n", variant, rate, unit,
 	       (unsigned long long)ops, clk->cpu, clk->wall);

@@ -5,31 +5,52 @@
  * classifier (JIT and interpreter), from act_bpf behind u32, and bpf_clone_redirect with the
  * original dropped; beside them the same frames delivered to the host side with no filter, the
  * cost of the receive path alone. Each variant reports the best of ROUNDS runs.
+ *
+ * The kernel baseline (kernel_baseline.h): veth pairs a0/a1 and b0/b1 in a namespace of their
+ * own, cls_bpf direct-action on a1's ingress with the same bpf_redirect program (to b0), b1
+ * counting and dropping what arrives with an XDP program; frames injected into a0 from an
+ * AF_PACKET transmit ring. Its twin here is the "-> pipe, peer XDP count" variant: the
+ * redirect's target is a pipe (the veth twin) whose peer runs the same counting program. Both
+ * sides also run a direct-action program that drops (TC_ACT_SHOT), so that the cost of the
+ * redirect beyond receive + classify + free can be compared without the kernel's injection.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <netbpf/map.h>
+#include <netbpf/percpu.h>
 #include <netbpf/prog.h>
 #include <netbpf/tc.h>
 
 #include "bpf/epoch.h"
+#include "io/pipe.h"
 #include "io/port.h"
 #include "net/dev.h"
 #include "net/pkt.h"
 #include "net/worker.h"
+#include "net/xdp.h"
 #include "bench.h"
+#include "kernel_baseline.h"
 
 #define BURSTS 30000
 #define ROUNDS 5
+/* The kernel's rounds: ring sends per round (4096 frames each). */
+#define KERNEL_SENDS 250
+#define KERNEL_ROUNDS 3
 
 #define MOV_IMM(r, v) { .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = (r), .imm = (v) }
-#define MOV_REG(d, s) { .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = (d), .src_reg = (s) }
 #define CALL(id)      { .code = BPF_JMP | BPF_CALL, .imm = (id) }
 #define EXIT()        { .code = BPF_JMP | BPF_EXIT }
 
 static const u8 frame[64] = { 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x08, 0x00, 0x45 };
 
-enum variant { V_NONE, V_DA_REDIRECT, V_U32_ACT_REDIRECT, V_U32_ACT_CLONE };
+enum variant { V_NONE, V_DA_DROP, V_DA_REDIRECT, V_U32_ACT_REDIRECT, V_U32_ACT_CLONE };
+/* Where redirected frames go: a sink port, or a pipe whose peer device counts them by XDP. */
+enum sink { TO_SINK, TO_PIPE_PEER_XDP };
 
 static __attribute__((noreturn)) void die(const char *what)
 {
@@ -37,9 +58,9 @@ static __attribute__((noreturn)) void die(const char *what)
 	exit(1);
 }
 
-static struct nb_dev *bench_dev(const char *name, const char *kind)
+static struct nb_dev *bench_dev(const char *name, const char *kind, struct nb_port **portp)
 {
-	struct nb_port *port;
+	struct nb_port *port = NULL;
 	struct nb_dev *dev;
 
 	if (nb_dev_create(name, 0, &dev, NULL))
@@ -49,32 +70,76 @@ static struct nb_dev *bench_dev(const char *name, const char *kind)
 			die("port");
 		nb_dev_set_port(dev, port);
 	}
+	if (portp)
+		*portp = port;
 	nb_dev_set_up(dev, true);
 	return dev;
 }
 
-static struct nb_prog *load(enum bpf_prog_type type, u32 ifindex, bool clone, bool interp)
+static struct nb_prog *load_insns(enum bpf_prog_type type, const struct bpf_insn *insns,
+				  unsigned int cnt, bool interp)
 {
-	const struct bpf_insn redirect[] = {
-		MOV_IMM(1, (s32)ifindex), MOV_IMM(2, 0), CALL(BPF_FUNC_redirect), EXIT(),
-	};
-	const struct bpf_insn clone_redirect[] = {
-		MOV_IMM(2, (s32)ifindex), MOV_IMM(3, 0), CALL(BPF_FUNC_clone_redirect),
-		MOV_IMM(0, TC_ACT_SHOT), EXIT(),
-	};
 	struct nb_prog_load_opts opts = {
 		.sz = sizeof(opts), .license = "GPL", .flags = interp ? NB_PROG_LOAD_INTERP : 0,
 	};
 	struct nb_prog *prog;
 
-	if (nb_prog_load(type, clone ? clone_redirect : redirect, clone ? 5 : 4, &opts, &prog))
+	if (nb_prog_load(type, insns, cnt, &opts, &prog))
 		die("program load");
 	return prog;
 }
 
-static void drive(struct nb_dev *rx, u64 bursts, struct nb_bench_clock *clk)
+static struct nb_prog *load(enum bpf_prog_type type, enum variant v, u32 ifindex, bool interp)
+{
+	const struct bpf_insn clone_redirect[] = {
+		MOV_IMM(2, (s32)ifindex), MOV_IMM(3, 0), CALL(BPF_FUNC_clone_redirect),
+		MOV_IMM(0, TC_ACT_SHOT), EXIT(),
+	};
+	struct bpf_insn insns[NB_KB_MAX_INSNS];
+
+	if (v == V_U32_ACT_CLONE)
+		return load_insns(type, clone_redirect, ARRAY_SIZE(clone_redirect), interp);
+	if (v == V_DA_DROP)
+		return load_insns(type, insns, nb_kb_prog_verdict(insns, TC_ACT_SHOT), interp);
+	return load_insns(type, insns, nb_kb_prog_redirect(insns, ifindex), interp);
+}
+
+/* The counting program of the kernel baseline's b1 on dev; returns its per-CPU map. */
+static struct nb_map *attach_counter(struct nb_dev *dev)
+{
+	struct nb_map_create_opts mopts = { .sz = sizeof(mopts) };
+	struct bpf_insn insns[NB_KB_MAX_INSNS];
+	struct nb_prog *prog;
+	struct nb_map *map;
+
+	if (nb_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1, &mopts, &map))
+		die("counter map");
+	prog = load_insns(BPF_PROG_TYPE_XDP, insns,
+			  nb_kb_prog_count(insns, nb_map_id(map), XDP_DROP), false);
+	if (nb_dev_xdp_attach(dev, prog, 0, NULL))
+		die("counter attach");
+	nb_prog_put(prog);
+	return map;
+}
+
+static u64 counter_read(struct nb_map *map)
+{
+	u64 vals[nb_nr_cpus()], sum = 0;
+	u32 key = 0;
+
+	if (nb_map_lookup_elem(map, &key, vals))
+		die("counter read");
+	for (unsigned int i = 0; i < nb_nr_cpus(); i++)
+		sum += vals[i];
+	return sum;
+}
+
+/* Bursts into rx's receive path; the peer port (may be NULL) drains into peer_dev's. */
+static void drive(struct nb_dev *rx, struct nb_port *peer, struct nb_dev *peer_dev, u64 bursts,
+		  struct nb_bench_clock *clk)
 {
 	struct nb_pkt *pkts[NB_BURST];
+	unsigned int n;
 
 	nb_epoch_online();
 	nb_bench_start(clk);
@@ -87,77 +152,199 @@ static void drive(struct nb_dev *rx, u64 bursts, struct nb_bench_clock *clk)
 		}
 		nb_worker_receive_burst(rx, pkts, NB_BURST);
 		nb_worker_flush();
+		while (peer && (n = nb_port_rx_burst(peer, pkts, NB_BURST)) > 0) {
+			for (unsigned int i = 0; i < n; i++)
+				pkts[i]->dev = peer_dev;
+			nb_worker_receive_burst(peer_dev, pkts, n);
+			nb_worker_flush();
+		}
 		nb_epoch_quiescent();
 	}
 	nb_bench_stop(clk);
 	nb_epoch_offline();
 }
 
-static void run_variant(enum variant v, bool interp, u64 bursts)
+/* One variant; returns its rate (Mpps from CPU time). */
+static double run_variant(enum variant v, bool interp, enum sink to, u64 bursts)
 {
 	static const char *const names[] = {
 		[V_NONE] = "no filter: host side",
+		[V_DA_DROP] = "bpf da drop (TC_ACT_SHOT)",
 		[V_DA_REDIRECT] = "bpf da redirect_xmit",
 		[V_U32_ACT_REDIRECT] = "u32 + act bpf redirect_xmit",
 		[V_U32_ACT_CLONE] = "u32 + act bpf clone_redirect_xmit drop",
 	};
-	struct nb_dev *rx = bench_dev("trx0", NULL), *tx = bench_dev("ttx0", "sink");
+	struct nb_port *tx_port, *peer = NULL;
+	struct nb_dev *rx = bench_dev("trx0", NULL, NULL);
+	struct nb_dev *tx = bench_dev("ttx0", to == TO_SINK ? "sink" : "pipe", &tx_port);
+	struct nb_dev *peer_dev = NULL;
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1 };
 	struct nb_tc_action_opts act = { .kind = "bpf", .control = TC_ACT_SHOT,
 					 .has_control = true };
+	struct nb_map *counter = NULL;
 	struct nb_dev_stats_total t;
 	struct nb_bench_clock clk;
 	const char *engine = "";
 	struct nb_prog *prog;
+	u64 ops = bursts * NB_BURST, counted = 0, arrived;
 	char line[128];
 
+	if (to == TO_PIPE_PEER_XDP) {
+		peer_dev = bench_dev("tpeer0", "pipe", &peer);
+		if (nb_pipe_connect(tx_port, peer))
+			die("pipe connect");
+		counter = attach_counter(peer_dev);
+	}
 	if (nb_tc_qdisc_add(rx, NB_TC_QDISC_CLSACT, NULL))
 		die("qdisc");
-	if (v == V_DA_REDIRECT) {
+	if (v == V_DA_REDIRECT || v == V_DA_DROP) {
 		f.kind = "bpf";
 		f.bpf.direct_action = true;
-		f.bpf.prog = load(BPF_PROG_TYPE_SCHED_CLS, tx->ifindex, false, interp);
+		f.bpf.prog = load(BPF_PROG_TYPE_SCHED_CLS, v, tx->ifindex, interp);
 	} else if (v != V_NONE) {
 		f.kind = "u32";
 		if (nb_tc_u32_match(&f.u32, NB_TC_U32_SIZE_32, 0, 0, 0, false, NULL))
 			die("u32 key");
 		f.u32.classid = 0x10002;
-		act.bpf.prog = load(BPF_PROG_TYPE_SCHED_ACT, tx->ifindex, v == V_U32_ACT_CLONE,
-				    interp);
+		act.bpf.prog = load(BPF_PROG_TYPE_SCHED_ACT, v, tx->ifindex, interp);
 		f.actions = &act;
 		f.action_cnt = 1;
 	}
 	if (f.kind && nb_tc_filter_add(rx, &f, NULL))
 		die("filter");
-	prog = v == V_DA_REDIRECT ? f.bpf.prog : act.bpf.prog;
+	prog = v == V_DA_REDIRECT || v == V_DA_DROP ? f.bpf.prog : act.bpf.prog;
 	if (prog)	/* what really ran: the JIT may decline a program */
 		engine = nb_prog_is_jited(prog) ? "jit" : interp ? "interp" : "interp (no jit)";
 	nb_prog_put(prog);
-	drive(rx, bursts / 20 + 1, &clk);	/* warm the pool and the caches */
+	drive(rx, peer, peer_dev, bursts / 20 + 1, &clk);	/* warm the pool and the caches */
 	for (int round = 0; round < ROUNDS; round++) {
 		struct nb_bench_clock c;
+		u64 before = counter ? counter_read(counter) : 0;
 
-		drive(rx, bursts, &c);
-		if (!round || c.cpu < clk.cpu)
+		drive(rx, peer, peer_dev, bursts, &c);
+		if (!round || c.cpu < clk.cpu) {
 			clk = c;
+			counted = counter ? counter_read(counter) - before : 0;
+		}
 	}
 	nb_dev_stats_read(v == V_NONE ? rx : tx, &t);
 	snprintf(line, sizeof(line), "%-40s %-15s", names[v], engine);
-	nb_bench_report(line, bursts * NB_BURST, &clk, "pps");
-	if ((v == V_NONE ? t.host_packets : t.tx_packets) == 0)
+	if (to == TO_PIPE_PEER_XDP)
+		snprintf(line, sizeof(line), "%s -> pipe, peer XDP count %s", names[v], engine);
+	nb_bench_report(line, ops, &clk, "pps");
+	arrived = v == V_NONE ? t.host_packets : t.tx_packets;
+	if (v == V_DA_DROP)
+		arrived = ops;	/* nothing goes anywhere */
+	if (arrived == 0 || (counter && counted != ops))
 		die("no packet arrived");
+	nb_map_put(counter);
 	nb_dev_destroy_all();
 	nb_epoch_barrier();
+	return nb_bench_mpps(ops, &clk);
 }
 
-NB_BENCH(tc_redirect, "tc ingress to the next device: the seed set-ups, JIT vs interpreter")
+struct kernel_arg {
+	bool redirect;		/* else the program drops: the injection and the receive alone */
+	unsigned int sends;
+};
+
+static int kernel_tc(void *argp, struct nb_kb_result *res)
+{
+	const struct kernel_arg *arg = argp;
+	struct bpf_insn insns[NB_KB_MAX_INSNS];
+	struct nb_kb_injector inj;
+	unsigned int a0, a1, b0, b1;
+	int count_fd, prog_fd, err;
+
+	if (nb_kb_veth_pair(res, "a0", "a1", &a0, &a1) ||
+	    nb_kb_veth_pair(res, "b0", "b1", &b0, &b1))
+		return -1;
+	count_fd = nb_kb_xdp_counter(res, b1);
+	if (count_fd < 0)
+		return -1;
+	prog_fd = nb_kb_prog_load(res, BPF_PROG_TYPE_SCHED_CLS, insns,
+				  arg->redirect ? nb_kb_prog_redirect(insns, b0) :
+						  nb_kb_prog_verdict(insns, TC_ACT_SHOT));
+	if (prog_fd < 0)
+		return -1;
+
+	/* libbpf's tc attach: clsact, then cls_bpf in direct-action mode. */
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = a1, .attach_point = BPF_TC_INGRESS);
+	LIBBPF_OPTS(bpf_tc_opts, topts, .prog_fd = prog_fd, .handle = 1, .priority = 1);
+
+	err = bpf_tc_hook_create(&hook);
+	if (err && err != -EEXIST)
+		return nb_kb_skip(res, "clsact on a1: %s", strerror(-err));
+	err = bpf_tc_attach(&hook, &topts);
+	if (err)
+		return nb_kb_skip(res, "cls_bpf da on a1 ingress: %s", strerror(-err));
+	if (nb_kb_injector_open(res, &inj, a0, frame, sizeof(frame)))
+		return -1;
+	for (unsigned int i = 0; i < arg->sends / 20 + 1; i++)	/* warm up */
+		if (nb_kb_inject(res, &inj) < 0)
+			goto out;
+	for (int round = 0; round < KERNEL_ROUNDS; round++) {
+		u64 before = nb_kb_counter_read(count_fd);
+		struct nb_bench_clock c;
+
+		nb_bench_start(&c);
+		for (unsigned int i = 0; i < arg->sends; i++)
+			if (nb_kb_inject(res, &inj) < 0)
+				goto out;
+		nb_bench_stop(&c);
+		if (!round || c.cpu < res->clk.cpu) {
+			res->clk = c;
+			res->arrived = nb_kb_counter_read(count_fd) - before;
+		}
+	}
+	res->frames = (u64)arg->sends * inj.frames;
+	if (!arg->redirect)
+		res->arrived = res->frames;	/* dropped at a1 by design */
+out:
+	nb_kb_injector_close(&inj);
+	return res->skip[0] ? -1 : 0;
+}
+
+static double run_kernel(bool redirect, unsigned int sends)
+{
+	struct kernel_arg arg = { .redirect = redirect, .sends = sends };
+	struct nb_kb_result res;
+
+	nb_kb_run(kernel_tc, &arg, &res);
+	nb_kb_report(redirect ? "kernel: AF_PACKET a0 -> a1 bpf da redirect -> b0, b1 XDP count" :
+				"kernel: AF_PACKET a0 -> a1 bpf da drop (injection + receive)",
+		     &res);
+	return nb_kb_mpps(&res);
+}
+
+/* 1 / (1/r - 1/base): the rate of what r does beyond base, from the time per frame. */
+static double beyond(double r, double base)
+{
+	return r > 0 && base > r ? 1 / (1 / r - 1 / base) : 0;
+}
+
+NB_BENCH(tc_redirect, "tc ingress to the next device: the seed set-ups, JIT vs interpreter; "
+	 "the kernel beside it")
 {
 	u64 bursts = (u64)(BURSTS * nb_bench_scale());
+	unsigned int sends = (unsigned int)(KERNEL_SENDS * nb_bench_scale());
+	double nb_drop, nb_redirect, k_drop, k_redirect;
 
-	run_variant(V_NONE, false, bursts);
+	run_variant(V_NONE, false, TO_SINK, bursts);
 	for (int interp = 0; interp < 2; interp++) {
-		run_variant(V_DA_REDIRECT, interp, bursts);
-		run_variant(V_U32_ACT_REDIRECT, interp, bursts);
-		run_variant(V_U32_ACT_CLONE, interp, bursts);
+		run_variant(V_DA_REDIRECT, interp, TO_SINK, bursts);
+		run_variant(V_U32_ACT_REDIRECT, interp, TO_SINK, bursts);
+		run_variant(V_U32_ACT_CLONE, interp, TO_SINK, bursts);
 	}
+	nb_drop = run_variant(V_DA_DROP, false, TO_SINK, bursts);
+	nb_redirect = run_variant(V_DA_REDIRECT, false, TO_PIPE_PEER_XDP, bursts);
+	k_drop = run_kernel(false, sends ? sends : 1);
+	k_redirect = run_kernel(true, sends ? sends : 1);
+	printf("  (the kernel's rates include its injection: one AF_PACKET socket's TPACKET_V2 "
+	       "ring, qdisc bypassed)\n");
+	nb_kb_table_header();
+	nb_kb_table_row("bpf da drop: inject, receive, classify, free", nb_drop, k_drop);
+	nb_kb_table_row("bpf da redirect -> veth/pipe, peer XDP counts", nb_redirect, k_redirect);
+	nb_kb_table_row("  the redirect beyond the drop (1/(1/redirect - 1/drop))",
+			beyond(nb_redirect, nb_drop), beyond(k_redirect, k_drop));
 }
