@@ -22,7 +22,8 @@
 
 struct nb_kb_result {
 	u64 frames;		/* frames the measured driver handed to the datapath */
-	u64 arrived;		/* frames counted at the far end */
+	u64 arrived;		/* frames counted at the far end, if there is one */
+	bool counted;		/* there is: arrived is meaningful */
 	struct nb_bench_clock clk;	/* the best round (least CPU) */
 	char skip[256];		/* not empty: no measurement, and why */
 };

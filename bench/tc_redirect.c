@@ -228,9 +228,8 @@ static double run_variant(enum variant v, bool interp, enum sink to, u64 bursts)
 		}
 	}
 	nb_dev_stats_read(v == V_NONE ? rx : tx, &t);
-	snprintf(line, sizeof(line), "%-40s %-15s", names[v], engine);
-	if (to == TO_PIPE_PEER_XDP)
-		snprintf(line, sizeof(line), "%s -> pipe, peer XDP count %s", names[v], engine);
+	snprintf(line, sizeof(line), "%-40s %-15s",
+		 to == TO_SINK ? names[v] : "bpf da redirect -> pipe, peer XDP count", engine);
 	nb_bench_report(line, ops, &clk, "pps");
 	arrived = v == V_NONE ? t.host_packets : t.tx_packets;
 	if (v == V_DA_DROP)
@@ -298,8 +297,7 @@ static int kernel_tc(void *argp, struct nb_kb_result *res)
 		}
 	}
 	res->frames = (u64)arg->sends * inj.frames;
-	if (!arg->redirect)
-		res->arrived = res->frames;	/* dropped at a1 by design */
+	res->counted = arg->redirect;	/* the drop leaves nothing to count */
 out:
 	nb_kb_injector_close(&inj);
 	return res->skip[0] ? -1 : 0;
@@ -311,9 +309,8 @@ static double run_kernel(bool redirect, unsigned int sends)
 	struct nb_kb_result res;
 
 	nb_kb_run(kernel_tc, &arg, &res);
-	nb_kb_report(redirect ? "kernel: AF_PACKET a0 -> a1 bpf da redirect -> b0, b1 XDP count" :
-				"kernel: AF_PACKET a0 -> a1 bpf da drop (injection + receive)",
-		     &res);
+	nb_kb_report(redirect ? "kernel: da redirect -> veth, peer XDP count" :
+				"kernel: da drop (TC_ACT_SHOT)", &res);
 	return nb_kb_mpps(&res);
 }
 
@@ -340,8 +337,8 @@ NB_BENCH(tc_redirect, "tc ingress to the next device: the seed set-ups, JIT vs i
 	nb_redirect = run_variant(V_DA_REDIRECT, false, TO_PIPE_PEER_XDP, bursts);
 	k_drop = run_kernel(false, sends ? sends : 1);
 	k_redirect = run_kernel(true, sends ? sends : 1);
-	printf("  (the kernel's rates include its injection: one AF_PACKET socket's TPACKET_V2 "
-	       "ring, qdisc bypassed)\n");
+	printf("  (the kernel's frames come from one AF_PACKET socket's TPACKET_V2 ring into veth "
+	       "a0, qdisc bypassed: its rates include that injection)\n");
 	nb_kb_table_header();
 	nb_kb_table_row("bpf da drop: inject, receive, classify, free", nb_drop, k_drop);
 	nb_kb_table_row("bpf da redirect -> veth/pipe, peer XDP counts", nb_redirect, k_redirect);

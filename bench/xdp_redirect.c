@@ -280,6 +280,7 @@ static int kernel_xdp_redirect(void *argp, struct nb_kb_result *res)
 		}
 	}
 	res->frames = arg->frames;
+	res->counted = true;
 	return 0;
 }
 
