@@ -41,6 +41,7 @@ enum nb_drop_reason {
 	NB_DROP_TX_ERROR,	/* the port could not transmit */
 	NB_DROP_TOO_BIG,	/* longer than the mtu or the buffer */
 	NB_DROP_NOMEM,		/* no packet buffer */
+	NB_DROP_RX_OVERFLOW,	/* the kernel dropped it before the port read it (ring full) */
 	NB_DROP_REASON_MAX,
 };
 

@@ -149,8 +149,12 @@ static int attach(struct nb_ctl *ctl, struct nb_dev *dev, const char *kind, cons
 
 	if (err) {
 		const char *why = nb_log_text(&log);
-		size_t n = strcspn(why, "\n");
+		size_t n, k = strlen(kind);
 
+		/* the port names itself first ("afpacket: dev ..."): say it once */
+		if (!strncmp(why, kind, k) && !strncmp(why + k, ": ", 2))
+			why += k + 2;
+		n = strcspn(why, "\n");
 		nb_ctl_fail(ctl, err, "type %s: %.*s", kind, (int)n, n ? why : strerror(-err));
 	}
 	nb_log_free(&log);

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Port backends: what moves a device's frames in and out. Each backend is one file with one ops
- * table (gen, sink, pipe, pcap; later afpacket, afxdp, tap), registered by kind name, as the
+ * table (gen, sink, pipe, pcap, afpacket, afxdp, tap), registered by kind name, as the
  * kernel's rtnl_link_ops are. The datapath calls rx_burst and tx_burst in bursts of NB_BURST.
  */
 #ifndef NB_IO_PORT_H
 #define NB_IO_PORT_H
+
+#include <errno.h>
 
 #include <netbpf/log.h>
 
@@ -17,6 +19,15 @@ struct nb_port;
 
 /* Frames moved per call on the datapath. */
 #define NB_BURST 32
+
+/* One queue of a multi-queue port (afpacket, tap: `queues N`), for show output and tests. */
+struct nb_port_queue_stats {
+	u64 rx_packets;		/* frames handed to the datapath */
+	u64 tx_packets;		/* frames the kernel took */
+	u64 rx_kernel_drops;	/* frames the kernel dropped before we read them (ring full) */
+	u64 rx_too_big;		/* frames above NB_PKT_MAX_LEN, dropped */
+	u64 tx_errors;		/* frames the kernel refused */
+};
 
 struct nb_port_ops {
 	const char *kind;		/* "gen", "sink", "pipe", "pcap", ... */
@@ -37,6 +48,9 @@ struct nb_port_ops {
 	void (*close)(struct nb_port *port);
 	/* One line describing the port's state (counters, files), for `ip -d link show`. */
 	void (*describe)(const struct nb_port *port, char *buf, size_t size);
+	/* Counters of queue q; -ENOENT past the last queue. NULL: a single queue, no counters. */
+	int (*queue_stats)(const struct nb_port *port, unsigned int q,
+			   struct nb_port_queue_stats *st);
 };
 
 struct nb_port {
@@ -72,6 +86,12 @@ static inline unsigned int nb_port_tx_burst(struct nb_port *port, struct nb_pkt 
 					    unsigned int n)
 {
 	return port->ops->tx_burst ? port->ops->tx_burst(port, pkts, n) : 0;
+}
+
+static inline int nb_port_queue_stats(const struct nb_port *port, unsigned int q,
+				      struct nb_port_queue_stats *st)
+{
+	return port->ops->queue_stats ? port->ops->queue_stats(port, q, st) : -EOPNOTSUPP;
 }
 
 /* Word parsing for the backends: a number, a MAC address; false when the word is not one. */

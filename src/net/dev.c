@@ -44,6 +44,7 @@ static const char *const drop_reason_names[NB_DROP_REASON_MAX] = {
 	[NB_DROP_TX_ERROR] = "tx_error",
 	[NB_DROP_TOO_BIG] = "too_big",
 	[NB_DROP_NOMEM] = "nomem",
+	[NB_DROP_RX_OVERFLOW] = "rx_overflow",
 };
 
 const char *nb_drop_reason_name(enum nb_drop_reason reason)

@@ -150,7 +150,7 @@ fi
 expect_err 1 'Error: argument "foo" is wrong: unknown classifier' $NETBPF tc filter add dev x ingress foo
 expect_err 1 'Error: Cannot find device "x"' $NETBPF tc filter add dev x ingress bpf obj a.o
 expect_err 1 'Error: argument "bogus" is wrong: unknown port type' $NETBPF link add g type bogus
-expect_err 1 'Error: port type "afpacket" not built yet' $NETBPF link add g type afpacket dev eth0
+expect_err 1 'Error: type afpacket: dev "nosuchif0": no such interface' $NETBPF link add g type afpacket dev nosuchif0
 expect_err 2 'Error: link add g needs "type KIND"' $NETBPF link add g
 expect_err 2 'Error: "count" needs an argument' $NETBPF link add g type gen count
 expect_err 1 'Error: argument "zz" is wrong: illegal "match" value' $NETBPF tc filter add dev x ingress u32 match u32 zz 0

@@ -1,0 +1,598 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The afpacket port: a Linux interface seen through raw AF_PACKET sockets, as tcpdump and
+ * DPDK's af_packet driver see it. Words:
+ *
+ *   dev IFNAME         the interface (required)
+ *   queues N           N sockets in one PACKET_FANOUT group (FANOUT_HASH: a flow stays on one
+ *                      socket); rx polls them all, tx uses socket (worker index mod N)
+ *   tx ring|sendmmsg   transmit through a TPACKET_V3 TX ring with one sendto kick per burst
+ *                      (default), or with one sendmmsg call per burst
+ *   promisc on|off     promiscuous mode while the port is open (default on)
+ *
+ * Receive reads a TPACKET_V3 ring of blocks: the kernel fills a block with frames and hands it
+ * over whole (full, or after 1 ms), we copy a burst out of it and give it back once read: no
+ * system call per frame. Frames the interface sends (PACKET_OUTGOING, our own tx among them)
+ * are not received. A frame longer than NB_PKT_MAX_LEN (or cut by the ring) is dropped and
+ * counted as too_big, never truncated; frames the kernel dropped because the ring was full
+ * (tp_drops of PACKET_STATISTICS) count as rx_overflow on the device. An offloaded VLAN tag
+ * (TP_STATUS_VLAN_VALID) stays offloaded: it becomes the packet's vlan_tci, as on the skb.
+ *
+ * Transmit bypasses the interface's qdisc (PACKET_QDISC_BYPASS), as a driver's xmit would be
+ * reached. Frames longer than the interface's MTU (read at open) are refused: the caller drops
+ * and counts them.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+
+#include <netbpf/percpu.h>
+
+#include "io/port.h"
+#include "net/dev.h"
+#include "net/pkt.h"
+
+#define AFP_MAX_QUEUES 64
+/* RX ring: 32 blocks of 128 KiB (4 MiB) per socket; frames are packed into blocks. */
+#define AFP_RX_BLOCK_SIZE (128u << 10)
+#define AFP_RX_BLOCK_NR 32u
+#define AFP_RX_FRAME_SIZE 2048u		/* only sizes the request: V3 packs frames */
+#define AFP_RX_RETIRE_MS 1u		/* a block partly filled goes to us after this */
+/* TX ring: 512 frames of 4 KiB, enough for NB_PKT_MAX_LEN after the frame header. */
+#define AFP_TX_FRAME_SIZE 4096u
+#define AFP_TX_BLOCK_SIZE (64u << 10)
+#define AFP_TX_BLOCK_NR 32u
+#define AFP_TX_FRAME_NR (AFP_TX_BLOCK_SIZE / AFP_TX_FRAME_SIZE * AFP_TX_BLOCK_NR)
+/* Where the kernel takes a TX frame's data from (no PACKET_TX_HAS_OFF). */
+#define AFP_TX_DATA_OFF (TPACKET3_HDRLEN - sizeof(struct sockaddr_ll))
+/* Read PACKET_STATISTICS after this many empty polls of a queue (drops without a new block). */
+#define AFP_STATS_EVERY 4096u
+
+struct afp_queue {
+	int fd;
+	pthread_spinlock_t rx_lock;	/* a queue is read by one worker at a time */
+	pthread_spinlock_t tx_lock;	/* workers beyond the queue count share a socket */
+	u8 *map;			/* the RX ring, then the TX ring */
+	size_t map_size;
+	/* reading position in the RX ring */
+	u32 rx_block;
+	u32 rx_left;			/* frames left in rx_block; 0: waiting for it */
+	struct tpacket3_hdr *rx_next;
+	u32 empty_polls;
+	u32 tx_head;			/* next TX frame to fill */
+	struct nb_port_queue_stats stats;
+};
+
+struct afp_port {
+	struct nb_port *port;
+	char ifname[IFNAMSIZ];
+	int ifindex;
+	u32 mtu;
+	unsigned int nr_queues;
+	bool tx_mmsg;
+	bool promisc;
+	u32 rx_start;			/* the queue polled first rotates */
+	struct afp_queue *queues;
+};
+
+static inline struct tpacket_block_desc *rx_block(const struct afp_queue *q, u32 i)
+{
+	return (struct tpacket_block_desc *)(q->map + (size_t)i * AFP_RX_BLOCK_SIZE);
+}
+
+static inline struct tpacket3_hdr *tx_frame(const struct afp_queue *q, u32 i)
+{
+	return (struct tpacket3_hdr *)(q->map + (size_t)AFP_RX_BLOCK_SIZE * AFP_RX_BLOCK_NR +
+				       (size_t)i * AFP_TX_FRAME_SIZE);
+}
+
+static void count_drops(struct afp_port *ap, enum nb_drop_reason reason, u64 n)
+{
+	if (ap->port->dev && n)
+		nb_dev_this_stats(ap->port->dev)->drops[reason] += n;
+}
+
+/* The kernel's ring drops since the last read (reading resets them). */
+static void read_kernel_drops(struct afp_port *ap, struct afp_queue *q)
+{
+	struct tpacket_stats_v3 st;
+	socklen_t len = sizeof(st);
+
+	if (getsockopt(q->fd, SOL_PACKET, PACKET_STATISTICS, &st, &len) || !st.tp_drops)
+		return;
+	q->stats.rx_kernel_drops += st.tp_drops;
+	count_drops(ap, NB_DROP_RX_OVERFLOW, st.tp_drops);
+}
+
+static void rx_block_release(struct afp_queue *q)
+{
+	__atomic_store_n(&rx_block(q, q->rx_block)->hdr.bh1.block_status, TP_STATUS_KERNEL,
+			 __ATOMIC_RELEASE);
+	q->rx_block = (q->rx_block + 1) % AFP_RX_BLOCK_NR;
+	q->rx_left = 0;
+}
+
+/* One frame of the ring as a packet, or NULL when it is dropped (and counted). */
+static struct nb_pkt *rx_frame(struct afp_port *ap, struct afp_queue *q,
+			       const struct tpacket3_hdr *h)
+{
+	const struct sockaddr_ll *sll = (const void *)((const u8 *)h +
+						       TPACKET_ALIGN(sizeof(*h)));
+	struct nb_pkt *pkt;
+
+	/* our own and the stack's transmits, should PACKET_IGNORE_OUTGOING be missing */
+	if (unlikely(sll->sll_pkttype == PACKET_OUTGOING))
+		return NULL;
+	if (unlikely(h->tp_len > NB_PKT_MAX_LEN || h->tp_snaplen < h->tp_len)) {
+		q->stats.rx_too_big++;
+		count_drops(ap, NB_DROP_TOO_BIG, 1);
+		return NULL;
+	}
+	pkt = nb_pkt_alloc_data((const u8 *)h + h->tp_mac, h->tp_snaplen);
+	if (unlikely(!pkt)) {
+		count_drops(ap, NB_DROP_NOMEM, 1);
+		return NULL;
+	}
+	if (h->tp_status & TP_STATUS_VLAN_VALID) {
+		pkt->vlan_present = 1;
+		pkt->vlan_tci = (u16)h->hv1.tp_vlan_tci;
+		pkt->vlan_proto = htons(h->tp_status & TP_STATUS_VLAN_TPID_VALID ?
+					h->hv1.tp_vlan_tpid : ETH_P_8021Q);
+	}
+	return pkt;
+}
+
+static unsigned int queue_rx(struct afp_port *ap, struct afp_queue *q, struct nb_pkt **pkts,
+			     unsigned int max)
+{
+	unsigned int n = 0;
+
+	while (n < max) {
+		struct tpacket3_hdr *h;
+		struct nb_pkt *pkt;
+
+		if (!q->rx_left) {
+			struct tpacket_block_desc *bd = rx_block(q, q->rx_block);
+			u32 status = __atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE);
+
+			if (!(status & TP_STATUS_USER)) {
+				if (!n && ++q->empty_polls % AFP_STATS_EVERY == 0)
+					read_kernel_drops(ap, q);
+				break;
+			}
+			if (status & TP_STATUS_LOSING)
+				read_kernel_drops(ap, q);
+			q->rx_left = bd->hdr.bh1.num_pkts;
+			q->rx_next = (void *)((u8 *)bd + bd->hdr.bh1.offset_to_first_pkt);
+			if (!q->rx_left) {
+				rx_block_release(q);
+				continue;
+			}
+		}
+		h = q->rx_next;
+		pkt = rx_frame(ap, q, h);
+		if (pkt)
+			pkts[n++] = pkt;
+		if (--q->rx_left)
+			q->rx_next = (void *)((u8 *)h + h->tp_next_offset);
+		else
+			rx_block_release(q);
+	}
+	q->stats.rx_packets += n;
+	return n;
+}
+
+static unsigned int afp_rx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int max)
+{
+	struct afp_port *ap = port->priv;
+	u32 start = __atomic_fetch_add(&ap->rx_start, 1, __ATOMIC_RELAXED);
+	unsigned int n = 0;
+
+	for (unsigned int k = 0; k < ap->nr_queues && n < max; k++) {
+		struct afp_queue *q = &ap->queues[(start + k) % ap->nr_queues];
+
+		if (pthread_spin_trylock(&q->rx_lock))
+			continue;
+		n += queue_rx(ap, q, pkts + n, max - n);
+		pthread_spin_unlock(&q->rx_lock);
+	}
+	return n;
+}
+
+/* A frame the interface cannot send: longer than its MTU allows. */
+static bool tx_too_big(const struct afp_port *ap, const struct nb_pkt *pkt)
+{
+	u32 limit = ap->mtu + ETH_HLEN;
+
+	if (pkt->len >= ETH_HLEN + 4) {
+		__be16 proto;
+
+		memcpy(&proto, pkt->data + 12, sizeof(proto));
+		if (proto == htons(ETH_P_8021Q) || proto == htons(ETH_P_8021AD))
+			limit += 4;
+	}
+	return pkt->len > limit || pkt->len > AFP_TX_FRAME_SIZE - AFP_TX_DATA_OFF;
+}
+
+/*
+ * Copy the frames marked in sent into the TX ring and kick the kernel once. On return sent
+ * marks the frames taken: a full ring takes none from the first one it has no room for.
+ */
+static void queue_tx_ring(struct afp_queue *q, struct nb_pkt **pkts, unsigned int n, bool *sent)
+{
+	unsigned int queued = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct tpacket3_hdr *h = tx_frame(q, q->tx_head);
+		u32 status;
+
+		if (!sent[i])
+			continue;
+		status = __atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE);
+		if (status == TP_STATUS_WRONG_FORMAT) {
+			q->stats.tx_errors++;	/* refused at an earlier kick; reuse the slot */
+		} else if (status != TP_STATUS_AVAILABLE) {
+			for (unsigned int k = i; k < n; k++)
+				sent[k] = false;
+			break;
+		}
+		memcpy((u8 *)h + AFP_TX_DATA_OFF, pkts[i]->data, pkts[i]->len);
+		h->tp_len = pkts[i]->len;
+		h->tp_snaplen = pkts[i]->len;
+		h->tp_next_offset = 0;
+		__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST, __ATOMIC_RELEASE);
+		q->tx_head = (q->tx_head + 1) % AFP_TX_FRAME_NR;
+		queued++;
+	}
+	/*
+	 * One kick sends every frame queued. A refused frame (TP_STATUS_WRONG_FORMAT) stops the
+	 * kernel's walk with an error: kick again for the frames behind it.
+	 */
+	for (unsigned int tries = 0; queued && tries <= queued; tries++) {
+		if (sendto(q->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0 || errno == EAGAIN ||
+		    errno == ENOBUFS)
+			break;
+	}
+}
+
+/* The same with one sendmmsg call (the kernel copies each frame into an skb). */
+static void queue_tx_mmsg(struct afp_queue *q, struct nb_pkt **pkts, unsigned int n, bool *sent)
+{
+	struct mmsghdr msgs[NB_BURST];
+	struct iovec iov[NB_BURST];
+	unsigned int idx[NB_BURST], cnt = 0, done = 0;
+
+	for (unsigned int i = 0; i < n && cnt < NB_BURST; i++) {
+		if (!sent[i])
+			continue;
+		iov[cnt] = (struct iovec){ .iov_base = pkts[i]->data, .iov_len = pkts[i]->len };
+		memset(&msgs[cnt], 0, sizeof(msgs[cnt]));
+		msgs[cnt].msg_hdr.msg_iov = &iov[cnt];
+		msgs[cnt].msg_hdr.msg_iovlen = 1;
+		idx[cnt++] = i;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		sent[i] = false;
+	while (done < cnt) {
+		int r = sendmmsg(q->fd, msgs + done, cnt - done, MSG_DONTWAIT);
+
+		if (r < 0) {
+			if (errno == EAGAIN || errno == ENOBUFS)
+				break;
+			q->stats.tx_errors++;	/* this frame is refused: go on behind it */
+			done++;
+			continue;
+		}
+		for (int k = 0; k < r; k++)
+			sent[idx[done + k]] = true;
+		done += (unsigned int)r;
+	}
+}
+
+static unsigned int afp_tx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int n)
+{
+	struct afp_port *ap = port->priv;
+	struct afp_queue *q = &ap->queues[nb_this_cpu() % ap->nr_queues];
+	unsigned int total = 0, failed = 0;
+
+	for (unsigned int off = 0; off < n; off += NB_BURST) {
+		unsigned int cnt = n - off < NB_BURST ? n - off : NB_BURST, taken = 0;
+		struct nb_pkt **chunk = pkts + off;
+		bool sent[NB_BURST];
+
+		for (unsigned int i = 0; i < cnt; i++)
+			sent[i] = !tx_too_big(ap, chunk[i]);
+		pthread_spin_lock(&q->tx_lock);
+		if (ap->tx_mmsg)
+			queue_tx_mmsg(q, chunk, cnt, sent);
+		else
+			queue_tx_ring(q, chunk, cnt, sent);
+		pthread_spin_unlock(&q->tx_lock);
+		/* The taken frames are copied: free them. The others move to the front of the
+		 * failed ones, which end up at the end of pkts for the caller to drop. */
+		for (unsigned int i = 0; i < cnt; i++) {
+			if (sent[i]) {
+				nb_pkt_free(chunk[i]);
+				taken++;
+			} else {
+				pkts[failed++] = chunk[i];
+			}
+		}
+		q->stats.tx_packets += taken;
+		total += taken;
+	}
+	memmove(pkts + total, pkts, failed * sizeof(*pkts));
+	return total;
+}
+
+static void queue_close(struct afp_queue *q)
+{
+	if (q->map)
+		munmap(q->map, q->map_size);
+	if (q->fd >= 0)
+		close(q->fd);
+	pthread_spin_destroy(&q->rx_lock);
+	pthread_spin_destroy(&q->tx_lock);
+}
+
+static void afp_close(struct nb_port *port)
+{
+	struct afp_port *ap = port->priv;
+
+	for (unsigned int i = 0; i < ap->nr_queues; i++)
+		queue_close(&ap->queues[i]);
+	free(ap->queues);
+}
+
+static int sock_opt(struct afp_port *ap, int fd, int opt, const void *val, socklen_t len,
+		    const char *what, struct nb_log *log)
+{
+	if (!setsockopt(fd, SOL_PACKET, opt, val, len))
+		return 0;
+	nb_log_printf(log, "afpacket: dev %s: %s: %s\n", ap->ifname, what, strerror(errno));
+	return -errno;
+}
+
+/* One socket with its rings, bound to the interface; joins (or founds) the fanout group. */
+static int queue_open(struct afp_port *ap, struct afp_queue *q, unsigned int index, int *fanout,
+		      struct nb_log *log)
+{
+	int version = TPACKET_V3, one = 1, err;
+	struct tpacket_req3 rx = {
+		.tp_block_size = AFP_RX_BLOCK_SIZE, .tp_block_nr = AFP_RX_BLOCK_NR,
+		.tp_frame_size = AFP_RX_FRAME_SIZE,
+		.tp_frame_nr = AFP_RX_BLOCK_SIZE / AFP_RX_FRAME_SIZE * AFP_RX_BLOCK_NR,
+		.tp_retire_blk_tov = AFP_RX_RETIRE_MS,
+	};
+	struct tpacket_req3 tx = {
+		.tp_block_size = AFP_TX_BLOCK_SIZE, .tp_block_nr = AFP_TX_BLOCK_NR,
+		.tp_frame_size = AFP_TX_FRAME_SIZE, .tp_frame_nr = AFP_TX_FRAME_NR,
+	};
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ALL),
+		.sll_ifindex = ap->ifindex,
+	};
+
+	pthread_spin_init(&q->rx_lock, PTHREAD_PROCESS_PRIVATE);
+	pthread_spin_init(&q->tx_lock, PTHREAD_PROCESS_PRIVATE);
+	/* protocol 0: nothing arrives before bind names the interface */
+	q->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (q->fd < 0) {
+		err = -errno;
+		if (err == -EPERM || err == -EACCES)
+			nb_log_printf(log, "afpacket: dev %s: a packet socket needs CAP_NET_RAW "
+				      "(run as root)\n", ap->ifname);
+		else
+			nb_log_printf(log, "afpacket: dev %s: socket: %s\n", ap->ifname,
+				      strerror(-err));
+		return err;
+	}
+	err = sock_opt(ap, q->fd, PACKET_VERSION, &version, sizeof(version), "TPACKET_V3", log);
+	if (!err)
+		err = sock_opt(ap, q->fd, PACKET_RX_RING, &rx, sizeof(rx), "rx ring", log);
+	/* with a TX ring, every send (sendmmsg too) only kicks the ring: one or the other */
+	if (!err && !ap->tx_mmsg)
+		err = sock_opt(ap, q->fd, PACKET_TX_RING, &tx, sizeof(tx), "tx ring", log);
+	if (!err)
+		err = sock_opt(ap, q->fd, PACKET_QDISC_BYPASS, &one, sizeof(one), "qdisc bypass",
+			       log);
+	if (err)
+		return err;
+	/* Kernels before 4.20 lack it: rx_frame skips PACKET_OUTGOING frames then. */
+	setsockopt(q->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
+	q->map_size = (size_t)AFP_RX_BLOCK_SIZE * AFP_RX_BLOCK_NR +
+		      (ap->tx_mmsg ? 0 : (size_t)AFP_TX_BLOCK_SIZE * AFP_TX_BLOCK_NR);
+	q->map = mmap(NULL, q->map_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, q->fd,
+		      0);
+	if (q->map == MAP_FAILED) {
+		err = -errno;
+		q->map = NULL;
+		nb_log_printf(log, "afpacket: dev %s: mapping the rings: %s\n", ap->ifname,
+			      strerror(-err));
+		return err;
+	}
+	if (bind(q->fd, (struct sockaddr *)&sll, sizeof(sll))) {
+		err = -errno;
+		nb_log_printf(log, "afpacket: dev %s: bind: %s\n", ap->ifname, strerror(-err));
+		return err;
+	}
+	if (ap->promisc && index == 0) {
+		struct packet_mreq mr = { .mr_ifindex = ap->ifindex, .mr_type = PACKET_MR_PROMISC };
+
+		err = sock_opt(ap, q->fd, PACKET_ADD_MEMBERSHIP, &mr, sizeof(mr),
+			       "promiscuous mode", log);
+		if (err)
+			return err;
+	}
+	if (ap->nr_queues > 1) {
+		/* the first socket gets a group id no one uses; the others join it */
+		int arg = index ? *fanout | PACKET_FANOUT_HASH << 16 :
+				  (PACKET_FANOUT_HASH | PACKET_FANOUT_FLAG_UNIQUEID) << 16;
+		socklen_t len = sizeof(arg);
+
+		err = sock_opt(ap, q->fd, PACKET_FANOUT, &arg, sizeof(arg), "fanout group", log);
+		if (err)
+			return err;
+		if (!index && getsockopt(q->fd, SOL_PACKET, PACKET_FANOUT, &arg, &len)) {
+			err = -errno;
+			nb_log_printf(log, "afpacket: dev %s: fanout id: %s\n", ap->ifname,
+				      strerror(-err));
+			return err;
+		}
+		if (!index)
+			*fanout = arg & 0xffff;
+	}
+	return 0;
+}
+
+static int parse_words(struct afp_port *ap, int argc, char **argv, struct nb_log *log)
+{
+	const char *ifname = NULL;
+	u64 queues = 1;
+
+	ap->promisc = true;
+	for (int i = 0; i < argc; i += 2) {
+		const char *key = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!val) {
+			nb_log_printf(log, "afpacket: \"%s\" needs a value\n", key);
+			return -EINVAL;
+		}
+		if (!strcmp(key, "dev")) {
+			ifname = val;
+		} else if (!strcmp(key, "queues")) {
+			if (!nb_port_parse_u64(val, &queues) || !queues ||
+			    queues > AFP_MAX_QUEUES) {
+				nb_log_printf(log, "afpacket: \"queues %s\" is wrong: expected 1 to "
+					      "%d\n", val, AFP_MAX_QUEUES);
+				return -EINVAL;
+			}
+		} else if (!strcmp(key, "tx") && (!strcmp(val, "ring") ||
+						  !strcmp(val, "sendmmsg"))) {
+			ap->tx_mmsg = val[0] == 's';
+		} else if (!strcmp(key, "promisc") && (!strcmp(val, "on") ||
+						       !strcmp(val, "off"))) {
+			ap->promisc = val[1] == 'n';
+		} else {
+			nb_log_printf(log, "afpacket: \"%s %s\" is wrong: expected dev IFNAME, "
+				      "queues N, tx ring|sendmmsg or promisc on|off\n", key, val);
+			return -EINVAL;
+		}
+	}
+	if (!ifname) {
+		nb_log_printf(log, "afpacket: needs \"dev IFNAME\"\n");
+		return -EINVAL;
+	}
+	if (strlen(ifname) >= IFNAMSIZ) {
+		nb_log_printf(log, "afpacket: dev \"%s\": interface names are shorter than %d\n",
+			      ifname, IFNAMSIZ);
+		return -EINVAL;
+	}
+	strcpy(ap->ifname, ifname);
+	ap->nr_queues = (unsigned int)queues;
+	return 0;
+}
+
+/* The interface's MTU, through any socket (SIOCGIFMTU). */
+static int read_mtu(struct afp_port *ap, int fd, struct nb_log *log)
+{
+	struct ifreq ifr = { 0 };
+
+	strcpy(ifr.ifr_name, ap->ifname);
+	if (ioctl(fd, SIOCGIFMTU, &ifr)) {
+		nb_log_printf(log, "afpacket: dev %s: reading the MTU: %s\n", ap->ifname,
+			      strerror(errno));
+		return -errno;
+	}
+	ap->mtu = (u32)ifr.ifr_mtu;
+	return 0;
+}
+
+static int afp_open(struct nb_port *port, int argc, char **argv, struct nb_log *log)
+{
+	struct afp_port *ap = port->priv;
+	int fanout = 0, err;
+	unsigned int i;
+
+	ap->port = port;
+	err = parse_words(ap, argc, argv, log);
+	if (err)
+		return err;
+	ap->ifindex = (int)if_nametoindex(ap->ifname);
+	if (!ap->ifindex) {
+		nb_log_printf(log, "afpacket: dev \"%s\": no such interface\n", ap->ifname);
+		return -ENODEV;
+	}
+	ap->queues = calloc(ap->nr_queues, sizeof(*ap->queues));
+	if (!ap->queues)
+		return -ENOMEM;
+	for (i = 0; i < ap->nr_queues; i++)
+		ap->queues[i].fd = -1;
+	for (i = 0; i < ap->nr_queues && !err; i++)
+		err = queue_open(ap, &ap->queues[i], i, &fanout, log);
+	if (!err)
+		err = read_mtu(ap, ap->queues[0].fd, log);
+	if (err) {
+		/* queue_open initialised the locks of every queue it reached */
+		for (unsigned int k = 0; k < i; k++)
+			queue_close(&ap->queues[k]);
+		free(ap->queues);
+		ap->queues = NULL;
+		return err;
+	}
+	return 0;
+}
+
+static void afp_describe(const struct nb_port *port, char *buf, size_t size)
+{
+	const struct afp_port *ap = port->priv;
+	struct nb_port_queue_stats t = { 0 };
+
+	for (unsigned int i = 0; i < ap->nr_queues; i++) {
+		const struct nb_port_queue_stats *s = &ap->queues[i].stats;
+
+		t.rx_packets += s->rx_packets;
+		t.tx_packets += s->tx_packets;
+		t.rx_kernel_drops += s->rx_kernel_drops;
+		t.rx_too_big += s->rx_too_big;
+		t.tx_errors += s->tx_errors;
+	}
+	snprintf(buf, size, "afpacket dev %s queues %u tx %s, %llu received, %llu sent, "
+		 "%llu ring drops, %llu too big, %llu tx errors", ap->ifname, ap->nr_queues,
+		 ap->tx_mmsg ? "sendmmsg" : "ring", (unsigned long long)t.rx_packets,
+		 (unsigned long long)t.tx_packets, (unsigned long long)t.rx_kernel_drops,
+		 (unsigned long long)t.rx_too_big, (unsigned long long)t.tx_errors);
+}
+
+static int afp_queue_stats(const struct nb_port *port, unsigned int q,
+			   struct nb_port_queue_stats *st)
+{
+	const struct afp_port *ap = port->priv;
+
+	if (q >= ap->nr_queues)
+		return -ENOENT;
+	*st = ap->queues[q].stats;
+	return 0;
+}
+
+static const struct nb_port_ops afpacket_port_ops = {
+	.kind = "afpacket",
+	.priv_size = sizeof(struct afp_port),
+	.open = afp_open,
+	.rx_burst = afp_rx_burst,
+	.tx_burst = afp_tx_burst,
+	.close = afp_close,
+	.describe = afp_describe,
+	.queue_stats = afp_queue_stats,
+};
+NB_PORT_REGISTER(afpacket_port_ops)
