@@ -30,18 +30,10 @@
 static void enter_netns(void)
 {
 	int err = nb_netns_enter();
-	int fd;
 
 	if (err)
 		nb_test_skip("needs root and a network namespace of its own: %s",
 			     strerror(-err));
-	/* keep IPv6 autoconfiguration quiet on the new interfaces */
-	fd = open("/proc/sys/net/ipv6/conf/default/disable_ipv6", O_WRONLY);
-	if (fd >= 0) {
-		if (write(fd, "1", 1) < 0)
-			(void)0;
-		close(fd);
-	}
 }
 
 static void veth_pair(const char *a, const char *b)

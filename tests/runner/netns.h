@@ -9,6 +9,7 @@
 #define NB_TEST_NETNS_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,12 +21,26 @@
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
 
-/* Enter a new network namespace: 0, or a negative errno (not root, no namespaces). */
+/*
+ * Enter a new network namespace: 0, or a negative errno (not root, no namespaces). Interfaces
+ * made there have IPv6 off, so that no autoconfiguration frames (ND, MLD) mix with a test's.
+ */
 static inline int nb_netns_enter(void)
 {
+	int fd;
+
 	if (geteuid() != 0)
 		return -EPERM;
-	return unshare(CLONE_NEWNET) ? -errno : 0;
+	if (unshare(CLONE_NEWNET))
+		return -errno;
+	fd = open("/proc/sys/net/ipv6/conf/default/disable_ipv6", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {	/* missing without IPv6: nothing to quiet then */
+		ssize_t written = write(fd, "1", 1);
+
+		(void)written;
+		close(fd);
+	}
+	return 0;
 }
 
 static inline struct rtattr *nb_nl_put(struct nlmsghdr *nh, unsigned short type,
