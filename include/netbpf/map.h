@@ -32,10 +32,14 @@ void nb_map_put(struct nb_map *map);
  */
 int nb_map_freeze(struct nb_map *map);
 /*
- * The map's last user (not program) reference is going, as when the kernel closes the last fd
- * and unpins a map: a program array empties its slots, which breaks the reference cycle between
- * a program array and the programs that tail-call through it. Object loaders call it on close.
+ * User references, the kernel's map->usercnt: what the kernel counts as open fds and pins, here
+ * the objects that loaded the map and the pin registry. nb_map_get_uref takes a reference and a
+ * user reference; when nb_map_put_uref drops the last user reference, nb_map_release_uref runs:
+ * a program array empties its slots, which breaks the reference cycle between a program array
+ * and the programs that tail-call through it. Programs hold plain references (nb_map_get).
  */
+struct nb_map *nb_map_get_uref(struct nb_map *map);
+void nb_map_put_uref(struct nb_map *map);
 void nb_map_release_uref(struct nb_map *map);
 /* A new reference on the map with this id, or NULL. */
 struct nb_map *nb_map_get_by_id(__u32 id);

@@ -66,6 +66,7 @@ struct nb_map {
 	const struct nb_map_ops *ops;
 	u32 id;
 	int refcnt;
+	int usercnt;			/* objects and pins holding it (map->usercnt) */
 	enum bpf_map_type map_type;
 	u32 key_size;
 	u32 value_size;			/* one value; per-CPU maps hold one per worker */

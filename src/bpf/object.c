@@ -110,7 +110,7 @@ void nb_object_map_release(struct nb_object_map *m)
 {
 	if (!m)
 		return;
-	nb_map_put(m->map);
+	nb_map_put_uref(m->map);
 	m->map = NULL;
 }
 
@@ -354,7 +354,7 @@ static struct nb_object_map *legacy_map_by_id(struct nb_object *obj, u32 id)
 
 static int load_map(struct nb_object *obj, struct nb_object_map *m)
 {
-	struct nb_map *inner = NULL;
+	struct nb_map *inner = NULL, *created;
 	bool put_inner = false;
 	int err;
 
@@ -367,7 +367,8 @@ static int load_map(struct nb_object *obj, struct nb_object_map *m)
 				nb_map_put(pinned);
 				return err;
 			}
-			m->map = pinned;
+			m->map = nb_map_get_uref(pinned);
+			nb_map_put(pinned);
 			return 0;
 		}
 	}
@@ -386,11 +387,14 @@ static int load_map(struct nb_object *obj, struct nb_object_map *m)
 		}
 		inner = t->map;
 	}
-	err = create_map(obj, m, inner, &m->map);
+	err = create_map(obj, m, inner, &created);
 	if (put_inner)
 		nb_map_put(inner);
 	if (err)
 		return err;
+	/* The object is a user of its maps: its close may empty a program array. */
+	m->map = nb_map_get_uref(created);
+	nb_map_put(created);
 	if (m->data) {
 		u32 zero = 0;
 

@@ -50,7 +50,7 @@ int nb_pin_map(const char *path, struct nb_map *map)
 		err = -ENOMEM;
 		goto out;
 	}
-	p->map = nb_map_get(map);
+	p->map = nb_map_get_uref(map);
 	p->next = pins;
 	pins = p;
 out:
@@ -73,7 +73,7 @@ struct nb_map *nb_pin_get_map(const char *path)
 
 static void pin_free(struct pin *p)
 {
-	nb_map_put(p->map);
+	nb_map_put_uref(p->map);
 	free(p->path);
 	free(p);
 }

@@ -232,6 +232,21 @@ void nb_map_release_uref(struct nb_map *map)
 		map->ops->map_release_uref(map);
 }
 
+struct nb_map *nb_map_get_uref(struct nb_map *map)
+{
+	__atomic_add_fetch(&map->usercnt, 1, __ATOMIC_RELAXED);
+	return nb_map_get(map);
+}
+
+void nb_map_put_uref(struct nb_map *map)
+{
+	if (!map)
+		return;
+	if (!__atomic_sub_fetch(&map->usercnt, 1, __ATOMIC_ACQ_REL))
+		nb_map_release_uref(map);
+	nb_map_put(map);
+}
+
 struct nb_map *nb_map_get_by_id(__u32 id)
 {
 	struct nb_map *map = NULL;
