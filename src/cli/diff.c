@@ -117,6 +117,9 @@ int cmd_diff(int argc, char **argv)
 	if (r.kernel_via_netbpf)
 		fprintf(stderr, "netbpf: libbpf cannot open %s: the kernel side is loaded as iproute2 "
 			"loads it, from netbpf's maps and linked instructions\n", opts.obj_path);
+	if (!r.kernel_in_own_netns)
+		fprintf(stderr, "netbpf: no network namespace of its own for the kernel's test runs: "
+			"they see this host's devices\n");
 	if (nb_cli.json) {
 		struct nb_json *j = nb_json_new(stdout, nb_cli.pretty);
 

@@ -3,10 +3,22 @@
  * netbpf diff (diff.h): the kernel side is loaded with libbpf exactly as a user's loader would
  * (every map unpinned, so nothing is left in bpffs), the netbpf side with nb_object; the
  * program's type is netbpf's (section name or --type) on both, so sections libbpf does not know
- * still load. Per-CPU map values are compared folded (summed over the CPUs in 64, 32-bit or byte
- * words) because the kernel runs the test on whichever CPU the caller is on.
+ * still load. Objects libbpf 1.x cannot open (iproute2's `maps` section, the old 20-byte
+ * bpf_map_def) go to the kernel as iproute2's loader takes them, from netbpf's reading
+ * (kernel_object.c). Per-CPU map values are compared folded (summed over the CPUs in 64, 32-bit
+ * or byte words) because the kernel runs the test on whichever CPU the caller is on.
+ *
+ * The kernel's test runs happen in a network namespace of their own (one per process, switched
+ * to around each BPF_PROG_TEST_RUN), because what they see of devices is observable: an XDP
+ * ctx_in with ingress_ifindex 2 runs on a host whose ifindex 2 exists and fails with ENODEV in
+ * a fresh namespace, as in netbpf, which has no devices in a test run; __sk_buff.ifindex is
+ * looked up the same way; bpf_clone_redirect really transmits on the host's device of that
+ * ifindex. The loopback device is ifindex 1 in every namespace, so nothing else changes.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,6 +48,7 @@ struct nb_diff {
 	struct bpf_object *kobj;		/* libbpf's object, or NULL */
 	struct nb_kernel_object *kload;		/* else the kernel side from netbpf's reading */
 	int kfd;
+	int host_netns;				/* this thread's namespace, -1: no switching */
 	int *kmap_fd;				/* the kernel's maps in netbpf's map order */
 	enum bpf_prog_type type;
 	u8 *kout, *nout;
@@ -315,6 +328,53 @@ static int preload(struct nb_diff *d, struct nb_log *log)
 	return 0;
 }
 
+/* One fresh network namespace per process, holding only a loopback device that is down. */
+static pthread_once_t netns_once = PTHREAD_ONCE_INIT;
+static int private_netns = -1, private_netns_err;
+
+static void make_private_netns(void)
+{
+	int host = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+
+	if (host < 0) {
+		private_netns_err = -errno;
+		return;
+	}
+	if (unshare(CLONE_NEWNET)) {
+		private_netns_err = -errno;
+	} else {
+		private_netns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+		if (private_netns < 0)
+			private_netns_err = -errno;
+		if (setns(host, CLONE_NEWNET))
+			abort();	/* this thread would stay in the wrong namespace */
+	}
+	close(host);
+}
+
+/* The thread's namespace, to come back to after each kernel run; -1 with the reason in log. */
+static int open_host_netns(struct nb_log *log)
+{
+	int fd;
+
+	pthread_once(&netns_once, make_private_netns);
+	if (private_netns < 0) {
+		nb_log_printf(log, "kernel: no network namespace of its own (%s): its test runs see "
+			      "this host's devices\n", strerror(-private_netns_err));
+		return -1;
+	}
+	fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		nb_log_printf(log, "kernel: cannot open this thread's network namespace (%s): its "
+			      "test runs see this host's devices\n", strerror(errno));
+	return fd;
+}
+
+bool nb_diff_kernel_in_own_netns(const struct nb_diff *d)
+{
+	return d->host_netns >= 0;
+}
+
 int nb_diff_open(const struct nb_diff_opts *opts, struct nb_diff **dp, struct nb_log *log)
 {
 	struct nb_diff *d = calloc(1, sizeof(*d));
@@ -325,6 +385,7 @@ int nb_diff_open(const struct nb_diff_opts *opts, struct nb_diff **dp, struct nb
 		return -ENOMEM;
 	d->opts = opts;
 	d->kfd = -1;
+	d->host_netns = -1;
 	d->kout = malloc(DATA_OUT_SIZE);
 	d->nout = malloc(DATA_OUT_SIZE);
 	err = d->kout && d->nout ? 0 : -ENOMEM;
@@ -336,6 +397,8 @@ int nb_diff_open(const struct nb_diff_opts *opts, struct nb_diff **dp, struct nb
 	}
 	if (!err)
 		err = preload(d, log);
+	if (!err)
+		d->host_netns = open_host_netns(log);
 	if (err) {
 		nb_diff_close(d);
 		return err;
@@ -380,6 +443,8 @@ void nb_diff_close(struct nb_diff *d)
 	unpin_maps(d->nobj);
 	nb_object_close(d->nobj);
 	free(d->kmap_fd);
+	if (d->host_netns >= 0)
+		close(d->host_netns);
 	free(d->kout);
 	free(d->nout);
 	free(d);
@@ -496,7 +561,12 @@ void nb_diff_packet(struct nb_diff *d, unsigned long pkt, const void *data, unsi
 	memset(&nctx, 0, sizeof(nctx));
 	memset(d->kout, 0, len + 256 < DATA_OUT_SIZE ? len + 256 : DATA_OUT_SIZE);
 	memset(d->nout, 0, len + 256 < DATA_OUT_SIZE ? len + 256 : DATA_OUT_SIZE);
-	kerr = bpf_prog_test_run_opts(d->kfd, &kopts) ? -errno : 0;
+	if (d->host_netns >= 0 && setns(private_netns, CLONE_NEWNET))
+		kerr = -errno;	/* shows as a difference: never a run among the host's devices */
+	else
+		kerr = bpf_prog_test_run_opts(d->kfd, &kopts) ? -errno : 0;
+	if (d->host_netns >= 0 && setns(d->host_netns, CLONE_NEWNET))
+		abort();	/* the thread would stay in the private namespace */
 	nerr = nb_prog_test_run(d->nprog, &nopts);
 	r->packets++;
 	same &= cmp_u64(d, r, pkt, "error", (unsigned int)-kerr, (unsigned int)-nerr);
@@ -718,6 +788,7 @@ int nb_diff_pcap(const struct nb_diff_opts *opts, const char *pcap_path, struct 
 		return err;
 	}
 	r->kernel_via_netbpf = nb_diff_kernel_via_netbpf(d);
+	r->kernel_in_own_netns = nb_diff_kernel_in_own_netns(d);
 	while ((rc = nb_pcap_reader_next(pr, &data, &len, log)) == 1)
 		nb_diff_packet(d, r->packets + 1, data, len, r);
 	if (rc < 0)

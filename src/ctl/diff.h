@@ -42,6 +42,7 @@ struct nb_diff_result {
 	unsigned long maps_compared;
 	unsigned long reports;		/* differences described so far */
 	bool kernel_via_netbpf;		/* libbpf could not open the object: see diff.c */
+	bool kernel_in_own_netns;	/* the kernel's test runs saw no host device */
 };
 
 /* Returned when the kernel cannot be reached (no BPF, not root, a type it lacks): see log. */
@@ -62,6 +63,8 @@ void nb_diff_maps(struct nb_diff *d, struct nb_diff_result *r);
 enum bpf_prog_type nb_diff_prog_type(const struct nb_diff *d);
 /* The kernel side was loaded from netbpf's reading of the object, not by libbpf. */
 bool nb_diff_kernel_via_netbpf(const struct nb_diff *d);
+/* The kernel's test runs happen in a network namespace of their own (diff.c says why). */
+bool nb_diff_kernel_in_own_netns(const struct nb_diff *d);
 void nb_diff_close(struct nb_diff *d);
 
 /* "TC_ACT_SHOT", "XDP_PASS", ... for a return value of type; "" when it has no name. */

@@ -254,15 +254,18 @@ static int test_run_xdp(const struct nb_prog *prog, struct nb_test_run_opts *opt
 			return -EINVAL;
 		if (ctx.ingress_ifindex) {
 			found = nb_dev_get_by_index(ctx.ingress_ifindex);
-			if (!found)
+			/* the kernel finds its loopback device at 1: the stand-in here */
+			if (!found && ctx.ingress_ifindex != 1)
 				return -ENODEV;
 			/* One receive queue per device here. */
 			if (ctx.rx_queue_index) {
 				nb_dev_put(found);
 				return -EINVAL;
 			}
-			rxq.dev = found;
-			rxq.ifindex = found->ifindex;
+			if (found) {
+				rxq.dev = found;
+				rxq.ifindex = found->ifindex;
+			}
 		}
 	}
 	pkt = nb_pkt_alloc();

@@ -63,6 +63,28 @@ out=$($NETBPF diff $B/tests/bpf/elf_iproute2.o sec classifier program nope \
 echo "$out" | grep -q 'no program nope in section classifier; there are: classifier/cls_main$' ||
 	fail "program nope message: $out"
 
+# XDP ctx_in naming ingress_ifindex 1: the kernel's loopback device, netbpf's stand-in for it.
+# struct xdp_md: data 0, data_end 60, data_meta 0, ingress_ifindex $1, rx_queue 0, egress 0
+xdp_md() { printf '\x00\x00\x00\x00\x3c\x00\x00\x00\x00\x00\x00\x00'; printf "\\x$1"
+	   printf '\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00'; }
+xdp_md 01 > "$tmp/ctx1.bin"
+xdp_md 02 > "$tmp/ctx2.bin"
+out=$($NETBPF diff $B/examples/xdp_drop_proto.o --pcap-in "$tmp/in.pcap" --ctx-in "$tmp/ctx1.bin" \
+	2>&1) || fail "ingress_ifindex 1: $out"
+echo "$out" | grep -q '^packets 2  identical 2  different 0' || fail "ingress_ifindex 1: $out"
+# The kernel's test runs happen in a namespace of their own: a device at ifindex 2 where
+# netbpf diff runs is not seen (the kernel would accept ingress_ifindex 2, netbpf refuses it).
+if unshare -n sh -c 'ip link add nbd0 type veth peer name nbd1' 2>/dev/null; then
+	out=$(unshare -n sh -c "ip link add nbd0 type veth peer name nbd1 && ip link set nbd0 up &&
+		$NETBPF diff $B/examples/xdp_drop_proto.o --pcap-in $tmp/in.pcap \
+		--ctx-in $tmp/ctx2.bin" 2>&1) || fail "ingress_ifindex 2 beside a veth: $out"
+	echo "$out" | grep -q '^packets 2  identical 2  different 0' ||
+		fail "ingress_ifindex 2 beside a veth: $out"
+	echo "$out" | grep -q 'no network namespace' && fail "not in a namespace: $out"
+else
+	echo "no veth in a new network namespace: the namespace case is not run"
+fi
+
 # JSON, and a map preloaded on both sides then compared after the run.
 printf '# key, value\nkey 1 0 0 0 value hex 2a 00 00 00 00 00 00 00\n\n' > "$tmp/m.txt"
 out=$($NETBPF -j --interp diff $B/tests/bpf/elf_hash.o --pcap-in "$tmp/in.pcap" \
