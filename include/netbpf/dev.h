@@ -42,6 +42,8 @@ enum nb_drop_reason {
 	NB_DROP_TOO_BIG,	/* longer than the mtu or the buffer */
 	NB_DROP_NOMEM,		/* no packet buffer */
 	NB_DROP_RX_OVERFLOW,	/* the kernel dropped it before the port read it (ring full) */
+	NB_DROP_PORT_RX_NO_BUFFER,	/* the kernel had no port buffer for a frame (AF_XDP) */
+	NB_DROP_PORT_TX_INVALID,	/* the kernel refused a transmit descriptor (AF_XDP) */
 	NB_DROP_REASON_MAX,
 };
 

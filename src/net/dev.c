@@ -45,6 +45,8 @@ static const char *const drop_reason_names[NB_DROP_REASON_MAX] = {
 	[NB_DROP_TOO_BIG] = "too_big",
 	[NB_DROP_NOMEM] = "nomem",
 	[NB_DROP_RX_OVERFLOW] = "rx_overflow",
+	[NB_DROP_PORT_RX_NO_BUFFER] = "rx_no_buffer",
+	[NB_DROP_PORT_TX_INVALID] = "tx_invalid",
 };
 
 const char *nb_drop_reason_name(enum nb_drop_reason reason)

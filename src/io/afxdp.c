@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The AF_XDP port: a kernel interface's frames through XDP sockets (libxdp's xsk API). Words:
+ *
+ *   dev IFNAME           the interface (required)
+ *   queues N             sockets on queue ids 0..N-1 (default 1)
+ *   mode skb|drv         where the redirect program runs: generic XDP or the driver
+ *                        (also "generic", "native"; default: the driver when it can)
+ *   copy | zerocopy      how the kernel moves frames (default: zero-copy when the driver can)
+ *
+ * Each queue has a socket with its own UMEM of 2 x 2048 frames of 4 KiB: the first half
+ * circulates between the fill ring and the rx ring, the second half between a free list, the
+ * tx ring and the completion ring, so receiving and transmitting never share state and take
+ * separate locks. libxdp attaches its default program, which redirects every frame of a queue
+ * with a socket into the XSKMAP; its multi-program dispatcher needs freplace programs, which
+ * some kernels refuse (EPERM here), and libxdp then attaches the program alone: that is fine for
+ * us, we want the interface to ourselves. Deleting the last socket detaches it.
+ *
+ * Frames are copied between the UMEM and packet buffers (nb_pkt): a received frame goes back to
+ * the fill ring in the same burst, so the kernel never waits on the datapath. Zero-copy into
+ * nb_pkt (packet buffers that are UMEM frames) is a later step.
+ *
+ * Any worker may transmit: the queue of worker c is c % N, under that queue's transmit lock.
+ * Whoever polls the device receives from all queues in turn (a try-lock per queue, so that two
+ * pollers never block each other). The socket's counters (XDP_STATISTICS) become the device's
+ * drop counters by reason, read every STATS_EVERY polls: rx_dropped (no fill buffer, frame
+ * larger than a UMEM frame) as rx_no_buffer, rx_ring_full as rx_overflow, tx_invalid_descs as
+ * tx_invalid. An empty rx ring is not a drop.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <linux/ethtool.h>
+#include <linux/if_link.h>
+#include <linux/if_xdp.h>
+#include <linux/sockios.h>
+#include <bpf/libbpf.h>
+#include <xdp/libxdp.h>
+#include <xdp/xsk.h>
+
+#include <netbpf/percpu.h>
+
+#include "io/port.h"
+#include "net/dev.h"
+#include "net/pkt.h"
+
+#define FRAME_SIZE XSK_UMEM__DEFAULT_FRAME_SIZE
+#define RING_SIZE 2048			/* every ring; rx and tx frames each */
+#define NR_FRAMES (2 * RING_SIZE)
+#define TX_FRAMES_BASE ((u64)RING_SIZE * FRAME_SIZE)
+#define STATS_EVERY 64			/* polls between XDP_STATISTICS reads */
+#define MAX_QUEUES 64
+
+struct afxdp_queue {
+	u32 id;
+	struct xsk_socket *xsk;
+	struct xsk_umem *umem;
+	void *area;
+	int fd;
+
+	/* receive side, under rx_lock */
+	pthread_spinlock_t rx_lock;
+	struct xsk_ring_cons rx;
+	struct xsk_ring_prod fq;
+	u32 polls;
+	struct xdp_statistics seen;	/* what has been counted already */
+	u64 rx_packets;
+
+	/* transmit side, under tx_lock */
+	pthread_spinlock_t tx_lock __attribute__((aligned(64)));
+	struct xsk_ring_prod tx;
+	struct xsk_ring_cons cq;
+	u64 tx_free[RING_SIZE];		/* frame addresses not in the kernel's hands */
+	u32 tx_nfree;
+	u64 tx_packets;
+	u64 tx_full;			/* frames refused: no free frame or tx ring slot */
+} __attribute__((aligned(64)));
+
+struct afxdp_port {
+	struct nb_port *port;
+	char ifname[IFNAMSIZ];
+	int ifindex;
+	u32 nq;
+	u32 xdp_flags;
+	u16 bind_flags;
+	bool drv;			/* the program runs in the driver (else generic XDP) */
+	bool zerocopy;			/* the sockets are bound zero-copy */
+	u32 rx_next;			/* the queue the next poll starts with */
+	struct afxdp_queue *q;		/* nq entries */
+};
+
+/* libxdp and libbpf print to stderr; while we open, their last warning is kept for the error. */
+static char lib_msg[256];
+
+static int lib_print(const char *fmt, va_list ap)
+{
+	char line[256];
+	size_t n;
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	n = strcspn(line, "\n");
+	line[n] = '\0';
+	if (n)
+		snprintf(lib_msg, sizeof(lib_msg), "%s", line);
+	return 0;
+}
+
+static int libxdp_print(enum libxdp_print_level level, const char *fmt, va_list ap)
+{
+	return level == LIBXDP_WARN ? lib_print(fmt, ap) : 0;
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return level == LIBBPF_WARN ? lib_print(fmt, ap) : 0;
+}
+
+/* Fold the socket's kernel counters into the device's drop counters (this worker's). */
+static void stats_sync(struct afxdp_port *ap, struct afxdp_queue *q)
+{
+	struct xdp_statistics s;
+	socklen_t len = sizeof(s);
+	struct nb_dev *dev = ap->port->dev;
+
+	if (getsockopt(q->fd, SOL_XDP, XDP_STATISTICS, &s, &len))
+		return;
+	if (dev) {
+		u64 *drops = nb_dev_this_stats(dev)->drops;
+
+		drops[NB_DROP_PORT_RX_NO_BUFFER] += s.rx_dropped - q->seen.rx_dropped;
+		drops[NB_DROP_RX_OVERFLOW] += s.rx_ring_full - q->seen.rx_ring_full;
+		drops[NB_DROP_PORT_TX_INVALID] += s.tx_invalid_descs - q->seen.tx_invalid_descs;
+	}
+	q->seen = s;
+}
+
+/* Completed transmits give their frames back to the free list (under tx_lock). */
+static void tx_reap(struct afxdp_queue *q)
+{
+	u32 idx, n = xsk_ring_cons__peek(&q->cq, RING_SIZE, &idx);
+
+	for (u32 i = 0; i < n; i++)
+		q->tx_free[q->tx_nfree++] = *xsk_ring_cons__comp_addr(&q->cq, idx + i);
+	if (n)
+		xsk_ring_cons__release(&q->cq, n);
+}
+
+/*
+ * In copy mode the kernel sends only inside sendto, at most 32 frames a call (EAGAIN: more
+ * are waiting), so kick until the ring is empty or the kernel pushes back.
+ */
+static void tx_kick(struct afxdp_queue *q)
+{
+	for (int i = 0; i < RING_SIZE / 32 && xsk_ring_prod__needs_wakeup(&q->tx); i++) {
+		if (sendto(q->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0 || errno != EAGAIN)
+			break;
+	}
+}
+
+/* Descriptors the kernel has not taken yet (under tx_lock). */
+static bool tx_unsent(struct afxdp_queue *q)
+{
+	return xsk_prod_nb_free(&q->tx, RING_SIZE) < RING_SIZE;
+}
+
+static unsigned int queue_rx(struct afxdp_port *ap, struct afxdp_queue *q, struct nb_pkt **pkts,
+			     unsigned int max)
+{
+	u32 idx_rx, idx_fq, n;
+	unsigned int got = 0;
+
+	n = xsk_ring_cons__peek(&q->rx, max, &idx_rx);
+	if (!n) {
+		if (xsk_ring_prod__needs_wakeup(&q->fq))
+			recvfrom(q->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
+		return 0;
+	}
+	/* rx frames are as many as fill ring slots: the ring has room for every one taken */
+	while (xsk_ring_prod__reserve(&q->fq, n, &idx_fq) != n)
+		;
+	for (u32 i = 0; i < n; i++) {
+		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&q->rx, idx_rx + i);
+		u64 addr = xsk_umem__add_offset_to_addr(d->addr);
+		struct nb_pkt *pkt = NULL;
+
+		if (d->len <= NB_PKT_MAX_LEN)
+			pkt = nb_pkt_alloc_data(xsk_umem__get_data(q->area, addr), d->len);
+		if (pkt)
+			pkts[got++] = pkt;
+		else if (ap->port->dev)
+			nb_dev_count_drop(ap->port->dev, d->len > NB_PKT_MAX_LEN ?
+					  NB_DROP_TOO_BIG : NB_DROP_NOMEM);
+		*xsk_ring_prod__fill_addr(&q->fq, idx_fq + i) = addr & ~(u64)(FRAME_SIZE - 1);
+	}
+	xsk_ring_prod__submit(&q->fq, n);
+	xsk_ring_cons__release(&q->rx, n);
+	q->rx_packets += got;
+	return got;
+}
+
+static unsigned int afxdp_rx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int max)
+{
+	struct afxdp_port *ap = port->priv;
+	unsigned int got = 0;
+	u32 start = ap->rx_next;
+
+	for (u32 k = 0; k < ap->nq && got < max; k++) {
+		struct afxdp_queue *q = &ap->q[(start + k) % ap->nq];
+
+		if (pthread_spin_trylock(&q->rx_lock))
+			continue;
+		got += queue_rx(ap, q, pkts + got, max - got);
+		if (++q->polls >= STATS_EVERY) {
+			q->polls = 0;
+			stats_sync(ap, q);
+		}
+		pthread_spin_unlock(&q->rx_lock);
+		/* frames left in a tx ring by a kernel that pushed back go out on the next poll */
+		if (!pthread_spin_trylock(&q->tx_lock)) {
+			if (tx_unsent(q))
+				tx_kick(q);
+			pthread_spin_unlock(&q->tx_lock);
+		}
+	}
+	ap->rx_next = (start + 1) % ap->nq;
+	return got;
+}
+
+static unsigned int afxdp_tx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int n)
+{
+	struct afxdp_port *ap = port->priv;
+	struct afxdp_queue *q = &ap->q[nb_this_cpu() % ap->nq];
+	u32 idx, k;
+
+	pthread_spin_lock(&q->tx_lock);
+	tx_reap(q);
+	k = n < q->tx_nfree ? n : q->tx_nfree;
+	if (k && xsk_ring_prod__reserve(&q->tx, k, &idx) != k)
+		k = 0;
+	for (u32 i = 0; i < k; i++) {
+		struct xdp_desc *d = xsk_ring_prod__tx_desc(&q->tx, idx + i);
+		u64 addr = q->tx_free[--q->tx_nfree];
+
+		memcpy(xsk_umem__get_data(q->area, addr), pkts[i]->data, pkts[i]->len);
+		d->addr = addr;
+		d->len = pkts[i]->len;
+		d->options = 0;
+	}
+	if (k) {
+		xsk_ring_prod__submit(&q->tx, k);
+		tx_kick(q);
+	}
+	q->tx_packets += k;
+	q->tx_full += n - k;
+	pthread_spin_unlock(&q->tx_lock);
+	for (u32 i = 0; i < k; i++)
+		nb_pkt_free(pkts[i]);
+	return k;
+}
+
+static void queue_close(struct afxdp_queue *q)
+{
+	if (q->xsk)
+		xsk_socket__delete(q->xsk);
+	if (q->umem)
+		xsk_umem__delete(q->umem);
+	if (q->area)
+		munmap(q->area, (size_t)NR_FRAMES * FRAME_SIZE);
+	pthread_spin_destroy(&q->rx_lock);
+	pthread_spin_destroy(&q->tx_lock);
+}
+
+static void afxdp_close(struct nb_port *port)
+{
+	struct afxdp_port *ap = port->priv;
+	libxdp_print_fn_t old_xdp = libxdp_set_print(libxdp_print);
+	libbpf_print_fn_t old_bpf = libbpf_set_print(libbpf_print);
+
+	for (u32 i = 0; i < ap->nq; i++)
+		queue_close(&ap->q[i]);
+	libxdp_set_print(old_xdp);
+	libbpf_set_print(old_bpf);
+	free(ap->q);
+}
+
+/* The rx queues the interface has (ETHTOOL_GCHANNELS); 0 when the driver does not say. */
+static u32 dev_rx_queues(const char *ifname)
+{
+	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), err;
+
+	if (fd < 0)
+		return 0;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_data = (void *)&ch;
+	err = ioctl(fd, SIOCETHTOOL, &ifr);
+	close(fd);
+	return err ? 0 : ch.rx_count + ch.combined_count;
+}
+
+static int queue_open(struct afxdp_port *ap, struct afxdp_queue *q, u32 id, struct nb_log *log)
+{
+	const struct xsk_umem_config ucfg = {
+		.fill_size = RING_SIZE,
+		.comp_size = RING_SIZE,
+		.frame_size = FRAME_SIZE,
+		.frame_headroom = 0,
+	};
+	const struct xsk_socket_config scfg = {
+		.rx_size = RING_SIZE,
+		.tx_size = RING_SIZE,
+		.xdp_flags = ap->xdp_flags,
+		.bind_flags = ap->bind_flags | XDP_USE_NEED_WAKEUP,
+	};
+	size_t size = (size_t)NR_FRAMES * FRAME_SIZE;
+	u32 idx;
+	int err;
+
+	q->id = id;
+	pthread_spin_init(&q->rx_lock, PTHREAD_PROCESS_PRIVATE);
+	pthread_spin_init(&q->tx_lock, PTHREAD_PROCESS_PRIVATE);
+	q->area = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (q->area == MAP_FAILED) {
+		q->area = NULL;
+		nb_log_printf(log, "afxdp: %s queue %u: no memory for the UMEM\n", ap->ifname, id);
+		return -ENOMEM;
+	}
+	err = xsk_umem__create(&q->umem, q->area, size, &q->fq, &q->cq, &ucfg);
+	if (err) {
+		q->umem = NULL;
+		nb_log_printf(log, "afxdp: %s queue %u: cannot register the UMEM: %s\n", ap->ifname,
+			      id, strerror(-err));
+		return err;
+	}
+	err = xsk_socket__create(&q->xsk, ap->ifname, id, q->umem, &q->rx, &q->tx, &scfg);
+	if (err) {
+		q->xsk = NULL;
+		if (err == -EBUSY)
+			nb_log_printf(log, "afxdp: queue %u of %s already has an AF_XDP socket\n",
+				      id, ap->ifname);
+		else
+			nb_log_printf(log, "afxdp: %s queue %u: cannot bind an AF_XDP socket: %s%s%s%s\n",
+				      ap->ifname, id, strerror(-err),
+				      err == -EOPNOTSUPP && (ap->bind_flags & XDP_ZEROCOPY) ?
+				      " (the driver has no zero-copy; try copy)" : "",
+				      lib_msg[0] ? "; libxdp: " : "", lib_msg);
+		return err;
+	}
+	q->fd = xsk_socket__fd(q->xsk);
+	/* the first half of the frames goes to the kernel for receiving */
+	if (xsk_ring_prod__reserve(&q->fq, RING_SIZE, &idx) != RING_SIZE) {
+		nb_log_printf(log, "afxdp: %s queue %u: the fill ring is short\n", ap->ifname, id);
+		return -EIO;
+	}
+	for (u32 i = 0; i < RING_SIZE; i++)
+		*xsk_ring_prod__fill_addr(&q->fq, idx + i) = (u64)i * FRAME_SIZE;
+	xsk_ring_prod__submit(&q->fq, RING_SIZE);
+	for (u32 i = 0; i < RING_SIZE; i++)
+		q->tx_free[i] = TX_FRAMES_BASE + (u64)i * FRAME_SIZE;
+	q->tx_nfree = RING_SIZE;
+	return 0;
+}
+
+/* What the kernel made of our requests: where the program runs, whether the copy is zero. */
+static void read_modes(struct afxdp_port *ap)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, qo);
+	struct xdp_options xo;
+	socklen_t len = sizeof(xo);
+
+	if (!bpf_xdp_query(ap->ifindex, 0, &qo))
+		ap->drv = qo.attach_mode == XDP_ATTACHED_DRV || qo.attach_mode == XDP_ATTACHED_MULTI;
+	if (!getsockopt(ap->q[0].fd, SOL_XDP, XDP_OPTIONS, &xo, &len))
+		ap->zerocopy = xo.flags & XDP_OPTIONS_ZEROCOPY;
+}
+
+static int parse_words(struct afxdp_port *ap, int argc, char **argv, struct nb_log *log)
+{
+	const char *ifname = NULL;
+	u64 nq = 1;
+
+	for (int i = 0; i < argc; i++) {
+		const char *w = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(w, "copy") || !strcmp(w, "zerocopy")) {
+			ap->bind_flags = w[0] == 'c' ? XDP_COPY : XDP_ZEROCOPY;
+			continue;
+		}
+		if (!val) {
+			nb_log_printf(log, "afxdp: \"%s\" needs a value\n", w);
+			return -EINVAL;
+		}
+		i++;
+		if (!strcmp(w, "dev")) {
+			ifname = val;
+		} else if (!strcmp(w, "queues")) {
+			if (!nb_port_parse_u64(val, &nq) || !nq || nq > MAX_QUEUES) {
+				nb_log_printf(log, "afxdp: queues \"%s\" is wrong: a number from 1 to "
+					      "%d\n", val, MAX_QUEUES);
+				return -EINVAL;
+			}
+		} else if (!strcmp(w, "mode")) {
+			if (!strcmp(val, "skb") || !strcmp(val, "generic")) {
+				ap->xdp_flags = XDP_FLAGS_SKB_MODE;
+			} else if (!strcmp(val, "drv") || !strcmp(val, "native")) {
+				ap->xdp_flags = XDP_FLAGS_DRV_MODE;
+			} else {
+				nb_log_printf(log, "afxdp: mode \"%s\" is wrong: expected skb or drv\n",
+					      val);
+				return -EINVAL;
+			}
+		} else {
+			nb_log_printf(log, "afxdp: \"%s\" is wrong: expected dev IFNAME, queues N, "
+				      "mode skb|drv, copy or zerocopy\n", w);
+			return -EINVAL;
+		}
+	}
+	if (!ifname) {
+		nb_log_printf(log, "afxdp: needs \"dev IFNAME\"\n");
+		return -EINVAL;
+	}
+	if (strlen(ifname) >= IFNAMSIZ) {
+		nb_log_printf(log, "afxdp: \"%s\" is not an interface name\n", ifname);
+		return -EINVAL;
+	}
+	snprintf(ap->ifname, sizeof(ap->ifname), "%s", ifname);
+	ap->nq = (u32)nq;
+	return 0;
+}
+
+static int afxdp_open(struct nb_port *port, int argc, char **argv, struct nb_log *log)
+{
+	struct afxdp_port *ap = port->priv;
+	libxdp_print_fn_t old_xdp;
+	libbpf_print_fn_t old_bpf;
+	u32 have;
+	int err, fd;
+
+	ap->port = port;
+	err = parse_words(ap, argc, argv, log);
+	if (err)
+		return err;
+	ap->ifindex = (int)if_nametoindex(ap->ifname);
+	if (!ap->ifindex) {
+		nb_log_printf(log, "afxdp: no interface \"%s\"\n", ap->ifname);
+		return -ENODEV;
+	}
+	/* without the privilege, say so plainly rather than through libxdp's first failure */
+	fd = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		err = -errno;
+		nb_log_printf(log, "afxdp: %s: cannot open an AF_XDP socket: %s%s\n", ap->ifname,
+			      strerror(errno), err == -EPERM || err == -EACCES ?
+			      " (needs root: CAP_NET_RAW, CAP_BPF and CAP_NET_ADMIN)" : "");
+		return err;
+	}
+	close(fd);
+	have = dev_rx_queues(ap->ifname);
+	if (have && ap->nq > have) {
+		nb_log_printf(log, "afxdp: queues %u is wrong: %s has %u queue%s\n", ap->nq,
+			      ap->ifname, have, have == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	ap->q = calloc(ap->nq, sizeof(*ap->q));
+	if (!ap->q)
+		return -ENOMEM;
+	lib_msg[0] = '\0';
+	old_xdp = libxdp_set_print(libxdp_print);
+	old_bpf = libbpf_set_print(libbpf_print);
+	for (u32 i = 0; i < ap->nq && !err; i++) {
+		err = queue_open(ap, &ap->q[i], i, log);
+		if (err)
+			queue_close(&ap->q[i]);
+		else if (i + 1 == ap->nq)
+			read_modes(ap);
+		if (err) {
+			while (i--)
+				queue_close(&ap->q[i]);
+		}
+	}
+	libxdp_set_print(old_xdp);
+	libbpf_set_print(old_bpf);
+	if (err) {
+		free(ap->q);
+		ap->q = NULL;
+	}
+	return err;
+}
+
+static void afxdp_describe(const struct nb_port *port, char *buf, size_t size)
+{
+	const struct afxdp_port *ap = port->priv;
+	u64 rx = 0, tx = 0, full = 0;
+
+	for (u32 i = 0; i < ap->nq; i++) {
+		rx += READ_ONCE(ap->q[i].rx_packets);
+		tx += READ_ONCE(ap->q[i].tx_packets);
+		full += READ_ONCE(ap->q[i].tx_full);
+	}
+	snprintf(buf, size, "afxdp dev %s queues %u mode %s %s, %llu received, %llu sent, "
+		 "%llu tx full", ap->ifname, ap->nq, ap->drv ? "drv" : "skb",
+		 ap->zerocopy ? "zerocopy" : "copy", (unsigned long long)rx,
+		 (unsigned long long)tx, (unsigned long long)full);
+}
+
+static const struct nb_port_ops afxdp_port_ops = {
+	.kind = "afxdp",
+	.priv_size = sizeof(struct afxdp_port),
+	.open = afxdp_open,
+	.rx_burst = afxdp_rx_burst,
+	.tx_burst = afxdp_tx_burst,
+	.close = afxdp_close,
+	.describe = afxdp_describe,
+};
+NB_PORT_REGISTER(afxdp_port_ops)

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The AF_XDP port against a real kernel interface. Each test makes a network namespace of its
+ * own (the test is a process), with a veth pair veth0/veth1 in it: netbpf's afxdp port sits on
+ * veth1, the test injects frames into veth0 with an AF_PACKET socket, netbpf sends them back out
+ * of veth1 through an XDP program of its own (examples/xdp_swap_mac_tx.o: XDP_TX), and the test
+ * reads them on veth0 and compares them byte by byte. Root, AF_XDP and veth are needed;
+ * otherwise the tests are skipped with the reason.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <sys/socket.h>
+#include <linux/if_packet.h>
+#include <bpf/libbpf.h>
+
+#include <netbpf/object.h>
+
+#include "bpf/epoch.h"
+#include "net/worker.h"
+#include "../unit/xdp_test.h"
+
+#define ETH_P_TEST 0x88b5	/* IEEE local experimental: nothing else in the namespace uses it */
+#define MAX_FRAME 1514
+
+static void write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+
+	/* best effort: the test frames are told apart by their ethertype anyway */
+	if (fd >= 0) {
+		ssize_t n = write(fd, text, strlen(text));
+
+		(void)n;
+		close(fd);
+	}
+}
+
+/* A namespace of our own with veth0/veth1 up (queues each); skips when that is refused. */
+static void netns_veth(unsigned int queues)
+{
+	char cmd[256];
+
+	if (geteuid() != 0)
+		nb_test_skip("needs root (network namespace, veth, AF_XDP)");
+	if (unshare(CLONE_NEWNET))
+		nb_test_skip("cannot enter a network namespace of its own: %s", strerror(errno));
+	/* no IPv6 autoconfiguration chatter on the pair */
+	write_file("/proc/sys/net/ipv6/conf/default/disable_ipv6", "1");
+	write_file("/proc/sys/net/ipv6/conf/all/disable_ipv6", "1");
+	snprintf(cmd, sizeof(cmd),
+		 "ip link add veth0 numtxqueues %u numrxqueues %u type veth peer name veth1 "
+		 "numtxqueues %u numrxqueues %u && ip link set veth0 up && ip link set veth1 up",
+		 queues, queues, queues, queues);
+	if (system(cmd) != 0)
+		nb_test_skip("cannot make a veth pair with ip(8)");
+}
+
+static int packet_socket(const char *ifname, int proto)
+{
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(proto),
+		.sll_ifindex = (int)if_nametoindex(ifname),
+	};
+	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(proto));
+	int size = 16 << 20;
+
+	NB_ASSERT(fd >= 0);
+	NB_ASSERT_EQ(bind(fd, (struct sockaddr *)&sll, sizeof(sll)), 0);
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size));
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &size, sizeof(size));
+	return fd;
+}
+
+/* Frame seq: its own length, MACs, the test ethertype, seq and a pattern. */
+static u32 make_frame(u8 *buf, u32 seq)
+{
+	static const u8 dst[6] = { 0x02, 0, 0, 0, 0, 0x02 }, src[6] = { 0x02, 0, 0, 0, 0, 0x01 };
+	u32 len = 60 + (seq * 97) % (MAX_FRAME - 60 + 1);
+
+	memcpy(buf, dst, 6);
+	memcpy(buf + 6, src, 6);
+	buf[12] = ETH_P_TEST >> 8;
+	buf[13] = ETH_P_TEST & 0xff;
+	memcpy(buf + 14, &seq, 4);
+	for (u32 i = 18; i < len; i++)
+		buf[i] = (u8)(seq + i);
+	return len;
+}
+
+static void inject(int fd, u32 first, u32 n)
+{
+	u8 buf[MAX_FRAME];
+
+	for (u32 seq = first; seq < first + n; seq++) {
+		u32 len = make_frame(buf, seq);
+
+		NB_ASSERT_EQ(send(fd, buf, len, 0), len);
+	}
+}
+
+/* The next test frame received on fd (not our own outgoing ones), or 0 after timeout_ms. */
+static ssize_t recv_test_frame(int fd, u8 *buf, size_t size, int timeout_ms)
+{
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		struct sockaddr_ll from;
+		socklen_t fl = sizeof(from);
+		ssize_t n;
+
+		if (poll(&pfd, 1, timeout_ms) <= 0)
+			return 0;
+		n = recvfrom(fd, buf, size, MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
+		if (n < 14 || from.sll_pkttype == PACKET_OUTGOING)
+			continue;
+		if (buf[12] == ETH_P_TEST >> 8 && buf[13] == (ETH_P_TEST & 0xff))
+			return n;
+	}
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Poll dev until it has transmitted want frames (or received want, tx false), 5 s at most. */
+static void poll_until(struct nb_dev *dev, u64 want, bool tx)
+{
+	struct nb_dev_stats_total t;
+	double end = now() + 5;
+
+	nb_epoch_online();
+	do {
+		nb_worker_poll(&dev, 1);
+		nb_epoch_quiescent();
+		nb_dev_stats_read(dev, &t);
+	} while ((tx ? t.tx_packets : t.rx_packets) < want && now() < end);
+	nb_epoch_offline();
+}
+
+static struct nb_dev *afxdp_dev(const char *words, int *errp, struct nb_log *log)
+{
+	static unsigned int seq;
+	struct nb_dev *dev;
+	char name[16];
+	int err;
+
+	snprintf(name, sizeof(name), "x%u", seq++);
+	err = nb_dev_create(name, 0, &dev, log);
+
+	NB_ASSERT_EQ(err, 0);
+	err = nb_dev_attach_port(dev, "afxdp", words, log);
+	if (errp) {
+		*errp = err;
+		if (err) {
+			nb_dev_destroy(dev);
+			return NULL;
+		}
+	} else if (err) {
+		NB_FAIL("afxdp %s: %d %s", words, err, nb_log_text(log));
+	}
+	nb_dev_set_up(dev, true);
+	return dev;
+}
+
+static void attach_swap_mac(struct nb_dev *dev)
+{
+	struct nb_log log = { 0 };
+	struct nb_object_open_opts oopts = { .sz = sizeof(oopts), .log = &log };
+	struct nb_object_load_opts lopts = { .sz = sizeof(lopts), .log = &log };
+	struct nb_object *obj;
+	struct nb_object_prog *p;
+	char buf[4096];
+	int err;
+
+	err = nb_object_open_file(nb_test_build_path(buf, sizeof(buf),
+						     "examples/xdp_swap_mac_tx.o"), &oopts, &obj);
+	if (!err)
+		err = nb_object_load(obj, &lopts);
+	if (err)
+		NB_FAIL("xdp_swap_mac_tx.o: %d %s", err, nb_log_text(&log));
+	p = nb_object_find_prog(obj, NULL, "xdp_swap_mac_tx");
+	NB_ASSERT(p && nb_object_prog_prog(p));
+	xt_attach(dev, nb_prog_get(nb_object_prog_prog(p)));
+	nb_object_close(obj);
+	nb_log_free(&log);
+}
+
+static u32 xdp_prog_on(const char *ifname)
+{
+	u32 id = 0;
+
+	NB_ASSERT_EQ(bpf_xdp_query_id((int)if_nametoindex(ifname), 0, &id), 0);
+	return id;
+}
+
+/*
+ * n frames into veth0, through netbpf (afxdp on veth1, XDP_TX with MACs swapped) and back:
+ * every one comes back once, in order, with its bytes.
+ */
+static void round_trip(const char *words, unsigned int queues, u32 n)
+{
+	struct nb_log log = { 0 };
+	struct nb_dev_stats_total t;
+	struct nb_dev *dev;
+	int txfd, rxfd, err;
+	u8 want[MAX_FRAME], got[MAX_FRAME];
+	char desc[256];
+
+	netns_veth(queues);
+	rxfd = packet_socket("veth0", ETH_P_ALL);
+	txfd = packet_socket("veth0", 0);
+	dev = afxdp_dev(words, &err, &log);
+	if (err == -EOPNOTSUPP || err == -EAFNOSUPPORT)
+		nb_test_skip("the kernel refuses %s: %s", words, nb_log_text(&log));
+	NB_ASSERT_EQ(err, 0);
+	NB_ASSERT(xdp_prog_on("veth1") != 0);
+	attach_swap_mac(dev);
+
+	inject(txfd, 0, n);
+	poll_until(dev, n, true);
+	for (u32 seq = 0; seq < n; seq++) {
+		u32 len = make_frame(want, seq);
+		ssize_t k = recv_test_frame(rxfd, got, sizeof(got), 2000);
+
+		if (k <= 0)
+			NB_FAIL("frame %u of %u did not come back", seq, n);
+		NB_ASSERT_EQ(k, len);
+		/* the program swapped the MACs */
+		NB_ASSERT_MEM_EQ(got, want + 6, 6);
+		NB_ASSERT_MEM_EQ(got + 6, want, 6);
+		NB_ASSERT_MEM_EQ(got + 12, want + 12, len - 12);
+	}
+	NB_ASSERT_EQ(recv_test_frame(rxfd, got, sizeof(got), 100), 0);
+	nb_dev_stats_read(dev, &t);
+	NB_ASSERT_EQ(t.rx_packets, n);
+	NB_ASSERT_EQ(t.tx_packets, n);
+	NB_ASSERT_EQ(t.rx_dropped, 0);
+	NB_ASSERT_EQ(xt_stats(dev).tx, n);
+	nb_dev_port_describe(dev, desc, sizeof(desc));
+	NB_ASSERT_STR_CONTAINS(desc, "afxdp dev veth1");
+	printf("%s\n", desc);
+
+	/* closing the port detaches the redirect program */
+	nb_dev_destroy(dev);
+	NB_ASSERT_EQ(xdp_prog_on("veth1"), 0);
+	close(rxfd);
+	close(txfd);
+	nb_log_free(&log);
+	xt_teardown();
+}
+
+NB_TEST(afxdp_xdp_tx_skb_mode)
+{
+	round_trip("dev veth1 mode skb copy", 1, 500);
+}
+
+/* veth runs native XDP itself (its NAPI path); AF_XDP stays in copy mode there */
+NB_TEST(afxdp_xdp_tx_drv_mode)
+{
+	round_trip("dev veth1 mode drv copy", 1, 500);
+}
+
+/* Two queues, two sockets: whatever queue a frame arrives on, it comes back. */
+NB_TEST(afxdp_two_queues)
+{
+	round_trip("dev veth1 queues 2 mode skb", 2, 300);
+}
+
+/*
+ * More frames than the rx ring holds, with nobody polling: the kernel drops the rest and
+ * counts them; the port turns its counters into the device's drops by reason, so that every
+ * frame is either received or counted.
+ */
+NB_TEST(afxdp_rx_ring_full_counted)
+{
+	struct nb_log log = { 0 };
+	struct nb_dev_stats_total t;
+	struct nb_dev *dev;
+	const u32 n = 3000;
+	int txfd;
+
+	netns_veth(1);
+	txfd = packet_socket("veth0", 0);
+	dev = afxdp_dev("dev veth1 mode skb copy", NULL, &log);
+	inject(txfd, 0, n);
+	poll_until(dev, 2048, false);
+	/* the counters are read every 64 polls: a few hundred empty polls read them */
+	nb_epoch_online();
+	for (int i = 0; i < 300; i++)
+		nb_worker_poll(&dev, 1);
+	nb_epoch_offline();
+	nb_dev_stats_read(dev, &t);
+	NB_ASSERT_EQ(t.rx_packets, 2048);
+	/* the fill ring runs dry as the rx ring fills: either counter may take a frame */
+	NB_ASSERT_EQ(t.drops[NB_DROP_RX_OVERFLOW] + t.drops[NB_DROP_PORT_RX_NO_BUFFER],
+		     n - 2048);
+	NB_ASSERT_EQ(t.rx_dropped, n - 2048);
+	close(txfd);
+	nb_log_free(&log);
+	xt_teardown();
+}
+
+struct open_error_case {
+	const char *name;
+	const char *words;
+	int err;
+	const char *msg;
+};
+
+static const struct open_error_case open_errors[] = {
+	{ "afxdp_err_no_interface", "dev nosuch0", -ENODEV, "no interface \"nosuch0\"" },
+	{ "afxdp_err_queue_beyond", "dev veth1 queues 2", -EINVAL,
+	  "queues 2 is wrong: veth1 has 1 queue" },
+	{ "afxdp_err_no_dev_word", "queues 1", -EINVAL, "needs \"dev IFNAME\"" },
+	{ "afxdp_err_bad_mode", "dev veth1 mode hw", -EINVAL, "mode \"hw\" is wrong" },
+	{ "afxdp_err_unknown_word", "dev veth1 ring 8", -EINVAL, "\"ring\" is wrong" },
+	{ "afxdp_err_zerocopy_on_veth", "dev veth1 mode skb zerocopy", -EOPNOTSUPP,
+	  "the driver has no zero-copy; try copy" },
+};
+
+/* Each error says what is wrong in one line, and leaves no program on the interface. */
+static void test_open_error(const void *arg)
+{
+	const struct open_error_case *c = arg;
+	struct nb_log log = { 0 };
+	int err;
+
+	netns_veth(1);
+	NB_ASSERT(afxdp_dev(c->words, &err, &log) == NULL);
+	NB_ASSERT_EQ(err, c->err);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), c->msg);
+	NB_ASSERT_EQ(strchr(nb_log_text(&log), '\n') - nb_log_text(&log) + 1,
+		     strlen(nb_log_text(&log)));
+	NB_ASSERT_EQ(xdp_prog_on("veth1"), 0);
+	nb_log_free(&log);
+	xt_teardown();
+}
+
+static void __attribute__((constructor)) register_open_errors(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(open_errors); i++)
+		nb_test_register(open_errors[i].name, test_open_error, &open_errors[i]);
+}
+
+/* A queue that already has a socket, and an unprivileged user: clear one-line errors. */
+NB_TEST(afxdp_err_busy_and_not_root)
+{
+	struct nb_log log = { 0 };
+	struct nb_dev *dev;
+	int err;
+
+	netns_veth(1);
+	dev = afxdp_dev("dev veth1 mode skb", NULL, &log);
+	NB_ASSERT(dev);
+	NB_ASSERT(afxdp_dev("dev veth1 mode skb", &err, &log) == NULL);
+	NB_ASSERT_EQ(err, -EBUSY);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "queue 0 of veth1 already has an AF_XDP socket");
+	/* the first port still owns the program */
+	NB_ASSERT(xdp_prog_on("veth1") != 0);
+	nb_dev_destroy_all();
+	NB_ASSERT_EQ(xdp_prog_on("veth1"), 0);
+
+	nb_log_reset(&log);
+	NB_ASSERT_EQ(setresuid(65534, 65534, 65534), 0);
+	NB_ASSERT(afxdp_dev("dev veth1", &err, &log) == NULL);
+	NB_ASSERT(err == -EPERM || err == -EACCES);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "needs root");
+	nb_log_free(&log);
+	xt_teardown();
+}
