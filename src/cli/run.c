@@ -571,7 +571,7 @@ static int run_datapath(const struct run_opts *o, bool *ok)
 	}
 	for (;;) {
 		double t = now_s();
-		bool gens_done = true, finishing;
+		bool gens_done = true, has_gen = false, finishing;
 		u64 made_all = 0, goal_all = 0, sum = 0;
 		bool all_idle = true;
 
@@ -580,6 +580,7 @@ static int run_datapath(const struct run_opts *o, bool *ok)
 			u64 made, count;
 
 			if (devs[d]->port && !nb_gen_progress(devs[d]->port, &made, &count)) {
+				has_gen = true;
 				made_all += made;
 				goal_all += count;
 				if (!count || made < count)
@@ -591,7 +592,8 @@ static int run_datapath(const struct run_opts *o, bool *ok)
 		if ((o->packets && made_all >= o->packets) ||
 		    (o->duration && t - start >= o->duration) || interrupted || err)
 			__atomic_store_n(&stop_gens, true, __ATOMIC_RELEASE);
-		finishing = stop_gens || gens_done;
+		/* without generators, frames come from outside (afxdp, ...): --duration waits */
+		finishing = stop_gens || (gens_done && (has_gen || !o->duration));
 		/*
 		 * Drained: no counter moved since the last look, and every worker has since
 		 * finished a whole round (two more than then) that received nothing. A frame still
