@@ -144,9 +144,9 @@ static void run_variant(unsigned int pair, const char *mode, const char *label, 
 	close(fd);
 	nb_dev_stats_read(dev, &t);
 	nb_bench_report(label, t.tx_packets, &clk, "pps");
-	printf("  %-44s %.2f Mpps wall, kernel drops: %llu rx_ring_full, %llu rx_no_buffer\n", "",
+	printf("  %-44s %.2f Mpps wall, kernel drops: %llu rx_overflow, %llu rx_no_buffer\n", "",
 	       t.tx_packets / clk.wall / 1e6,
-	       (unsigned long long)t.drops[NB_DROP_PORT_RX_RING_FULL],
+	       (unsigned long long)t.drops[NB_DROP_RX_OVERFLOW],
 	       (unsigned long long)t.drops[NB_DROP_PORT_RX_NO_BUFFER]);
 	nb_dev_destroy(dev);
 	nb_log_free(&log);

@@ -73,6 +73,7 @@ struct afxdp_queue {
 	u32 polls;
 	struct xdp_statistics seen;	/* what has been counted already */
 	u64 rx_packets;
+	u64 rx_too_big;
 
 	/* transmit side, under tx_lock */
 	pthread_spinlock_t tx_lock __attribute__((aligned(64)));
@@ -193,6 +194,8 @@ static unsigned int queue_rx(struct afxdp_port *ap, struct afxdp_queue *q, struc
 
 		if (d->len <= NB_PKT_MAX_LEN)
 			pkt = nb_pkt_alloc_data(xsk_umem__get_data(q->area, addr), d->len);
+		else
+			q->rx_too_big++;
 		if (pkt)
 			pkts[got++] = pkt;
 		else if (ap->port->dev)
@@ -519,6 +522,24 @@ static void afxdp_describe(const struct nb_port *port, char *buf, size_t size)
 					i + 1 == ap->nq ? ")" : "");
 }
 
+static int afxdp_queue_stats(const struct nb_port *port, unsigned int qi,
+			     struct nb_port_queue_stats *st)
+{
+	const struct afxdp_port *ap = port->priv;
+	const struct afxdp_queue *q;
+
+	if (qi >= ap->nq)
+		return -ENOENT;
+	q = &ap->q[qi];
+	/* the kernel's counters as last read on the datapath (every STATS_EVERY polls) */
+	st->rx_packets = READ_ONCE(q->rx_packets);
+	st->tx_packets = READ_ONCE(q->tx_packets);
+	st->rx_kernel_drops = READ_ONCE(q->seen.rx_dropped) + READ_ONCE(q->seen.rx_ring_full);
+	st->rx_too_big = READ_ONCE(q->rx_too_big);
+	st->tx_errors = READ_ONCE(q->seen.tx_invalid_descs) + READ_ONCE(q->tx_full);
+	return 0;
+}
+
 static const struct nb_port_ops afxdp_port_ops = {
 	.kind = "afxdp",
 	.priv_size = sizeof(struct afxdp_port),
@@ -527,5 +548,6 @@ static const struct nb_port_ops afxdp_port_ops = {
 	.tx_burst = afxdp_tx_burst,
 	.close = afxdp_close,
 	.describe = afxdp_describe,
+	.queue_stats = afxdp_queue_stats,
 };
 NB_PORT_REGISTER(afxdp_port_ops)
