@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kernel baseline's plumbing (kernel_baseline.h): the measuring child in its own network
- * namespace, veth pairs through `ip`, programs and the far end's counter through libbpf, the
- * programs both sides run, and the side-by-side table.
+ * namespace, veth pairs through rtnetlink (tests/runner/netns.h), programs and the far end's
+ * counter through libbpf, the transmit ring that injects frames, the programs both sides run,
+ * and the side-by-side table.
  */
+#include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <net/if.h>
 #include <sched.h>
 #include <signal.h>
@@ -14,20 +15,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <arpa/inet.h>
 #include <linux/if_ether.h>
 #include <linux/if_link.h>
 #include <linux/if_packet.h>
-#include <sys/socket.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "bpf_asm.h"
 #include "kernel_baseline.h"
+#include "netns.h"
 
 /* The transmit ring: 16 blocks of 64 KiB, 256-byte slots (4096 frames per send). */
 #define NB_KB_RING_BLOCK_SIZE (64 * 1024)
@@ -51,26 +52,6 @@ int nb_kb_skip(struct nb_kb_result *res, const char *fmt, ...)
 	return -1;
 }
 
-/* Best effort: with IPv6 off, new devices send no neighbour discovery the counters would see. */
-static void disable_ipv6(void)
-{
-	static const char *const knobs[] = {
-		"/proc/sys/net/ipv6/conf/all/disable_ipv6",
-		"/proc/sys/net/ipv6/conf/default/disable_ipv6",
-	};
-
-	for (unsigned int i = 0; i < ARRAY_SIZE(knobs); i++) {
-		int fd = open(knobs[i], O_WRONLY);
-
-		if (fd < 0)
-			continue;
-		/* should it fail, the counters see a few extra frames, no more */
-		if (write(fd, "1", 1) != 1)
-			errno = 0;
-		close(fd);
-	}
-}
-
 static void pin_to_this_cpu(void)
 {
 	int cpu = sched_getcpu();
@@ -87,7 +68,7 @@ int nb_kb_run(int (*fn)(void *arg, struct nb_kb_result *res), void *arg,
 	      struct nb_kb_result *res)
 {
 	struct nb_kb_result *shared;
-	int status;
+	int status, err;
 	pid_t pid;
 
 	memset(res, 0, sizeof(*res));
@@ -107,10 +88,11 @@ int nb_kb_run(int (*fn)(void *arg, struct nb_kb_result *res), void *arg,
 	if (pid == 0) {
 		alarm(NB_KB_CHILD_TIMEOUT);
 		pin_to_this_cpu();
-		if (unshare(CLONE_NEWNET))
+		err = nb_netns_enter();
+		if (err)
 			nb_kb_skip(shared, "cannot enter a network namespace of its own: %s",
-				   strerror(errno));
-		else if (disable_ipv6(), fn(arg, shared) && !shared->skip[0])
+				   strerror(-err));
+		else if (fn(arg, shared) && !shared->skip[0])
 			nb_kb_skip(shared, "the measurement failed");
 		fflush(NULL);
 		_exit(0);
@@ -125,73 +107,14 @@ int nb_kb_run(int (*fn)(void *arg, struct nb_kb_result *res), void *arg,
 	return res->skip[0] ? -1 : 0;
 }
 
-static void exec_ip(char **argv)
-{
-	static const char *const paths[] = { "/sbin/ip", "/usr/sbin/ip", "/bin/ip", "/usr/bin/ip" };
-
-	for (unsigned int i = 0; i < ARRAY_SIZE(paths); i++)
-		execv(paths[i], argv);
-	execvp("ip", argv);
-}
-
-int nb_kb_ip(struct nb_kb_result *res, ...)
-{
-	char *argv[16] = { "ip" }, cmd[160] = "ip", out[160] = "";
-	unsigned int argc = 1;
-	int pfd[2], status;
-	size_t len = 0;
-	ssize_t n;
-	va_list ap;
-	pid_t pid;
-
-	va_start(ap, res);
-	while (argc < ARRAY_SIZE(argv) - 1 && (argv[argc] = va_arg(ap, char *)))
-		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), " %s", argv[argc++]);
-	va_end(ap);
-	argv[argc] = NULL;
-	if (pipe(pfd))
-		return nb_kb_skip(res, "%s: pipe: %s", cmd, strerror(errno));
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		return nb_kb_skip(res, "%s: fork: %s", cmd, strerror(errno));
-	}
-	if (pid == 0) {
-		dup2(pfd[1], STDOUT_FILENO);
-		dup2(pfd[1], STDERR_FILENO);
-		close(pfd[0]);
-		close(pfd[1]);
-		exec_ip(argv);
-		fprintf(stderr, "cannot run ip: %s", strerror(errno));
-		_exit(127);
-	}
-	close(pfd[1]);
-	/* Keep the start of what ip says: the reason, should it fail. */
-	while ((n = read(pfd[0], out + len, sizeof(out) - 1 - len)) > 0 ||
-	       (n < 0 && errno == EINTR))
-		if (n > 0 && (len += n) == sizeof(out) - 1)
-			break;
-	out[len] = 0;
-	close(pfd[0]);	/* ip may still write: it gets EPIPE, which is fine */
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return 0;
-	out[strcspn(out, "\n")] = 0;
-	return nb_kb_skip(res, "%s: %s", cmd, out[0] ? out : "failed");
-}
-
 int nb_kb_veth_pair(struct nb_kb_result *res, const char *a, const char *b, unsigned int *ifa,
 		    unsigned int *ifb)
 {
 	unsigned int ia, ib;
+	int err = nb_veth_pair_up(a, b);
 
-	if (nb_kb_ip(res, "link", "add", a, "type", "veth", "peer", "name", b, NULL) ||
-	    nb_kb_ip(res, "link", "set", a, "up", NULL) ||
-	    nb_kb_ip(res, "link", "set", b, "up", NULL))
-		return -1;
+	if (err)
+		return nb_kb_skip(res, "veth pair %s/%s: %s", a, b, strerror(-err));
 	ia = if_nametoindex(a);
 	ib = if_nametoindex(b);
 	if (!ia || !ib)

@@ -8,7 +8,8 @@
  * pins itself to one CPU, so that the softirq work it causes (veth NAPI, the backlog) runs on
  * that CPU, in its own context, and is charged to its CPU time as netbpf's work is to the
  * bench thread's. The child writes its numbers into shared memory; nothing it creates
- * outlives it. Devices come from `ip` (iproute2), programs and maps from libbpf.
+ * outlives it. Devices come from rtnetlink (tests/runner/netns.h, IPv6 off, so that no
+ * neighbour discovery reaches the counters), programs and maps from libbpf.
  */
 #ifndef NB_BENCH_KERNEL_BASELINE_H
 #define NB_BENCH_KERNEL_BASELINE_H
@@ -39,9 +40,6 @@ int nb_kb_skip(struct nb_kb_result *res, const char *fmt, ...)
  */
 int nb_kb_run(int (*fn)(void *arg, struct nb_kb_result *res), void *arg,
 	      struct nb_kb_result *res);
-
-/* Runs `ip ARGS...` (NULL-terminated), output silenced; 0 or -1 with res->skip naming it. */
-int nb_kb_ip(struct nb_kb_result *res, ...) __attribute__((sentinel));
 
 /* A veth pair a <-> b, both up; *ifa and *ifb (may be NULL) get their ifindexes. */
 int nb_kb_veth_pair(struct nb_kb_result *res, const char *a, const char *b, unsigned int *ifa,
