@@ -549,14 +549,24 @@ static int run_datapath(const struct run_opts *o, bool *ok)
 	memset(workers, 0, sizeof(workers));
 	memset(last_rounds, 0, sizeof(last_rounds));
 	for (unsigned int d = 0, next = 0; d < n; d++) {
-		struct worker *w;
+		struct nb_port_queue_stats qs;
+		unsigned int pollers = 1;
 		u64 made, count;
 
 		if (!devs[d]->port)
 			continue;
-		w = &workers[next++ % nw];
-		w->is_gen[w->n] = !nb_gen_progress(devs[d]->port, &made, &count);
-		w->devs[w->n++] = devs[d];
+		/*
+		 * A port with kernel queues (afpacket, tap: queues N) is polled by up to N
+		 * workers; each reads the queues no other worker is reading.
+		 */
+		while (pollers < nw && !nb_port_queue_stats(devs[d]->port, pollers, &qs))
+			pollers++;
+		for (unsigned int p = 0; p < pollers; p++) {
+			struct worker *w = &workers[next++ % nw];
+
+			w->is_gen[w->n] = !nb_gen_progress(devs[d]->port, &made, &count);
+			w->devs[w->n++] = devs[d];
+		}
 	}
 	stop_workers = false;
 	stop_gens = false;

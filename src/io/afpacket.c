@@ -16,7 +16,8 @@
  * are not received. A frame longer than NB_PKT_MAX_LEN (or cut by the ring) is dropped and
  * counted as too_big, never truncated; frames the kernel dropped because the ring was full
  * (tp_drops of PACKET_STATISTICS) count as rx_overflow on the device. An offloaded VLAN tag
- * (TP_STATUS_VLAN_VALID) stays offloaded: it becomes the packet's vlan_tci, as on the skb.
+ * (TP_STATUS_VLAN_VALID) stays offloaded: it becomes the packet's vlan_tci, as on the skb. A
+ * TCP or UDP checksum the local stack left to the device (TP_STATUS_CSUMNOTREADY) is completed.
  *
  * Transmit bypasses the interface's qdisc (PACKET_QDISC_BYPASS), as a driver's xmit would be
  * reached. Frames longer than the interface's MTU (read at open) are refused: the caller drops
@@ -33,12 +34,14 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 
 #include <netbpf/percpu.h>
 
 #include "io/port.h"
+#include "net/csum.h"
 #include "net/dev.h"
 #include "net/pkt.h"
 
@@ -122,6 +125,57 @@ static void rx_block_release(struct afp_queue *q)
 	q->rx_left = 0;
 }
 
+/*
+ * A frame of the local stack sent with its L4 checksum left to the device (CHECKSUM_PARTIAL,
+ * TP_STATUS_CSUMNOTREADY; veth peers of a local sender do this): the checksum field holds the
+ * pseudo-header sum only. Complete it as skb_checksum_help would, so that the frame can leave
+ * through another interface. TCP and UDP over IPv4 or IPv6 (no extension headers) are known.
+ */
+static void rx_complete_csum(struct nb_pkt *pkt)
+{
+	u8 *d = pkt->data;
+	u32 off = ETH_HLEN, l4, l4_len, field;
+	__be16 proto;
+	u8 l4_proto;
+	u16 csum;
+
+	if (pkt->len < ETH_HLEN)
+		return;
+	memcpy(&proto, d + 12, 2);
+	while ((proto == htons(ETH_P_8021Q) || proto == htons(ETH_P_8021AD)) &&
+	       off + 4 <= pkt->len) {
+		memcpy(&proto, d + off + 2, 2);
+		off += 4;
+	}
+	if (proto == htons(ETH_P_IP) && off + 20 <= pkt->len) {
+		u32 ihl = (d[off] & 0xf) * 4u, tot = (u32)d[off + 2] << 8 | d[off + 3];
+
+		if ((d[off + 6] & 0x3f) || d[off + 7] || ihl < 20 || tot < ihl)
+			return;		/* a fragment, or a broken header */
+		l4_proto = d[off + 9];
+		l4 = off + ihl;
+		l4_len = tot - ihl;
+	} else if (proto == htons(ETH_P_IPV6) && off + 40 <= pkt->len) {
+		l4_proto = d[off + 6];
+		l4 = off + 40;
+		l4_len = (u32)d[off + 4] << 8 | d[off + 5];
+	} else {
+		return;
+	}
+	if (l4_proto == IPPROTO_TCP)
+		field = l4 + 16;
+	else if (l4_proto == IPPROTO_UDP)
+		field = l4 + 6;
+	else
+		return;
+	if (field + 2 > l4 + l4_len || l4 + l4_len > pkt->len)
+		return;
+	csum = nb_csum_fold(nb_csum_partial(d + l4, l4_len, 0));
+	if (l4_proto == IPPROTO_UDP && !csum)
+		csum = 0xffff;		/* 0 means "no checksum" in UDP */
+	memcpy(d + field, &csum, 2);
+}
+
 /* One frame of the ring as a packet, or NULL when it is dropped (and counted). */
 static struct nb_pkt *rx_frame(struct afp_port *ap, struct afp_queue *q,
 			       const struct tpacket3_hdr *h)
@@ -143,6 +197,8 @@ static struct nb_pkt *rx_frame(struct afp_port *ap, struct afp_queue *q,
 		count_drops(ap, NB_DROP_NOMEM, 1);
 		return NULL;
 	}
+	if (h->tp_status & TP_STATUS_CSUMNOTREADY)
+		rx_complete_csum(pkt);
 	if (h->tp_status & TP_STATUS_VLAN_VALID) {
 		pkt->vlan_present = 1;
 		pkt->vlan_tci = (u16)h->hv1.tp_vlan_tci;

@@ -65,6 +65,15 @@ assert dev["p0"]["tx_packets"] == 500 and dev["p0"]["tx_bytes"] == 500 * 128, de
 after=$(ip -j -s link show veth0 | json 'print(d[0]["stats64"]["rx"]["packets"])')
 [ $((after - before)) -eq 500 ] || fail "veth0 received $((after - before)) frames, not 500"
 
+# two workers, two queues: both transmit on their own socket; the text summary names p0
+sed -i 's/^link add p0 type afpacket dev veth1$/link add p0 type afpacket dev veth1 queues 2/' \
+	"$tmp/out.tc"
+grep -q "queues 2" "$tmp/out.tc" || fail "out.tc not rewritten"
+out=$($NETBPF run "$tmp/out.tc" --workers 2) || fail "run --workers 2 exited $?: $out"
+echo "$out" | grep -Eq "^ *p0 .* 500 " || fail "p0 not in the summary: $out"
+final=$(ip -j -s link show veth0 | json 'print(d[0]["stats64"]["rx"]["packets"])')
+[ $((final - after)) -eq 500 ] || fail "2 workers: veth0 received $((final - after)), not 500"
+
 # errors name the port type and the interface
 expect_err 1 'Error: type afpacket: dev "nosuch0": no such interface' \
 	$NETBPF link add p type afpacket dev nosuch0
