@@ -85,7 +85,8 @@ static void test_corpus(const void *arg)
 	struct nb_object_open_opts oo = { .sz = sizeof(oo), .log = &log };
 	struct nb_object *obj;
 	struct nb_object_prog *p;
-	unsigned int ran = 0, no_kernel = 0, diverged = 0;
+	unsigned int ran = 0, no_kernel = 0, diverged = 0, via_netbpf = 0;
+	unsigned long packets = 0, different = 0, maps = 0, map_diffs = 0;
 	char skipped[1024] = "";
 	int fd = mkstemp(pcap), n, n_xdp;
 
@@ -138,6 +139,11 @@ static void test_corpus(const void *arg)
 		if (r.different || r.map_diffs)
 			diverged++;
 		ran++;
+		via_netbpf += r.kernel_via_netbpf;
+		packets += r.packets;
+		different += r.different;
+		maps += r.maps_compared;
+		map_diffs += r.map_diffs;
 		if (xdp && strncmp(sec, "xdp/devmap", 10) && strncmp(sec, "xdp/cpumap", 10)) {
 			/*
 			 * The known divergence still holds: exactly the frames left out differ
@@ -159,6 +165,10 @@ static void test_corpus(const void *arg)
 	nb_log_free(&log);
 	unlink(pcap);
 	unlink(pcap_xdp);
+	if (ran)
+		nb_test_report("%u programs%s, %lu packets, %lu different, %lu maps compared, %lu "
+			       "map differences", ran, via_netbpf ? " (kernel side as iproute2 loads "
+			       "them)" : "", packets, different, maps, map_diffs);
 	if (diverged)
 		NB_FAIL("%s: %u of %u programs diverge from the kernel", c->path, diverged, ran);
 	if (!ran && no_kernel)

@@ -119,8 +119,8 @@ static void run_shard(const void *arg)
 		}
 	}
 	free(klog);
-	printf("isa-diff shard %lu: %u programs, 0 mismatches (%u netbpf runs on the JIT)\n",
-	       shard, PER_SHARD, jited);
+	nb_test_report("isa-diff shard %lu: %u programs, 0 mismatches (%u netbpf runs on the JIT)",
+		       shard, PER_SHARD, jited);
 }
 
 static void __attribute__((constructor)) register_isa_diff(void)

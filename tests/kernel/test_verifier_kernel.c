@@ -534,19 +534,19 @@ static void test_table(const void *arg)
 		}
 		result_free(&r);
 	}
-	printf("\nverifier corpus: %u cases (the kernel accepts %u, rejects %u), "
-	       "%u where the kernel disagrees with the corpus\n",
-	       vcase_cnt, kernel_accepts, vcase_cnt - kernel_accepts, wrong);
+	nb_test_report("verifier corpus: %u cases (the kernel accepts %u, rejects %u), %u where "
+		       "the kernel disagrees with the corpus",
+		       vcase_cnt, kernel_accepts, vcase_cnt - kernel_accepts, wrong);
 	if (VC_COMPARE_NETBPF)
-		printf("netbpf vs kernel: %u agree, %u disagree (netbpf stricter), %u unsafe "
-		       "accepts, %u unsupported, %u not verified, %u crashed or hung\n",
-		       counts[VC_AGREE], counts[VC_STRICTER], counts[VC_UNSAFE],
-		       counts[VC_UNSUPPORTED], counts[VC_UNABLE], counts[VC_BROKEN]);
+		nb_test_report("netbpf vs kernel: %u agree, %u disagree (netbpf stricter), %u "
+			       "unsafe accepts, %u unsupported, %u not verified, %u crashed or hung",
+			       counts[VC_AGREE], counts[VC_STRICTER], counts[VC_UNSAFE],
+			       counts[VC_UNSUPPORTED], counts[VC_UNABLE], counts[VC_BROKEN]);
 	if (VC_COMPARE_NETBPF)
-		printf("agreeing rejects whose netbpf log has the kernel's reason: %u of %u\n",
-		       same_reasons, vcase_cnt - kernel_accepts);
+		nb_test_report("agreeing rejects whose netbpf log has the kernel's reason: %u of %u",
+			       same_reasons, vcase_cnt - kernel_accepts);
 	else
-		printf("netbpf vs kernel: not compared: netbpf verifier not built yet\n");
+		nb_test_report("netbpf vs kernel: not compared: netbpf verifier not built yet");
 	if (wrong)
 		NB_FAIL("%u cases where the kernel disagrees with the corpus", wrong);
 	if (counts[VC_UNSAFE])

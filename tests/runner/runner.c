@@ -71,6 +71,36 @@ void nb_test_skip(const char *fmt, ...)
 	_exit(EXIT_SKIP);
 }
 
+#define REPORT_MARK "REPORT: "
+
+void nb_test_report(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf(REPORT_MARK);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/* A passing test's report lines, indented under its "ok" line. */
+static void print_reports(const char *out)
+{
+	for (const char *p = out; (p = strstr(p, REPORT_MARK));) {
+		size_t n;
+
+		if (p != out && p[-1] != '\n') {
+			p++;
+			continue;
+		}
+		p += strlen(REPORT_MARK);
+		n = strcspn(p, "\n");
+		printf("         %.*s\n", (int)n, p);
+		p += n;
+	}
+}
+
 const char *nb_test_build_dir(void)
 {
 	const char *dir = getenv("NB_BUILD");
@@ -183,6 +213,8 @@ static int run_one(const struct test *t, bool verbose)
 		printf("ok       %s\n", t->name);
 		if (verbose && out && *out)
 			fputs(out, stdout);
+		else if (out)
+			print_reports(out);
 	} else if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_SKIP) {
 		printf("SKIPPED  %s: ", t->name);
 		print_skip_reason(out ? out : "");

@@ -19,6 +19,11 @@ void nb_test_register(const char *name, nb_test_fn fn, const void *arg);
 void nb_test_fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 3, 4)));
 void nb_test_skip(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+/*
+ * One line of results shown under the test's "ok" line even without -v (a corpus summary, a
+ * table's totals): the rest of a passing test's output is shown only with -v.
+ */
+void nb_test_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Directory of the build (objects in $NB_BUILD/tests/bpf, the netbpf binary in $NETBPF). */
 const char *nb_test_build_dir(void);
