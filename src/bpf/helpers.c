@@ -260,6 +260,14 @@ const struct nb_func_proto *nb_base_func_proto(enum bpf_func_id id)
 		return &nb_ringbuf_query_proto;
 	case BPF_FUNC_perf_event_output:
 		return &nb_perf_event_output_proto;
+	case BPF_FUNC_probe_read_kernel:
+		return &nb_probe_read_kernel_proto;
+	case BPF_FUNC_probe_read_user:
+		return &nb_probe_read_user_proto;
+	case BPF_FUNC_probe_read_kernel_str:
+		return &nb_probe_read_kernel_str_proto;
+	case BPF_FUNC_probe_read_user_str:
+		return &nb_probe_read_user_str_proto;
 	default:
 		return NULL;
 	}

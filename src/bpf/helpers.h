@@ -35,6 +35,10 @@ extern const struct nb_func_proto nb_ringbuf_submit_proto;
 extern const struct nb_func_proto nb_ringbuf_discard_proto;
 extern const struct nb_func_proto nb_ringbuf_query_proto;
 extern const struct nb_func_proto nb_perf_event_output_proto;
+extern const struct nb_func_proto nb_probe_read_kernel_proto;
+extern const struct nb_func_proto nb_probe_read_user_proto;
+extern const struct nb_func_proto nb_probe_read_kernel_str_proto;
+extern const struct nb_func_proto nb_probe_read_user_str_proto;
 
 /* The largest bpf_loop count (BPF_MAX_LOOPS). */
 #define NB_MAX_LOOPS (8 * 1024 * 1024)

@@ -15,6 +15,7 @@
 #include <netbpf/trace.h>
 
 #include "bpf/helpers.h"
+#include "bpf/nofault.h"
 
 #define TRACE_MAX_ARGS 3
 /* The kernel's bprintf buffer (MAX_BPRINTF_BUF). */
@@ -55,8 +56,12 @@ static void out_printf(struct out *o, const char *fmt, ...)
 		o->len = min_t(size_t, o->len + n, sizeof(o->buf) - 1);
 }
 
-static void print_ip(struct out *o, const u8 *ip, char kind, char ver)
+/* %pI4 and friends: the address is read without faulting; an unreadable one prints as zeros. */
+static void print_ip(struct out *o, u64 addr, char kind, char ver)
 {
+	u8 ip[16];
+
+	nb_copy_nofault(ip, (const void *)(uintptr_t)addr, ver == '4' ? 4 : 16);
 	if (ver == '4') {
 		out_printf(o, kind == 'i' ? "%03u.%03u.%03u.%03u" : "%u.%u.%u.%u", ip[0], ip[1],
 			   ip[2], ip[3]);
@@ -68,6 +73,22 @@ static void print_ip(struct out *o, const u8 *ip, char kind, char ver)
 		if (kind == 'I' && g < 7)
 			out_printf(o, ":");
 	}
+}
+
+/*
+ * %s, %pks, %pus: the string at addr, read without faulting (an unreadable one prints as empty,
+ * as the kernel's bpf_trace_copy_string leaves it); the conversion must end the word.
+ */
+static int print_string(struct out *o, const char *spec, u64 addr, char next)
+{
+	char str[TRACE_BUF_SIZE];
+
+	if (next && !isspace((unsigned char)next) && !ispunct((unsigned char)next))
+		return -EINVAL;
+	if (nb_strncpy_nofault(str, (const void *)(uintptr_t)addr, sizeof(str)) < 0)
+		str[0] = 0;
+	out_printf(o, spec, str);
+	return 0;
 }
 
 /* Format fmt (NUL-terminated) with args into o; -EINVAL for what the kernel refuses. */
@@ -112,11 +133,12 @@ static int trace_format(struct out *o, const char *fmt, const u64 *args)
 			}
 		}
 		if (*p == 'p') {
-			const void *ptr = (const void *)(uintptr_t)arg;
-
 			if ((p[1] == 'k' || p[1] == 'u') && p[2] == 's') {
 				p += 2;
-				out_printf(o, "%s", ptr ? (const char *)ptr : "(null)");
+				spec[sl++] = 's';
+				spec[sl] = 0;
+				if (print_string(o, spec, arg, p[1]))
+					return -EINVAL;
 				continue;
 			}
 			if (!p[1] || isspace((unsigned char)p[1]) || ispunct((unsigned char)p[1]) ||
@@ -130,14 +152,15 @@ static int trace_format(struct out *o, const char *fmt, const u64 *args)
 			}
 			if ((p[1] != 'i' && p[1] != 'I') || (p[2] != '4' && p[2] != '6'))
 				return -EINVAL;
-			print_ip(o, ptr, p[1], p[2]);
+			print_ip(o, arg, p[1], p[2]);
 			p += 2;
 			continue;
 		}
 		if (*p == 's') {
 			spec[sl++] = 's';
 			spec[sl] = 0;
-			out_printf(o, spec, arg ? (const char *)(uintptr_t)arg : "(null)");
+			if (print_string(o, spec, arg, p[1]))
+				return -EINVAL;
 			continue;
 		}
 		if (*p == 'c') {
@@ -190,6 +213,6 @@ const struct nb_func_proto nb_trace_printk_proto = {
 	.func = bpf_trace_printk,
 	.gpl_only = true,
 	.ret_type = NB_RET_INTEGER,
-	.arg_type = { NB_ARG_PTR_TO_MEM, NB_ARG_CONST_SIZE, NB_ARG_ANYTHING, NB_ARG_ANYTHING,
-		      NB_ARG_ANYTHING },
+	/* The arguments after the format are not checked: only the format says which exist. */
+	.arg_type = { NB_ARG_PTR_TO_MEM, NB_ARG_CONST_SIZE },
 };

@@ -109,6 +109,28 @@ static const struct bpf_insn w_cb_u8[] = {
 	NB_EXIT(),
 };
 
+/*
+ * Sign-extending loads of a context field, whole and narrow: the high halves of the results
+ * folded into the 32-bit return value, so a zero extension anywhere shows.
+ */
+static const struct bpf_insn ldsx_mark[] = {
+	NB_LD_IMM64(BPF_REG_2, 0xf0f08081),
+	NB_STX_MEM(BPF_W, BPF_REG_1, BPF_REG_2, SKB(mark)),
+	NB_LDX_MEMSX(BPF_B, BPF_REG_3, BPF_REG_1, SKB(mark)),
+	NB_LDX_MEMSX(BPF_H, BPF_REG_4, BPF_REG_1, SKB(mark) + 2),
+	NB_LDX_MEMSX(BPF_W, BPF_REG_5, BPF_REG_1, SKB(mark)),
+	NB_LDX_MEMSX(BPF_B, BPF_REG_6, BPF_REG_1, SKB(mark) + 1),
+	NB_MOV64_REG(BPF_REG_0, BPF_REG_3),
+	NB_ALU64_IMM(BPF_RSH, BPF_REG_0, 32),
+	NB_ALU64_IMM(BPF_RSH, BPF_REG_4, 20),
+	NB_ALU64_REG(BPF_XOR, BPF_REG_0, BPF_REG_4),
+	NB_ALU64_IMM(BPF_RSH, BPF_REG_5, 8),
+	NB_ALU64_REG(BPF_XOR, BPF_REG_0, BPF_REG_5),
+	NB_ALU64_IMM(BPF_RSH, BPF_REG_6, 4),
+	NB_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_6),
+	NB_EXIT(),
+};
+
 /* data_end - data and data - data_meta, checked bounds, and a byte through data. */
 static const struct bpf_insn pkt_pointers[] = {
 	NB_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, SKB(data)),
@@ -321,6 +343,7 @@ static const struct kcase fixed_cases[] = {
 	CASE("write_tstamp", BPF_PROG_TYPE_SCHED_CLS, w_tstamp, true),
 	CASE("sf_write_cb1", BPF_PROG_TYPE_SOCKET_FILTER, w_cb1, true),
 	CASE("act_write_mark", BPF_PROG_TYPE_SCHED_ACT, w_mark, true),
+	CASE("ldsx_mark", BPF_PROG_TYPE_SCHED_CLS, ldsx_mark, true),
 	CASE("pkt_pointers", BPF_PROG_TYPE_SCHED_CLS, pkt_pointers, false),
 	CASE("pkt_pointers_ctx", BPF_PROG_TYPE_SCHED_CLS, pkt_pointers, true),
 	CASE("ld_abs_w", BPF_PROG_TYPE_SCHED_CLS, ld_abs_w, false),

@@ -91,18 +91,27 @@ int check_max_stack_depth(struct nb_verifier_env *env)
  */
 static int convert_one(struct nb_verifier_env *env, u32 i, struct bpf_insn *buf)
 {
-	const struct bpf_insn *insn = &env->insns[i];
-	enum nb_access_type t = insn_class(insn) == BPF_LDX ? NB_READ : NB_WRITE;
+	struct bpf_insn insn = env->insns[i];
+	enum nb_access_type t = insn_class(&insn) == BPF_LDX ? NB_READ : NB_WRITE;
+	bool ldsx = t == NB_READ && BPF_MODE(insn.code) == BPF_MEMSX;
 	u32 cnt;
 
 	if (!env->ops->convert_ctx_access)
 		return 0;
-	cnt = env->ops->convert_ctx_access(t, insn, buf, env->prog);
-	if (!cnt || cnt > NB_CTX_CONVERT_MAX) {
+	/* A sign-extending load: the type converts a plain one, the sign is extended after. */
+	if (ldsx)
+		insn.code = BPF_LDX | BPF_MEM | BPF_SIZE(insn.code);
+	cnt = env->ops->convert_ctx_access(t, &insn, buf, env->prog);
+	if (!cnt || cnt + ldsx > NB_CTX_CONVERT_MAX) {
 		verbose(env, "bpf verifier is misconfigured: ctx access at insn %u not "
 			"converted\n", i);
 		return -EINVAL;
 	}
+	if (ldsx)
+		buf[cnt++] = (struct bpf_insn){
+			.code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = insn.dst_reg,
+			.src_reg = insn.dst_reg, .off = insn_size_bytes(&insn) * 8,
+		};
 	return cnt;
 }
 

@@ -159,9 +159,10 @@ static int check_ctx_access(struct nb_verifier_env *env, u32 insn_idx, u32 regno
 		verbose(env, "variable ctx access var_off=%s disallowed\n", tn);
 		return -EACCES;
 	}
-	/* Sign-extending context loads are not rewritten: refused, as by the kernel. */
-	if (is_ldsx || !env->ops->is_valid_access ||
-	    !env->ops->is_valid_access(off, size, t, env->prog, &info)) {
+	/* A sign-extending load of a field that holds a pointer makes no sense: refused. */
+	if (!env->ops->is_valid_access ||
+	    !env->ops->is_valid_access(off, size, t, env->prog, &info) ||
+	    (is_ldsx && info.reg_type != NB_CTX_SCALAR)) {
 		verbose(env, "invalid bpf_context access off=%d size=%d\n", off, size);
 		return -EACCES;
 	}

@@ -229,6 +229,8 @@ static int check_bytes_initialised(struct nb_verifier_env *env, struct nb_func_s
 
 		if ((u32)-i <= state->allocated_stack)
 			t = slot_of(state, i)->slot_type[byte_of(i)];
+		if (t == STACK_INVALID && env->allow_uninit_stack)
+			t = STACK_MISC;
 		if (t == STACK_INVALID) {
 			if (indirect)
 				verbose(env, "invalid indirect read from stack R%d off %d+%d "

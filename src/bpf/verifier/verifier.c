@@ -289,6 +289,7 @@ int nb_verify(struct nb_prog *prog, struct nb_log *log)
 	env->len = prog->len;
 	env->log = log;
 	env->log_verbose = log && log->level >= NB_LOG_VERBOSE;
+	env->allow_uninit_stack = true;
 	env->aux = calloc(env->len, sizeof(*env->aux));
 	env->explored = calloc(env->len, sizeof(*env->explored));
 	env->cur = init_state(env);

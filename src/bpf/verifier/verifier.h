@@ -167,6 +167,11 @@ struct nb_verifier_env {
 	struct nb_log *log;
 	struct nb_log msg;		/* the reason of a rejection, printed after the insn */
 	bool log_verbose;
+	/*
+	 * Reads of never-written stack yield unknown scalars instead of a rejection, as for a
+	 * privileged (CAP_PERFMON) kernel loader: tc and XDP programs are loaded by root.
+	 */
+	bool allow_uninit_stack;
 
 	struct nb_insn_aux *aux;
 	struct nb_subprog_info subprog[NB_MAX_SUBPROGS + 1];	/* + sentinel (start = len) */
