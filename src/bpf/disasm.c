@@ -315,6 +315,11 @@ static void disasm_ld(struct dis_out *o, const struct dis_ctx *ctx, const struct
 			disasm_ldimm64(o, ctx, insn);
 		return;
 	}
+	if (insn->code == NB_OP_THIS_CPU && ctx && ctx->xlated) {
+		/* Written by the fixup for per-CPU map lookups: the worker index. */
+		emit(o, "r%u = this_cpu", insn->dst_reg);
+		return;
+	}
 	if ((mode != BPF_ABS && mode != BPF_IND) || BPF_SIZE(insn->code) == BPF_DW) {
 		emit_invalid(o, insn);
 		return;
@@ -346,6 +351,16 @@ static s32 xlated_helper_id(const struct dis_ctx *ctx, s32 idx)
 	return -1;
 }
 
+/* The name of a function the fixup calls that is no helper, NULL if there is none. */
+static const char *xlated_internal_name(const struct dis_ctx *ctx, s32 idx)
+{
+	const struct nb_prog *prog = ctx->prog;
+
+	if (idx < 0 || (u32)idx >= prog->helper_cnt)
+		return NULL;
+	return nb_internal_func_name(prog->helpers[idx]);
+}
+
 static void disasm_call(struct dis_out *o, const struct dis_ctx *ctx, const struct bpf_insn *insn)
 {
 	const char *name;
@@ -355,6 +370,12 @@ static void disasm_call(struct dis_out *o, const struct dis_ctx *ctx, const stru
 	case 0:
 		if (ctx && ctx->xlated) {
 			id = xlated_helper_id(ctx, insn->imm);
+			name = id < 0 ? xlated_internal_name(ctx, insn->imm) : NULL;
+			if (name) {
+				/* A map's own lookup, called by the fixup's in-line code. */
+				emit(o, "call %s", name);
+				return;
+			}
 			if (id < 0) {
 				emit(o, "call helper[%d]", insn->imm);
 				return;

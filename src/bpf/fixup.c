@@ -11,7 +11,24 @@
 #include "bpf/prog.h"
 #include "bpf/prog_type.h"
 
-static int helper_index(struct nb_prog *prog, nb_helper_fn fn)
+/* Registered at start-up by constructors, read-only afterwards. */
+static struct nb_internal_func *internal_funcs;
+
+void nb_internal_func_register(struct nb_internal_func *func)
+{
+	func->next = internal_funcs;
+	internal_funcs = func;
+}
+
+const char *nb_internal_func_name(nb_helper_fn fn)
+{
+	for (const struct nb_internal_func *f = internal_funcs; f; f = f->next)
+		if (f->fn == fn)
+			return f->name;
+	return NULL;
+}
+
+int nb_prog_helper_index(struct nb_prog *prog, nb_helper_fn fn)
 {
 	nb_helper_fn *table;
 
@@ -34,6 +51,11 @@ int nb_resolve_helpers(struct nb_prog *prog, struct nb_log *log)
 		const char *name;
 		int idx;
 
+		if (insn_is_call(insn) && insn->src_reg == NB_CALL_FIXED) {
+			/* Written by the fixup with its table index already. */
+			insn->src_reg = 0;
+			continue;
+		}
 		if (!insn_is_helper_call(insn))
 			continue;
 		name = nb_helper_name(insn->imm);
@@ -59,7 +81,7 @@ int nb_resolve_helpers(struct nb_prog *prog, struct nb_log *log)
 			insn->imm = 0;
 			continue;
 		}
-		idx = helper_index(prog, proto->func);
+		idx = nb_prog_helper_index(prog, proto->func);
 		if (idx < 0)
 			return idx;
 		insn->imm = idx;

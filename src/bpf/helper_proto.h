@@ -54,6 +54,27 @@ struct nb_func_proto {
 	u32 map_type_cnt;
 };
 
+/*
+ * Functions the fixup calls that are no helper (the twins of the kernel's __htab_map_lookup_elem
+ * and the like, called by the maps' in-line lookups): registered with a name for the xlated dump.
+ */
+struct nb_internal_func {
+	nb_helper_fn fn;
+	const char *name;
+	struct nb_internal_func *next;
+};
+
+void nb_internal_func_register(struct nb_internal_func *func);
+/* The registered name of fn, NULL for any other function. */
+const char *nb_internal_func_name(nb_helper_fn fn);
+
+#define NB_INTERNAL_FUNC(func, fname)                                                       \
+	static struct nb_internal_func nb_internal_##func = { .fn = func, .name = fname };  \
+	static void __attribute__((constructor)) nb_register_internal_##func(void)          \
+	{                                                                                   \
+		nb_internal_func_register(&nb_internal_##func);                             \
+	}
+
 /* Helpers every program type may call (the twin of bpf_base_func_proto). */
 const struct nb_func_proto *nb_base_func_proto(enum bpf_func_id id);
 /* "bpf_redirect" for BPF_FUNC_redirect; NULL for an unknown id. */

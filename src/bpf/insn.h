@@ -24,6 +24,17 @@
  * rejected as an unknown opcode.
  */
 #define NB_OP_TAIL_CALL (BPF_JMP | 0xf0)
+/*
+ * dst = this worker's index (nb_this_cpu), for the per-CPU map lookups the fixup writes in line:
+ * the twin of the kernel's BPF_MOV64_PERCPU_REG. LD with mode MEM is a classic-BPF leftover the
+ * ISA does not define, so no loaded program can contain it.
+ */
+#define NB_OP_THIS_CPU (BPF_LD | BPF_MEM | BPF_W)
+/*
+ * A helper call the fixup wrote with its imm already an index into prog->helpers (a map's own
+ * lookup function): nb_resolve_helpers only clears this mark. Never seen by the engines.
+ */
+#define NB_CALL_FIXED 0xf
 
 #define NB_MAX_BPF_REG	 11 /* r0..r10 */
 #define NB_STACK_SIZE	 512

@@ -409,6 +409,10 @@ static __always_inline u64 interp(const struct nb_prog *prog, const struct bpf_i
 				insn++;
 				continue;
 			}
+			if (code == NB_OP_THIS_CPU) {
+				*dst = nb_this_cpu();
+				continue;
+			}
 			/* LD_ABS / LD_IND read the packet behind r6; failure ends with r0 = 0. */
 			off = insn->imm;
 			if (BPF_MODE(code) == BPF_IND)

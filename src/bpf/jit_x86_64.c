@@ -37,6 +37,7 @@
 #include "bpf/jit.h"
 #include "bpf/jit_x86_64_emit.h"
 #include "bpf/map.h"
+#include "bpf/percpu_tls.h"
 #include "bpf/prog_type.h"
 
 static const u8 reg_map[NB_MAX_BPF_REG] = {
@@ -81,6 +82,7 @@ struct jit_ctx {
 	u32 exit_all, abort0, tail_interp, fault[NB_JIT_FAULT_MAX];
 	u32 *cb_entry;		/* native entry of each callback (prog->callbacks) */
 	u32 prologue_len;
+	s32 this_cpu_off;	/* the worker index, from the thread pointer */
 };
 
 /* Native entry into another image by tail call, or the interpreter for a program without one. */
@@ -854,6 +856,8 @@ static void emit_body(struct jit_ctx *c)
 			if (insn_is_ldimm64(insn)) {
 				emit_mov_imm64(b, reg_map[insn->dst_reg], insn_ldimm64_val(insn));
 				c->addrs[++i] = b->len;
+			} else if (insn->code == NB_OP_THIS_CPU) {
+				emit_load_fs32(b, reg_map[insn->dst_reg], c->this_cpu_off);
 			} else {
 				emit_ld_abs(c, insn);
 			}
@@ -941,7 +945,13 @@ int nb_jit_x86_64_compile(struct nb_prog *prog, struct nb_log *log)
 	if (!c.addrs || !c.prev || !c.long_jmp || !c.func_start || !c.jump_target ||
 	    !c.cb_entry)
 		goto out;
-	emit_prologue(&scratch);
+	if (!is_s32(nb_this_cpu_tp_offset())) {
+		nb_log_printf(log, "JIT: the worker index is out of reach of the thread pointer\n");
+		err = -EOPNOTSUPP;
+		goto out;
+	}
+	c.this_cpu_off = (s32)nb_this_cpu_tp_offset();
+		emit_prologue(&scratch);
 	c.prologue_len = scratch.len;
 	free(scratch.p);
 	mark_functions(&c);

@@ -520,4 +520,15 @@ static inline void emit_jcc8_back(struct x86_buf *b, enum x86_cc cc, u32 target)
 	emit1(b, (u8)(target - (b->len + 1)));
 }
 
+/* mov dst32, fs:[disp]: a thread-local u32 at a fixed offset from the thread pointer. */
+static inline void emit_load_fs32(struct x86_buf *b, int dst, s32 disp)
+{
+	emit1(b, 0x64);
+	emit_rex(b, 0, dst, 0);
+	emit1(b, 0x8b);
+	emit1(b, (dst & 7) << 3 | 4);	/* ModRM: mod 00, rm = SIB */
+	emit1(b, 0x25);			/* SIB: no base, no index: disp32 */
+	emit4(b, disp);
+}
+
 #endif /* NB_BPF_JIT_X86_64_EMIT_H */

@@ -11,6 +11,7 @@
 #include <netbpf/percpu.h>
 
 #include "common/types.h"
+#include "bpf/helper_proto.h"
 
 struct nb_map;
 struct nb_prog;
@@ -54,6 +55,15 @@ struct nb_map_ops {
 				   u64 flags);
 	int (*map_lookup_and_delete_elem_sys)(struct nb_map *map, const void *key, void *value);
 
+	/*
+	 * The kernel's map_gen_lookup: the instructions that replace a verified program's
+	 * bpf_map_lookup_elem(r1 = this map, r2 = key) with r0 = value or NULL, clobbering at
+	 * most r1..r5 as the call did. At most NB_MAP_GEN_LOOKUP_MAX of them; a call among them
+	 * has src_reg NB_CALL_FIXED and calls *fn (the fixup fills in its imm). Returns the count,
+	 * 0 to keep the helper call.
+	 */
+	u32 (*map_gen_lookup)(const struct nb_map *map, struct bpf_insn *buf, nb_helper_fn *fn);
+
 	/* Address of the value at off for BPF_PSEUDO_MAP_VALUE (array maps: global data). */
 	int (*map_direct_value_addr)(const struct nb_map *map, u64 *addr, u32 off);
 	/* The last user reference is gone (bpf_map_put_uref): prog arrays drop their programs. */
@@ -80,6 +90,8 @@ struct nb_map {
 	enum bpf_prog_type owner_prog_type;
 	bool owner_jited;
 };
+
+#define NB_MAP_GEN_LOOKUP_MAX 16
 
 void nb_map_type_register(const struct nb_map_ops *ops);
 const struct nb_map_ops *nb_map_type_ops(enum bpf_map_type type);

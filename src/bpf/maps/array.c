@@ -11,6 +11,7 @@
 
 #include "bpf/map.h"
 #include "bpf/maps/array.h"
+#include "bpf/maps/gen_lookup.h"
 
 #define ARRAY_CREATE_FLAG_MASK                                                              \
 	(BPF_F_NUMA_NODE | BPF_F_MMAPABLE | NB_MAP_F_ACCESS_MASK | BPF_F_PRESERVE_ELEMS |  \
@@ -146,6 +147,52 @@ static void *percpu_array_map_lookup_elem(struct nb_map *map, const void *key)
 	return array_elem(array, index, nb_this_cpu());
 }
 
+/*
+ * The lookup in line, the twin of the kernel's array_map_gen_lookup: the index bounded with a
+ * 32-bit compare (any max_entries), times the element size, plus the values of the map in r1.
+ * The base is read through r1, as the kernel adds to it, so that an inner map matching this
+ * one's template runs the same code; BPF_F_INNER_MAP inner maps may differ in max_entries and
+ * keep the call. Per-CPU arrays add this worker's table, stride bytes per worker.
+ */
+u32 nb_array_gen_lookup(const struct nb_map *map, struct bpf_insn *buf, bool percpu, bool slot)
+{
+	const struct nb_array *array = to_array(map);
+	struct bpf_insn *insn = buf;
+
+	if ((map->map_flags & BPF_F_INNER_MAP) || array->elem_size > INT32_MAX ||
+	    (percpu && array->stride > INT32_MAX))
+		return 0;
+	*insn++ = gen_ldx_dw(BPF_REG_1, BPF_REG_1, offsetof(struct nb_array, values));
+	*insn++ = gen_ldx_w(BPF_REG_0, BPF_REG_2, 0);
+	*insn++ = gen_jmp32_imm(BPF_JGE, BPF_REG_0, (s32)map->max_entries,
+				percpu ? 6 : slot ? 4 : 3);
+	*insn++ = gen_mul_const(BPF_REG_0, array->elem_size);
+	*insn++ = gen_alu64_reg(BPF_ADD, BPF_REG_0, BPF_REG_1);
+	if (percpu) {
+		*insn++ = gen_this_cpu(BPF_REG_1);
+		*insn++ = gen_mul_const(BPF_REG_1, (u32)array->stride);
+		*insn++ = gen_alu64_reg(BPF_ADD, BPF_REG_0, BPF_REG_1);
+	}
+	if (slot) {
+		/* Map-in-map: the slot holds the inner map (or NULL), the program gets it. */
+		*insn++ = gen_ldx_dw(BPF_REG_0, BPF_REG_0, 0);
+	}
+	*insn++ = gen_ja(1);
+	*insn++ = gen_alu64_imm(BPF_MOV, BPF_REG_0, 0);
+	return insn - buf;
+}
+
+static u32 array_map_gen_lookup(const struct nb_map *map, struct bpf_insn *buf, nb_helper_fn *fn)
+{
+	return nb_array_gen_lookup(map, buf, false, false);
+}
+
+static u32 percpu_array_map_gen_lookup(const struct nb_map *map, struct bpf_insn *buf,
+				       nb_helper_fn *fn)
+{
+	return nb_array_gen_lookup(map, buf, true, false);
+}
+
 /* The update flags every map knows: BPF_ANY, BPF_NOEXIST, BPF_EXIST. */
 static inline bool update_flags_valid(u64 flags)
 {
@@ -274,6 +321,7 @@ static const struct nb_map_ops array_map_ops = {
 	.map_alloc = array_map_alloc,
 	.map_free = nb_array_free,
 	.map_lookup_elem = array_map_lookup_elem,
+	.map_gen_lookup = array_map_gen_lookup,
 	.map_update_elem = array_map_update_elem,
 	.map_delete_elem = array_map_delete_elem,
 	.map_for_each_callback = array_map_for_each_callback,
@@ -291,6 +339,7 @@ static const struct nb_map_ops percpu_array_map_ops = {
 	.map_alloc = array_map_alloc,
 	.map_free = nb_array_free,
 	.map_lookup_elem = percpu_array_map_lookup_elem,
+	.map_gen_lookup = percpu_array_map_gen_lookup,
 	.map_update_elem = array_map_update_elem,
 	.map_delete_elem = array_map_delete_elem,
 	.map_for_each_callback = array_map_for_each_callback,

@@ -21,6 +21,11 @@ int nb_array_alloc(const struct nb_map *attr, size_t struct_size, struct nb_arra
 void nb_array_free(struct nb_map *map);
 /* The kernel's fd_array_map_alloc_check: value_size 4 (an id), no program access flags. */
 int nb_fd_array_map_alloc_check(const struct nb_map *attr, struct nb_log *log);
+/*
+ * The in-line lookup of map_gen_lookup for every array (slot: the element holds a pointer the
+ * lookup returns, NULL included: array_of_maps). Returns the count, 0 to keep the call.
+ */
+u32 nb_array_gen_lookup(const struct nb_map *map, struct bpf_insn *buf, bool percpu, bool slot);
 int nb_array_map_get_next_key(struct nb_map *map, const void *key, void *next_key);
 
 #endif /* NB_BPF_MAPS_ARRAY_H */

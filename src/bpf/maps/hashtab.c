@@ -19,6 +19,7 @@
 
 #include "bpf/maps/hashtab.h"
 #include "bpf/maps/jhash.h"
+#include "bpf/maps/gen_lookup.h"
 #include "bpf/callback.h"
 
 #define HTAB_CREATE_FLAG_MASK                                                               \
@@ -214,14 +215,20 @@ void nb_htab_map_free(struct nb_map *map)
 	htab_storage_put(htab);
 }
 
-/* Inlined into every lookup: a call per hash showed in profiles of the JIT'd programs. */
-static __always_inline u32 htab_hash(const struct nb_htab *htab, const void *key)
+/*
+ * Inlined into every lookup: a call per hash showed in profiles of the JIT'd programs. With len
+ * a constant the compiler unrolls jhash2 to the few rounds a 4- or 8-byte key needs.
+ */
+static __always_inline u32 htab_hash_len(const struct nb_htab *htab, const void *key, u32 len)
 {
-	u32 len = htab->map.key_size;
-
 	if (likely(len % 4 == 0))
 		return nb_jhash2(key, len / 4, htab->hashrnd);
 	return nb_jhash(key, len, htab->hashrnd);
+}
+
+static __always_inline u32 htab_hash(const struct nb_htab *htab, const void *key)
+{
+	return htab_hash_len(htab, key, htab->map.key_size);
 }
 
 static inline struct htab_elem **htab_bucket(const struct nb_htab *htab, u32 hash)
@@ -266,11 +273,96 @@ static __always_inline struct htab_elem *lookup_raw(struct htab_elem *const *buc
 	return NULL;
 }
 
+/* The element for key; key_size a constant where the caller specialises. */
+static __always_inline struct htab_elem *htab_lookup_sized(const struct nb_htab *htab,
+							    const void *key, u32 key_size)
+{
+	u32 hash = htab_hash_len(htab, key, key_size);
+
+	return lookup_raw(htab_bucket(htab, hash), hash, key, key_size);
+}
+
+/* Keys of 4 and 8 bytes (an address, a port pair, an address and a port) get their own code. */
 struct htab_elem *nb_htab_lookup(struct nb_htab *htab, const void *key)
 {
-	u32 hash = htab_hash(htab, key);
+	switch (htab->map.key_size) {
+	case 4:
+		return htab_lookup_sized(htab, key, 4);
+	case 8:
+		return htab_lookup_sized(htab, key, 8);
+	default:
+		return htab_lookup_sized(htab, key, htab->map.key_size);
+	}
+}
 
-	return lookup_raw(htab_bucket(htab, hash), hash, key, htab->map.key_size);
+/*
+ * The twins of the kernel's __htab_map_lookup_elem, which the in-line lookups call: the element
+ * or NULL, one function per specialised key size, in the helpers' calling convention.
+ */
+static u64 htab_lookup_elem_4(u64 map, u64 key, u64 r3, u64 r4, u64 r5)
+{
+	return (u64)(uintptr_t)htab_lookup_sized(to_htab((void *)(uintptr_t)map),
+						 (const void *)(uintptr_t)key, 4);
+}
+NB_INTERNAL_FUNC(htab_lookup_elem_4, "__htab_map_lookup_elem_4")
+
+static u64 htab_lookup_elem_8(u64 map, u64 key, u64 r3, u64 r4, u64 r5)
+{
+	return (u64)(uintptr_t)htab_lookup_sized(to_htab((void *)(uintptr_t)map),
+						 (const void *)(uintptr_t)key, 8);
+}
+NB_INTERNAL_FUNC(htab_lookup_elem_8, "__htab_map_lookup_elem_8")
+
+static u64 htab_lookup_elem(u64 map, u64 key, u64 r3, u64 r4, u64 r5)
+{
+	struct nb_htab *htab = to_htab((void *)(uintptr_t)map);
+
+	return (u64)(uintptr_t)htab_lookup_sized(htab, (const void *)(uintptr_t)key,
+						 htab->map.key_size);
+}
+NB_INTERNAL_FUNC(htab_lookup_elem, "__htab_map_lookup_elem")
+
+/*
+ * The lookup in line (the kernel's htab_*_map_gen_lookup): call the element lookup, and on a
+ * hit mark LRU elements used, step to the value, to this worker's value in per-CPU maps, and
+ * through the value to the inner map in hash_of_maps. Key and value sizes come from the map in
+ * r1's template, which every inner map matches.
+ */
+u32 nb_htab_gen_lookup(const struct nb_map *map, struct bpf_insn *buf, nb_helper_fn *fn,
+		       bool slot)
+{
+	const struct nb_htab *htab = to_htab(map);
+	bool percpu = htab_is_percpu(htab);
+	s32 value_off = (s32)(offsetof(struct htab_elem, key) + htab->value_off);
+	struct bpf_insn *insn = buf, *miss;
+
+	if (percpu && nb_map_percpu_slot(map) * (u64)nb_nr_cpus() > INT32_MAX)
+		return 0;
+	*fn = map->key_size == 4 ? htab_lookup_elem_4
+	      : map->key_size == 8 ? htab_lookup_elem_8 : htab_lookup_elem;
+	*insn++ = gen_call_fixed();
+	miss = insn++;
+	if (htab->lru) {
+		/* Used since the last scan: the relaxed hint htab_lru_map_lookup_elem sets. */
+		*insn++ = gen_ldx_b(BPF_REG_1, BPF_REG_0, offsetof(struct htab_elem, ref));
+		*insn++ = gen_jmp_imm(BPF_JNE, BPF_REG_1, 0, 1);
+		*insn++ = gen_st_b(BPF_REG_0, offsetof(struct htab_elem, ref), 1);
+	}
+	*insn++ = gen_alu64_imm(BPF_ADD, BPF_REG_0, value_off);
+	if (percpu) {
+		*insn++ = gen_this_cpu(BPF_REG_1);
+		*insn++ = gen_mul_const(BPF_REG_1, nb_map_percpu_slot(map));
+		*insn++ = gen_alu64_reg(BPF_ADD, BPF_REG_0, BPF_REG_1);
+	}
+	if (slot)
+		*insn++ = gen_ldx_dw(BPF_REG_0, BPF_REG_0, 0);
+	*miss = gen_jmp_imm(BPF_JEQ, BPF_REG_0, 0, insn - miss - 1);
+	return insn - buf;
+}
+
+static u32 htab_map_gen_lookup(const struct nb_map *map, struct bpf_insn *buf, nb_helper_fn *fn)
+{
+	return nb_htab_gen_lookup(map, buf, fn, false);
 }
 
 void *nb_htab_value(const struct nb_htab *htab, struct htab_elem *l, unsigned int cpu)
@@ -624,6 +716,7 @@ static bool htab_map_meta_equal(const struct nb_map *meta0, const struct nb_map 
 		.map_alloc = nb_htab_map_alloc,                                            \
 		.map_free = nb_htab_map_free,                                              \
 		.map_lookup_elem = lookup,                                                 \
+		.map_gen_lookup = htab_map_gen_lookup,                                     \
 		.map_update_elem = htab_map_update_elem,                                   \
 		.map_delete_elem = nb_htab_map_delete_elem,                                \
 		.map_for_each_callback = htab_map_for_each_callback,                       \

@@ -57,6 +57,9 @@ void nb_htab_map_free(struct nb_map *map);
 /* The element's value for this worker (per-CPU maps) or the value. */
 struct htab_elem *nb_htab_lookup(struct nb_htab *htab, const void *key);
 void *nb_htab_value(const struct nb_htab *htab, struct htab_elem *l, unsigned int cpu);
+/* map_gen_lookup for every hash type; slot: the value holds the inner map (hash_of_maps). */
+u32 nb_htab_gen_lookup(const struct nb_map *map, struct bpf_insn *buf, nb_helper_fn *fn,
+		       bool slot);
 long nb_htab_update(struct nb_htab *htab, const void *key, const void *value, u64 flags,
 		    bool onallcpus);
 long nb_htab_map_delete_elem(struct nb_map *map, const void *key);

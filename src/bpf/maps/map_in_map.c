@@ -90,6 +90,13 @@ static int array_of_map_alloc(const struct nb_map *attr, struct nb_map **mapp,
 	return err;
 }
 
+/* The kernel's array_of_map_gen_lookup: the array lookup in line, then the slot's map. */
+static u32 array_of_map_gen_lookup(const struct nb_map *map, struct bpf_insn *buf,
+				   nb_helper_fn *fn)
+{
+	return nb_array_gen_lookup(map, buf, false, true);
+}
+
 static const struct nb_map_ops array_of_maps_map_ops = {
 	.type = BPF_MAP_TYPE_ARRAY_OF_MAPS,
 	.name = "array_of_maps",
@@ -97,6 +104,7 @@ static const struct nb_map_ops array_of_maps_map_ops = {
 	.map_alloc = array_of_map_alloc,
 	.map_free = nb_fd_array_free,
 	.map_lookup_elem = nb_fd_array_lookup_slot,
+	.map_gen_lookup = array_of_map_gen_lookup,
 	.map_delete_elem = nb_fd_array_delete_elem,
 	.map_get_next_key = nb_array_map_get_next_key,
 	.map_lookup_elem_sys = nb_fd_array_lookup_sys,
@@ -175,6 +183,13 @@ static int htab_of_map_update_sys(struct nb_map *map, const void *key, const voi
 	return (int)ret;
 }
 
+/* The kernel's htab_of_map_gen_lookup: the hash lookup in line, then the value's map. */
+static u32 htab_of_map_gen_lookup(const struct nb_map *map, struct bpf_insn *buf,
+				  nb_helper_fn *fn)
+{
+	return nb_htab_gen_lookup(map, buf, fn, true);
+}
+
 static const struct nb_map_ops htab_of_maps_map_ops = {
 	.type = BPF_MAP_TYPE_HASH_OF_MAPS,
 	.name = "hash_of_maps",
@@ -182,6 +197,7 @@ static const struct nb_map_ops htab_of_maps_map_ops = {
 	.map_alloc = htab_of_map_alloc,
 	.map_free = nb_htab_map_free,
 	.map_lookup_elem = htab_of_map_lookup_slot,
+	.map_gen_lookup = htab_of_map_gen_lookup,
 	.map_delete_elem = nb_htab_map_delete_elem,
 	.map_get_next_key = nb_htab_map_get_next_key,
 	.map_lookup_elem_sys = htab_of_map_lookup_sys,

@@ -393,6 +393,19 @@ static int check_func_map(struct nb_verifier_env *env, const struct nb_func_prot
 	return check_map_func_compatibility(env, map, f);
 }
 
+/* The map a call site passes on every path, for the fixup's in-line lookups. */
+static void record_func_map(struct nb_verifier_env *env, u32 insn_idx, struct nb_map *map)
+{
+	struct nb_insn_aux *aux = &env->aux[insn_idx];
+
+	if (!map)
+		return;
+	if (!aux->map_ptr)
+		aux->map_ptr = map;
+	else if (aux->map_ptr != map)
+		aux->map_poisoned = true;
+}
+
 int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *insn_idx)
 {
 	struct call_meta meta = { .func_id = insn->imm, .subprogno = -1 };
@@ -423,6 +436,7 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 	err = check_func_map(env, fn, &meta);
 	if (err)
 		return err;
+	record_func_map(env, *insn_idx, meta.map_ptr);
 	if (meta.release_ref) {
 		err = release_reference(env, meta.release_ref);
 		if (err)

@@ -1,17 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * After the proof: the combined stack of every call chain within the kernel's limit, and the
- * context accesses rewritten by the program type into accesses of the datapath's own layout
- * (the twin of convert_ctx_accesses and bpf_patch_insn_data). A narrow load of a wider field
- * loads the whole field and shifts and masks, so types describe each field once. Jump, call and
- * callback offsets are recomputed over the patched program.
+ * After the proof: the combined stack of every call chain within the kernel's limit, and one
+ * pass that patches the program (the twin of bpf_patch_insn_data) with
+ *   - the context accesses rewritten by the program type into accesses of the datapath's own
+ *     layout (convert_ctx_accesses). A narrow load of a wider field loads the whole field and
+ *     shifts and masks, so types describe each field once;
+ *   - bpf_map_lookup_elem on a map known at the call replaced by the map's own lookup in line
+ *     (do_misc_fixups with map_gen_lookup): array index arithmetic, or a direct call of the
+ *     hash table's element lookup with the step to the value.
+ * Jump, call and callback offsets are recomputed over the patched program. Both engines run
+ * the result, so the interpreter and the JIT never differ in what they execute.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf/map.h"
 #include "bpf/verifier/verifier.h"
 
-#define NB_MAX_PATCH NB_CTX_CONVERT_MAX
+#define NB_MAX_PATCH                                                                        \
+	(NB_CTX_CONVERT_MAX > NB_MAP_GEN_LOOKUP_MAX ? NB_CTX_CONVERT_MAX : NB_MAP_GEN_LOOKUP_MAX)
 
 static u32 round_up(u32 v, u32 a)
 {
@@ -115,6 +122,51 @@ static int convert_one(struct nb_verifier_env *env, u32 i, struct bpf_insn *buf)
 	return cnt;
 }
 
+/* A lookup on a map every path agrees on, and whose type writes lookups in line. */
+static bool inline_lookup(const struct nb_verifier_env *env, u32 i)
+{
+	const struct nb_insn_aux *aux = &env->aux[i];
+	const struct bpf_insn *insn = &env->insns[i];
+
+	return insn_is_helper_call(insn) && insn->imm == BPF_FUNC_map_lookup_elem && aux->seen &&
+	       aux->map_ptr && !aux->map_poisoned && aux->map_ptr->ops->map_gen_lookup;
+}
+
+/* map_gen_lookup, with the call it may make entered in the program's helper table. */
+static int gen_lookup(struct nb_verifier_env *env, u32 i, struct bpf_insn *buf)
+{
+	const struct nb_map *map = env->aux[i].map_ptr;
+	nb_helper_fn fn = NULL;
+	u32 cnt = map->ops->map_gen_lookup(map, buf, &fn);
+	int idx;
+
+	if (cnt > NB_MAP_GEN_LOOKUP_MAX) {
+		verbose(env, "bpf verifier is misconfigured: lookup at insn %u too long\n", i);
+		return -EINVAL;
+	}
+	for (u32 k = 0; k < cnt; k++) {
+		if (!insn_is_call(&buf[k]) || buf[k].src_reg != NB_CALL_FIXED)
+			continue;
+		idx = fn ? nb_prog_helper_index(env->prog, fn) : -EINVAL;
+		if (idx < 0)
+			return idx;
+		buf[k].imm = idx;
+	}
+	return cnt;
+}
+
+/* The instructions replacing insn i: 0 keeps it. */
+static int patch_one(struct nb_verifier_env *env, u32 i, struct bpf_insn *buf)
+{
+	if (!env->aux[i].seen)
+		return 0;
+	if (env->aux[i].ptr_type == PTR_TO_CTX)
+		return convert_one(env, i, buf);
+	if (inline_lookup(env, i))
+		return gen_lookup(env, i, buf);
+	return 0;
+}
+
 static bool has_rel_target(const struct bpf_insn *insn, s32 **field)
 {
 	if (insn_is_ja(insn) && insn_class(insn) == BPF_JMP32) {
@@ -129,7 +181,7 @@ static bool has_rel_target(const struct bpf_insn *insn, s32 **field)
 	return insn_is_ja(insn) || insn_is_cond_jmp(insn);
 }
 
-int convert_ctx_accesses(struct nb_verifier_env *env)
+int fixup_insns(struct nb_verifier_env *env)
 {
 	struct bpf_insn buf[NB_MAX_PATCH], *out;
 	u32 *new_idx, n = 0, cap;
@@ -137,7 +189,8 @@ int convert_ctx_accesses(struct nb_verifier_env *env)
 	int err = 0;
 
 	for (u32 i = 0; i < env->len && !any; i++)
-		any = env->aux[i].ptr_type == PTR_TO_CTX && env->ops->convert_ctx_access;
+		any = (env->aux[i].ptr_type == PTR_TO_CTX && env->ops->convert_ctx_access) ||
+		      inline_lookup(env, i);
 	if (!any)
 		return 0;
 	cap = env->len * 2 + NB_MAX_PATCH;
@@ -151,12 +204,10 @@ int convert_ctx_accesses(struct nb_verifier_env *env)
 		int cnt = 0;
 
 		new_idx[i] = n;
-		if (env->aux[i].ptr_type == PTR_TO_CTX && env->aux[i].seen) {
-			cnt = convert_one(env, i, buf);
-			if (cnt < 0) {
-				err = cnt;
-				goto out;
-			}
+		cnt = patch_one(env, i, buf);
+		if (cnt < 0) {
+			err = cnt;
+			goto out;
 		}
 		if (n + NB_MAX_PATCH + 1 > cap) {
 			struct bpf_insn *grown;

@@ -316,7 +316,7 @@ int nb_verify(struct nb_prog *prog, struct nb_log *log)
 	if (env->msg.len)
 		nb_log_printf(log, "%s", nb_log_text(&env->msg));
 	if (!err)
-		err = convert_ctx_accesses(env);
+		err = fixup_insns(env);
 	if (!err)
 		err = nb_resolve_helpers(prog, log);
 	print_stats(env);

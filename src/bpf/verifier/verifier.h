@@ -142,6 +142,12 @@ struct nb_insn_aux {
 	bool calls_callback;
 	u16 live_regs;		/* registers possibly read before written from here */
 	u16 precise_regs;	/* registers whose value may decide safety from here */
+	/*
+	 * Helper calls with a map argument: the map every path passed (record_func_map), or
+	 * poisoned when two paths passed different maps. Inner maps appear as their template.
+	 */
+	struct nb_map *map_ptr;
+	bool map_poisoned;
 };
 
 struct nb_subprog_info {
@@ -323,7 +329,8 @@ struct nb_verifier_state *push_stack(struct nb_verifier_env *env, u32 insn_idx,
 int mark_ptr_type(struct nb_verifier_env *env, u32 insn_idx, u32 type);
 
 /* fixup.c */
-int convert_ctx_accesses(struct nb_verifier_env *env);
+/* ctx accesses rewritten, known map lookups in line (after the proof) */
+int fixup_insns(struct nb_verifier_env *env);
 int check_max_stack_depth(struct nb_verifier_env *env);
 
 /* Iterate over every register and spilled register of every frame of a state. */
