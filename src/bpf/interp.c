@@ -324,11 +324,12 @@ static __always_inline u64 alu_op(u8 op, u64 dst, u64 src, s16 off, bool is64)
 
 /* Run prog from insn with r1..r5 = args: the program's entry, or a callback subprogram. */
 static __always_inline u64 interp(const struct nb_prog *prog, const struct bpf_insn *insn,
-				  const u64 *args, const bool checked, struct interp_checked *env)
+				  const u64 *args, u32 tail_calls, const bool checked,
+				  struct interp_checked *env)
 {
 	u8 stack[NB_MAX_CALL_FRAMES * NB_STACK_SIZE] __attribute__((aligned(16)));
 	struct interp_frame frames[NB_MAX_CALL_FRAMES];
-	u32 tail_calls = 0, depth = 0;
+	u32 depth = 0;
 	u64 regs[NB_MAX_BPF_REG];
 
 	memset(regs, 0, sizeof(regs));
@@ -493,7 +494,15 @@ u64 nb_interp_run(const struct nb_prog *prog, u64 r1, u64 r2)
 {
 	const u64 args[5] = { r1, r2 };
 
-	return interp(prog, prog->insns, args, false, NULL);
+	return interp(prog, prog->insns, args, 0, false, NULL);
+}
+
+/* A JIT-compiled program tail-called this one: the chain's count goes on from where it is. */
+u64 nb_interp_run_chain(const struct nb_prog *prog, u64 r1, u32 tail_calls)
+{
+	const u64 args[5] = { r1 };
+
+	return interp(prog, prog->insns, args, tail_calls, false, NULL);
 }
 
 /* Callbacks (callback.h): a verified subprogram entered with r1..r5, on a stack of its own. */
@@ -502,7 +511,7 @@ u64 nb_interp_run_at(const struct nb_prog *prog, u32 insn_off, u64 r1, u64 r2, u
 {
 	const u64 args[5] = { r1, r2, r3, r4, r5 };
 
-	return interp(prog, prog->insns + insn_off, args, false, NULL);
+	return interp(prog, prog->insns + insn_off, args, 0, false, NULL);
 }
 
 int nb_prog_run_checked(const struct nb_prog *prog, void *mem, size_t len, __u64 *r0,
@@ -523,7 +532,7 @@ int nb_prog_run_checked(const struct nb_prog *prog, void *mem, size_t len, __u64
 		return nb_jit_run_checked(prog, mem, len, r0, log);
 	const u64 args[5] = { (u64)(uintptr_t)(len ? mem : NULL), len };
 
-	ret = interp(prog, prog->insns, args, true, &env);
+	ret = interp(prog, prog->insns, args, 0, true, &env);
 	if (env.fault) {
 		if (env.fault_size)
 			nb_log_printf(log, "insn %u: %s: %u bytes at 0x%llx\n", env.fault_insn,

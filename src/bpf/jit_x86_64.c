@@ -7,21 +7,27 @@
  *
  *   r0 rax  r1 rdi  r2 rsi  r3 rdx  r4 rcx  r5 r8  r6 rbx  r7 r13  r8 r14  r9 r15  r10 rbp
  *
- * r9, r10 and r11 are scratch; r12 points to the run's struct nb_jit_env (tail-call count, the
- * native stack pointer to unwind to, and in checked mode the bounds, budget and fault report).
+ * r9, r10 and r11 are scratch; r12 points to the run's struct nb_jit_env (tail-call count; in
+ * checked mode also the native stack pointer to unwind to, the bounds, budget and fault report).
  *
- * Layout of an image:
+ * Verified programs run on frames as the kernel's JIT makes them (layout of an unchecked image):
  *
- *   entry      u64 fn(r1, r2) (checked: fn(r1, r2, env)): saves the SysV callee-saved
- *              registers, sets up the env and a BPF stack of NB_MAX_CALL_FRAMES * 512 bytes,
- *              clears r0 and r3..r9, calls the main program, and returns r0
- *   exit_all   where aborts land: LD_ABS failures (r0 = 0) and checked faults
- *   shared     the tail call's interpreter fallback, the fault handlers, and one entry per
- *              callback, u64 fn(r1..r5), shaped as the main one
- *   body       per BPF function: a prologue (push rbp, rbx, r13, r14, r15; r10 -= 512) then the
- *              code of each instruction; exit pops the five and returns. Every function has the
- *              same frame, so a tail call simply jumps to the target's first instruction.
- *   stubs      checked mode: one small stub per possible fault, recording the instruction
+ *   entry      u64 fn(r1, r2), the main function's prologue: saves the six SysV callee-saved
+ *              registers, puts the env below them (r12) and sets rbp (BPF r10) there; then
+ *   tail entry sub rsp, the main function's stack as the verifier proved it (rounded up to 16);
+ *              a tail call drops its caller's frame (rsp = rbp) and jumps here, so every
+ *              program of a chain runs on its own frame size in the entry's frame
+ *   body       the main function's code, whose exit unwinds the entry; then each other BPF
+ *              function: push rbp, rbx, r13, r14, r15; rbp = rsp; sub rsp, its stack; code;
+ *              exit: rsp = rbp, pop the five, return
+ *   shared     exit_all (aborts: LD_ABS failures end the run with r0 = 0), the tail call's
+ *              interpreter fallback, one entry per callback, u64 fn(r1..r5), shaped as the
+ *              main one but calling its function
+ *
+ * Checked mode (NB_PROG_LOAD_CHECKED) keeps every BPF frame in the env, where its bounds
+ * checks find them: the image starts with the entry fn(r1, r2, env), which calls the main
+ * function; every function's prologue pushes the five and takes 512 bytes off rbp; the
+ * fault handlers and one stub per possible fault (recording the instruction) end the image.
  *
  * Jumps between instructions start short and become long, for good, when a pass finds their
  * displacement out of reach; passes repeat until no offset moves (sizes only grow, so this ends).
@@ -54,8 +60,10 @@ static const u8 reg_map[NB_MAX_BPF_REG] = {
 #define ENV_OFF(field) ((s32)offsetof(struct nb_jit_env, field))
 
 #define BPF_STACK_BYTES (NB_MAX_CALL_FRAMES * NB_STACK_SIZE)
-/* Unchecked entry frame: the BPF stack, the first 16 bytes of the env, 8 bytes of alignment. */
-#define ENTRY_FRAME	(BPF_STACK_BYTES + 16 + 8)
+/* Unchecked entry frame below the six SysV saves: the env's first 16 bytes, 8 of alignment. */
+#define ENTRY_RESERVE	(16 + 8)
+/* Bytes of sub rsp, imm32: the fixed-length end of every unchecked function's prologue. */
+#define SUB_RSP_LEN	7
 #define STUB_LEN	15
 #define MAX_PASSES	40
 
@@ -82,6 +90,10 @@ struct jit_ctx {
 	u32 exit_all, abort0, tail_interp, fault[NB_JIT_FAULT_MAX];
 	u32 *cb_entry;		/* native entry of each callback (prog->callbacks) */
 	u32 prologue_len;
+	bool in_main;		/* emitting the main function (unchecked: the entry's frame) */
+	bool main_called;	/* a call or callback targets insn 0: no unchecked entry frame */
+	u32 main_entry;		/* unchecked: the native entry, just before insn 0 */
+	u32 tail_entry;		/* unchecked: where tail calls into this program land */
 	s32 this_cpu_off;	/* the worker index, from the thread pointer */
 };
 
@@ -100,15 +112,18 @@ static const void *tail_call_target(struct nb_map *map, u32 index, const void *i
 	if (!next)
 		return NULL;
 	if (next->jited)
-		return (const u8 *)next->jit_image + next->jit_insn_offs[0];
+		return next->jit_tail_entry;
 	tail_pending = next;
 	return interp_stub;
 }
 
-/* The target has no native code: interpret it in this frame; its r0 ends the caller's function. */
-static u64 tail_call_interp(u64 ctx)
+/*
+ * The target has no native code: interpret it in this frame, with the chain's count so far so
+ * that the whole chain makes at most NB_MAX_TAIL_CALLS calls; its r0 ends the run.
+ */
+static u64 tail_call_interp(u64 ctx, u64 tail_calls)
 {
-	return nb_interp_run(tail_pending, ctx, 0);
+	return nb_interp_run_chain(tail_pending, ctx, (u32)tail_calls);
 }
 
 static enum x86_alu alu_op(u8 bpf_op)
@@ -174,75 +189,164 @@ static u32 fault_stub(struct jit_ctx *c, u32 insn, enum nb_jit_fault kind, u32 s
 static const u8 func_saved[] = { RBP, RBX, R13, R14, R15 };
 static const u8 sysv_saved[] = { RBX, RBP, R12, R13, R14, R15 };
 
-static s32 entry_frame(const struct jit_ctx *c)
+/* Registers the caller does not pass read as zero, as in the interpreter. */
+static const u8 cleared[] = { RAX, RBX, R13, R14, R15, RDX, RCX, R8 };
+
+/*
+ * Stack bytes of the function starting at insn start: what the verifier proved, rounded up to
+ * 16 so that helper calls find rsp aligned; a whole BPF frame for unverified programs.
+ */
+static u32 func_stack(const struct jit_ctx *c, u32 start)
 {
-	return c->checked ? 8 : ENTRY_FRAME;
+	const struct nb_prog *prog = c->prog;
+
+	for (u32 k = 0; k < prog->func_cnt; k++)
+		if (prog->funcs[k].start == start)
+			return (prog->funcs[k].stack_depth + 15) & ~15U;
+	return NB_STACK_SIZE;
 }
 
-static void emit_prologue(struct x86_buf *b)
+/* sub rsp, imm32: always 7 bytes, so that prologues and tail entries have a fixed length. */
+static void emit_sub_rsp32(struct x86_buf *b, u32 bytes)
 {
+	emit_rr(b, X86_W64, 0x81, 5, RSP);
+	emit4(b, bytes);
+}
+
+/*
+ * A BPF function called by bpf-to-bpf call or a callback entry: save what it must keep for its
+ * caller (r6..r10). Checked mode carves a 512-byte frame from the env's stack; unchecked code
+ * keeps the frame on the native stack, sized by the verifier: rbp = the frame's top.
+ */
+static void emit_prologue(struct jit_ctx *c, u32 stack)
+{
+	struct x86_buf *b = &c->b;
+
 	for (u32 i = 0; i < ARRAY_SIZE(func_saved); i++)
 		emit_push(b, func_saved[i]);
-	emit_alu_imm(b, X86_W64, ALU_SUB, RBP, NB_STACK_SIZE);
+	if (c->checked) {
+		emit_rr(b, X86_W64, 0x81, 5, RBP);
+		emit4(b, NB_STACK_SIZE);
+		return;
+	}
+	emit_mov(b, X86_W64, RBP, RSP);
+	emit_sub_rsp32(b, stack);
 }
 
-static void emit_epilogue(struct x86_buf *b)
+/* The unchecked entry's way out: drop the frame down to the saves, restore them, return. */
+static void emit_entry_exit(struct x86_buf *b, int frame_top)
 {
+	emit_lea(b, RSP, frame_top, ENTRY_RESERVE);
+	for (u32 i = ARRAY_SIZE(sysv_saved); i-- > 0;)
+		emit_pop(b, sysv_saved[i]);
+	emit_ret(b);
+}
+
+static void emit_epilogue(struct jit_ctx *c)
+{
+	struct x86_buf *b = &c->b;
+
+	if (!c->checked && c->in_main) {
+		/* The main function lives in the entry's frame: rbp is the env. */
+		emit_entry_exit(b, RBP);
+		return;
+	}
+	if (!c->checked)
+		emit_mov(b, X86_W64, RSP, RBP);
 	for (u32 i = ARRAY_SIZE(func_saved); i-- > 0;)
 		emit_pop(b, func_saved[i]);
 	emit_ret(b);
 }
 
 /*
- * A native entry: save the SysV callee-saved registers, set up the env and the BPF stack, clear
- * the registers the caller does not pass (they read as zero, as in the interpreter), and call
- * the BPF function at insn target. The main entry passes r1, r2; callbacks r1..r5.
+ * The unchecked native entry u64 fn(r1, r2), which the main function's code follows: save the
+ * SysV callee-saved registers, put the env below them (r12), and make the main function's frame
+ * right there (rbp = env), as the kernel's JIT makes one frame per program. A tail call drops
+ * the caller's frame (rsp = rbp) and lands on the target's own sub rsp, so every program in a
+ * chain runs on a frame of its own size.
+ */
+static void emit_main_entry(struct jit_ctx *c, u32 stack)
+{
+	struct x86_buf *b = &c->b;
+
+	c->main_entry = b->len;
+	for (u32 i = 0; i < ARRAY_SIZE(sysv_saved); i++)
+		emit_push(b, sysv_saved[i]);
+	emit_alu_imm(b, X86_W64, ALU_SUB, RSP, ENTRY_RESERVE);
+	emit_mov(b, X86_W64, ENV, RSP);
+	emit_store_imm(b, 8, ENV, ENV_OFF(tail_calls), 0); /* and depth */
+	emit_mov(b, X86_W64, RBP, RSP);
+	/* The verifier proves nothing reads them; unproven code finds them zero. */
+	if (!c->prog->verified)
+		for (u32 i = 0; i < ARRAY_SIZE(cleared); i++)
+			emit_zero(b, cleared[i]);
+	c->tail_entry = b->len;
+	emit_sub_rsp32(b, stack);
+}
+
+/*
+ * A native entry that calls the BPF function at insn target: the checked main entry
+ * fn(r1, r2, env) and the callback entries fn(r1..r5). Save the SysV callee-saved registers,
+ * set up the env (checked: the caller's, with the BPF stack in it), clear the registers the
+ * caller does not pass, call.
  */
 static void emit_entry(struct jit_ctx *c, u32 target, bool main)
 {
-	static const u8 cleared[] = { RAX, RBX, R13, R14, R15, RDX, RCX, R8 };
 	struct x86_buf *b = &c->b;
 
 	for (u32 i = 0; i < ARRAY_SIZE(sysv_saved); i++)
 		emit_push(b, sysv_saved[i]);
-	emit_alu_imm(b, X86_W64, ALU_SUB, RSP, entry_frame(c));
 	if (c->checked) {
+		emit_alu_imm(b, X86_W64, ALU_SUB, RSP, 8);
 		emit_mov(b, X86_W64, ENV, RDX);
 		emit_lea(b, RBP, ENV, ENV_OFF(stack) + BPF_STACK_BYTES + NB_STACK_SIZE);
+		emit_store(b, 8, ENV, ENV_OFF(saved_rsp), RSP);
 	} else {
-		emit_lea(b, ENV, RSP, BPF_STACK_BYTES);
+		emit_alu_imm(b, X86_W64, ALU_SUB, RSP, ENTRY_RESERVE);
+		emit_mov(b, X86_W64, ENV, RSP);
 		emit_store_imm(b, 8, ENV, ENV_OFF(tail_calls), 0); /* and depth */
-		/* The function's prologue takes its 512 bytes off the top. */
-		emit_lea(b, RBP, ENV, NB_STACK_SIZE);
 	}
-	emit_store(b, 8, ENV, ENV_OFF(saved_rsp), RSP);
 	for (u32 i = 0; i < (main ? ARRAY_SIZE(cleared) : 5); i++)
 		emit_zero(b, cleared[i]);
 	emit_call_rel(b, c->prev[target] - c->prologue_len);
 }
 
-/* The main entry, exit_all, the code shared by all instructions and the callback entries. */
+/*
+ * exit_all, the code shared by all instructions and the callback entries; in checked mode the
+ * main entry first (unchecked, the main entry starts the image and the main function's code
+ * follows it).
+ */
 static void emit_shared(struct jit_ctx *c)
 {
 	const struct nb_prog *prog = c->prog;
 	struct x86_buf *b = &c->b;
 
-	emit_entry(c, 0, true);
-	c->exit_all = b->len;
-	emit_load(b, 8, RSP, ENV, ENV_OFF(saved_rsp));
-	emit_alu_imm(b, X86_W64, ALU_ADD, RSP, entry_frame(c));
-	for (u32 i = ARRAY_SIZE(sysv_saved); i-- > 0;)
-		emit_pop(b, sysv_saved[i]);
-	emit_ret(b);
+	if (c->checked) {
+		emit_entry(c, 0, true);
+		c->exit_all = b->len;
+		emit_load(b, 8, RSP, ENV, ENV_OFF(saved_rsp));
+		emit_alu_imm(b, X86_W64, ALU_ADD, RSP, 8);
+		for (u32 i = ARRAY_SIZE(sysv_saved); i-- > 0;)
+			emit_pop(b, sysv_saved[i]);
+		emit_ret(b);
+	} else {
+		/* The env sits right below the entry's saves, whatever the depth. */
+		c->exit_all = b->len;
+		emit_entry_exit(b, ENV);
+	}
 
 	/* Ends the whole run with r0 = 0, from any call depth. */
 	c->abort0 = b->len;
 	emit_zero(b, RAX);
 	emit_jmp32(b, c->exit_all);
 
-	c->tail_interp = b->len;
-	emit_call_abs(b, tail_call_interp);
-	emit_epilogue(b);
+	if (!c->checked) {
+		/* The tail call dropped the caller's frame: rsp is the env, aligned. */
+		c->tail_interp = b->len;
+		emit_load(b, 4, RSI, ENV, ENV_OFF(tail_calls));
+		emit_call_abs(b, tail_call_interp);
+		emit_jmp32(b, c->exit_all);
+	}
 
 	if (c->checked) {
 		/* Fault handlers: the stub put the instruction in esi and the size in edx. */
@@ -765,8 +869,9 @@ static void emit_pseudo_call(struct jit_ctx *c, u32 i, const struct bpf_insn *in
 }
 
 /*
- * bpf_tail_call(ctx, map, index): on a hit below the chain limit, jump to the target's first
- * instruction in this very frame; on a miss continue with the next instruction.
+ * bpf_tail_call(ctx, map, index), only ever in the main function: on a hit below the chain
+ * limit, drop this program's frame and jump to the target's tail entry, which makes its own;
+ * on a miss continue with the next instruction.
  */
 static void emit_tail_call(struct jit_ctx *c)
 {
@@ -786,6 +891,7 @@ static void emit_tail_call(struct jit_ctx *c)
 	emit_alu(b, X86_W64, ALU_TEST, RAX, RAX);
 	l_miss = emit_jcc8_fwd(b, CC_E);
 	emit_alu_mem_imm(b, 0, ALU_ADD, ENV, ENV_OFF(tail_calls), 1);
+	emit_mov(b, X86_W64, RSP, RBP);
 	emit_jmp_reg(b, RAX);
 	bind8(b, l_limit);
 	bind8(b, l_miss);
@@ -809,7 +915,7 @@ static void emit_jmp_insn(struct jit_ctx *c, u32 i, const struct bpf_insn *insn)
 			emit_helper_call(c, i, insn);
 		return;
 	case BPF_EXIT:
-		emit_epilogue(b);
+		emit_epilogue(c);
 		return;
 	case BPF_OP(NB_OP_TAIL_CALL):
 		emit_tail_call(c);
@@ -834,8 +940,13 @@ static void emit_body(struct jit_ctx *c)
 	for (u32 i = 0; i < prog->len; i++) {
 		const struct bpf_insn *insn = &prog->insns[i];
 
-		if (c->func_start[i])
-			emit_prologue(b);
+		if (c->func_start[i]) {
+			c->in_main = i == 0;
+			if (i == 0 && !c->checked)
+				emit_main_entry(c, func_stack(c, 0));
+			else
+				emit_prologue(c, func_stack(c, i));
+		}
 		c->addrs[i] = b->len;
 		if (c->checked) {
 			/* One unit of budget per instruction, spent before it runs. */
@@ -880,8 +991,10 @@ static void mark_functions(struct jit_ctx *c)
 		const struct bpf_insn *insn = &prog->insns[i];
 		s64 target = (s64)i + 1 + insn->imm;
 
-		if (insn_is_pseudo_call(insn) && target >= 0 && target < prog->len)
+		if (insn_is_pseudo_call(insn) && target >= 0 && target < prog->len) {
 			c->func_start[target] = c->jump_target[target] = true;
+			c->main_called |= target == 0;
+		}
 		if (insn_is_ja(insn) || insn_is_cond_jmp(insn)) {
 			target = (s64)i + 1 + insn_jmp_off(insn);
 			if (target >= 0 && target < prog->len)
@@ -890,10 +1003,12 @@ static void mark_functions(struct jit_ctx *c)
 		if (insn_is_ldimm64(insn))
 			i++;
 	}
-	for (u32 k = 0; k < prog->callback_cnt; k++)
+	for (u32 k = 0; k < prog->callback_cnt; k++) {
 		if (prog->callbacks[k].insn_off < prog->len)
 			c->func_start[prog->callbacks[k].insn_off] =
 				c->jump_target[prog->callbacks[k].insn_off] = true;
+		c->main_called |= prog->callbacks[k].insn_off == 0;
+	}
 }
 
 static int install_image(struct nb_prog *prog, struct jit_ctx *c, struct nb_log *log)
@@ -922,7 +1037,8 @@ static int install_image(struct nb_prog *prog, struct jit_ctx *c, struct nb_log 
 	}
 	for (u32 k = 0; k < prog->callback_cnt; k++)
 		prog->callbacks[k].jited = (nb_callback_fn)((u8 *)image + c->cb_entry[k]);
-	prog->jited = (nb_jited_fn)image;
+	prog->jit_tail_entry = (u8 *)image + c->tail_entry;
+	prog->jited = (nb_jited_fn)((u8 *)image + c->main_entry);
 	return 0;
 }
 
@@ -951,10 +1067,18 @@ int nb_jit_x86_64_compile(struct nb_prog *prog, struct nb_log *log)
 		goto out;
 	}
 	c.this_cpu_off = (s32)nb_this_cpu_tp_offset();
-		emit_prologue(&scratch);
-	c.prologue_len = scratch.len;
-	free(scratch.p);
+		scratch = c.b;
+	emit_prologue(&c, 0);
+	c.prologue_len = c.b.len;
+	free(c.b.p);
+	c.b = scratch;
 	mark_functions(&c);
+	if (!c.checked && c.main_called) {
+		/* Only unproven code calls its own entry: the interpreter runs it. */
+		nb_log_printf(log, "JIT: a call or callback targets the main function\n");
+		err = -EOPNOTSUPP;
+		goto out;
+	}
 
 	for (u32 pass = 0; pass < MAX_PASSES && !converged; pass++) {
 		u32 *t;
@@ -963,8 +1087,16 @@ int nb_jit_x86_64_compile(struct nb_prog *prog, struct nb_log *log)
 		c.nstubs = 0;
 		c.changed = false;
 		c.first_pass = pass == 0;
-		emit_shared(&c);
+		/*
+		 * Unchecked code starts with the main entry, so the shared code follows the body
+		 * and the body reaches it at the previous pass's offsets, as it reaches later
+		 * instructions (always with 32-bit displacements: sizes do not depend on them).
+		 */
+		if (c.checked)
+			emit_shared(&c);
 		emit_body(&c);
+		if (!c.checked)
+			emit_shared(&c);
 		emit_stubs(&c);
 		if (c.b.nomem)
 			goto out;

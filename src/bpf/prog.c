@@ -241,6 +241,7 @@ void nb_prog_put(struct nb_prog *prog)
 	}
 	nb_jit_free(prog);
 	free(prog->callbacks);
+	free(prog->funcs);
 	for (u32 i = 0; i < prog->used_map_cnt; i++)
 		nb_map_put(prog->used_maps[i]);
 	free(prog->used_maps);
@@ -256,10 +257,7 @@ __u64 nb_prog_run(const struct nb_prog *prog, const void *ctx)
 
 	/* Map elements the program reads stay allocated until it returns (epoch.h). */
 	nb_epoch_read_lock();
-	if (prog->jited)
-		ret = prog->jited((u64)(uintptr_t)ctx, 0);
-	else
-		ret = nb_interp_run(prog, (u64)(uintptr_t)ctx, 0);
+	ret = nb_prog_run_locked(prog, ctx);
 	nb_epoch_read_unlock();
 	return ret;
 }

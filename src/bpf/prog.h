@@ -16,6 +16,11 @@ typedef u64 (*nb_jited_fn)(u64 r1, u64 r2);
 /* Native entry of a program JIT-compiled in checked mode; env is a struct nb_jit_env. */
 typedef u64 (*nb_jited_checked_fn)(u64 r1, u64 r2, void *env);
 
+struct nb_func_info {
+	u32 start;
+	u32 stack_depth;
+};
+
 struct nb_prog {
 	u32 id;
 	int refcnt;
@@ -43,6 +48,9 @@ struct nb_prog {
 	u32 callback_cnt;
 
 	u32 stack_depth;		/* deepest frame, bytes, as the verifier proved */
+	/* Verified programs: each function's first instruction and stack bytes (JIT frames). */
+	struct nb_func_info *funcs;
+	u32 func_cnt;
 	bool verified;
 
 	nb_jited_fn jited;		/* NULL: the interpreter runs the program */
@@ -50,10 +58,24 @@ struct nb_prog {
 	void *jit_image;
 	size_t jit_size;
 	u32 *jit_insn_offs;		/* native offset of each xlated instruction, for dumps */
+	const void *jit_tail_entry;	/* where a tail call into this program jumps */
 };
 
 /* Engines. */
 u64 nb_interp_run(const struct nb_prog *prog, u64 r1, u64 r2);
+/* The interpreter continuing a tail-call chain that has made tail_calls calls so far. */
+u64 nb_interp_run_chain(const struct nb_prog *prog, u64 r1, u32 tail_calls);
+
+/*
+ * nb_prog_run for callers already inside an epoch read section (nb_epoch_read_lock or an
+ * online worker): the kernel's bpf_prog_run under the caller's rcu_read_lock.
+ */
+static inline u64 nb_prog_run_locked(const struct nb_prog *prog, const void *ctx)
+{
+	if (prog->jited)
+		return prog->jited((u64)(uintptr_t)ctx, 0);
+	return nb_interp_run(prog, (u64)(uintptr_t)ctx, 0);
+}
 
 /* Verifier entry: proves prog safe and applies the fixups (ctx rewrite, helper resolution). */
 int nb_verify(struct nb_prog *prog, struct nb_log *log);

@@ -11,6 +11,7 @@
  * Jump, call and callback offsets are recomputed over the patched program. Both engines run
  * the result, so the interpreter and the JIT never differ in what they execute.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,6 +182,25 @@ static bool has_rel_target(const struct bpf_insn *insn, s32 **field)
 	return insn_is_ja(insn) || insn_is_cond_jmp(insn);
 }
 
+/* Each function's start and stack bytes for the JIT, once the program has its final shape. */
+static int record_funcs(struct nb_verifier_env *env, const u32 *new_idx)
+{
+	struct nb_prog *prog = env->prog;
+
+	free(prog->funcs);
+	prog->funcs = calloc(env->subprog_cnt, sizeof(*prog->funcs));
+	if (!prog->funcs)
+		return -ENOMEM;
+	prog->func_cnt = env->subprog_cnt;
+	for (u32 k = 0; k < env->subprog_cnt; k++) {
+		if (new_idx)
+			env->subprog[k].start = new_idx[env->subprog[k].start];
+		prog->funcs[k].start = env->subprog[k].start;
+		prog->funcs[k].stack_depth = env->subprog[k].stack_depth;
+	}
+	return 0;
+}
+
 int fixup_insns(struct nb_verifier_env *env)
 {
 	struct bpf_insn buf[NB_MAX_PATCH], *out;
@@ -192,7 +212,7 @@ int fixup_insns(struct nb_verifier_env *env)
 		any = (env->aux[i].ptr_type == PTR_TO_CTX && env->ops->convert_ctx_access) ||
 		      inline_lookup(env, i);
 	if (!any)
-		return 0;
+		return record_funcs(env, NULL);
 	cap = env->len * 2 + NB_MAX_PATCH;
 	out = malloc(cap * sizeof(*out));
 	new_idx = malloc((env->len + 1) * sizeof(*new_idx));
@@ -252,6 +272,9 @@ int fixup_insns(struct nb_verifier_env *env)
 			moved->off = (s16)rel;
 		}
 	}
+	err = record_funcs(env, new_idx);
+	if (err)
+		goto out;
 	free(env->prog->insns);
 	env->prog->insns = out;
 	env->prog->len = n;
