@@ -32,6 +32,7 @@ void nb_jit_free(struct nb_prog *prog)
 	prog->jit_image = NULL;
 	prog->jit_insn_offs = NULL;
 	prog->jited = NULL;
+	prog->jit_tail_entry = NULL;
 	prog->jited_checked = NULL;
 	for (u32 k = 0; k < prog->callback_cnt; k++)
 		prog->callbacks[k].jited = NULL;

@@ -482,3 +482,26 @@ NB_TEST(map_inline_two_maps_keep_call)
 	nb_map_put(m2);
 	nb_map_put(sel);
 }
+
+/* The fixup's internal encodings never load: the worker-index load and a pre-resolved call. */
+NB_TEST(map_inline_internal_opcodes_refused)
+{
+	const struct bpf_insn this_cpu[] = {
+		NB_INSN(NB_OP_THIS_CPU, BPF_REG_0, 0, 0, 0), NB_EXIT(),
+	};
+	const struct bpf_insn fixed_call[] = {
+		NB_INSN(BPF_JMP | BPF_CALL, 0, NB_CALL_FIXED, 0, 0), NB_EXIT(),
+	};
+	const unsigned int flags[] = { 0, NB_PROG_LOAD_CHECKED, NB_PROG_LOAD_UNSAFE_NO_VERIFY };
+
+	for (u32 f = 0; f < ARRAY_SIZE(flags); f++) {
+		struct nb_prog_load_opts opts = { .sz = sizeof(opts), .flags = flags[f] };
+		struct nb_prog *prog = NULL;
+
+		NB_ASSERT_EQ(nb_prog_load(BPF_PROG_TYPE_SYSCALL, this_cpu, 2, &opts, &prog),
+			     -EINVAL);
+		NB_ASSERT_EQ(nb_prog_load(BPF_PROG_TYPE_SYSCALL, fixed_call, 2, &opts, &prog),
+			     -EINVAL);
+		NB_ASSERT(prog == NULL);
+	}
+}
