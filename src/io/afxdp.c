@@ -74,6 +74,8 @@ struct afxdp_queue {
 	struct xdp_statistics seen;	/* what has been counted already */
 	u64 rx_packets;
 	u64 rx_too_big;
+	u64 fq_stash[NB_BURST];		/* frames the fill ring had no room for yet */
+	u32 fq_nstash;
 
 	/* transmit side, under tx_lock */
 	pthread_spinlock_t tx_lock __attribute__((aligned(64)));
@@ -172,23 +174,40 @@ static bool tx_unsent(struct afxdp_queue *q)
 	return xsk_prod_nb_free(&q->tx, RING_SIZE) < RING_SIZE;
 }
 
+/*
+ * Give rx frames back to the kernel. The fill ring has a slot for every rx frame, so there is
+ * room for those just taken, except for the instant between the kernel publishing rx
+ * descriptors and releasing the fill entries it used: what does not fit waits for the next poll.
+ */
+static void fq_refill(struct afxdp_queue *q)
+{
+	u32 idx;
+
+	if (!q->fq_nstash || xsk_ring_prod__reserve(&q->fq, q->fq_nstash, &idx) != q->fq_nstash)
+		return;
+	for (u32 i = 0; i < q->fq_nstash; i++)
+		*xsk_ring_prod__fill_addr(&q->fq, idx + i) = q->fq_stash[i];
+	xsk_ring_prod__submit(&q->fq, q->fq_nstash);
+	q->fq_nstash = 0;
+}
+
 static unsigned int queue_rx(struct afxdp_port *ap, struct afxdp_queue *q, struct nb_pkt **pkts,
 			     unsigned int max)
 {
-	u32 idx_rx, idx_fq, n;
 	unsigned int got = 0;
+	u32 idx, n;
 
-	n = xsk_ring_cons__peek(&q->rx, max, &idx_rx);
+	fq_refill(q);
+	if (q->fq_nstash)
+		return 0;
+	n = xsk_ring_cons__peek(&q->rx, max < NB_BURST ? max : NB_BURST, &idx);
 	if (!n) {
 		if (xsk_ring_prod__needs_wakeup(&q->fq))
 			recvfrom(q->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
 		return 0;
 	}
-	/* rx frames are as many as fill ring slots: the ring has room for every one taken */
-	while (xsk_ring_prod__reserve(&q->fq, n, &idx_fq) != n)
-		;
 	for (u32 i = 0; i < n; i++) {
-		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&q->rx, idx_rx + i);
+		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&q->rx, idx + i);
 		u64 addr = xsk_umem__add_offset_to_addr(d->addr);
 		struct nb_pkt *pkt = NULL;
 
@@ -201,10 +220,10 @@ static unsigned int queue_rx(struct afxdp_port *ap, struct afxdp_queue *q, struc
 		else if (ap->port->dev)
 			nb_dev_count_drop(ap->port->dev, d->len > NB_PKT_MAX_LEN ?
 					  NB_DROP_TOO_BIG : NB_DROP_NOMEM);
-		*xsk_ring_prod__fill_addr(&q->fq, idx_fq + i) = addr & ~(u64)(FRAME_SIZE - 1);
+		q->fq_stash[q->fq_nstash++] = addr & ~(u64)(FRAME_SIZE - 1);
 	}
-	xsk_ring_prod__submit(&q->fq, n);
 	xsk_ring_cons__release(&q->rx, n);
+	fq_refill(q);
 	q->rx_packets += got;
 	return got;
 }
