@@ -22,10 +22,11 @@
  *
  * Any worker may transmit: the queue of worker c is c % N, under that queue's transmit lock.
  * Whoever polls the device receives from all queues in turn (a try-lock per queue, so that two
- * pollers never block each other). The socket's counters (XDP_STATISTICS) become the device's
- * drop counters by reason, read every STATS_EVERY polls: rx_dropped (no fill buffer, frame
- * larger than a UMEM frame) as rx_no_buffer, rx_ring_full as rx_overflow, tx_invalid_descs as
- * tx_invalid. An empty rx ring is not a drop.
+ * pollers never block each other); `netbpf run` has N workers poll an N-queue port. The
+ * socket's counters (XDP_STATISTICS) become the device's drop counters by reason, read every
+ * STATS_EVERY polls: rx_dropped (no fill buffer, frame larger than a UMEM frame) as
+ * rx_no_buffer, rx_ring_full as rx_overflow, tx_invalid_descs as tx_invalid. An empty rx ring
+ * is not a drop.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -58,6 +59,8 @@
 #define TX_FRAMES_BASE ((u64)RING_SIZE * FRAME_SIZE)
 #define STATS_EVERY 64			/* polls between XDP_STATISTICS reads */
 #define MAX_QUEUES 64
+#define BUSY_TRIES 50			/* a busy queue is tried this often, */
+#define BUSY_WAIT_US 10000		/* this far apart */
 
 struct afxdp_queue {
 	u32 id;
@@ -96,7 +99,7 @@ struct afxdp_port {
 	u16 bind_flags;
 	bool drv;			/* the program runs in the driver (else generic XDP) */
 	bool zerocopy;			/* the sockets are bound zero-copy */
-	u32 rx_next;			/* the queue the next poll starts with */
+	u32 rx_next;			/* turns: where the next poll starts */
 	struct afxdp_queue *q;		/* nq entries */
 };
 
@@ -232,7 +235,9 @@ static unsigned int afxdp_rx_burst(struct nb_port *port, struct nb_pkt **pkts, u
 {
 	struct afxdp_port *ap = port->priv;
 	unsigned int got = 0;
-	u32 start = ap->rx_next;
+	/* a rotating start is fair to the queues; workers sharing the port start apart */
+	u32 turn = __atomic_load_n(&ap->rx_next, __ATOMIC_RELAXED);
+	u32 start = turn + nb_this_cpu();
 
 	for (u32 k = 0; k < ap->nq && got < max; k++) {
 		struct afxdp_queue *q = &ap->q[(start + k) % ap->nq];
@@ -252,7 +257,7 @@ static unsigned int afxdp_rx_burst(struct nb_port *port, struct nb_pkt **pkts, u
 			pthread_spin_unlock(&q->tx_lock);
 		}
 	}
-	ap->rx_next = (start + 1) % ap->nq;
+	__atomic_store_n(&ap->rx_next, turn + 1, __ATOMIC_RELAXED);
 	return got;
 }
 
@@ -329,7 +334,9 @@ static u32 dev_rx_queues(const char *ifname)
 	return err ? 0 : ch.rx_count + ch.combined_count;
 }
 
-static int queue_open(struct afxdp_port *ap, struct afxdp_queue *q, u32 id, struct nb_log *log)
+/* Open queue id; a busy queue is named in log only on the last try. */
+static int queue_open(struct afxdp_port *ap, struct afxdp_queue *q, u32 id, bool last_try,
+		      struct nb_log *log)
 {
 	const struct xsk_umem_config ucfg = {
 		.fill_size = RING_SIZE,
@@ -366,12 +373,12 @@ static int queue_open(struct afxdp_port *ap, struct afxdp_queue *q, u32 id, stru
 	err = xsk_socket__create(&q->xsk, ap->ifname, id, q->umem, &q->rx, &q->tx, &scfg);
 	if (err) {
 		q->xsk = NULL;
-		if (err == -EBUSY)
+		if (err == -EBUSY && last_try)
 			nb_log_printf(log, "afxdp: queue %u of %s already has an AF_XDP socket\n",
 				      id, ap->ifname);
-		else
-			nb_log_printf(log, "afxdp: %s queue %u: cannot bind an AF_XDP socket: %s%s%s%s\n",
-				      ap->ifname, id, strerror(-err),
+		else if (err != -EBUSY)
+			nb_log_printf(log, "afxdp: %s queue %u: cannot bind an AF_XDP socket: "
+				      "%s%s%s%s\n", ap->ifname, id, strerror(-err),
 				      err == -EOPNOTSUPP && (ap->bind_flags & XDP_ZEROCOPY) ?
 				      " (the driver has no zero-copy; try copy)" : "",
 				      lib_msg[0] ? "; libxdp: " : "", lib_msg);
@@ -400,7 +407,8 @@ static void read_modes(struct afxdp_port *ap)
 	socklen_t len = sizeof(xo);
 
 	if (!bpf_xdp_query(ap->ifindex, 0, &qo))
-		ap->drv = qo.attach_mode == XDP_ATTACHED_DRV || qo.attach_mode == XDP_ATTACHED_MULTI;
+		ap->drv = qo.attach_mode == XDP_ATTACHED_DRV ||
+			  qo.attach_mode == XDP_ATTACHED_MULTI;
 	if (!getsockopt(ap->q[0].fd, SOL_XDP, XDP_OPTIONS, &xo, &len))
 		ap->zerocopy = xo.flags & XDP_OPTIONS_ZEROCOPY;
 }
@@ -426,8 +434,8 @@ static int parse_words(struct afxdp_port *ap, int argc, char **argv, struct nb_l
 			ifname = val;
 		} else if (!strcmp(w, "queues")) {
 			if (!nb_port_parse_u64(val, &nq) || !nq || nq > MAX_QUEUES) {
-				nb_log_printf(log, "afxdp: queues \"%s\" is wrong: a number from 1 to "
-					      "%d\n", val, MAX_QUEUES);
+				nb_log_printf(log, "afxdp: queues \"%s\" is wrong: a number "
+					      "from 1 to %d\n", val, MAX_QUEUES);
 				return -EINVAL;
 			}
 		} else if (!strcmp(w, "mode")) {
@@ -436,8 +444,8 @@ static int parse_words(struct afxdp_port *ap, int argc, char **argv, struct nb_l
 			} else if (!strcmp(val, "drv") || !strcmp(val, "native")) {
 				ap->xdp_flags = XDP_FLAGS_DRV_MODE;
 			} else {
-				nb_log_printf(log, "afxdp: mode \"%s\" is wrong: expected skb or drv\n",
-					      val);
+				nb_log_printf(log, "afxdp: mode \"%s\" is wrong: expected "
+					      "skb or drv\n", val);
 				return -EINVAL;
 			}
 		} else {
@@ -499,10 +507,20 @@ static int afxdp_open(struct nb_port *port, int argc, char **argv, struct nb_log
 	old_xdp = libxdp_set_print(libxdp_print);
 	old_bpf = libbpf_set_print(libbpf_print);
 	for (u32 i = 0; i < ap->nq && !err; i++) {
-		err = queue_open(ap, &ap->q[i], i, log);
-		if (err)
-			queue_close(&ap->q[i]);
-		else if (i + 1 == ap->nq)
+		/*
+		 * The kernel frees a closed socket's hold on its queue from a workqueue, so a
+		 * queue let go just now (netbpf run twice in a row) is busy for a moment.
+		 */
+		for (int tries = BUSY_TRIES; tries--;) {
+			err = queue_open(ap, &ap->q[i], i, !tries, log);
+			if (err)
+				queue_close(&ap->q[i]);
+			if (err != -EBUSY || !tries)
+				break;
+			memset(&ap->q[i], 0, sizeof(ap->q[i]));
+			usleep(BUSY_WAIT_US);
+		}
+		if (!err && i + 1 == ap->nq)
 			read_modes(ap);
 		if (err) {
 			while (i--)

@@ -12,12 +12,13 @@ EX=$BUILD/examples
 fail() { echo "FAIL: $*"; exit 1; }
 
 if [ "${1:-}" != inner ]; then
-	[ "$(id -u)" = 0 ] || { echo "SKIPPED: needs root (network namespace, veth, AF_XDP)"; exit 77; }
-	[ -e "$EX/xdp_swap_mac_tx.o" ] || { echo "SKIPPED: xdp_swap_mac_tx.o is not built"; exit 77; }
+	skip() { echo "SKIPPED: $*"; exit 77; }
+	[ "$(id -u)" = 0 ] || skip "needs root (network namespace, veth, AF_XDP)"
+	[ -e "$EX/xdp_swap_mac_tx.o" ] || skip "xdp_swap_mac_tx.o is not built"
 	for c in unshare ip python3; do
-		command -v $c >/dev/null || { echo "SKIPPED: $c is missing"; exit 77; }
+		command -v $c >/dev/null || skip "$c is missing"
 	done
-	unshare -n true 2>/dev/null || { echo "SKIPPED: cannot make a network namespace"; exit 77; }
+	unshare -n true 2>/dev/null || skip "cannot make a network namespace"
 	NETBPF=$NETBPF NB_BUILD=$BUILD exec unshare -n bash "$0" inner
 fi
 
@@ -93,4 +94,52 @@ json '
 x = d["devices"][0]
 assert x["name"] == "x0" and x["rx_packets"] == 100 and x["tx_packets"] == 100, x
 ' < "$tmp/run.json" || fail "run json: $(cat "$tmp/run.json")"
+
+# two queues, two workers: each worker polls the port, 200 UDP flows spread over the queues by
+# veth's native XDP come back (veth2 -> veth3 -> netbpf -> veth3 -> veth2)
+ip link add veth2 numtxqueues 2 numrxqueues 2 type veth peer name veth3 numtxqueues 2 \
+	numrxqueues 2 && ip link set veth2 up && ip link set veth3 up || fail "veth with 2 queues"
+cat > "$tmp/fwd2.tc" <<EOF2
+link add x1 type afxdp dev veth3 queues 2 mode drv copy
+ip link set dev x1 xdp obj $EX/xdp_swap_mac_tx.o
+EOF2
+$NETBPF -j run "$tmp/fwd2.tc" --duration 3 --workers 2 > "$tmp/run2.json" 2> "$tmp/run2.err" &
+pid=$!
+python3 - <<'PY' || { kill $pid; fail "2 queues: frames lost: $(cat "$tmp/run2.err")"; }
+import socket, struct, subprocess, time, sys
+deadline = time.time() + 2.5
+while b"prog/xdp" not in subprocess.run(["ip", "link", "show", "veth3"],
+                                        capture_output=True).stdout:
+    if time.time() > deadline:
+        sys.exit("netbpf did not attach to veth3")
+    time.sleep(0.05)
+rx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0800))
+rx.bind(("veth2", 0x0800))
+rx.settimeout(2)
+tx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
+tx.bind(("veth2", 0))
+a, b = bytes.fromhex("020000000001"), bytes.fromhex("020000000002")
+def frame(i):
+    payload = b"nbxt" + i.to_bytes(4, "little") + bytes(30)
+    udp = struct.pack("!HHHH", 1024 + i, 9, 8 + len(payload), 0) + payload
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0, 64, 17, 0,
+                     bytes([10, 0, 0, 1]), bytes([10, 0, 0, 2]))
+    return b + a + b"\x08\x00" + ip + udp
+frames = [frame(i) for i in range(200)]
+for f in frames:
+    tx.send(f)
+seen = set()
+while len(seen) < 200:
+    data, addr = rx.recvfrom(2048)
+    if addr[2] == socket.PACKET_OUTGOING or data[42:46] != b"nbxt":
+        continue
+    i = int.from_bytes(data[46:50], "little")
+    assert i not in seen and data == a + b + frames[i][12:], i
+    seen.add(i)
+PY
+wait $pid || fail "run with 2 workers exited $?: $(cat "$tmp/run2.err")"
+json '
+x = d["devices"][0]
+assert x["name"] == "x1" and x["rx_packets"] == 200 and x["tx_packets"] == 200, x
+' < "$tmp/run2.json" || fail "run 2 workers json: $(cat "$tmp/run2.json")"
 exit 0

@@ -27,7 +27,7 @@
 #include "../unit/xdp_test.h"
 #include "netns.h"
 
-#define ETH_P_TEST 0x88b5	/* IEEE local experimental: nothing else in the namespace uses it */
+#define ETH_P_TEST 0x88b5	/* IEEE local experimental: nothing else here sends it */
 #define MAX_FRAME 1514
 
 /*
