@@ -282,7 +282,7 @@ static void round_trip(const char *words, unsigned int queues, u32 n)
 	NB_ASSERT_EQ(xt_stats(dev).tx, n);
 	nb_dev_port_describe(dev, desc, sizeof(desc));
 	NB_ASSERT_STR_CONTAINS(desc, "afxdp dev veth1");
-	printf("%s\n", desc);
+	nb_test_report("%s", desc);
 	for (unsigned int q = 0, rx = 0, tx = 0; q <= queues; q++) {
 		struct nb_port_queue_stats st;
 
