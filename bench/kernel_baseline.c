@@ -30,7 +30,7 @@
 #include "kernel_baseline.h"
 #include "netns.h"
 
-/* The transmit ring: 16 blocks of 64 KiB, 256-byte slots (4096 frames per send). */
+/* The transmit ring: 16 blocks of 64 KiB, 256-byte slots: NB_KB_INJECT_FRAMES of them. */
 #define NB_KB_RING_BLOCK_SIZE (64 * 1024)
 #define NB_KB_RING_BLOCKS 16
 #define NB_KB_RING_FRAME_SIZE 256
@@ -199,7 +199,8 @@ static struct tpacket2_hdr *slot(struct nb_kb_injector *inj, unsigned int i)
 }
 
 int nb_kb_injector_open(struct nb_kb_result *res, struct nb_kb_injector *inj,
-			unsigned int ifindex, const void *frame, unsigned int len)
+			enum nb_kb_inject_mode mode, unsigned int ifindex, const void *frame,
+			unsigned int len)
 {
 	struct tpacket_req req = {
 		.tp_block_size = NB_KB_RING_BLOCK_SIZE,
@@ -213,36 +214,45 @@ int nb_kb_injector_open(struct nb_kb_result *res, struct nb_kb_injector *inj,
 	int version = TPACKET_V2, one = 1;
 
 	memset(inj, 0, sizeof(*inj));
+	inj->mode = mode;
 	inj->fd = -1;
 	inj->ring = MAP_FAILED;
-	if (len > NB_KB_RING_FRAME_SIZE - (TPACKET2_HDRLEN - sizeof(struct sockaddr_ll)))
-		return nb_kb_skip(res, "a %u-byte frame does not fit a transmit slot", len);
+	if (len > sizeof(inj->frame))
+		return nb_kb_skip(res, "a %u-byte frame is longer than the injector's %zu", len,
+				  sizeof(inj->frame));
+	memcpy(inj->frame, frame, len);
+	inj->len = len;
 	/* Protocol 0: the socket transmits only, nothing it sends comes back to it. */
 	inj->fd = socket(AF_PACKET, SOCK_RAW, 0);
 	if (inj->fd < 0)
 		return nb_kb_skip(res, "AF_PACKET socket: %s", strerror(errno));
-	if (setsockopt(inj->fd, SOL_PACKET, PACKET_VERSION, &version, sizeof(version)) ||
-	    setsockopt(inj->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one)) ||
-	    setsockopt(inj->fd, SOL_PACKET, PACKET_TX_RING, &req, sizeof(req))) {
-		nb_kb_skip(res, "AF_PACKET TPACKET_V2 transmit ring: %s", strerror(errno));
+	if (setsockopt(inj->fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one))) {
+		nb_kb_skip(res, "PACKET_QDISC_BYPASS: %s", strerror(errno));
 		goto fail;
 	}
-	inj->ring_len = (size_t)req.tp_block_size * req.tp_block_nr;
-	inj->ring = mmap(NULL, inj->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, inj->fd, 0);
-	if (inj->ring == MAP_FAILED) {
-		nb_kb_skip(res, "mapping the transmit ring: %s", strerror(errno));
-		goto fail;
+	if (mode == NB_KB_INJECT_TX_RING) {
+		if (setsockopt(inj->fd, SOL_PACKET, PACKET_VERSION, &version, sizeof(version)) ||
+		    setsockopt(inj->fd, SOL_PACKET, PACKET_TX_RING, &req, sizeof(req))) {
+			nb_kb_skip(res, "AF_PACKET TPACKET_V2 transmit ring: %s", strerror(errno));
+			goto fail;
+		}
+		inj->ring_len = (size_t)req.tp_block_size * req.tp_block_nr;
+		inj->ring = mmap(NULL, inj->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+				 inj->fd, 0);
+		if (inj->ring == MAP_FAILED) {
+			nb_kb_skip(res, "mapping the transmit ring: %s", strerror(errno));
+			goto fail;
+		}
+		inj->frame_size = req.tp_frame_size;
+		for (unsigned int i = 0; i < NB_KB_INJECT_FRAMES; i++) {
+			memcpy(slot_data(slot(inj, i)), frame, len);
+			slot(inj, i)->tp_len = len;
+		}
 	}
 	if (bind(inj->fd, (struct sockaddr *)&sll, sizeof(sll))) {
 		nb_kb_skip(res, "binding the AF_PACKET socket to ifindex %u: %s", ifindex,
 			   strerror(errno));
 		goto fail;
-	}
-	inj->frames = req.tp_frame_nr;
-	inj->frame_size = req.tp_frame_size;
-	for (unsigned int i = 0; i < inj->frames; i++) {
-		memcpy(slot_data(slot(inj, i)), frame, len);
-		slot(inj, i)->tp_len = len;
 	}
 	return 0;
 fail:
@@ -250,21 +260,45 @@ fail:
 	return -1;
 }
 
-int nb_kb_inject(struct nb_kb_result *res, struct nb_kb_injector *inj)
+static int inject_ring(struct nb_kb_result *res, struct nb_kb_injector *inj)
 {
 	ssize_t sent;
 
-	for (unsigned int i = 0; i < inj->frames; i++)
+	for (unsigned int i = 0; i < NB_KB_INJECT_FRAMES; i++)
 		slot(inj, i)->tp_status = TP_STATUS_SEND_REQUEST;
 	/* Blocking: returns once every frame's skb is freed (the ring's pending count is 0). */
 	sent = send(inj->fd, NULL, 0, 0);
 	if (sent < 0)
 		return nb_kb_skip(res, "send on the transmit ring: %s", strerror(errno));
-	for (unsigned int i = 0; i < inj->frames; i++)
+	for (unsigned int i = 0; i < NB_KB_INJECT_FRAMES; i++)
 		if (slot(inj, i)->tp_status != TP_STATUS_AVAILABLE)
 			return nb_kb_skip(res, "transmit slot %u came back with status %#x", i,
 					  slot(inj, i)->tp_status);
-	return inj->frames;
+	return NB_KB_INJECT_FRAMES;
+}
+
+static int inject_mmsg(struct nb_kb_result *res, struct nb_kb_injector *inj)
+{
+	struct iovec iov = { .iov_base = inj->frame, .iov_len = inj->len };
+	struct mmsghdr msgs[NB_KB_MMSG_BATCH];
+	unsigned int done = 0;
+
+	for (unsigned int i = 0; i < NB_KB_MMSG_BATCH; i++)
+		msgs[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov, .msg_iovlen = 1 } };
+	while (done < NB_KB_INJECT_FRAMES) {
+		int n = sendmmsg(inj->fd, msgs, NB_KB_MMSG_BATCH, 0);
+
+		if (n <= 0)
+			return nb_kb_skip(res, "sendmmsg on the AF_PACKET socket: %s",
+					  n < 0 ? strerror(errno) : "nothing sent");
+		done += n;
+	}
+	return done;
+}
+
+int nb_kb_inject(struct nb_kb_result *res, struct nb_kb_injector *inj)
+{
+	return inj->mode == NB_KB_INJECT_TX_RING ? inject_ring(res, inj) : inject_mmsg(res, inj);
 }
 
 void nb_kb_injector_close(struct nb_kb_injector *inj)

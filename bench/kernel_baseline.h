@@ -59,24 +59,37 @@ int nb_kb_xdp_counter(struct nb_kb_result *res, unsigned int ifindex);
 u64 nb_kb_counter_read(int map_fd);
 
 /*
- * The fastest injection one core has without a NIC: an AF_PACKET socket bound to a device with
- * a TPACKET_V2 transmit ring and PACKET_QDISC_BYPASS (dev_direct_xmit, as pktgen's xmit mode
- * does), every slot holding the same frame. Each nb_kb_inject hands the whole ring to the
- * kernel with one send() and returns when every frame has left; with veth, the receive side's
+ * Injection without a NIC: an AF_PACKET socket bound to a device with PACKET_QDISC_BYPASS
+ * (dev_direct_xmit, as pktgen's xmit mode does), sending the same frame over and over, either
+ * from a TPACKET_V2 transmit ring (every slot filled once, the whole ring handed over by one
+ * send()) or by sendmmsg() in batches of NB_KB_MMSG_BATCH. Each nb_kb_inject sends
+ * NB_KB_INJECT_FRAMES frames and returns when all have left; with veth, the receive side's
  * softirq runs in the sender's context at each transmit's local_bh_enable, so the cost of the
  * datapath behind the device is part of the sender's CPU time.
  */
+enum nb_kb_inject_mode {
+	NB_KB_INJECT_TX_RING,
+	NB_KB_INJECT_SENDMMSG,
+};
+
+#define NB_KB_INJECT_FRAMES 4096
+#define NB_KB_MMSG_BATCH 64
+#define NB_KB_FRAME_MAX 128
+
 struct nb_kb_injector {
+	enum nb_kb_inject_mode mode;
 	int fd;
 	void *ring;
 	size_t ring_len;
-	unsigned int frames;	/* slots, all sent by one nb_kb_inject */
-	unsigned int frame_size;
+	unsigned int frame_size;	/* of a ring slot */
+	unsigned int len;
+	u8 frame[NB_KB_FRAME_MAX];	/* what sendmmsg sends */
 };
 
 int nb_kb_injector_open(struct nb_kb_result *res, struct nb_kb_injector *inj,
-			unsigned int ifindex, const void *frame, unsigned int len);
-/* One ring's worth; returns the frames sent (inj->frames) or -1 with res->skip set. */
+			enum nb_kb_inject_mode mode, unsigned int ifindex, const void *frame,
+			unsigned int len);
+/* NB_KB_INJECT_FRAMES frames; returns that count, or -1 with res->skip set. */
 int nb_kb_inject(struct nb_kb_result *res, struct nb_kb_injector *inj);
 void nb_kb_injector_close(struct nb_kb_injector *inj);
 
