@@ -3,9 +3,13 @@
  * The AF_XDP port over a veth pair (root only): a sender thread puts 64-byte frames into veth0
  * with an AF_PACKET socket (sendmmsg, qdisc bypass, as fast as it can); netbpf's afxdp port on
  * veth1 receives them, an XDP program returns XDP_TX, and the port transmits them back out of
- * veth1. The worker's rate is frames forwarded per second of its CPU time (receive, XDP, copy,
- * transmit and the sendto kicks, which run the kernel's copy-mode transmit); the wall rate is
- * shown beside it, with what the kernel dropped because netbpf did not keep up. Everything
+ * veth1 (or XDP_DROP: the receive side alone). The worker's rate is frames forwarded per
+ * second of its CPU time (receive, XDP, copy, transmit and the sendto kicks, which run the
+ * kernel's copy-mode transmit; empty rounds yield, as in netbpf run, but still cost a little);
+ * the wall rate is shown beside it, with what the kernel dropped because netbpf was not
+ * scheduled in time. The "drained ring" variants show the port's own cost per frame: the rx
+ * ring is filled first, then drained on the clock (XDP_TX still pays the kernel's copy-mode
+ * transmit: an skb per frame through veth). Everything
  * happens in a child process in a network namespace of its own. A 2-core machine shares the
  * cores between the sender and the worker, so the wall rate is the sender's as much as ours.
  */
@@ -81,15 +85,69 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static double thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * The port's own cost: the rx ring is filled first (the kernel's receive runs in this thread's
+ * sendmmsg, off the clock), then the worker drains it on the clock; rounds for seconds.
+ */
+static void drain_rounds(struct nb_dev *dev, int fd, u32 verdict, const char *label,
+			 double seconds)
+{
+	static u8 frame[64] = { 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x88, 0xb5 };
+	struct iovec iov = { .iov_base = frame, .iov_len = sizeof(frame) };
+	struct nb_bench_clock clk = { 0, 0 };
+	struct nb_dev_stats_total t;
+	struct mmsghdr msgs[BATCH];
+	double end = now() + seconds;
+	u64 done;
+
+	memset(msgs, 0, sizeof(msgs));
+	for (int i = 0; i < BATCH; i++) {
+		msgs[i].msg_hdr.msg_iov = &iov;
+		msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+	nb_epoch_online();
+	while (now() < end) {
+		double w0, c0;
+		int empty = 0;
+
+		for (int i = 0; i < 2016 / BATCH; i++)	/* fewer than the ring's 2048 */
+			sendmmsg(fd, msgs, BATCH, 0);
+		w0 = now();
+		c0 = thread_cpu();
+		while (empty < 4)
+			empty = nb_worker_poll(&dev, 1) ? 0 : empty + 1;
+		clk.cpu += thread_cpu() - c0;
+		clk.wall += now() - w0;
+		nb_epoch_quiescent();
+	}
+	nb_epoch_offline();
+	nb_dev_stats_read(dev, &t);
+	done = verdict == XDP_TX ? t.tx_packets : t.rx_packets;
+	nb_bench_report(label, done, &clk, "pps");
+	if (t.drops[NB_DROP_RX_OVERFLOW] + t.drops[NB_DROP_PORT_RX_NO_BUFFER])
+		printf("  %-44s kernel drops: %llu\n", "",
+		       (unsigned long long)(t.drops[NB_DROP_RX_OVERFLOW] +
+					    t.drops[NB_DROP_PORT_RX_NO_BUFFER]));
+}
+
 /*
  * One variant on a veth pair of its own (the kernel releases a socket's queue after a
  * workqueue round, so the next variant does not wait for it): afxdp mode on the second end,
  * the sender on the first, for seconds; prints its lines.
  */
-static void run_variant(unsigned int pair, const char *mode, const char *label, double seconds)
+static void run_variant(unsigned int pair, const char *mode, u32 verdict, bool drain,
+			const char *label, double seconds)
 {
 	const struct bpf_insn tx_prog[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = XDP_TX },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = (s32)verdict },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
 	struct nb_prog_load_opts opts = { .sz = sizeof(opts), .license = "GPL" };
@@ -127,14 +185,22 @@ static void run_variant(unsigned int pair, const char *mode, const char *label, 
 	fd = sender_socket(in);
 	if (fd < 0)
 		return;
+	if (drain) {
+		drain_rounds(dev, fd, verdict, label, seconds);
+		close(fd);
+		nb_dev_destroy(dev);
+		return;
+	}
 	stop_sender = false;
 	pthread_create(&thread, NULL, sender, &fd);
 	nb_epoch_online();
 	nb_bench_start(&clk);
 	end = now() + seconds;
 	do {
+		/* as netbpf run's workers: an empty round yields, so CPU time is mostly work */
 		for (int i = 0; i < 64; i++)
-			nb_worker_poll(&dev, 1);
+			if (!nb_worker_poll(&dev, 1))
+				sched_yield();
 		nb_epoch_quiescent();
 	} while (now() < end);
 	nb_bench_stop(&clk);
@@ -143,9 +209,9 @@ static void run_variant(unsigned int pair, const char *mode, const char *label, 
 	pthread_join(thread, NULL);
 	close(fd);
 	nb_dev_stats_read(dev, &t);
-	nb_bench_report(label, t.tx_packets, &clk, "pps");
+	nb_bench_report(label, verdict == XDP_TX ? t.tx_packets : t.rx_packets, &clk, "pps");
 	printf("  %-44s %.2f Mpps wall, kernel drops: %llu rx_overflow, %llu rx_no_buffer\n", "",
-	       t.tx_packets / clk.wall / 1e6,
+	       (verdict == XDP_TX ? t.tx_packets : t.rx_packets) / clk.wall / 1e6,
 	       (unsigned long long)t.drops[NB_DROP_RX_OVERFLOW],
 	       (unsigned long long)t.drops[NB_DROP_PORT_RX_NO_BUFFER]);
 	nb_dev_destroy(dev);
@@ -164,8 +230,12 @@ static void child(void)
 	CPU_ZERO(&cpus);
 	CPU_SET(0, &cpus);
 	sched_setaffinity(0, sizeof(cpus), &cpus);
-	run_variant(0, "skb copy", "afxdp skb copy, 64 B, rx -> XDP_TX -> tx", seconds);
-	run_variant(1, "drv copy", "afxdp drv copy, 64 B, rx -> XDP_TX -> tx", seconds);
+	run_variant(0, "skb copy", XDP_DROP, false, "afxdp skb, 64 B, rx -> XDP_DROP", seconds);
+	run_variant(1, "skb copy", XDP_TX, false, "afxdp skb, 64 B, rx -> XDP_TX -> tx", seconds);
+	run_variant(2, "drv copy", XDP_TX, false, "afxdp drv, 64 B, rx -> XDP_TX -> tx", seconds);
+	/* the port's own cost per frame: a full ring drained, the kernel's receive off the clock */
+	run_variant(3, "skb copy", XDP_DROP, true, "drained ring, skb: rx -> XDP_DROP", seconds);
+	run_variant(4, "skb copy", XDP_TX, true, "drained ring, skb: rx -> XDP_TX -> tx", seconds);
 	nb_dev_destroy_all();
 }
 
