@@ -2,8 +2,10 @@
 /*
  * The helpers only XDP programs have (net/core/filter.c): the redirects, the moves of data,
  * data_end and data_meta with the kernel's limits, and byte access through the context. r1 is
- * the program's context, a struct nb_xdp_buff. Frames are linear here (no fragments), so the
- * buffer length is the packet length.
+ * the program's context, a struct nb_xdp_buff. A multi-buffer frame (the test run's frames
+ * beyond a page) has fragments after its linear part: the buffer length, the byte access and
+ * bpf_xdp_adjust_tail cover them as the kernel's do; the moves of data and data_meta stay in
+ * the linear part.
  */
 #include <errno.h>
 #include <string.h>
@@ -120,14 +122,76 @@ static const struct nb_func_proto bpf_xdp_adjust_head_proto = {
 };
 
 /*
+ * Grow a multi-buffer frame into the tailroom of its last fragment (bpf_xdp_frags_increase_tail):
+ * never into the linear part, however much room it has; the new bytes are zeroed.
+ */
+static int xdp_frags_increase_tail(struct nb_xdp_buff *xdp, int offset)
+{
+	struct nb_xdp_shared_info *sinfo = nb_xdp_get_shared_info(xdp);
+	struct nb_xdp_frag *frag = &sinfo->frags[sinfo->nr_frags - 1];
+	u32 frag_size = xdp->rxq->frag_size, tailroom;
+
+	if (!frag_size || frag_size > xdp->frame_sz)
+		return -EOPNOTSUPP;
+	tailroom = frag_size - frag->size - frag->off;
+	if (unlikely((u32)offset > tailroom))
+		return -EINVAL;
+	memset(frag->page + frag->off + frag->size, 0, (u32)offset);
+	frag->size += (u32)offset;
+	sinfo->xdp_frags_size += (u32)offset;
+	return 0;
+}
+
+/*
+ * Cut offset bytes off the end of a multi-buffer frame (bpf_xdp_frags_shrink_tail): fragments
+ * from the last one, each emptied one going back to the pool; once none is left the frame is
+ * linear again and the rest comes off the linear part. An Ethernet header stays.
+ */
+static int xdp_frags_shrink_tail(struct nb_xdp_buff *xdp, int offset)
+{
+	struct nb_xdp_shared_info *sinfo = nb_xdp_get_shared_info(xdp);
+	int n_frags_free = 0, len_free = 0;
+
+	if (unlikely(offset > (int)nb_xdp_get_buff_len(xdp) - ETH_HLEN))
+		return -EINVAL;
+	for (int i = sinfo->nr_frags - 1; i >= 0 && offset > 0; i--) {
+		struct nb_xdp_frag *frag = &sinfo->frags[i];
+		int shrink = min_t(int, offset, (int)frag->size);
+
+		len_free += shrink;
+		offset -= shrink;
+		if ((int)frag->size == shrink) {
+			nb_xdp_frag_release(frag);
+			n_frags_free++;
+		} else {
+			frag->size -= (u32)shrink;
+		}
+	}
+	sinfo->nr_frags -= (u8)n_frags_free;
+	sinfo->xdp_frags_size -= (u32)len_free;
+	if (unlikely(!sinfo->nr_frags)) {
+		xdp->flags &= ~NB_XDP_FLAGS_HAS_FRAGS;
+		xdp->data_end -= offset;
+	}
+	return 0;
+}
+
+/*
  * bpf_xdp_adjust_tail: move data_end by offset, keeping at least an Ethernet header and the
- * kernel's tailroom; bytes the frame grows by are zeroed.
+ * kernel's tailroom; bytes the frame grows by are zeroed. A multi-buffer frame changes at its
+ * last fragment instead.
  */
 static u64 bpf_xdp_adjust_tail(u64 r1, u64 offset, u64 r3, u64 r4, u64 r5)
 {
 	struct nb_xdp_buff *xdp = CTX_XDP(r1);
 	u8 *data_end = xdp->data_end + (s32)offset;
 
+	if (unlikely(nb_xdp_buff_has_frags(xdp))) {
+		/* The kernel negates an int: INT_MIN stays INT_MIN and shrinks nothing. */
+		if ((s32)offset < 0)
+			return (u64)(s64)xdp_frags_shrink_tail(xdp, (int)(0u - (u32)offset));
+		return (u64)(s64)xdp_frags_increase_tail(xdp, (s32)offset);
+	}
 	if (unlikely(data_end > xdp_data_hard_end(xdp) || data_end < xdp->data + ETH_HLEN))
 		return (u64)-EINVAL;
 	if ((s32)offset > 0)
@@ -170,19 +234,56 @@ static const struct nb_func_proto bpf_xdp_adjust_meta_proto = {
 	.arg_type = { NB_ARG_PTR_TO_CTX, NB_ARG_ANYTHING },
 };
 
-/* Copy between the frame and buf (bpf_xdp_access_bytes): offsets and lengths are 16-bit. */
+/*
+ * Copy len bytes at offset between the frame and buf (bpf_xdp_copy_buf): the linear part, then
+ * the fragments in order. The caller checked that the frame holds them.
+ */
+static void xdp_copy_buf(struct nb_xdp_buff *xdp, u32 offset, u8 *buf, u32 len, bool to_frame)
+{
+	u32 linear = (u32)(xdp->data_end - xdp->data);
+	struct nb_xdp_shared_info *sinfo;
+	u8 *piece = xdp->data;
+	u32 piece_len = linear;
+
+	if (likely(offset + len <= linear)) {
+		if (to_frame)
+			memcpy(xdp->data + offset, buf, len);
+		else
+			memcpy(buf, xdp->data + offset, len);
+		return;
+	}
+	sinfo = nb_xdp_get_shared_info(xdp);
+	for (unsigned int i = 0; len; i++) {
+		if (offset < piece_len) {
+			u32 n = min_t(u32, len, piece_len - offset);
+
+			if (to_frame)
+				memcpy(piece + offset, buf, n);
+			else
+				memcpy(buf, piece + offset, n);
+			buf += n;
+			len -= n;
+			offset = piece_len;
+		}
+		offset -= piece_len;
+		if (!len || i == sinfo->nr_frags)
+			break;
+		piece = sinfo->frags[i].page + sinfo->frags[i].off;
+		piece_len = sinfo->frags[i].size;
+	}
+}
+
+/*
+ * bpf_xdp_load_bytes / bpf_xdp_store_bytes (the checks of bpf_xdp_pointer): offsets and
+ * lengths are 16-bit, and the bytes may lie anywhere in the frame, fragments included.
+ */
 static u64 xdp_access_bytes(struct nb_xdp_buff *xdp, u32 offset, void *buf, u32 len, bool write)
 {
-	u32 size = (u32)(xdp->data_end - xdp->data);
-
 	if (unlikely(offset > 0xffff || len > 0xffff))
 		return (u64)-EFAULT;
-	if (unlikely(offset + len > size))
+	if (unlikely(offset + len > nb_xdp_get_buff_len(xdp)))
 		return (u64)-EINVAL;
-	if (write)
-		memcpy(xdp->data + offset, buf, len);
-	else
-		memcpy(buf, xdp->data + offset, len);
+	xdp_copy_buf(xdp, offset, buf, len, write);
 	return 0;
 }
 
@@ -211,9 +312,7 @@ static const struct nb_func_proto bpf_xdp_store_bytes_proto = {
 
 static u64 bpf_xdp_get_buff_len(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
 {
-	const struct nb_xdp_buff *xdp = CTX_XDP(r1);
-
-	return (u64)(xdp->data_end - xdp->data);
+	return nb_xdp_get_buff_len(CTX_XDP(r1));
 }
 
 static const struct nb_func_proto bpf_xdp_get_buff_len_proto = {

@@ -530,3 +530,56 @@ void nb_xdp_to_pkt(const struct nb_xdp_buff *xdp, struct nb_pkt *pkt)
 	nb_eth_type_trans(pkt, pkt->dev);
 	nb_pkt_compute_data_pointers(pkt);
 }
+
+/*
+ * Fragments of multi-buffer XDP frames: each one a whole data buffer of the pool, used from its
+ * first byte (a page of the kernel's, offset 0), listed in the linear buffer's tailroom.
+ */
+int nb_xdp_frag_append(struct nb_xdp_buff *xdp, const void *data, u32 len)
+{
+	struct nb_xdp_shared_info *sinfo = nb_xdp_get_shared_info(xdp);
+	struct nb_xdp_frag *frag;
+	struct nb_pkt_buf *buf;
+
+	if (!nb_xdp_buff_has_frags(xdp)) {
+		sinfo->nr_frags = 0;
+		sinfo->xdp_frags_size = 0;
+		xdp->flags |= NB_XDP_FLAGS_HAS_FRAGS;
+	}
+	if (len > NB_PKT_BUF_SIZE)
+		return -EINVAL;
+	if (sinfo->nr_frags == NB_XDP_MAX_FRAGS)
+		return -ENOMEM;
+	buf = buf_alloc(thread_caches());
+	if (!buf)
+		return -ENOMEM;
+	frag = &sinfo->frags[sinfo->nr_frags++];
+	frag->page = buf->data;
+	frag->off = 0;
+	frag->size = len;
+	memcpy(frag->page, data, len);
+	sinfo->xdp_frags_size += len;
+	return 0;
+}
+
+void nb_xdp_frag_release(struct nb_xdp_frag *frag)
+{
+	struct nb_pkt_buf *buf = container_of(frag->page, struct nb_pkt_buf, data[0]);
+
+	obj_free(&buf_pool, &thread_caches()->buf, buf);
+	frag->page = NULL;
+	frag->size = 0;
+}
+
+void nb_xdp_frags_free(struct nb_xdp_buff *xdp)
+{
+	struct nb_xdp_shared_info *sinfo = nb_xdp_get_shared_info(xdp);
+
+	if (!nb_xdp_buff_has_frags(xdp))
+		return;
+	for (unsigned int i = 0; i < sinfo->nr_frags; i++)
+		nb_xdp_frag_release(&sinfo->frags[i]);
+	sinfo->nr_frags = 0;
+	sinfo->xdp_frags_size = 0;
+	xdp->flags &= ~NB_XDP_FLAGS_HAS_FRAGS;
+}

@@ -101,6 +101,11 @@ struct nb_xdp_rxq_info {
 	struct nb_dev *dev;
 	u32 ifindex;			/* xdp_md->ingress_ifindex */
 	u32 queue_index;		/* xdp_md->rx_queue_index */
+	/*
+	 * Bytes of each fragment page (xdp_rxq_info.frag_size): how far bpf_xdp_adjust_tail
+	 * may grow the last fragment; 0 where frames have no fragments (the datapath).
+	 */
+	u32 frag_size;
 };
 
 /* The device a devmap program sends to (the kernel's xdp_txq_info). */
@@ -109,10 +114,36 @@ struct nb_xdp_txq_info {
 	u32 ifindex;			/* xdp_md->egress_ifindex */
 };
 
+/* Fragments an XDP buffer may carry besides its linear part (MAX_SKB_FRAGS). */
+#define NB_XDP_MAX_FRAGS 17
+/* nb_xdp_buff.flags: the buffer has fragments (XDP_FLAGS_HAS_FRAGS). */
+#define NB_XDP_FLAGS_HAS_FRAGS (1U << 0)
+
+/* One fragment (skb_frag_t): size bytes at page + off, page a whole NB_PKT_BUF_SIZE buffer. */
+struct nb_xdp_frag {
+	u8 *page;
+	u32 off;
+	u32 size;
+};
+
+/*
+ * The fragments of a multi-buffer XDP frame, as the kernel's skb_shared_info: kept in the
+ * tailroom at the end of the linear buffer (nb_xdp_get_shared_info), which is what the
+ * NB_PKT_TAILROOM bytes the packet never uses are for. Read only when the buffer has
+ * NB_XDP_FLAGS_HAS_FRAGS set.
+ */
+struct nb_xdp_shared_info {
+	u8 nr_frags;
+	u32 xdp_frags_size;		/* bytes in all fragments */
+	struct nb_xdp_frag frags[NB_XDP_MAX_FRAGS];
+};
+
 /*
  * The twin of struct xdp_buff: what an XDP program's context points to. It views the buffer of
  * an nb_pkt (generic XDP, as the kernel's netif_receive_generic_xdp): nb_pkt_to_xdp() builds
  * it and nb_xdp_to_pkt() carries the program's moves of data, data_end and data_meta back.
+ * data..data_end is the linear part; a multi-buffer frame (the test run's frames beyond a
+ * page) continues in the fragments of its shared info.
  */
 struct nb_xdp_buff {
 	u8 *data;
@@ -122,9 +153,45 @@ struct nb_xdp_buff {
 	const struct nb_xdp_rxq_info *rxq;
 	const struct nb_xdp_txq_info *txq;	/* devmap programs only, else NULL */
 	u32 frame_sz;			/* buffer bytes from data_hard_start, tailroom included */
-	u32 flags;
+	u32 flags;			/* NB_XDP_FLAGS_* */
 	struct nb_pkt *pkt;		/* the packet whose buffer this is */
 };
+
+_Static_assert(sizeof(struct nb_xdp_shared_info) <= NB_PKT_TAILROOM,
+	       "the fragment list lives in the tailroom of the linear buffer");
+
+/* xdp_get_shared_info_from_buff: the fragment list at the end of the linear buffer. */
+static inline struct nb_xdp_shared_info *nb_xdp_get_shared_info(const struct nb_xdp_buff *xdp)
+{
+	return (struct nb_xdp_shared_info *)(xdp->data_hard_start + xdp->frame_sz -
+					     NB_PKT_TAILROOM);
+}
+
+static inline bool nb_xdp_buff_has_frags(const struct nb_xdp_buff *xdp)
+{
+	return xdp->flags & NB_XDP_FLAGS_HAS_FRAGS;
+}
+
+/* xdp_get_buff_len: the linear part and every fragment. */
+static inline u32 nb_xdp_get_buff_len(const struct nb_xdp_buff *xdp)
+{
+	u32 len = (u32)(xdp->data_end - xdp->data);
+
+	if (unlikely(nb_xdp_buff_has_frags(xdp)))
+		len += nb_xdp_get_shared_info(xdp)->xdp_frags_size;
+	return len;
+}
+
+/*
+ * Append a fragment of len bytes copied from data (the test run's frame beyond the linear
+ * part): a page from the packet pool. 0, -ENOMEM when the pool is empty or the buffer has
+ * NB_XDP_MAX_FRAGS fragments already, -EINVAL when len passes a page.
+ */
+int nb_xdp_frag_append(struct nb_xdp_buff *xdp, const void *data, u32 len);
+/* Give a fragment's page back to the pool (__xdp_return of a fragment page). */
+void nb_xdp_frag_release(struct nb_xdp_frag *frag);
+/* Release every fragment and clear NB_XDP_FLAGS_HAS_FRAGS (xdp_return_frags). */
+void nb_xdp_frags_free(struct nb_xdp_buff *xdp);
 
 /* Packet pointers for programs: the twin of bpf_compute_data_pointers. */
 static inline void nb_pkt_compute_data_pointers(struct nb_pkt *pkt)

@@ -607,8 +607,11 @@ int check_alu_op(struct nb_verifier_env *env, struct bpf_insn *insn)
 	}
 	if (dst->type != SCALAR_VALUE || src.type != SCALAR_VALUE) {
 		if (dst->type != SCALAR_VALUE && src.type != SCALAR_VALUE) {
-			if (op == BPF_SUB && alu64) {
-				/* Privileged: the distance between two pointers is a number. */
+			if (op == BPF_SUB) {
+				/*
+				 * Privileged: the distance between two pointers is a number, in
+				 * either width (clang subtracts packet pointers in 32 bits).
+				 */
 				mark_reg_unknown(dst);
 				return 0;
 			}
