@@ -6,7 +6,10 @@
 
 #include "pktset.h"
 
-#define MAX_FRAME 9100
+/* The kernel's largest XDP test-run frame: 3520 linear bytes and 17 fragments of a page. */
+#define MAX_FRAME (3520 + 17 * 4096)
+/* Room for every frame libpcap accepts for Ethernet (MAXIMUM_SNAPLEN). */
+#define SNAPLEN 262144
 
 enum l3 { L3_IP4, L3_IP6, L3_ARP };
 enum l4 { L4_UDP = 17, L4_TCP = 6, L4_ICMP = 1, L4_ICMP6 = 58 };
@@ -181,10 +184,48 @@ static const struct pkt_spec specs[] = {
 	{ L3_IP4, L4_UDP, 0, 0, 0, 8972, 0 },	/* jumbo */
 };
 
+/*
+ * Frames of the XDP test run's size classes: the last one the linear part holds, one byte into
+ * a fragment, a page, jumbo frames, 64 KiB and the kernel's largest frame (17 fragments: its
+ * IPv4 datagram has the largest total length, 65535, and trailing bytes fill the rest). tc
+ * and socket filter test runs refuse those beyond their page as the kernel does.
+ */
+static const struct {
+	enum l3 l3;
+	int l4;
+	unsigned int frame;
+} sized[] = {
+	{ L3_IP4, L4_UDP, 3520 },
+	{ L3_IP6, L4_UDP, 3521 },
+	{ L3_IP6, L4_TCP, 4096 },
+	{ L3_IP4, L4_TCP, 8000 },
+	{ L3_IP6, L4_UDP, 9000 },
+	{ L3_IP4, L4_UDP, 65535 },
+	{ L3_IP4, L4_UDP, MAX_FRAME },
+};
+
+/* A frame of exactly sized[i].frame bytes. */
+static unsigned int build_sized(unsigned int i, unsigned char *f, unsigned int seed)
+{
+	unsigned int l3 = sized[i].l3 == L3_IP4 ? 20 : 40, l4 = sized[i].l4 == L4_TCP ? 20 : 8;
+	unsigned int payload = sized[i].frame - 14 - l3 - l4;
+	/* IPv4's total length counts its header, IPv6's payload length does not */
+	unsigned int ip_max = 65535 - (sized[i].l3 == L3_IP4 ? l3 : 0) - l4;
+	struct pkt_spec s = { sized[i].l3, sized[i].l4, 0, 0, 0, 0, 0 };
+	unsigned int len;
+
+	s.payload = payload < ip_max ? payload : ip_max;
+	len = build(&s, f, seed);
+	for (unsigned int j = len; j < sized[i].frame; j++)
+		f[j] = (unsigned char)(j * 13 + j / 4093);
+	return sized[i].frame;
+}
+
 int pktset_write_pcap(const char *path, unsigned int max_len)
 {
 	static unsigned char frame[MAX_FRAME];
-	pcap_t *dead = pcap_open_dead(DLT_EN10MB, 65535);
+	pcap_t *dead = pcap_open_dead(DLT_EN10MB, SNAPLEN);
+	unsigned int nspecs = sizeof(specs) / sizeof(specs[0]);
 	pcap_dumper_t *dump;
 	int n = 0;
 
@@ -195,10 +236,11 @@ int pktset_write_pcap(const char *path, unsigned int max_len)
 		pcap_close(dead);
 		return -EIO;
 	}
-	for (unsigned int i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+	for (unsigned int i = 0; i < nspecs + sizeof(sized) / sizeof(sized[0]); i++) {
 		struct pcap_pkthdr h = { .ts = { .tv_sec = 1, .tv_usec = (int)i } };
 
-		h.caplen = h.len = build(&specs[i], frame, i);
+		h.caplen = h.len = i < nspecs ? build(&specs[i], frame, i) :
+						build_sized(i - nspecs, frame, i);
 		if (max_len && h.caplen > max_len)
 			continue;
 		pcap_dump((unsigned char *)dump, &h, frame);

@@ -2,14 +2,11 @@
 /*
  * The packet set of the kernel corpus (test_diff_kernel.c): IPv4 and IPv6 with TCP, UDP, ICMP
  * and ICMPv6, ARP, VLAN and QinQ, IP options, fragments, truncated headers, the smallest and
- * largest sizes, written to a pcap file. Kept apart from the BPF headers (libpcap's struct
+ * largest sizes (up to the 17 fragments of the kernel's XDP test run), written to a pcap file. Kept apart from the BPF headers (libpcap's struct
  * bpf_insn collides with <linux/bpf.h>).
  */
 #ifndef NB_TEST_PKTSET_H
 #define NB_TEST_PKTSET_H
-
-/* Frames above this go into XDP's fragments in the kernel's test run (4096 - 256 - 320). */
-#define PKTSET_XDP_LINEAR_MAX 3520
 
 /*
  * Write every packet of the set to path, those longer than max_len left out (0: none); the

@@ -10,7 +10,7 @@
  * a program the kernel still cannot take is named in the skip. verifier_c.o holds programs the
  * verifiers reject on purpose, compared by test_verifier_kernel.c instead. Known
  * divergences are listed in known_divergences[] with their reason, printed by every corpus
- * test, and checked to still hold (one: XDP frames beyond a page, multi-buffer XDP).
+ * test (none now: XDP frames beyond a page run with fragments on both sides).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -40,6 +40,7 @@ static const char *const objects[] = {
 	"tests/bpf/elf_btf_pin.o", "tests/bpf/elf_iproute2.o", "tests/bpf/elf_legacy_libbpf.o",
 	"tests/bpf/disasm_forms.o", "tests/bpf/elf_iproute2_mim.o", "tests/bpf/elf_pin_mismatch.o",
 	"tests/bpf/elf_pin_share.o", "tests/bpf/verifier_parser.o", "tests/bpf/elf_self_tail.o",
+	"tests/bpf/xdp_frags.o",
 };
 
 /* Objects of the build left out of the corpus, and why. */
@@ -54,9 +55,7 @@ static const struct {
 	const char *prog;
 	const char *reason;
 } known_divergences[] = {
-	{ "every XDP program", "frames above 3520 bytes: the kernel's test run puts the rest in "
-	  "fragments (multi-buffer XDP), netbpf has no XDP fragments and refuses them with "
-	  "-EOPNOTSUPP; left out of the XDP packet set" },
+	{ NULL, NULL },	/* none */
 };
 
 static struct corpus_obj cases[2 * ARRAY_SIZE(objects)];
@@ -79,7 +78,7 @@ static void print_known(void)
 static void test_corpus(const void *arg)
 {
 	const struct corpus_obj *c = arg;
-	char buf[4096], pcap[] = "/tmp/nb-diff-XXXXXX", pcap_xdp[] = "/tmp/nb-diff-XXXXXX";
+	char buf[4096], pcap[] = "/tmp/nb-diff-XXXXXX";
 	const char *path = nb_test_build_path(buf, sizeof(buf), c->path);
 	struct nb_log log = { 0 };
 	struct nb_object_open_opts oo = { .sz = sizeof(oo), .log = &log };
@@ -88,16 +87,12 @@ static void test_corpus(const void *arg)
 	unsigned int ran = 0, no_kernel = 0, diverged = 0, via_netbpf = 0;
 	unsigned long packets = 0, different = 0, maps = 0, map_diffs = 0;
 	char skipped[1024] = "";
-	int fd = mkstemp(pcap), n, n_xdp;
+	int fd = mkstemp(pcap), n;
 
 	NB_ASSERT(fd >= 0);
 	close(fd);
-	fd = mkstemp(pcap_xdp);
-	NB_ASSERT(fd >= 0);
-	close(fd);
 	n = pktset_write_pcap(pcap, 0);
-	n_xdp = pktset_write_pcap(pcap_xdp, PKTSET_XDP_LINEAR_MAX);
-	NB_ASSERT(n > 30 && n_xdp > 30);
+	NB_ASSERT(n > 30);
 	print_known();
 	NB_ASSERT_EQ(nb_object_open_file(path, &oo, &obj), 0);
 	nb_object_for_each_prog(p, obj) {
@@ -108,7 +103,6 @@ static void test_corpus(const void *arg)
 			.max_reports = 5,
 		};
 		struct nb_diff_result r;
-		bool xdp = nb_object_prog_type(p) == BPF_PROG_TYPE_XDP;
 		const char *reason;
 		int err;
 
@@ -118,7 +112,7 @@ static void test_corpus(const void *arg)
 		else if (!packet_type(nb_object_prog_type(p)))
 			continue;
 		nb_log_reset(&log);
-		err = nb_diff_pcap(&opts, xdp ? pcap_xdp : pcap, &r, &log);
+		err = nb_diff_pcap(&opts, pcap, &r, &log);
 		if (err == NB_DIFF_NO_KERNEL) {
 			no_kernel++;
 			reason = nb_log_text(&log);
@@ -130,7 +124,7 @@ static void test_corpus(const void *arg)
 		}
 		if (err)
 			NB_FAIL("%s: %s: %d: %s", c->path, sec, err, nb_log_text(&log));
-		NB_ASSERT_EQ(r.packets, (unsigned long)(xdp ? n_xdp : n));
+		NB_ASSERT_EQ(r.packets, (unsigned long)n);
 		/* bpf_clone_redirect really transmits: never on this machine's devices */
 		NB_ASSERT(r.kernel_in_own_netns);
 		printf("%s: %s/%s: %lu packets, %lu identical, %lu different, %lu maps, %lu map "
@@ -144,27 +138,10 @@ static void test_corpus(const void *arg)
 		different += r.different;
 		maps += r.maps_compared;
 		map_diffs += r.map_diffs;
-		if (xdp && strncmp(sec, "xdp/devmap", 10) && strncmp(sec, "xdp/cpumap", 10)) {
-			/*
-			 * The known divergence still holds: exactly the frames left out differ
-			 * (device and CPU map programs do not run in a test run at all).
-			 */
-			struct nb_diff_result all;
-
-			opts.out = NULL;
-			nb_log_reset(&log);
-			NB_ASSERT_EQ(nb_diff_pcap(&opts, pcap, &all, &log), 0);
-			if (all.different != (unsigned long)(n - n_xdp))
-				NB_FAIL("%s: %s: %lu of the %d XDP frames above %u bytes differ: update "
-					"known_divergences[]", c->path, sec,
-					all.different - r.different, n - n_xdp,
-					PKTSET_XDP_LINEAR_MAX);
-		}
 	}
 	nb_object_close(obj);
 	nb_log_free(&log);
 	unlink(pcap);
-	unlink(pcap_xdp);
 	if (ran)
 		nb_test_report("%u programs%s, %lu packets, %lu different, %lu maps compared, %lu "
 			       "map differences", ran, via_netbpf ? " (kernel side as iproute2 loads "
