@@ -32,8 +32,10 @@ struct nb_test_run_opts {
 /*
  * SOCKET_FILTER, SCHED_CLS, SCHED_ACT and XDP programs. Returns 0, or a negative errno as the
  * kernel's: -EINVAL for a bad ctx_in, -ENOSPC when data_out is too small (data_size_out still
- * tells the size and the first bytes are written), -ENODEV for an unknown ifindex, -EOPNOTSUPP
- * for other program types.
+ * tells the size and the first bytes are written; for an XDP frame with fragments, the kernel's
+ * way: see test_finish_xdp), -ENODEV for an unknown ifindex, -EOPNOTSUPP for other program
+ * types. XDP frames beyond a page go into fragments, as the kernel's multi-buffer test run does
+ * (-ENOMEM past 17 of them); tc and socket filter frames must fit a page (-EINVAL).
  */
 int nb_prog_test_run(const struct nb_prog *prog, struct nb_test_run_opts *opts);
 
