@@ -64,6 +64,11 @@ static const struct frags_case cases[] = {
 	OPS("ops_grow_linear_after_frags", 8000, 0, 0, 0, -(8000 - L) - 20, 20, 0),
 	OPS("ops_grow_linear_past", 8000, 0, 0, 0, -(8000 - L), 1, 0),
 	OPS("ops_grow_meta", 8000, 8, 0, 0, 500, 0, 0),
+	/* the loopback's queue, where the test run sets the fragment size */
+	{ .name = "ops_grow_ingress_lo", .size = 8000, .ifindex = 1,
+	  .cmd = { .tail = { 100, 4096 - 484 } } },
+	{ .name = "ops_grow_ingress_lo_meta", .size = 8000, .meta = 4, .ifindex = 1,
+	  .cmd = { .tail = { -3000, 3000 } } },
 	OPS("ops_store_then_shrink", 8000, 0, 3000, L + 4090, -390, 0, 0),
 	LEN_OUT("out_clamp_100", 8000, 100),
 	LEN_OUT("out_clamp_frags_only", 8000, 8000 - L),
@@ -129,7 +134,7 @@ static void frags_kernel_case(const void *arg)
 	LIBBPF_OPTS(bpf_test_run_opts, kopts, .data_in = in, .data_size_in = c->size,
 		    .data_out = kout, .data_size_out = nopts.data_size_out,
 		    .ctx_in = nopts.ctx_in, .ctx_size_in = nopts.ctx_size_in,
-		    .ctx_out = c->meta ? &kctx : NULL, .ctx_size_out = nopts.ctx_size_out,
+		    .ctx_out = nopts.ctx_out ? &kctx : NULL, .ctx_size_out = nopts.ctx_size_out,
 		    .repeat = 1);
 	kerr = bpf_prog_test_run_opts(fd, &kopts) ? -errno : 0;
 	bpf_object__close(kobj);

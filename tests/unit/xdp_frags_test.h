@@ -36,7 +36,8 @@ struct frags_case {
 	const char *name;
 	const char *prog;	/* "xdp_frags_ops" (NULL) or "xdp_frags_len" */
 	u32 size;		/* data_size_in, metadata included */
-	u32 meta;		/* metadata bytes in front (ctx_in data), 0: no ctx */
+	u32 meta;		/* metadata bytes in front (ctx_in data) */
+	u32 ifindex;		/* ctx_in ingress_ifindex; a ctx goes in with meta or ifindex */
 	struct frags_cmd cmd;	/* at the start of the frame, after the metadata */
 	u32 out_size;		/* data_size_out; 0: the whole buffer */
 };
@@ -87,9 +88,10 @@ static inline void frags_opts(const struct frags_case *c, const u8 *in, u8 *out,
 	o->data_size_in = c->size;
 	o->data_out = out;
 	o->data_size_out = c->out_size ? c->out_size : FRAGS_BUF_SIZE;
-	if (c->meta) {
+	if (c->meta || c->ifindex) {
 		ctx_in->data = c->meta;
 		ctx_in->data_end = c->size;
+		ctx_in->ingress_ifindex = c->ifindex;
 		o->ctx_in = ctx_in;
 		o->ctx_size_in = sizeof(*ctx_in);
 		o->ctx_out = ctx_out;
