@@ -40,7 +40,7 @@
 #define ROUNDS 5
 /* The kernel's rounds: frames per BPF_PROG_TEST_RUN call, and its batch (the NAPI budget). */
 #define KERNEL_FRAMES 2000000
-#define KERNEL_ROUNDS 3
+#define KERNEL_ROUNDS 5
 #define KERNEL_BATCH 64
 
 static const u8 frame[64] = { 2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x08, 0x00, 0x45 };
