@@ -44,6 +44,7 @@ enum nb_drop_reason {
 	NB_DROP_RX_OVERFLOW,	/* the kernel dropped it before the port read it (ring full) */
 	NB_DROP_PORT_RX_NO_BUFFER,	/* the kernel had no port buffer for a frame (AF_XDP) */
 	NB_DROP_PORT_TX_INVALID,	/* the kernel refused a transmit descriptor (AF_XDP) */
+	NB_DROP_CPUMAP_FULL,	/* a cpumap entry's queue was full */
 	NB_DROP_REASON_MAX,
 };
 

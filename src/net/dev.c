@@ -47,6 +47,7 @@ static const char *const drop_reason_names[NB_DROP_REASON_MAX] = {
 	[NB_DROP_RX_OVERFLOW] = "rx_overflow",
 	[NB_DROP_PORT_RX_NO_BUFFER] = "rx_no_buffer",
 	[NB_DROP_PORT_TX_INVALID] = "tx_invalid",
+	[NB_DROP_CPUMAP_FULL] = "cpumap_full",
 };
 
 const char *nb_drop_reason_name(enum nb_drop_reason reason)

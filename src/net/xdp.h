@@ -129,7 +129,10 @@ int nb_xdp_enqueue(struct nb_dev *dev, struct nb_pkt *pkt, struct nb_dev *dev_rx
 		   struct nb_prog *xdp_prog);
 /* May dev transmit a frame of len bytes (xdp_ok_fwd_dev)? 0 or -ENETDOWN, -EMSGSIZE, ... */
 int nb_xdp_ok_fwd_dev(const struct nb_dev *dev, u32 len);
-/* End of the poll (xdp_do_flush): transmit every bulk queue on this worker's flush list. */
+/*
+ * End of the poll (xdp_do_flush): transmit every bulk queue on this worker's flush list, then take
+ * the frames queued for this worker in cpumap entries (nb_cpu_map_poll).
+ */
 void nb_xdp_do_flush(void);
 
 /* The record of the kernel's bpf_xdp_redirect_map, shared by the devmap types' map_redirect. */

@@ -20,6 +20,7 @@
 #include "bpf/epoch.h"
 #include "bpf/map.h"
 #include "bpf/prog.h"
+#include "net/cpumap.h"
 #include "net/dev.h"
 #include "net/devmap.h"
 #include "net/redirect.h"
@@ -229,6 +230,8 @@ int nb_xdp_do_redirect(struct nb_dev *dev_rx, struct nb_pkt *pkt)
 							flags & BPF_F_EXCLUDE_INGRESS);
 		}
 		return nb_dev_map_enqueue(ri->tgt_value, pkt, dev_rx);
+	case BPF_MAP_TYPE_CPUMAP:
+		return nb_cpu_map_enqueue(ri->tgt_value, pkt, dev_rx);
 	case BPF_MAP_TYPE_UNSPEC:
 		if (map_id == NB_REDIRECT_IFINDEX_ID) {
 			fwd = nb_dev_lookup_index((u32)ri->tgt_index);
@@ -238,12 +241,12 @@ int nb_xdp_do_redirect(struct nb_dev *dev_rx, struct nb_pkt *pkt)
 		}
 		return -EBADRQC;
 	default:
-		/* cpumap and xskmap targets are not built yet: no helper records them. */
+		/* xskmap targets are not built yet: no helper records them. */
 		return -EBADRQC;
 	}
 }
 
-void nb_xdp_do_flush(void)
+static void xdp_flush_queues(void)
 {
 	struct nb_xdp_bulk_queue *bq = flush_list;
 
@@ -263,6 +266,14 @@ void nb_xdp_do_flush(void)
 		nb_dev_put(dev);
 		bq = next;
 	}
+}
+
+void nb_xdp_do_flush(void)
+{
+	xdp_flush_queues();
+	/* the frames other workers sent this one through a cpumap, and what its programs redirect */
+	if (nb_cpu_map_poll())
+		xdp_flush_queues();
 }
 
 long nb_xdp_redirect_map(struct nb_map *map, u64 index, u64 flags, u64 flag_mask,

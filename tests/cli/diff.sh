@@ -33,6 +33,16 @@ out=$($NETBPF diff $B/examples/tc_classifier.o sec classifier --type tc \
 	--pcap-in "$tmp/in.pcap" 2>&1) || fail "tc_classifier.o: $out"
 echo "$out" | grep -q '^packets 2  identical 2' || fail "tc summary: $out"
 
+# The README's examples on tests/data/packets.pcap.
+out=$($NETBPF diff $B/examples/xdp_drop_proto.o --pcap-in tests/data/packets.pcap 2>&1) ||
+	fail "README example: $out"
+[ "$out" = "packets 31  identical 31  different 0  maps 1  map differences 0" ] ||
+	fail "README example: $out"
+out=$($NETBPF diff $B/examples/tcbpf1.o program _redirect_xmit --pcap-in tests/data/packets.pcap \
+	2>&1) || fail "README example, program: $out"
+[ "$out" = "packets 31  identical 31  different 0  maps 0  map differences 0" ] ||
+	fail "README example, program: $out"
+
 # An iproute2 object libbpf cannot open (struct bpf_elf_map in "maps", a tail call through the
 # "1/0" section): the kernel side is loaded from netbpf's reading, its maps compared.
 out=$($NETBPF diff $B/tests/bpf/elf_iproute2.o sec classifier --pcap-in "$tmp/in.pcap" 2>&1) ||
