@@ -11,6 +11,17 @@ fail() { echo "FAIL: $*"; exit 1; }
 out=$($NETBPF prog dump xlated "$OBJ" 2>&1) || fail "dump xlated exited $?: $out"
 echo "$out" | grep -q "^ *0: r[0-9] = " || fail "xlated lacks insn 0: $out"
 
+# Lookups on a known map are written in line by the fixup, shown as bpftool shows them: a
+# per-CPU array's index arithmetic with the worker index, a hash map's direct element lookup.
+B=${NB_BUILD:-build}
+out=$($NETBPF prog dump xlated "$B/examples/xdp_drop_proto.o" 2>&1) || fail "percpu dump: $out"
+echo "$out" | grep -q "r1 = this_cpu" || fail "no in-line per-CPU lookup: $out"
+echo "$out" | grep -q "if w0 >= 256 goto" || fail "no index bound check: $out"
+echo "$out" | grep -q "bpf_map_lookup_elem" && fail "the lookup stayed a helper call: $out"
+out=$($NETBPF prog dump xlated "$B/tests/bpf/elf_hash.o" 2>&1) || fail "hash dump: $out"
+echo "$out" | grep -q "call __htab_map_lookup_elem_4$" || fail "no direct hash lookup: $out"
+echo "$out" | grep -q "call bpf_map_update_elem#2" || fail "update is no helper call: $out"
+
 out=$($NETBPF prog dump jited "$OBJ" sec classifier 2>&1) || fail "dump jited exited $?: $out"
 echo "$out" | grep -q "bytes of x86-64 code" || fail "no code size: $out"
 echo "$out" | grep -q "^;    0: " || fail "no BPF insn 0 header: $out"
