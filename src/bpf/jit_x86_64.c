@@ -60,8 +60,6 @@ static const u8 reg_map[NB_MAX_BPF_REG] = {
 #define ENV_OFF(field) ((s32)offsetof(struct nb_jit_env, field))
 
 #define BPF_STACK_BYTES (NB_MAX_CALL_FRAMES * NB_STACK_SIZE)
-/* Unchecked entry frame below the six SysV saves: the env's first 16 bytes, 8 of alignment. */
-#define ENTRY_RESERVE	(16 + 8)
 /* Bytes of sub rsp, imm32: the fixed-length end of every unchecked function's prologue. */
 #define SUB_RSP_LEN	7
 #define STUB_LEN	15
@@ -94,6 +92,11 @@ struct jit_ctx {
 	bool main_called;	/* a call or callback targets insn 0: no unchecked entry frame */
 	u32 main_entry;		/* unchecked: the native entry, just before insn 0 */
 	u32 tail_entry;		/* unchecked: where tail calls into this program land */
+	u32 body_start;		/* unchecked: the main function's frame set-up */
+	/* Unchecked entries: the SysV callee-saved registers this program uses, the env's room. */
+	u8 saved[6];
+	u32 nsaved;
+	s32 reserve;
 	s32 this_cpu_off;	/* the worker index, from the thread pointer */
 };
 
@@ -187,7 +190,6 @@ static u32 fault_stub(struct jit_ctx *c, u32 insn, enum nb_jit_fault kind, u32 s
 }
 
 static const u8 func_saved[] = { RBP, RBX, R13, R14, R15 };
-static const u8 sysv_saved[] = { RBX, RBP, R12, R13, R14, R15 };
 
 /* Registers the caller does not pass read as zero, as in the interpreter. */
 static const u8 cleared[] = { RAX, RBX, R13, R14, R15, RDX, RCX, R8 };
@@ -233,13 +235,53 @@ static void emit_prologue(struct jit_ctx *c, u32 stack)
 	emit_sub_rsp32(b, stack);
 }
 
-/* The unchecked entry's way out: drop the frame down to the saves, restore them, return. */
-static void emit_entry_exit(struct x86_buf *b, int frame_top)
+/*
+ * The SysV callee-saved registers an unchecked entry saves: rbx (r6, LD_ABS's ctx), rbp (r10),
+ * r12 (the env), and r13..r15 only when r7..r9 appear in the program (as the kernel's JIT pushes
+ * only the callee-saved registers a program uses). Below them the env's 16 bytes, and 8 more
+ * when needed to leave rsp 16-byte aligned.
+ */
+static void choose_saved(struct jit_ctx *c)
 {
-	emit_lea(b, RSP, frame_top, ENTRY_RESERVE);
-	for (u32 i = ARRAY_SIZE(sysv_saved); i-- > 0;)
-		emit_pop(b, sysv_saved[i]);
-	emit_ret(b);
+	const struct nb_prog *prog = c->prog;
+	bool used[NB_MAX_BPF_REG] = { false };
+
+	for (u32 i = 0; i < prog->len; i++) {
+		const struct bpf_insn *insn = &prog->insns[i];
+
+		used[insn->dst_reg % NB_MAX_BPF_REG] = true;
+		if (!insn_is_ldimm64(insn))
+			used[insn->src_reg % NB_MAX_BPF_REG] = true;
+	}
+	c->nsaved = 0;
+	c->saved[c->nsaved++] = RBX;
+	c->saved[c->nsaved++] = RBP;
+	c->saved[c->nsaved++] = R12;
+	for (u32 r = BPF_REG_7; r <= BPF_REG_9; r++)
+		if (used[r] || c->checked || !prog->verified)
+			c->saved[c->nsaved++] = reg_map[r];
+	/* The return address and the saves leave rsp 8 off alignment when their count is even. */
+	c->reserve = 16 + (c->nsaved % 2 ? 0 : 8);
+}
+
+static void emit_saves(struct jit_ctx *c)
+{
+	for (u32 i = 0; i < c->nsaved; i++)
+		emit_push(&c->b, c->saved[i]);
+}
+
+static void emit_restores(struct jit_ctx *c)
+{
+	for (u32 i = c->nsaved; i-- > 0;)
+		emit_pop(&c->b, c->saved[i]);
+}
+
+/* The unchecked entry's way out: drop the frame down to the saves, restore them, return. */
+static void emit_entry_exit(struct jit_ctx *c, int frame_top)
+{
+	emit_lea(&c->b, RSP, frame_top, c->reserve);
+	emit_restores(c);
+	emit_ret(&c->b);
 }
 
 static void emit_epilogue(struct jit_ctx *c)
@@ -248,7 +290,7 @@ static void emit_epilogue(struct jit_ctx *c)
 
 	if (!c->checked && c->in_main) {
 		/* The main function lives in the entry's frame: rbp is the env. */
-		emit_entry_exit(b, RBP);
+		emit_entry_exit(c, RBP);
 		return;
 	}
 	if (!c->checked)
@@ -260,28 +302,43 @@ static void emit_epilogue(struct jit_ctx *c)
 
 /*
  * The unchecked native entry u64 fn(r1, r2), which the main function's code follows: save the
- * SysV callee-saved registers, put the env below them (r12), and make the main function's frame
- * right there (rbp = env), as the kernel's JIT makes one frame per program. A tail call drops
- * the caller's frame (rsp = rbp) and lands on the target's own sub rsp, so every program in a
- * chain runs on a frame of its own size.
+ * callee-saved registers the program uses, put the env below them (r12), and make the main
+ * function's frame right there (rbp = env, then its verified depth), as the kernel's JIT makes
+ * one frame per program. A tail call unwinds its caller's frame and saves completely and lands
+ * on the target's tail entry (emit_tail_entry), which makes the target's own.
  */
 static void emit_main_entry(struct jit_ctx *c, u32 stack)
 {
 	struct x86_buf *b = &c->b;
 
 	c->main_entry = b->len;
-	for (u32 i = 0; i < ARRAY_SIZE(sysv_saved); i++)
-		emit_push(b, sysv_saved[i]);
-	emit_alu_imm(b, X86_W64, ALU_SUB, RSP, ENTRY_RESERVE);
+	emit_saves(c);
+	emit_alu_imm(b, X86_W64, ALU_SUB, RSP, c->reserve);
 	emit_mov(b, X86_W64, ENV, RSP);
 	emit_store_imm(b, 8, ENV, ENV_OFF(tail_calls), 0); /* and depth */
-	emit_mov(b, X86_W64, RBP, RSP);
 	/* The verifier proves nothing reads them; unproven code finds them zero. */
 	if (!c->prog->verified)
 		for (u32 i = 0; i < ARRAY_SIZE(cleared); i++)
 			emit_zero(b, cleared[i]);
-	c->tail_entry = b->len;
+	c->body_start = b->len;
+	emit_mov(b, X86_W64, RBP, RSP);
 	emit_sub_rsp32(b, stack);
+}
+
+/*
+ * Where a tail call lands, as if called from the chain's caller: the same saves and env, the
+ * chain's count from r10 (the caller's count plus one), then the main function's frame.
+ */
+static void emit_tail_entry(struct jit_ctx *c)
+{
+	struct x86_buf *b = &c->b;
+
+	c->tail_entry = b->len;
+	emit_saves(c);
+	emit_alu_imm(b, X86_W64, ALU_SUB, RSP, c->reserve);
+	emit_mov(b, X86_W64, ENV, RSP);
+	emit_store(b, 8, ENV, ENV_OFF(tail_calls), AUX); /* and depth 0 */
+	emit_jmp32(b, c->body_start);
 }
 
 /*
@@ -294,20 +351,21 @@ static void emit_entry(struct jit_ctx *c, u32 target, bool main)
 {
 	struct x86_buf *b = &c->b;
 
-	for (u32 i = 0; i < ARRAY_SIZE(sysv_saved); i++)
-		emit_push(b, sysv_saved[i]);
+	emit_saves(c);
 	if (c->checked) {
 		emit_alu_imm(b, X86_W64, ALU_SUB, RSP, 8);
 		emit_mov(b, X86_W64, ENV, RDX);
 		emit_lea(b, RBP, ENV, ENV_OFF(stack) + BPF_STACK_BYTES + NB_STACK_SIZE);
 		emit_store(b, 8, ENV, ENV_OFF(saved_rsp), RSP);
 	} else {
-		emit_alu_imm(b, X86_W64, ALU_SUB, RSP, ENTRY_RESERVE);
+		emit_alu_imm(b, X86_W64, ALU_SUB, RSP, c->reserve);
 		emit_mov(b, X86_W64, ENV, RSP);
 		emit_store_imm(b, 8, ENV, ENV_OFF(tail_calls), 0); /* and depth */
 	}
-	for (u32 i = 0; i < (main ? ARRAY_SIZE(cleared) : 5); i++)
-		emit_zero(b, cleared[i]);
+	/* Verified code reads no register it did not get (nor could it: r7..r9 may be unsaved). */
+	if (c->checked || !c->prog->verified)
+		for (u32 i = 0; i < (main ? ARRAY_SIZE(cleared) : 5); i++)
+			emit_zero(b, cleared[i]);
 	emit_call_rel(b, c->prev[target] - c->prologue_len);
 }
 
@@ -326,13 +384,13 @@ static void emit_shared(struct jit_ctx *c)
 		c->exit_all = b->len;
 		emit_load(b, 8, RSP, ENV, ENV_OFF(saved_rsp));
 		emit_alu_imm(b, X86_W64, ALU_ADD, RSP, 8);
-		for (u32 i = ARRAY_SIZE(sysv_saved); i-- > 0;)
-			emit_pop(b, sysv_saved[i]);
+		emit_restores(c);
 		emit_ret(b);
 	} else {
 		/* The env sits right below the entry's saves, whatever the depth. */
 		c->exit_all = b->len;
-		emit_entry_exit(b, ENV);
+		emit_entry_exit(c, ENV);
+		emit_tail_entry(c);
 	}
 
 	/* Ends the whole run with r0 = 0, from any call depth. */
@@ -341,11 +399,14 @@ static void emit_shared(struct jit_ctx *c)
 	emit_jmp32(b, c->exit_all);
 
 	if (!c->checked) {
-		/* The tail call dropped the caller's frame: rsp is the env, aligned. */
+		/*
+		 * The tail call unwound its caller as a return would: the interpreter's result
+		 * goes straight back to the chain's caller.
+		 */
 		c->tail_interp = b->len;
-		emit_load(b, 4, RSI, ENV, ENV_OFF(tail_calls));
-		emit_call_abs(b, tail_call_interp);
-		emit_jmp32(b, c->exit_all);
+		emit_mov(b, 0, RSI, AUX);
+		emit_mov_imm64(b, AUX2, (u64)(uintptr_t)tail_call_interp);
+		emit_jmp_reg(b, AUX2);
 	}
 
 	if (c->checked) {
@@ -870,8 +931,8 @@ static void emit_pseudo_call(struct jit_ctx *c, u32 i, const struct bpf_insn *in
 
 /*
  * bpf_tail_call(ctx, map, index), only ever in the main function: on a hit below the chain
- * limit, drop this program's frame and jump to the target's tail entry, which makes its own;
- * on a miss continue with the next instruction.
+ * limit, unwind this program's frame and saves and jump to the target's tail entry, which makes
+ * its own (the kernel's JIT does the same); on a miss continue with the next instruction.
  */
 static void emit_tail_call(struct jit_ctx *c)
 {
@@ -890,8 +951,11 @@ static void emit_tail_call(struct jit_ctx *c)
 	emit_pop(b, RDI);
 	emit_alu(b, X86_W64, ALU_TEST, RAX, RAX);
 	l_miss = emit_jcc8_fwd(b, CC_E);
-	emit_alu_mem_imm(b, 0, ALU_ADD, ENV, ENV_OFF(tail_calls), 1);
-	emit_mov(b, X86_W64, RSP, RBP);
+	/* The count goes on in r10; rdi keeps the ctx through the unwinding. */
+	emit_load(b, 4, AUX, ENV, ENV_OFF(tail_calls));
+	emit_alu_imm(b, 0, ALU_ADD, AUX, 1);
+	emit_lea(b, RSP, RBP, c->reserve);
+	emit_restores(c);
 	emit_jmp_reg(b, RAX);
 	bind8(b, l_limit);
 	bind8(b, l_miss);
@@ -1073,6 +1137,7 @@ int nb_jit_x86_64_compile(struct nb_prog *prog, struct nb_log *log)
 	free(c.b.p);
 	c.b = scratch;
 	mark_functions(&c);
+	choose_saved(&c);
 	if (!c.checked && c.main_called) {
 		/* Only unproven code calls its own entry: the interpreter runs it. */
 		nb_log_printf(log, "JIT: a call or callback targets the main function\n");
