@@ -12,17 +12,19 @@
  *
  * Verified programs run on frames as the kernel's JIT makes them (layout of an unchecked image):
  *
- *   entry      u64 fn(r1, r2), the main function's prologue: saves the six SysV callee-saved
- *              registers, puts the env below them (r12) and sets rbp (BPF r10) there; then
- *   tail entry sub rsp, the main function's stack as the verifier proved it (rounded up to 16);
- *              a tail call drops its caller's frame (rsp = rbp) and jumps here, so every
- *              program of a chain runs on its own frame size in the entry's frame
+ *   entry      u64 fn(r1, r2), the main function's prologue: saves the SysV callee-saved
+ *              registers the program uses (rbx, rbp, r12, and r13..r15 for r7..r9), puts the
+ *              env below them (r12), sets rbp (BPF r10) there and subtracts the main
+ *              function's stack as the verifier proved it (rounded up to 16)
  *   body       the main function's code, whose exit unwinds the entry; then each other BPF
  *              function: push rbp, rbx, r13, r14, r15; rbp = rsp; sub rsp, its stack; code;
  *              exit: rsp = rbp, pop the five, return
- *   shared     exit_all (aborts: LD_ABS failures end the run with r0 = 0), the tail call's
- *              interpreter fallback, one entry per callback, u64 fn(r1..r5), shaped as the
- *              main one but calling its function
+ *   shared     exit_all (aborts: LD_ABS failures end the run with r0 = 0); the tail entry,
+ *              the entry again with the chain's count from r10: a tail call unwinds its
+ *              caller's frame and saves as a return would and jumps there, so each program
+ *              of a chain runs with its own saves and frame size; the tail call's interpreter
+ *              fallback; one entry per callback, u64 fn(r1..r5), shaped as the main one but
+ *              calling its function
  *
  * Checked mode (NB_PROG_LOAD_CHECKED) keeps every BPF frame in the env, where its bounds
  * checks find them: the image starts with the entry fn(r1, r2, env), which calls the main
