@@ -40,7 +40,7 @@ static const char *const objects[] = {
 	"tests/bpf/elf_btf_pin.o", "tests/bpf/elf_iproute2.o", "tests/bpf/elf_legacy_libbpf.o",
 	"tests/bpf/disasm_forms.o", "tests/bpf/elf_iproute2_mim.o", "tests/bpf/elf_pin_mismatch.o",
 	"tests/bpf/elf_pin_share.o", "tests/bpf/verifier_parser.o", "tests/bpf/elf_self_tail.o",
-	"tests/bpf/xdp_frags.o",
+	"tests/bpf/xdp_frags.o", "tests/bpf/elf_iproute2_globals.o",
 };
 
 /* Objects of the build left out of the corpus, and why. */
