@@ -420,6 +420,45 @@ NB_TEST(ports_afpacket_too_big_counted)
 }
 
 /*
+ * Frames the kernel could not put into a full ring are counted: 3000 frames of 1514 bytes into
+ * a ring of about 2700 while nobody reads, then every frame is either received or counted as
+ * rx_overflow on the device (tp_drops of PACKET_STATISTICS).
+ */
+NB_TEST(ports_afpacket_ring_overflow_counted)
+{
+	struct nb_port_queue_stats q;
+	struct nb_dev_stats_total s;
+	struct nb_dev *devs[1];
+	u8 frame[1514];
+	u64 deadline;
+	int fd;
+
+	enter_netns();
+	veth_pair("veth0", "veth1");
+	script("link add p0 type afpacket dev veth1\n");
+	devs[0] = dev("p0");
+	fd = test_socket("veth0", TEST_ETH_P);
+	make_frame(frame, 0, false);
+	for (int i = 0; i < 3000; i++) {
+		while (send(fd, frame, sizeof(frame), 0) < 0)
+			NB_ASSERT(errno == EAGAIN || errno == ENOBUFS);
+	}
+	deadline = now_ms() + 3000;
+	do {
+		nb_worker_poll(devs, 1);
+		nb_dev_stats_read(devs[0], &s);
+	} while (s.rx_packets + s.drops[NB_DROP_RX_OVERFLOW] < 3000 && now_ms() < deadline);
+	NB_ASSERT_EQ(nb_port_queue_stats(devs[0]->port, 0, &q), 0);
+	printf("received %llu, ring drops %llu\n", (unsigned long long)s.rx_packets,
+	       (unsigned long long)s.drops[NB_DROP_RX_OVERFLOW]);
+	NB_ASSERT(s.drops[NB_DROP_RX_OVERFLOW] > 0);
+	NB_ASSERT_EQ(s.rx_packets + s.drops[NB_DROP_RX_OVERFLOW], 3000);
+	NB_ASSERT_EQ(q.rx_kernel_drops, s.drops[NB_DROP_RX_OVERFLOW]);
+	close(fd);
+	finish();
+}
+
+/*
  * tap: netbpf opens (creates) nbtap0 and reflects every frame back into it; the test writes
  * through a packet socket on nbtap0 (the kernel transmits them to the tap) and reads the
  * reflected frames the kernel receives on it.
