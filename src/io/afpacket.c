@@ -373,18 +373,18 @@ static unsigned int afp_tx_burst(struct nb_port *port, struct nb_pkt **pkts, uns
 			queue_tx_mmsg(q, chunk, cnt, sent);
 		else
 			queue_tx_ring(q, chunk, cnt, sent);
+		for (unsigned int i = 0; i < cnt; i++)
+			taken += sent[i];
+		q->stats.tx_packets += taken;
 		pthread_spin_unlock(&q->tx_lock);
 		/* The taken frames are copied: free them. The others move to the front of the
 		 * failed ones, which end up at the end of pkts for the caller to drop. */
 		for (unsigned int i = 0; i < cnt; i++) {
-			if (sent[i]) {
+			if (sent[i])
 				nb_pkt_free(chunk[i]);
-				taken++;
-			} else {
+			else
 				pkts[failed++] = chunk[i];
-			}
 		}
-		q->stats.tx_packets += taken;
 		total += taken;
 	}
 	memmove(pkts + total, pkts, failed * sizeof(*pkts));
