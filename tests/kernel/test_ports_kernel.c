@@ -370,7 +370,7 @@ NB_TEST(ports_afpacket_queues_fanout)
 	NB_ASSERT_EQ(nb_port_queue_stats(port, 1, &q1), 0);
 	NB_ASSERT_EQ(nb_port_queue_stats(port, 2, &q1), -ENOENT);
 	NB_ASSERT_EQ(nb_port_queue_stats(port, 1, &q1), 0);
-	printf("queue 0: %llu frames, queue 1: %llu frames\n",
+	nb_test_report("queue 0: %llu frames, queue 1: %llu frames",
 	       (unsigned long long)q0.rx_packets, (unsigned long long)q1.rx_packets);
 	NB_ASSERT(q0.rx_packets > 0 && q1.rx_packets > 0);
 	NB_ASSERT_EQ(q0.rx_packets + q1.rx_packets, NR_FRAMES);
@@ -449,7 +449,7 @@ NB_TEST(ports_afpacket_ring_overflow_counted)
 		nb_dev_stats_read(devs[0], &s);
 	} while (s.rx_packets + s.drops[NB_DROP_RX_OVERFLOW] < 3000 && now_ms() < deadline);
 	NB_ASSERT_EQ(nb_port_queue_stats(devs[0]->port, 0, &q), 0);
-	printf("received %llu, ring drops %llu\n", (unsigned long long)s.rx_packets,
+	nb_test_report("received %llu, ring drops %llu", (unsigned long long)s.rx_packets,
 	       (unsigned long long)s.drops[NB_DROP_RX_OVERFLOW]);
 	NB_ASSERT(s.drops[NB_DROP_RX_OVERFLOW] > 0);
 	NB_ASSERT_EQ(s.rx_packets + s.drops[NB_DROP_RX_OVERFLOW], 3000);
@@ -507,7 +507,7 @@ NB_TEST(ports_tap_queues)
 	NB_ASSERT_EQ(port_receive(port, NR_FRAMES, true, seen), NR_FRAMES);
 	NB_ASSERT_EQ(nb_port_queue_stats(port, 0, &q0), 0);
 	NB_ASSERT_EQ(nb_port_queue_stats(port, 1, &q1), 0);
-	printf("queue 0: %llu frames, queue 1: %llu frames\n",
+	nb_test_report("queue 0: %llu frames, queue 1: %llu frames",
 	       (unsigned long long)q0.rx_packets, (unsigned long long)q1.rx_packets);
 	NB_ASSERT(q0.rx_packets > 0 && q1.rx_packets > 0);
 	NB_ASSERT_EQ(q0.rx_packets + q1.rx_packets, NR_FRAMES);
