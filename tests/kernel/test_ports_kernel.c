@@ -371,7 +371,7 @@ NB_TEST(ports_afpacket_queues_fanout)
 	NB_ASSERT_EQ(nb_port_queue_stats(port, 2, &q1), -ENOENT);
 	NB_ASSERT_EQ(nb_port_queue_stats(port, 1, &q1), 0);
 	nb_test_report("queue 0: %llu frames, queue 1: %llu frames",
-	       (unsigned long long)q0.rx_packets, (unsigned long long)q1.rx_packets);
+		       (unsigned long long)q0.rx_packets, (unsigned long long)q1.rx_packets);
 	NB_ASSERT(q0.rx_packets > 0 && q1.rx_packets > 0);
 	NB_ASSERT_EQ(q0.rx_packets + q1.rx_packets, NR_FRAMES);
 	close(fd);
@@ -450,7 +450,7 @@ NB_TEST(ports_afpacket_ring_overflow_counted)
 	} while (s.rx_packets + s.drops[NB_DROP_RX_OVERFLOW] < 3000 && now_ms() < deadline);
 	NB_ASSERT_EQ(nb_port_queue_stats(devs[0]->port, 0, &q), 0);
 	nb_test_report("received %llu, ring drops %llu", (unsigned long long)s.rx_packets,
-	       (unsigned long long)s.drops[NB_DROP_RX_OVERFLOW]);
+		       (unsigned long long)s.drops[NB_DROP_RX_OVERFLOW]);
 	NB_ASSERT(s.drops[NB_DROP_RX_OVERFLOW] > 0);
 	NB_ASSERT_EQ(s.rx_packets + s.drops[NB_DROP_RX_OVERFLOW], 3000);
 	NB_ASSERT_EQ(q.rx_kernel_drops, s.drops[NB_DROP_RX_OVERFLOW]);
@@ -508,7 +508,7 @@ NB_TEST(ports_tap_queues)
 	NB_ASSERT_EQ(nb_port_queue_stats(port, 0, &q0), 0);
 	NB_ASSERT_EQ(nb_port_queue_stats(port, 1, &q1), 0);
 	nb_test_report("queue 0: %llu frames, queue 1: %llu frames",
-	       (unsigned long long)q0.rx_packets, (unsigned long long)q1.rx_packets);
+		       (unsigned long long)q0.rx_packets, (unsigned long long)q1.rx_packets);
 	NB_ASSERT(q0.rx_packets > 0 && q1.rx_packets > 0);
 	NB_ASSERT_EQ(q0.rx_packets + q1.rx_packets, NR_FRAMES);
 	close(fd);
