@@ -529,8 +529,8 @@ static int parse_words(struct afp_port *ap, int argc, char **argv, struct nb_log
 		} else if (!strcmp(key, "queues")) {
 			if (!nb_port_parse_u64(val, &queues) || !queues ||
 			    queues > AFP_MAX_QUEUES) {
-				nb_log_printf(log, "afpacket: \"queues %s\" is wrong: expected 1 to "
-					      "%d\n", val, AFP_MAX_QUEUES);
+				nb_log_printf(log, "afpacket: \"queues %s\" is wrong: "
+					      "expected 1 to %d\n", val, AFP_MAX_QUEUES);
 				return -EINVAL;
 			}
 		} else if (!strcmp(key, "tx") && (!strcmp(val, "ring") ||

@@ -239,8 +239,8 @@ static int tap_open(struct nb_port *port, int argc, char **argv, struct nb_log *
 		} else if (!strcmp(key, "queues") && nb_port_parse_u64(val, &queues) && queues &&
 			   queues <= TAP_MAX_QUEUES) {
 		} else {
-			nb_log_printf(log, "tap: \"%s %s\" is wrong: expected dev IFNAME or queues N "
-				      "(1 to %d)\n", key, val, TAP_MAX_QUEUES);
+			nb_log_printf(log, "tap: \"%s %s\" is wrong: expected dev IFNAME or "
+				      "queues N (1 to %d)\n", key, val, TAP_MAX_QUEUES);
 			return -EINVAL;
 		}
 	}

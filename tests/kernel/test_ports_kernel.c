@@ -212,7 +212,8 @@ static void forward_redirect_xmit(const void *arg)
 
 static void __attribute__((constructor)) register_forward(void)
 {
-	nb_test_register("ports_afpacket_forward_redirect_xmit_ring", forward_redirect_xmit, "ring");
+	nb_test_register("ports_afpacket_forward_redirect_xmit_ring", forward_redirect_xmit,
+			 "ring");
 	nb_test_register("ports_afpacket_forward_redirect_xmit_sendmmsg", forward_redirect_xmit,
 			 "sendmmsg");
 }
