@@ -68,7 +68,7 @@ int nb_kb_run(int (*fn)(void *arg, struct nb_kb_result *res), void *arg,
 	      struct nb_kb_result *res)
 {
 	struct nb_kb_result *shared;
-	int status, err;
+	int status = 0, err;
 	pid_t pid;
 
 	memset(res, 0, sizeof(*res));
