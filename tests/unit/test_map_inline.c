@@ -257,6 +257,11 @@ NB_TEST(map_inline_percpu_hash)
 	percpu_counts(BPF_MAP_TYPE_PERCPU_HASH, "call __htab_map_lookup_elem_4");
 }
 
+NB_TEST(map_inline_lru_percpu_hash)
+{
+	percpu_counts(BPF_MAP_TYPE_LRU_PERCPU_HASH, ") = 1");
+}
+
 /*
  * outer[k] -> inner map -> inner[1] -> *(u64 *) value; MISS for a missing outer slot, MISS + 1
  * for a missing inner element.
