@@ -69,11 +69,19 @@ struct nb_tc_action_opts {
 	 */
 	int control;
 	bool has_control;
+	/*
+	 * "index N": the action's number within its kind (0: the lowest free one). On a filter,
+	 * an index that exists binds that action (the words besides are ignored, as the kernel
+	 * does); "tc actions add" refuses it with -EEXIST, replace and change set it anew.
+	 */
+	__u32 index;
+	__u32 flags;		/* TCA_ACT_FLAGS_NO_PERCPU_STATS ("no_percpu"), ..._SKIP_HW */
 	union {
 		struct {
 			struct nb_prog *prog;	/* a SCHED_ACT program; referenced */
 			const char *obj_file;	/* or "obj F [sec S]": loaded as sched_act */
 			const char *section;	/* default "action" */
+			const char *name;	/* shown by show ("FILE:[SEC]"); default: none */
 		} bpf;
 		struct {
 			int eaction;		/* TCA_EGRESS_REDIR, TCA_EGRESS_MIRROR, TCA_INGRESS_* */
@@ -203,6 +211,63 @@ struct nb_tc_stats {
 	__u64 overlimits;
 };
 
+/* What tc actions show and filter show print for one action. */
+struct nb_tc_action_info {
+	const char *kind;		/* "gact", "bpf", "mirred" (static) */
+	int control;
+	__u32 index;			/* the action's number within its kind */
+	int refcnt;			/* references: tc actions add's own and one per binding */
+	int bindcnt;			/* filters bound to it */
+	__u32 flags;			/* TCA_ACT_FLAGS_* */
+	/* ages in ms: since made, since last used (since made when never), since first used */
+	__u64 installed_ms;
+	__u64 lastuse_ms;
+	__u64 firstuse_ms;
+	bool used;			/* a packet ran it: firstuse_ms means something */
+	struct nb_tc_stats stats;
+	union {
+		struct {
+			__u32 prog_id;
+			char name[128];		/* "FILE:[SEC]" as given, or empty */
+		} bpf;
+		struct {
+			int eaction;		/* TCA_EGRESS_REDIR, ... */
+			__u32 ifindex;		/* the target's, even once it is gone */
+		} mirred;
+	};
+};
+
+/*
+ * Shared actions, as the kernel's act_api keeps them: each kind numbers its actions (index),
+ * and an action lives while it has references: "tc actions add" holds one, every filter bound
+ * to it one more. Filters and standalone commands reach the same objects, so their counters
+ * are shared.
+ *
+ * tc actions add: make cnt actions (all or none); -EEXIST when an index is taken. replace
+ * (also "change", which the kernel treats alike) sets an existing action's parameters anew or
+ * makes it. indexes (may be NULL) receives each action's index.
+ */
+int nb_tc_actions_add(const struct nb_tc_action_opts *opts, unsigned int cnt, bool replace,
+		      __u32 *indexes, struct nb_log *log);
+/* tc actions get: -ENOENT when there is no such action. */
+int nb_tc_action_get(const char *kind, __u32 index, struct nb_tc_action_info *info,
+		     struct nb_log *log);
+/* tc actions del: -ENOENT when missing, -EPERM while a filter is bound to it. */
+int nb_tc_action_del(const char *kind, __u32 index, struct nb_log *log);
+/*
+ * tc actions flush action KIND: drop tc actions add's reference of each action in index order,
+ * stopping at the first bound one (-EPERM, or 0 with a warning in log once some went).
+ * *count: how many were released.
+ */
+int nb_tc_actions_flush(const char *kind, unsigned int *count, struct nb_log *log);
+typedef int (*nb_tc_action_walk_fn)(const struct nb_tc_action_info *info, void *ctx);
+/* tc actions list action KIND: every action of the kind in index order; fn may stop it (!0). */
+int nb_tc_actions_walk(const char *kind, nb_tc_action_walk_fn fn, void *ctx, struct nb_log *log);
+/* The kinds built, in a stable order, NULL-terminated ("bpf", "gact", "mirred"). */
+const char *const *nb_tc_action_kinds(void);
+/* Release every action no filter is bound to (a namespace going away; process exit). */
+void nb_tc_actions_destroy_unbound(void);
+
 /* What filter show prints for one filter. */
 struct nb_tc_filter_info {
 	struct nb_tc_filter_id id;
@@ -213,12 +278,7 @@ struct nb_tc_filter_info {
 	const char *name;		/* bpf: the program's name */
 	struct nb_tc_stats stats;	/* the filter's: matched packets, drops by its verdict */
 	unsigned int action_cnt;
-	struct {
-		const char *kind;
-		int control;
-		__u32 index;		/* the action's index within its kind */
-		struct nb_tc_stats stats;
-	} actions[NB_TC_MAX_ACTIONS];
+	struct nb_tc_action_info actions[NB_TC_MAX_ACTIONS];
 };
 
 typedef int (*nb_tc_filter_walk_fn)(const struct nb_tc_filter_info *info, void *ctx);

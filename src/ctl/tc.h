@@ -4,6 +4,8 @@
 #define NB_CTL_TC_H
 
 #include <limits.h>
+#include <stdbool.h>
+#include <linux/bpf.h>
 
 #include <netbpf/tc.h>
 
@@ -13,6 +15,7 @@
 struct nb_ctl_actions {
 	struct nb_tc_action_opts a[NB_TC_MAX_ACTIONS];
 	char paths[NB_TC_MAX_ACTIONS][PATH_MAX];
+	char names[NB_TC_MAX_ACTIONS][128];	/* bpf: "FILE:[SEC]" */
 	unsigned int cnt;
 };
 
@@ -21,6 +24,22 @@ int nb_ctl_parse_actions(struct nb_ctl *ctl, int argc, char **argv, int *i,
 			 struct nb_ctl_actions *acts);
 /* "drop", "pass", "goto chain 3", ... */
 const char *nb_ctl_control_name(int control, char *buf, size_t size);
+
+/* How an action is shown: by tc actions (not_in_hw), with used_hw_stats (u32, matchall, tc actions). */
+#define NB_CTL_ACT_STANDALONE 1
+#define NB_CTL_ACT_HW_STATS 2
+
+struct nb_json;
+struct nb_prog;
+/* One action as tc prints it (m_gact.c, m_bpf.c, m_mirred.c): text, or an object into j. */
+void nb_ctl_print_action(struct nb_ctl *ctl, struct nb_json *j, const struct nb_tc_action_info *a,
+			 unsigned int order, unsigned int how);
+/* print_action_control's JSON object {"type": ...}. */
+void nb_ctl_control_json(struct nb_json *j, const char *name, int control);
+/* bpf_dump_prog_info: "id N name P tag T jited " (text) or "prog": {...}; false when gone. */
+bool nb_ctl_print_prog_info(struct nb_ctl *ctl, struct nb_json *j, __u32 id);
+/* The kernel's tag of prog in hex. */
+const char *nb_ctl_prog_tag(const struct nb_prog *prog, char buf[2 * BPF_TAG_SIZE + 1]);
 
 /* A filter handle as tc prints it: 0x1, or u32's 800::800. */
 const char *nb_ctl_handle_name(const char *kind, __u32 handle, char *buf, size_t size);

@@ -17,9 +17,14 @@
 #include <linux/pkt_cls.h>
 #include <linux/tc_act/tc_mirred.h>
 
+#include <net/if.h>
+
+#include <netbpf/clock.h>
 #include <netbpf/dev.h>
+#include <netbpf/prog.h>
 
 #include "ctl/args.h"
+#include "ctl/json.h"
 #include "ctl/tc.h"
 
 static const struct { const char *word; int control; } controls[] = {
@@ -87,8 +92,10 @@ static bool parse_control(struct nb_ctl *ctl, int argc, char **argv, int *i, int
 }
 
 static int parse_bpf(struct nb_ctl *ctl, int argc, char **argv, int *i,
-		     struct nb_tc_action_opts *a, char *path)
+		     struct nb_tc_action_opts *a, char *path, char *name, size_t name_size)
 {
+	const char *file = NULL;
+
 	for (; *i < argc; ++*i) {
 		const char *w = argv[*i], *val;
 
@@ -99,10 +106,12 @@ static int parse_bpf(struct nb_ctl *ctl, int argc, char **argv, int *i,
 			val = nb_ctl_next(ctl, argc, argv, i);
 			if (!val)
 				return -EINVAL;
-			if (w[0] == 'o')
+			if (w[0] == 'o') {
 				a->bpf.obj_file = nb_ctl_obj_path(ctl, val, path, PATH_MAX);
-			else
+				file = strrchr(val, '/') ? strrchr(val, '/') + 1 : val;
+			} else {
 				a->bpf.section = val;
+			}
 			continue;
 		}
 		if (!strcmp(w, "bytecode") || !strcmp(w, "bytecode-file") || !strcmp(w, "bc") ||
@@ -110,8 +119,15 @@ static int parse_bpf(struct nb_ctl *ctl, int argc, char **argv, int *i,
 			return nb_ctl_wrong(ctl, w, "only obj FILE [sec NAME] programs are supported");
 		break;
 	}
-	if (!a->bpf.obj_file)
+	if (!a->bpf.obj_file) {
+		/* "action bpf index N" binds an existing action */
+		if (*i < argc && !strcmp(argv[*i], "index"))
+			return 0;
 		return nb_ctl_usage(ctl, "action bpf needs \"obj FILE\"");
+	}
+	/* iproute2 annotates the action "FILE:[SECTION]" */
+	snprintf(name, name_size, "%s:[%s]", file, a->bpf.section ? a->bpf.section : "action");
+	a->bpf.name = name;
 	return 0;
 }
 
@@ -122,6 +138,8 @@ static int parse_mirred(struct nb_ctl *ctl, int argc, char **argv, int *i,
 	const char *w, *name;
 	struct nb_dev *dev;
 
+	if (*i < argc && !strcmp(argv[*i], "index"))
+		return 0;	/* "action mirred index N" binds an existing action */
 	if (*i + 3 > argc)
 		return nb_ctl_usage(ctl, "action mirred needs { egress | ingress } "
 				    "{ redirect | mirror } dev DEV");
@@ -150,6 +168,33 @@ static int parse_mirred(struct nb_ctl *ctl, int argc, char **argv, int *i,
 	return 0;
 }
 
+/* "index N", "no_percpu", "skip_hw" after an action's words, in any order. */
+static int parse_action_tail(struct nb_ctl *ctl, int argc, char **argv, int *i,
+			     struct nb_tc_action_opts *a)
+{
+	while (*i < argc) {
+		const char *w = argv[*i], *val;
+
+		if (!strcmp(w, "index")) {
+			val = nb_ctl_next(ctl, argc, argv, i);
+			if (!val)
+				return -EINVAL;
+			if (!nb_ctl_parse_u32(val, &a->index, 10) || !a->index)
+				return nb_ctl_wrong(ctl, val, "Illegal \"index\"");
+		} else if (!strcmp(w, "no_percpu")) {
+			a->flags |= TCA_ACT_FLAGS_NO_PERCPU_STATS;
+		} else if (!strcmp(w, "skip_hw")) {
+			a->flags |= TCA_ACT_FLAGS_SKIP_HW;
+		} else if (!strcmp(w, "skip_sw")) {
+			return nb_ctl_wrong(ctl, w, "skip_sw leaves nothing to run here");
+		} else {
+			return 0;
+		}
+		++*i;
+	}
+	return 0;
+}
+
 int nb_ctl_parse_actions(struct nb_ctl *ctl, int argc, char **argv, int *i,
 			 struct nb_ctl_actions *acts)
 {
@@ -172,6 +217,9 @@ int nb_ctl_parse_actions(struct nb_ctl *ctl, int argc, char **argv, int *i,
 			a->kind = "gact";
 			a->has_control = true;
 			++*i;
+			err = parse_action_tail(ctl, argc, argv, i, a);
+			if (err)
+				return err;
 			acts->cnt++;
 			continue;
 		}
@@ -180,31 +228,470 @@ int nb_ctl_parse_actions(struct nb_ctl *ctl, int argc, char **argv, int *i,
 			a->kind = "gact";
 		} else if (!strcmp(kind, "bpf")) {
 			a->kind = "bpf";
-			err = parse_bpf(ctl, argc, argv, i, a, acts->paths[acts->cnt]);
+			err = parse_bpf(ctl, argc, argv, i, a, acts->paths[acts->cnt],
+					acts->names[acts->cnt], sizeof(acts->names[0]));
 		} else if (!strcmp(kind, "mirred")) {
 			a->kind = "mirred";
 			err = parse_mirred(ctl, argc, argv, i, a);
 		} else {
 			return nb_ctl_wrong(ctl, kind, "unknown action, expected gact, bpf or mirred");
 		}
+		if (!err)
+			err = parse_action_tail(ctl, argc, argv, i, a);
 		if (err)
 			return err;
-		if (*i < argc && !strcmp(argv[*i], "index")) {
-			/* indexes are given in order per filter here: the word is read, not used */
-			if (!nb_ctl_next(ctl, argc, argv, i))
-				return -EINVAL;
-			++*i;
-		}
 		if (*i < argc && parse_control(ctl, argc, argv, i, &a->control, &err)) {
 			if (err)
 				return err;
 			a->has_control = true;
 			++*i;
-		} else if (!strcmp(a->kind, "gact")) {
+		} else if (!strcmp(a->kind, "gact") && !a->index) {
 			return *i < argc ? nb_ctl_wrong(ctl, argv[*i], "expected a gact verdict")
 					 : nb_ctl_usage(ctl, "action gact needs a verdict");
 		}
+		err = parse_action_tail(ctl, argc, argv, i, a);
+		if (err)
+			return err;
 		acts->cnt++;
 	}
 	return 0;
+}
+
+/* The kernel's tag of prog in hex, as tc and bpftool print it. */
+const char *nb_ctl_prog_tag(const struct nb_prog *prog, char buf[2 * BPF_TAG_SIZE + 1])
+{
+	__u8 tag[BPF_TAG_SIZE];
+
+	buf[0] = 0;
+	if (nb_prog_tag(prog, tag))
+		return "?";
+	for (int i = 0; i < BPF_TAG_SIZE; i++)
+		sprintf(buf + 2 * i, "%02x", tag[i]);
+	return buf;
+}
+
+/* bpf_dump_prog_info: "id N name P tag T jited " or the "prog" object; false when gone. */
+bool nb_ctl_print_prog_info(struct nb_ctl *ctl, struct nb_json *j, __u32 id)
+{
+	struct nb_prog *prog = id ? nb_prog_get_by_id(id) : NULL;
+	char tag[2 * BPF_TAG_SIZE + 1];
+
+	if (!prog)
+		return false;
+	/* the kernel keeps BPF_OBJ_NAME_LEN - 1 characters of the name */
+	if (j) {
+		nb_json_start_object(j, "prog");
+		nb_json_uint(j, "id", id);
+		nb_json_printf(j, "name", "%.15s", nb_prog_name(prog));
+		nb_json_string(j, "tag", nb_ctl_prog_tag(prog, tag));
+		nb_json_uint(j, "jited", nb_prog_is_jited(prog));
+		nb_json_end_object(j);
+	} else {
+		fprintf(ctl->out, "id %u name %.15s tag %s %s", id, nb_prog_name(prog),
+			nb_ctl_prog_tag(prog, tag), nb_prog_is_jited(prog) ? "jited " : "");
+	}
+	nb_prog_put(prog);
+	return true;
+}
+
+/* print_action_control's JSON: {"type": "goto", "chain": N} and the like. */
+void nb_ctl_control_json(struct nb_json *j, const char *name, int control)
+{
+	char buf[32];
+
+	nb_json_start_object(j, name);
+	if (TC_ACT_EXT_CMP(control, TC_ACT_GOTO_CHAIN)) {
+		nb_json_string(j, "type", "goto");
+		nb_json_uint(j, "chain", control & TC_ACT_EXT_VAL_MASK);
+	} else if (TC_ACT_EXT_CMP(control, TC_ACT_JUMP)) {
+		nb_json_string(j, "type", "jump");
+		nb_json_uint(j, "jump", control & TC_ACT_EXT_VAL_MASK);
+	} else {
+		nb_json_string(j, "type", nb_ctl_control_name(control, buf, sizeof(buf)));
+	}
+	nb_json_end_object(j);
+}
+
+static const char *mirred_name(int eaction)
+{
+	switch (eaction) {
+	case TCA_EGRESS_REDIR:
+		return "Egress Redirect";
+	case TCA_INGRESS_REDIR:
+		return "Ingress Redirect";
+	case TCA_EGRESS_MIRROR:
+		return "Egress Mirror";
+	case TCA_INGRESS_MIRROR:
+		return "Ingress Mirror";
+	}
+	return "unknown";
+}
+
+/* The target's name, or "ifN" once it is gone. */
+static const char *mirred_dev_name(__u32 ifindex, char *buf, size_t size)
+{
+	struct nb_dev *dev = nb_dev_get_by_index(ifindex);
+
+	if (dev) {
+		snprintf(buf, size, "%s", nb_dev_name(dev));
+		nb_dev_put(dev);
+	} else {
+		snprintf(buf, size, "if%u", ifindex);
+	}
+	return buf;
+}
+
+/* tc's seconds from the ages: shown only when the kernel's jiffies would not be 0. */
+static bool tm_shown(__u64 ms)
+{
+	return ms * NB_HZ / 1000 != 0;
+}
+
+static void print_tm_text(FILE *f, const struct nb_tc_action_info *a)
+{
+	if (tm_shown(a->installed_ms))
+		fprintf(f, " installed %llu sec", (unsigned long long)a->installed_ms / 1000);
+	if (tm_shown(a->lastuse_ms))
+		fprintf(f, " used %llu sec", (unsigned long long)a->lastuse_ms / 1000);
+	if (a->used && tm_shown(a->firstuse_ms))
+		fprintf(f, " firstused %llu sec", (unsigned long long)a->firstuse_ms / 1000);
+}
+
+static void print_tm_json(struct nb_json *j, const struct nb_tc_action_info *a)
+{
+	if (tm_shown(a->installed_ms))
+		nb_json_uint(j, "installed", a->installed_ms / 1000);
+	if (tm_shown(a->lastuse_ms))
+		nb_json_uint(j, "last_used", a->lastuse_ms / 1000);
+	if (a->used && tm_shown(a->firstuse_ms))
+		nb_json_uint(j, "first_used", a->firstuse_ms / 1000);
+}
+
+static void print_action_json(struct nb_ctl *ctl, struct nb_json *j,
+			      const struct nb_tc_action_info *a, unsigned int order, unsigned int how)
+{
+	char buf[IFNAMSIZ + 16];
+
+	nb_json_start_object(j, NULL);
+	nb_json_uint(j, "order", order);
+	nb_json_string(j, "kind", a->kind);
+	if (!strcmp(a->kind, "gact")) {
+		nb_ctl_control_json(j, "control_action", a->control);
+		nb_json_start_object(j, "prob");
+		nb_json_string(j, "random_type", "none");
+		nb_ctl_control_json(j, "control_action", TC_ACT_OK);
+		nb_json_int(j, "val", 0);
+		nb_json_end_object(j);
+	} else if (!strcmp(a->kind, "bpf")) {
+		if (a->bpf.name[0])
+			nb_json_string(j, "bpf_name", a->bpf.name);
+		nb_ctl_print_prog_info(ctl, j, a->bpf.prog_id);
+		nb_ctl_control_json(j, "control_action", a->control);
+	} else if (!strcmp(a->kind, "mirred")) {
+		bool redirect = a->mirred.eaction == TCA_EGRESS_REDIR ||
+				a->mirred.eaction == TCA_INGRESS_REDIR;
+		bool ingress = a->mirred.eaction == TCA_INGRESS_REDIR ||
+			       a->mirred.eaction == TCA_INGRESS_MIRROR;
+
+		nb_json_string(j, "mirred_action", redirect ? "redirect" : "mirror");
+		nb_json_string(j, "direction", ingress ? "ingress" : "egress");
+		nb_json_string(j, "to_dev", mirred_dev_name(a->mirred.ifindex, buf, sizeof(buf)));
+		nb_ctl_control_json(j, "control_action", a->control);
+	} else {
+		nb_ctl_control_json(j, "control_action", a->control);
+	}
+	nb_json_uint(j, "index", a->index);
+	nb_json_int(j, "ref", a->refcnt);
+	nb_json_int(j, "bind", a->bindcnt);
+	if (ctl->stats) {
+		print_tm_json(j, a);
+		nb_json_start_object(j, "stats");
+		nb_json_uint(j, "bytes", a->stats.bytes);
+		nb_json_uint(j, "packets", a->stats.packets);
+		nb_json_uint(j, "drops", a->stats.drops);
+		nb_json_uint(j, "overlimits", a->stats.overlimits);
+		nb_json_uint(j, "requeues", 0);
+		nb_json_uint(j, "backlog", 0);
+		nb_json_uint(j, "qlen", 0);
+		nb_json_end_object(j);
+	}
+	if (a->flags & TCA_ACT_FLAGS_NO_PERCPU_STATS)
+		nb_json_bool(j, "no_percpu", true);
+	if (how & NB_CTL_ACT_STANDALONE)
+		nb_json_bool(j, "not_in_hw", true);
+	if (how & NB_CTL_ACT_HW_STATS) {
+		nb_json_start_array(j, "used_hw_stats");
+		nb_json_string(j, NULL, "disabled");
+		nb_json_end_array(j);
+	}
+	nb_json_end_object(j);
+}
+
+void nb_ctl_print_action(struct nb_ctl *ctl, struct nb_json *j, const struct nb_tc_action_info *a,
+			 unsigned int order, unsigned int how)
+{
+	FILE *f = ctl->out;
+	char cbuf[32], dbuf[IFNAMSIZ + 16];
+	const char *control = nb_ctl_control_name(a->control, cbuf, sizeof(cbuf));
+
+	if (j) {
+		print_action_json(ctl, j, a, order, how);
+		return;
+	}
+	fprintf(f, "\taction order %u: ", order);
+	if (!strcmp(a->kind, "gact")) {
+		fprintf(f, "gact action %s\n\t random type none pass val 0\n\t index %u ref %d bind %d",
+			control, a->index, a->refcnt, a->bindcnt);
+		if (ctl->stats)
+			print_tm_text(f, a);
+		fprintf(f, "\n");
+	} else if (!strcmp(a->kind, "bpf")) {
+		fprintf(f, "bpf ");
+		if (a->bpf.name[0])
+			fprintf(f, "%s ", a->bpf.name);
+		nb_ctl_print_prog_info(ctl, NULL, a->bpf.prog_id);
+		fprintf(f, "default-action %s\n\t index %u ref %d bind %d", control, a->index,
+			a->refcnt, a->bindcnt);
+		if (ctl->stats)
+			print_tm_text(f, a);
+		fprintf(f, "\n ");	/* m_bpf.c ends its lines so */
+	} else if (!strcmp(a->kind, "mirred")) {
+		fprintf(f, "mirred (%s to device %s) %s\n\tindex %u ref %d bind %d",
+			mirred_name(a->mirred.eaction),
+			mirred_dev_name(a->mirred.ifindex, dbuf, sizeof(dbuf)), control, a->index,
+			a->refcnt, a->bindcnt);
+		if (ctl->stats)
+			print_tm_text(f, a);
+		fprintf(f, "\n");
+	} else {
+		fprintf(f, "%s %s\n\t index %u ref %d bind %d\n", a->kind, control, a->index,
+			a->refcnt, a->bindcnt);
+	}
+	if (ctl->stats)
+		fprintf(f, "\tAction statistics:\n\tSent %llu bytes %llu pkt (dropped %llu, "
+			"overlimits %llu requeues 0) \n\tbacklog 0b 0p requeues 0\n",
+			(unsigned long long)a->stats.bytes, (unsigned long long)a->stats.packets,
+			(unsigned long long)a->stats.drops, (unsigned long long)a->stats.overlimits);
+	if (a->flags & TCA_ACT_FLAGS_NO_PERCPU_STATS)
+		fprintf(f, "\tno_percpu\n");
+	if (how & NB_CTL_ACT_STANDALONE)
+		fprintf(f, "\tnot_in_hw\n");
+	if (how & NB_CTL_ACT_HW_STATS)
+		fprintf(f, "\tused_hw_stats disabled\n");
+}
+
+struct actions_show {
+	struct nb_ctl *ctl;
+	struct nb_json *j;
+	unsigned int order;
+};
+
+static int action_show_one(const struct nb_tc_action_info *info, void *arg)
+{
+	struct actions_show *as = arg;
+
+	if (!as->j)
+		fprintf(as->ctl->out, "\n");
+	nb_ctl_print_action(as->ctl, as->j, info, as->order++,
+			    NB_CTL_ACT_STANDALONE | NB_CTL_ACT_HW_STATS);
+	return 0;
+}
+
+static int count_one(const struct nb_tc_action_info *info, void *arg)
+{
+	(void)info;
+	++*(unsigned int *)arg;
+	return 0;
+}
+
+/* print_action's frame: "total acts N" then the actions; JSON [{"total acts": N}, {"actions"}]. */
+static struct nb_json *actions_head(struct actions_show *as, unsigned int total)
+{
+	struct nb_ctl *ctl = as->ctl;
+
+	if (!ctl->json) {
+		fprintf(ctl->out, "total acts %u\n", total);
+		return NULL;
+	}
+	as->j = nb_json_new(ctl->out, ctl->pretty);
+	nb_json_start_array(as->j, NULL);
+	nb_json_start_object(as->j, NULL);
+	nb_json_uint(as->j, "total acts", total);
+	nb_json_end_object(as->j);
+	nb_json_start_object(as->j, NULL);
+	nb_json_start_array(as->j, "actions");
+	return as->j;
+}
+
+static void actions_tail(struct actions_show *as)
+{
+	if (!as->j)
+		return;
+	nb_json_end_array(as->j);
+	nb_json_end_object(as->j);
+	nb_json_end_array(as->j);
+	nb_json_free(as->j);
+	as->j = NULL;
+}
+
+static int log_fail(struct nb_ctl *ctl, int err, struct nb_log *log)
+{
+	const char *t = nb_log_text(log);
+
+	/* the kernel's messages, as iproute2 prints its extack: "Error: MSG." */
+	if (err)
+		nb_ctl_fail(ctl, err, "%.*s%s", (int)strcspn(t, "\n"), t[0] ? t : strerror(-err),
+			    t[0] ? "." : "");
+	nb_log_free(log);
+	return err;
+}
+
+/* "action KIND index N" for get and delete (tc_action_gd); *i past them. */
+static int parse_kind_index(struct nb_ctl *ctl, int argc, char **argv, int *i, const char **kind,
+			    __u32 *index)
+{
+	const char *val;
+
+	if (!strcmp(argv[*i], "action") && ++*i >= argc)
+		return nb_ctl_usage(ctl, "\"action\" needs a kind");
+	*kind = argv[*i];
+	if (++*i >= argc || strcmp(argv[*i], "index"))
+		return nb_ctl_usage(ctl, "no index specified action: %s", *kind);
+	val = nb_ctl_next(ctl, argc, argv, i);
+	if (!val)
+		return -EINVAL;
+	if (!nb_ctl_parse_u32(val, index, 10))
+		return nb_ctl_wrong(ctl, val, "Illegal \"index\"");
+	++*i;
+	return 0;
+}
+
+static bool known_kind(const char *kind)
+{
+	for (const char *const *k = nb_tc_action_kinds(); *k; k++)
+		if (!strcmp(*k, kind))
+			return true;
+	return false;
+}
+
+static int actions_get_del(struct nb_ctl *ctl, int argc, char **argv, bool del)
+{
+	struct actions_show as = { .ctl = ctl, .order = 1 };
+	int i = 1, err = 0;
+
+	if (argc < 2)
+		return nb_ctl_usage(ctl, "tc actions %s action KIND index N", del ? "del" : "get");
+	while (i < argc && !err) {
+		struct nb_tc_action_info info;
+		struct nb_log log = { 0 };
+		const char *kind = NULL;
+		__u32 index = 0;
+
+		err = parse_kind_index(ctl, argc, argv, &i, &kind, &index);
+		if (err)
+			break;
+		if (!known_kind(kind))
+			return nb_ctl_wrong(ctl, kind, "unknown action, expected gact, bpf or mirred");
+		if (del) {
+			err = log_fail(ctl, nb_tc_action_del(kind, index, &log), &log);
+			continue;
+		}
+		err = log_fail(ctl, nb_tc_action_get(kind, index, &info, &log), &log);
+		if (err)
+			break;
+		/* RTM_GETACTION answers carry no count: tc prints "total acts 0" */
+		if (!as.j)
+			actions_head(&as, 0);
+		if (!ctl->json)
+			fprintf(ctl->out, "\n");
+		nb_ctl_print_action(ctl, as.j, &info, as.order++,
+				    NB_CTL_ACT_STANDALONE | NB_CTL_ACT_HW_STATS);
+	}
+	actions_tail(&as);
+	return err;
+}
+
+static int actions_list_flush(struct nb_ctl *ctl, int argc, char **argv, bool flush)
+{
+	struct actions_show as = { .ctl = ctl };
+	struct nb_log log = { 0 };
+	unsigned int total = 0;
+	const char *kind;
+	int i = 1, err;
+
+	if (i < argc && !strcmp(argv[i], "action"))
+		i++;
+	if (i >= argc)
+		return nb_ctl_usage(ctl, "tc actions %s action KIND", flush ? "flush" : "list");
+	kind = argv[i++];
+	if (!known_kind(kind))
+		return nb_ctl_wrong(ctl, kind, "unknown action, expected gact, bpf or mirred");
+	if (i < argc)
+		return nb_ctl_wrong(ctl, argv[i], "tc actions %s takes one action kind",
+				    flush ? "flush" : "list");
+	if (flush) {
+		err = nb_tc_actions_flush(kind, &total, &log);
+		if (!err && nb_log_text(&log)[0])
+			fprintf(stderr, "Warning: %.*s.\n", (int)strcspn(nb_log_text(&log), "\n"),
+				nb_log_text(&log));
+		return log_fail(ctl, err, &log);
+	}
+	err = nb_tc_actions_walk(kind, count_one, &total, &log);
+	if (!err) {
+		actions_head(&as, total);
+		err = nb_tc_actions_walk(kind, action_show_one, &as, &log);
+		actions_tail(&as);
+	}
+	return log_fail(ctl, err, &log);
+}
+
+static int actions_add(struct nb_ctl *ctl, int argc, char **argv, bool replace)
+{
+	struct nb_ctl_actions *acts = calloc(1, sizeof(*acts));
+	struct nb_log log = { 0 };
+	int i = 1, err;
+
+	if (!acts)
+		return nb_ctl_fail(ctl, -ENOMEM, "out of memory");
+	if (i >= argc || strcmp(argv[i], "action")) {
+		err = i < argc ? nb_ctl_wrong(ctl, argv[i], "expected \"action KIND ...\"")
+			       : nb_ctl_usage(ctl, "tc actions add action KIND ...");
+		goto out;
+	}
+	err = nb_ctl_parse_actions(ctl, argc, argv, &i, acts);
+	if (!err && i < argc)
+		err = nb_ctl_wrong(ctl, argv[i], "expected \"action KIND ...\"");
+	if (!err)
+		err = log_fail(ctl, nb_tc_actions_add(acts->a, acts->cnt, replace, NULL, &log),
+			       &log);
+out:
+	free(acts);
+	return err;
+}
+
+/*
+ * tc actions { add | replace | change } action KIND ... [index N] [action ...]
+ * tc actions { get | delete } action KIND index N [action KIND index N ...]
+ * tc actions { list | ls | show | flush } action KIND
+ */
+int nb_ctl_tc_actions(struct nb_ctl *ctl, int argc, char **argv)
+{
+	if (argc < 1)
+		return nb_ctl_usage(ctl, "tc actions { add | change | replace | get | delete | "
+				    "list | flush } action KIND ...");
+	if (nb_matches(argv[0], "add"))
+		return actions_add(ctl, argc, argv, false);
+	if (nb_matches(argv[0], "change") || nb_matches(argv[0], "replace"))
+		return actions_add(ctl, argc, argv, true);
+	if (nb_matches(argv[0], "get"))
+		return actions_get_del(ctl, argc, argv, false);
+	if (nb_matches(argv[0], "delete"))
+		return actions_get_del(ctl, argc, argv, true);
+	if (nb_matches(argv[0], "list") || nb_matches(argv[0], "ls") ||
+	    nb_matches(argv[0], "show"))
+		return actions_list_flush(ctl, argc, argv, false);
+	if (nb_matches(argv[0], "flush"))
+		return actions_list_flush(ctl, argc, argv, true);
+	return nb_ctl_wrong(ctl, argv[0], "unknown actions command, expected add, change, "
+			    "replace, get, delete, list or flush");
 }

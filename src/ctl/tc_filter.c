@@ -388,45 +388,19 @@ struct show_ctx {
 	const char *dev_name;	/* printed when showing every device */
 };
 
-static void show_actions_text(struct nb_ctl *ctl, const struct nb_tc_filter_info *info)
+/* u32 and matchall ask for hardware offload, so the kernel reports used_hw_stats for them. */
+static unsigned int action_how(const struct nb_tc_filter_info *info)
 {
-	char cbuf[32];
-
-	for (unsigned int a = 0; a < info->action_cnt; a++) {
-		const char *control = nb_ctl_control_name(info->actions[a].control, cbuf,
-							  sizeof(cbuf));
-
-		fprintf(ctl->out, "\taction order %u: %s ", a + 1, info->actions[a].kind);
-		if (!strcmp(info->actions[a].kind, "bpf"))
-			fprintf(ctl->out, "default-action %s\n", control);
-		else if (!strcmp(info->actions[a].kind, "gact"))
-			fprintf(ctl->out, "action %s\n", control);
-		else
-			fprintf(ctl->out, "%s\n", control);
-		fprintf(ctl->out, "\t index %u ref 1 bind 1\n", info->actions[a].index);
-		if (ctl->stats) {
-			const struct nb_tc_stats *s = &info->actions[a].stats;
-
-			fprintf(ctl->out, "\tAction statistics:\n\tSent %llu bytes %llu pkt "
-				"(dropped %llu, overlimits %llu requeues 0) \n",
-				(unsigned long long)s->bytes, (unsigned long long)s->packets,
-				(unsigned long long)s->drops, (unsigned long long)s->overlimits);
-		}
-		fprintf(ctl->out, "\n");
-	}
+	return !strcmp(info->kind, "u32") || !strcmp(info->kind, "matchall") ?
+	       NB_CTL_ACT_HW_STATS : 0;
 }
 
-/* The kernel's tag of prog in hex, as tc and bpftool print it. */
-static const char *tag_text(const struct nb_prog *prog, char buf[2 * BPF_TAG_SIZE + 1])
+static void show_actions_text(struct nb_ctl *ctl, const struct nb_tc_filter_info *info)
 {
-	__u8 tag[BPF_TAG_SIZE];
-
-	buf[0] = 0;
-	if (nb_prog_tag(prog, tag))
-		return "?";
-	for (int i = 0; i < BPF_TAG_SIZE; i++)
-		sprintf(buf + 2 * i, "%02x", tag[i]);
-	return buf;
+	for (unsigned int a = 0; a < info->action_cnt; a++) {
+		nb_ctl_print_action(ctl, NULL, &info->actions[a], a + 1, action_how(info));
+		fprintf(ctl->out, "\n");
+	}
 }
 
 static void stats_json(struct nb_json *j, const struct nb_tc_stats *s)
@@ -440,8 +414,7 @@ static void stats_json(struct nb_json *j, const struct nb_tc_stats *s)
 	nb_json_end_object(j);
 }
 
-static void show_json(struct show_ctx *sc, const struct nb_tc_filter_info *info,
-		      struct nb_prog *prog, bool head)
+static void show_json(struct show_ctx *sc, const struct nb_tc_filter_info *info, bool head)
 {
 	struct nb_json *j = sc->j;
 	char buf[32];
@@ -463,7 +436,7 @@ static void show_json(struct show_ctx *sc, const struct nb_tc_filter_info *info,
 		nb_json_string(j, "fh", nb_ctl_handle_name("u32", info->id.handle, buf,
 							    sizeof(buf)));
 	else
-		nb_json_uint(j, "handle", info->id.handle);
+		nb_json_printf(j, "handle", "0x%x", info->id.handle);
 	if (info->classid)
 		nb_json_string(j, "flowid", classid_name(info->classid, buf, sizeof(buf)));
 	if (!strcmp(info->kind, "bpf")) {
@@ -473,35 +446,14 @@ static void show_json(struct show_ctx *sc, const struct nb_tc_filter_info *info,
 			nb_json_bool(j, "direct-action", true);
 	}
 	nb_json_bool(j, "not_in_hw", true);
-	if (prog) {
-		nb_json_start_object(j, "prog");
-		char tag[2 * BPF_TAG_SIZE + 1];
-
-		nb_json_uint(j, "id", nb_prog_id(prog));
-		nb_json_string(j, "name", nb_prog_name(prog));
-		nb_json_string(j, "tag", tag_text(prog, tag));
-		nb_json_uint(j, "jited", nb_prog_is_jited(prog));
-		nb_json_end_object(j);
-	}
+	if (info->prog_id)
+		nb_ctl_print_prog_info(sc->ctl, j, info->prog_id);
 	if (sc->ctl->stats)
 		stats_json(j, &info->stats);
 	if (info->action_cnt) {
 		nb_json_start_array(j, "actions");
-		for (unsigned int a = 0; a < info->action_cnt; a++) {
-			nb_json_start_object(j, NULL);
-			nb_json_uint(j, "order", a + 1);
-			nb_json_string(j, "kind", info->actions[a].kind);
-			nb_json_start_object(j, "control_action");
-			nb_json_string(j, "type", nb_ctl_control_name(info->actions[a].control, buf,
-								    sizeof(buf)));
-			nb_json_end_object(j);
-			nb_json_uint(j, "index", info->actions[a].index);
-			nb_json_uint(j, "ref", 1);
-			nb_json_uint(j, "bind", 1);
-			if (sc->ctl->stats)
-				stats_json(j, &info->actions[a].stats);
-			nb_json_end_object(j);
-		}
+		for (unsigned int a = 0; a < info->action_cnt; a++)
+			nb_ctl_print_action(sc->ctl, j, &info->actions[a], a + 1, action_how(info));
 		nb_json_end_array(j);
 	}
 	nb_json_end_object(j);
@@ -512,7 +464,6 @@ static int show_one(const struct nb_tc_filter_info *info, void *arg)
 {
 	struct show_ctx *sc = arg;
 	struct nb_ctl *ctl = sc->ctl;
-	struct nb_prog *prog = info->prog_id ? nb_prog_get_by_id(info->prog_id) : NULL;
 	bool head = !sc->any || info->id.chain != sc->last_chain || info->id.pref != sc->last_pref;
 	char pbuf[16], cbuf[32], lead[64] = "";
 
@@ -521,9 +472,9 @@ static int show_one(const struct nb_tc_filter_info *info, void *arg)
 	sc->last_pref = info->id.pref;
 	if (sc->j) {
 		if (head)
-			show_json(sc, info, NULL, true);
-		show_json(sc, info, prog, false);
-		goto out;
+			show_json(sc, info, true);
+		show_json(sc, info, false);
+		return 0;
 	}
 	if (sc->dev_name)
 		snprintf(lead, sizeof(lead), "dev %s %s ", sc->dev_name,
@@ -549,12 +500,8 @@ static int show_one(const struct nb_tc_filter_info *info, void *arg)
 			fprintf(ctl->out, "direct-action ");
 	}
 	fprintf(ctl->out, "not_in_hw ");
-	if (prog) {
-		char tag[2 * BPF_TAG_SIZE + 1];
-
-		fprintf(ctl->out, "id %u tag %s %s", nb_prog_id(prog), tag_text(prog, tag),
-			nb_prog_is_jited(prog) ? "jited " : "");
-	}
+	if (info->prog_id)
+		nb_ctl_print_prog_info(ctl, NULL, info->prog_id);
 	fprintf(ctl->out, "\n");
 	if (ctl->stats)
 		fprintf(ctl->out, " (rule hit %llu success %llu dropped %llu)\n",
@@ -562,9 +509,6 @@ static int show_one(const struct nb_tc_filter_info *info, void *arg)
 			(unsigned long long)info->stats.packets,
 			(unsigned long long)info->stats.drops);
 	show_actions_text(ctl, info);
-out:
-	if (prog)
-		nb_prog_put(prog);
 	return 0;
 }
 
@@ -770,84 +714,4 @@ void nb_ctl_for_each_filter(nb_ctl_filter_fn fn, void *ctx)
 		}
 		nb_dev_put(devs[d]);
 	}
-}
-
-struct actions_ctx {
-	struct nb_ctl *ctl;
-	struct nb_json *j;
-	const char *kind;
-	unsigned int order;
-};
-
-static void action_show(struct nb_dev *dev, enum nb_tc_hook hook,
-			const struct nb_tc_filter_info *info, void *arg)
-{
-	struct actions_ctx *ac = arg;
-	char cbuf[32];
-
-	for (unsigned int a = 0; a < info->action_cnt; a++) {
-		const struct nb_tc_stats *s = &info->actions[a].stats;
-		const char *control;
-
-		if (ac->kind && strcmp(ac->kind, info->actions[a].kind))
-			continue;
-		control = nb_ctl_control_name(info->actions[a].control, cbuf, sizeof(cbuf));
-		ac->order++;
-		if (ac->j) {
-			nb_json_start_object(ac->j, NULL);
-			nb_json_uint(ac->j, "order", ac->order);
-			nb_json_string(ac->j, "kind", info->actions[a].kind);
-			nb_json_string(ac->j, "dev", nb_dev_name(dev));
-			nb_json_string(ac->j, "hook", hook == NB_TC_INGRESS ? "ingress" : "egress");
-			nb_json_uint(ac->j, "pref", info->id.pref);
-			nb_json_uint(ac->j, "index", info->actions[a].index);
-			nb_json_start_object(ac->j, "control_action");
-			nb_json_string(ac->j, "type", control);
-			nb_json_end_object(ac->j);
-			if (ac->ctl->stats)
-				stats_json(ac->j, s);
-			nb_json_end_object(ac->j);
-			continue;
-		}
-		fprintf(ac->ctl->out, "\taction order %u: %s %s (dev %s %s pref %u)\n", ac->order,
-			info->actions[a].kind, control, nb_dev_name(dev),
-			hook == NB_TC_INGRESS ? "ingress" : "egress", info->id.pref);
-		fprintf(ac->ctl->out, "\t index %u ref 1 bind 1\n", info->actions[a].index);
-		if (ac->ctl->stats)
-			fprintf(ac->ctl->out, "\tAction statistics:\n\tSent %llu bytes %llu pkt "
-				"(dropped %llu, overlimits %llu requeues 0) \n",
-				(unsigned long long)s->bytes, (unsigned long long)s->packets,
-				(unsigned long long)s->drops, (unsigned long long)s->overlimits);
-		fprintf(ac->ctl->out, "\n");
-	}
-}
-
-/*
- * Actions live in their filters here (bound, as "action" on a filter line makes them): show
- * lists them, and add/del, which make and remove unbound shared actions, are refused by name.
- */
-int nb_ctl_tc_actions(struct nb_ctl *ctl, int argc, char **argv)
-{
-	struct actions_ctx ac = { .ctl = ctl };
-
-	if (argc >= 1 && (nb_matches(argv[0], "add") || nb_matches(argv[0], "delete") ||
-			  nb_matches(argv[0], "change") || nb_matches(argv[0], "replace")))
-		return nb_ctl_wrong(ctl, argv[0], "shared actions are not built; give actions on "
-				    "a filter (tc filter add ... action KIND ...)");
-	if (argc >= 1 && !nb_matches(argv[0], "show") && !nb_matches(argv[0], "list"))
-		return nb_ctl_wrong(ctl, argv[0], "unknown actions command, expected show");
-	if (argc >= 3 && !strcmp(argv[1], "action"))
-		ac.kind = argv[2];
-	else if (argc == 2)
-		return nb_ctl_usage(ctl, "tc actions show [action KIND]");
-	if (ctl->json) {
-		ac.j = nb_json_new(ctl->out, ctl->pretty);
-		nb_json_start_array(ac.j, NULL);
-	}
-	nb_ctl_for_each_filter(action_show, &ac);
-	if (ac.j) {
-		nb_json_end_array(ac.j);
-		nb_json_free(ac.j);
-	}
-	return 0;
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The action API, the twin of the kernel's net/sched/act_api.c: the registry of action kinds,
+ * each with its table of actions by index (tcf_idrinfo); actions shared between filters and the
+ * standalone commands by reference and binding counts (tcf_idr_check_alloc, __tcf_idr_release);
  * building a filter's action list with its verdict words checked (tcf_action_check_ctrlact), and
  * running the list (tcf_action_exec): PIPE goes on to the next action, JUMP skips, GOTO_CHAIN
  * hands the chain to the classifier loop, any other verdict ends the list.
@@ -9,27 +11,97 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <netbpf/clock.h>
+#include <netbpf/percpu.h>
+
 #include "net/pkt.h"
 #include "net/tc/pkt_cls.h"
 
-static struct nb_tc_action_ops *act_base;
-static u32 act_next_index;	/* indexes are unique across kinds here; the kernel's per kind */
+static struct nb_tc_action_ops *act_base;	/* by kind name */
 
 /* The jump count of a TC_ACT_JUMP verdict (the kernel's TCA_ACT_MAX_PRIO_MASK). */
 #define ACT_JUMP_MASK 0x1ff
 
 void nb_tc_action_register(struct nb_tc_action_ops *ops)
 {
-	ops->next = act_base;
-	act_base = ops;
+	struct nb_tc_action_ops **pp = &act_base;
+
+	while (*pp && strcmp((*pp)->kind, ops->kind) < 0)
+		pp = &(*pp)->next;
+	ops->next = *pp;
+	*pp = ops;
 }
 
-static const struct nb_tc_action_ops *tc_lookup_action(const char *kind)
+const char *const *nb_tc_action_kinds(void)
 {
-	for (const struct nb_tc_action_ops *ops = act_base; ops; ops = ops->next)
+	static const char *kinds[8];
+
+	if (!kinds[0]) {
+		unsigned int n = 0;
+
+		for (const struct nb_tc_action_ops *ops = act_base; ops && n + 1 < 8; ops = ops->next)
+			kinds[n++] = ops->kind;
+	}
+	return kinds;
+}
+
+static struct nb_tc_action_ops *tc_lookup_action(const char *kind)
+{
+	for (struct nb_tc_action_ops *ops = act_base; ops; ops = ops->next)
 		if (kind && !strcmp(ops->kind, kind))
 			return ops;
 	return NULL;
+}
+
+void nb_tcf_action_count(const struct nb_tc_action *a, const struct nb_pkt *pkt)
+{
+	struct nb_tc_pcpu_stats *s = nb_tc_this_stats(a->stats);
+	u64 now = nb_ktime_get_coarse_ns();
+
+	s->packets++;
+	s->bytes += pkt->len;
+	s->lastuse = now;
+	if (unlikely(!s->firstuse))
+		s->firstuse = now;
+}
+
+/* The kind's index table (tcf_idrinfo): a list sorted by index, changed under the tc lock. */
+static struct nb_tc_action *tcf_idr_find(const struct nb_tc_action_ops *ops, u32 index)
+{
+	for (struct nb_tc_action *a = ops->idr; a && a->index <= index; a = a->idr_next)
+		if (a->index == index)
+			return a;
+	return NULL;
+}
+
+/* The lowest free index from 1 (idr_alloc_u32 from 1); 0 when every one is taken. */
+static u32 tcf_idr_first_free(const struct nb_tc_action_ops *ops)
+{
+	u32 index = 1;
+
+	for (const struct nb_tc_action *a = ops->idr; a && a->index == index; a = a->idr_next)
+		index++;
+	return index;
+}
+
+static void tcf_idr_insert(struct nb_tc_action_ops *ops, struct nb_tc_action *a)
+{
+	struct nb_tc_action **pp = &ops->idr;
+
+	while (*pp && (*pp)->index < a->index)
+		pp = &(*pp)->idr_next;
+	a->idr_next = *pp;
+	*pp = a;
+}
+
+static void tcf_idr_remove(struct nb_tc_action_ops *ops, struct nb_tc_action *a)
+{
+	for (struct nb_tc_action **pp = &ops->idr; *pp; pp = &(*pp)->idr_next) {
+		if (*pp == a) {
+			*pp = a->idr_next;
+			return;
+		}
+	}
 }
 
 /* A verdict word is a TC_ACT value, "continue", or an extended opcode (jump, goto chain). */
@@ -42,70 +114,175 @@ static bool tcf_action_valid_control(int action)
 	return opcode <= TC_ACT_EXT_OPCODE_MAX || action == TC_ACT_UNSPEC;
 }
 
+/* Free the kind's part that init made (priv itself too). */
+static void tcf_action_free_priv(const struct nb_tc_action *a, void *priv)
+{
+	struct nb_tc_action old = *a;
+
+	old.priv = priv;
+	if (a->ops->cleanup)
+		a->ops->cleanup(&old);
+	free(priv);
+}
+
 static void tcf_action_free(struct nb_tc_action *a)
 {
-	if (!a)
-		return;
-	if (a->ops->cleanup)
-		a->ops->cleanup(a);
+	tcf_action_free_priv(a, a->priv);
 	nb_tc_stats_free(a->stats);
-	free(a->priv);
 	free(a);
 }
 
-static int tcf_action_init_1(struct nb_tcf_chain *chain, const struct nb_tc_action_opts *opts,
-			     unsigned int nr, struct nb_tc_action **ap, struct nb_log *log)
+/*
+ * Drop a reference, or a binding and its reference (__tcf_idr_release); the last one frees the
+ * action. No packet can be running it then: a filter bound to it was unlinked a grace period
+ * ago, and an action nothing is bound to is on no packet's way.
+ */
+static void tcf_action_put(struct nb_tc_action *a, bool bind)
 {
-	const struct nb_tc_action_ops *ops = tc_lookup_action(opts->kind);
+	if (bind)
+		a->bindcnt--;
+	if (--a->refcnt > 0)
+		return;
+	tcf_idr_remove((struct nb_tc_action_ops *)a->ops, a);
+	tcf_action_free(a);
+}
+
+/*
+ * The parameters of action number nr from opts into tmp (a copy of the action): verdict word,
+ * goto chain and a fresh priv the kind's init fills (tcf_action_check_ctrlact and ops->init).
+ */
+static int tcf_action_init_params(struct nb_tc_action *tmp, struct nb_tcf_chain *chain,
+				  const struct nb_tc_action_opts *opts, unsigned int nr,
+				  struct nb_log *log)
+{
+	const struct nb_tc_action_ops *ops = tmp->ops;
+	int err;
+
+	tmp->control = opts->has_control ? opts->control : ops->default_control;
+	tmp->goto_chain = NULL;
+	if (!tcf_action_valid_control(tmp->control)) {
+		nb_log_printf(log, "action %u (%s): invalid control action %d\n", nr + 1,
+			      ops->kind, tmp->control);
+		return -EINVAL;
+	}
+	if (TC_ACT_EXT_CMP(tmp->control, TC_ACT_GOTO_CHAIN)) {
+		tmp->goto_chain = chain ? nb_tcf_chain_get(chain->block,
+							   tmp->control & TC_ACT_EXT_VAL_MASK, true)
+					: NULL;
+		if (!tmp->goto_chain) {
+			nb_log_printf(log, "action %u (%s): can't goto NULL chain\n", nr + 1,
+				      ops->kind);
+			return -EINVAL;
+		}
+	}
+	tmp->priv = ops->priv_size ? calloc(1, ops->priv_size) : NULL;
+	if (ops->priv_size && !tmp->priv)
+		return -ENOMEM;
+	err = ops->init(tmp, opts, log);
+	if (err) {
+		free(tmp->priv);
+		tmp->priv = NULL;
+	}
+	return err;
+}
+
+/* A new action of ops with opts' parameters, in the kind's table (tcf_idr_create). */
+static int tcf_action_create(struct nb_tc_action_ops *ops, struct nb_tcf_chain *chain,
+			     const struct nb_tc_action_opts *opts, unsigned int nr, bool bind,
+			     struct nb_tc_action **ap, struct nb_log *log)
+{
 	struct nb_tc_action *a;
 	int err;
 
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	a->ops = ops;
+	a->index = opts->index ? opts->index : tcf_idr_first_free(ops);
+	a->flags = opts->flags;
+	a->refcnt = 1;
+	a->bindcnt = bind;
+	a->install_ns = nb_ktime_get_coarse_ns();
+	a->stats = nb_tc_stats_alloc();
+	if (!a->index) {
+		nb_log_printf(log, "action %u (%s): every index is taken\n", nr + 1, ops->kind);
+		err = -ENOSPC;
+		goto err;
+	}
+	err = a->stats ? tcf_action_init_params(a, chain, opts, nr, log) : -ENOMEM;
+	if (err)
+		goto err;
+	tcf_idr_insert(ops, a);
+	*ap = a;
+	return 0;
+err:
+	nb_tc_stats_free(a->stats);
+	free(a);
+	return err;
+}
+
+/*
+ * Set an existing action's parameters anew (a replace): the new priv and verdict are published
+ * with release stores, the old priv freed once no packet can still use it.
+ */
+static int tcf_action_replace(struct nb_tc_action *a, struct nb_tcf_chain *chain,
+			      const struct nb_tc_action_opts *opts, unsigned int nr,
+			      struct nb_log *log)
+{
+	struct nb_tc_action tmp = *a;
+	void *old_priv = a->priv;
+	int err;
+
+	err = tcf_action_init_params(&tmp, chain, opts, nr, log);
+	if (err)
+		return err;
+	__atomic_store_n(&a->goto_chain, tmp.goto_chain, __ATOMIC_RELEASE);
+	__atomic_store_n(&a->priv, tmp.priv, __ATOMIC_RELEASE);
+	__atomic_store_n(&a->control, tmp.control, __ATOMIC_RELEASE);
+	a->flags = opts->flags;
+	nb_tcf_synchronize();
+	tcf_action_free_priv(a, old_priv);
+	return 0;
+}
+
+/*
+ * One action of a list (tcf_action_init_1 with tcf_idr_check_alloc): an index that exists is
+ * bound (filters) or replaced (replace) or refused (add); else a new action is made.
+ * *created tells which, for undoing a failed list.
+ */
+static int tcf_action_init_1(struct nb_tcf_chain *chain, const struct nb_tc_action_opts *opts,
+			     unsigned int nr, bool bind, bool replace, struct nb_tc_action **ap,
+			     bool *created, struct nb_log *log)
+{
+	struct nb_tc_action_ops *ops = tc_lookup_action(opts->kind);
+	struct nb_tc_action *a;
+	int err;
+
+	*created = false;
 	if (!ops) {
 		nb_log_printf(log, "action %u: unknown kind \"%s\"\n", nr + 1,
 			      opts->kind ? opts->kind : "");
 		return -ENOENT;
 	}
-	a = calloc(1, sizeof(*a));
-	if (!a)
-		return -ENOMEM;
-	a->ops = ops;
-	a->control = opts->has_control ? opts->control : ops->default_control;
-	a->stats = nb_tc_stats_alloc();
-	a->priv = ops->priv_size ? calloc(1, ops->priv_size) : NULL;
-	if (!a->stats || (ops->priv_size && !a->priv)) {
-		err = -ENOMEM;
-		goto err;
+	a = opts->index ? tcf_idr_find(ops, opts->index) : NULL;
+	if (a && bind) {
+		a->refcnt++;
+		a->bindcnt++;
+		*ap = a;
+		return 0;
 	}
-	if (!tcf_action_valid_control(a->control)) {
-		nb_log_printf(log, "action %u (%s): invalid control action %d\n", nr + 1,
-			      ops->kind, a->control);
-		err = -EINVAL;
-		goto err;
+	if (a && !replace) {
+		nb_log_printf(log, "action %s index %u exists\n", ops->kind, a->index);
+		return -EEXIST;
 	}
-	if (TC_ACT_EXT_CMP(a->control, TC_ACT_GOTO_CHAIN)) {
-		a->goto_chain = chain ? nb_tcf_chain_get(chain->block,
-							 a->control & TC_ACT_EXT_VAL_MASK, true)
-				      : NULL;
-		if (!a->goto_chain) {
-			nb_log_printf(log, "action %u (%s): can't goto NULL chain\n", nr + 1,
-				      ops->kind);
-			err = -EINVAL;
-			goto err;
-		}
-	}
-	err = ops->init(a, opts, log);
-	if (err) {
-		/* init failed and left nothing for cleanup */
-		nb_tc_stats_free(a->stats);
-		free(a->priv);
-		free(a);
+	if (a) {
+		err = tcf_action_replace(a, chain, opts, nr, log);
+		if (!err)
+			*ap = a;
 		return err;
 	}
-	a->index = __atomic_add_fetch(&act_next_index, 1, __ATOMIC_RELAXED);
-	*ap = a;
-	return 0;
-err:
-	tcf_action_free(a);
+	err = tcf_action_create(ops, chain, opts, nr, bind, ap, log);
+	*created = !err;
 	return err;
 }
 
@@ -118,7 +295,9 @@ int nb_tcf_exts_init(struct nb_tcf_exts *exts, struct nb_tcf_chain *chain,
 		return -E2BIG;
 	}
 	for (unsigned int i = 0; i < cnt; i++) {
-		int err = tcf_action_init_1(chain, &opts[i], i, &exts->actions[i], log);
+		bool created;
+		int err = tcf_action_init_1(chain, &opts[i], i, true, false, &exts->actions[i],
+					    &created, log);
 
 		if (err) {
 			nb_tcf_exts_destroy(exts);
@@ -132,7 +311,7 @@ int nb_tcf_exts_init(struct nb_tcf_exts *exts, struct nb_tcf_chain *chain,
 void nb_tcf_exts_destroy(struct nb_tcf_exts *exts)
 {
 	for (unsigned int i = 0; i < exts->nr_actions; i++)
-		tcf_action_free(exts->actions[i]);
+		tcf_action_put(exts->actions[i], true);
 	exts->nr_actions = 0;
 }
 
@@ -186,15 +365,204 @@ int nb_tcf_exts_exec(struct nb_pkt *pkt, const struct nb_tcf_exts *exts, struct 
 	return TC_ACT_OK;
 }
 
+/* What show prints of an action (tcf_action_dump_1): ages from the stamps, summed counters. */
+static void tcf_action_fill_info(const struct nb_tc_action *a, struct nb_tc_action_info *info)
+{
+	u64 now = nb_ktime_get_coarse_ns(), lastuse = a->install_ns, firstuse = 0;
+
+	memset(info, 0, sizeof(*info));
+	info->kind = a->ops->kind;
+	info->control = a->control;
+	info->index = a->index;
+	info->refcnt = a->refcnt;
+	info->bindcnt = a->bindcnt;
+	info->flags = a->flags;
+	nb_tc_stats_read(a->stats, &info->stats);
+	for (unsigned int cpu = 0; cpu < nb_nr_cpus(); cpu++) {
+		u64 last = READ_ONCE(a->stats[cpu].lastuse);
+		u64 first = READ_ONCE(a->stats[cpu].firstuse);
+
+		if (last > lastuse)
+			lastuse = last;
+		if (first && (!firstuse || first < firstuse))
+			firstuse = first;
+	}
+	info->installed_ms = now > a->install_ns ? (now - a->install_ns) / 1000000 : 0;
+	info->lastuse_ms = now > lastuse ? (now - lastuse) / 1000000 : 0;
+	info->used = firstuse != 0;
+	info->firstuse_ms = firstuse && now > firstuse ? (now - firstuse) / 1000000 : 0;
+	if (a->ops->dump)
+		a->ops->dump(a, info);
+}
+
 void nb_tcf_exts_dump(const struct nb_tcf_exts *exts, struct nb_tc_filter_info *info)
 {
 	info->action_cnt = exts->nr_actions;
-	for (unsigned int i = 0; i < exts->nr_actions; i++) {
-		const struct nb_tc_action *a = exts->actions[i];
+	for (unsigned int i = 0; i < exts->nr_actions; i++)
+		tcf_action_fill_info(exts->actions[i], &info->actions[i]);
+}
 
-		info->actions[i].kind = a->ops->kind;
-		info->actions[i].control = a->control;
-		info->actions[i].index = a->index;
-		nb_tc_stats_read(a->stats, &info->actions[i].stats);
+/* The standalone commands (tc actions ...), each under the tc lock. */
+
+static struct nb_tc_action_ops *tc_action_kind(const char *kind, struct nb_log *log)
+{
+	struct nb_tc_action_ops *ops = tc_lookup_action(kind);
+
+	if (!ops)
+		nb_log_printf(log, "Specified TC action kind not found: \"%s\"\n",
+			      kind ? kind : "");
+	return ops;
+}
+
+int nb_tc_actions_add(const struct nb_tc_action_opts *opts, unsigned int cnt, bool replace,
+		      __u32 *indexes, struct nb_log *log)
+{
+	struct nb_tc_action *acts[NB_TC_MAX_ACTIONS];
+	bool created[NB_TC_MAX_ACTIONS];
+	unsigned int i;
+	int err = 0;
+
+	if (!cnt || cnt > NB_TC_MAX_ACTIONS) {
+		nb_log_printf(log, "tc actions: %u actions, 1 to %u are possible\n", cnt,
+			      NB_TC_MAX_ACTIONS);
+		return -EINVAL;
 	}
+	nb_tc_lock();
+	for (i = 0; i < cnt && !err; i++)
+		err = tcf_action_init_1(NULL, &opts[i], i, false, replace, &acts[i], &created[i],
+					log);
+	if (err) {
+		/* the list is made whole or not at all; replaced ones stay replaced */
+		for (unsigned int k = 0; k + 1 < i; k++)
+			if (created[k])
+				tcf_action_put(acts[k], false);
+	} else if (indexes) {
+		for (i = 0; i < cnt; i++)
+			indexes[i] = acts[i]->index;
+	}
+	nb_tc_unlock();
+	return err;
+}
+
+static struct nb_tc_action *tc_action_lookup(const char *kind, __u32 index, struct nb_log *log)
+{
+	struct nb_tc_action_ops *ops = tc_action_kind(kind, log);
+	struct nb_tc_action *a = ops ? tcf_idr_find(ops, index) : NULL;
+
+	if (ops && !a)
+		nb_log_printf(log, "TC action with specified index not found\n");
+	return a;
+}
+
+int nb_tc_action_get(const char *kind, __u32 index, struct nb_tc_action_info *info,
+		     struct nb_log *log)
+{
+	struct nb_tc_action *a;
+
+	nb_tc_lock();
+	a = tc_action_lookup(kind, index, log);
+	if (a)
+		tcf_action_fill_info(a, info);
+	nb_tc_unlock();
+	return a ? 0 : -ENOENT;
+}
+
+int nb_tc_action_del(const char *kind, __u32 index, struct nb_log *log)
+{
+	struct nb_tc_action *a;
+	int err = 0;
+
+	nb_tc_lock();
+	a = tc_action_lookup(kind, index, log);
+	if (!a) {
+		err = -ENOENT;
+	} else if (a->bindcnt) {
+		/* tcf_idr_delete_index: a bound action stays */
+		nb_log_printf(log, "Failed to delete TC action\n");
+		err = -EPERM;
+	} else {
+		tcf_action_put(a, false);
+	}
+	nb_tc_unlock();
+	return err;
+}
+
+int nb_tc_actions_flush(const char *kind, unsigned int *count, struct nb_log *log)
+{
+	struct nb_tc_action_ops *ops;
+	int err = 0;
+
+	*count = 0;
+	nb_tc_lock();
+	ops = tc_action_kind(kind, log);
+	if (!ops) {
+		nb_tc_unlock();
+		return -ENOENT;
+	}
+	/* tcf_del_walker: in index order, stopping at the first bound action */
+	for (struct nb_tc_action **pp = &ops->idr; *pp;) {
+		struct nb_tc_action *a = *pp;
+
+		if (a->bindcnt) {
+			err = -EPERM;
+			break;
+		}
+		(*count)++;
+		if (a->refcnt > 1) {
+			a->refcnt--;
+			pp = &a->idr_next;
+		} else {
+			tcf_action_put(a, false);	/* unlinks *pp */
+		}
+	}
+	nb_tc_unlock();
+	if (err && *count) {
+		nb_log_printf(log, "Unable to flush all TC actions\n");
+		return 0;
+	}
+	if (err)
+		nb_log_printf(log, "action %s: an action is bound to a filter\n", kind);
+	return err;
+}
+
+int nb_tc_actions_walk(const char *kind, nb_tc_action_walk_fn fn, void *ctx, struct nb_log *log)
+{
+	struct nb_tc_action_info *info = malloc(sizeof(*info));
+	struct nb_tc_action_ops *ops;
+	int err = 0;
+
+	if (!info)
+		return -ENOMEM;
+	nb_tc_lock();
+	ops = tc_action_kind(kind, log);
+	if (!ops)
+		err = -ENOENT;
+	for (struct nb_tc_action *a = ops ? ops->idr : NULL; a; a = a->idr_next) {
+		tcf_action_fill_info(a, info);
+		if (fn(info, ctx))
+			break;
+	}
+	nb_tc_unlock();
+	free(info);
+	return err;
+}
+
+void nb_tc_actions_destroy_unbound(void)
+{
+	nb_tc_lock();
+	for (struct nb_tc_action_ops *ops = act_base; ops; ops = ops->next) {
+		struct nb_tc_action **pp = &ops->idr;
+
+		while (*pp) {
+			struct nb_tc_action *a = *pp;
+
+			if (a->bindcnt) {
+				pp = &a->idr_next;
+				continue;
+			}
+			a->refcnt = 1;
+			tcf_action_put(a, false);
+		}
+	}
+	nb_tc_unlock();
 }

@@ -5,6 +5,9 @@
  * (-1) gives the verdict word configured for the action, anything else becomes UNSPEC.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "bpf/prog.h"
 #include "net/pkt.h"
@@ -12,15 +15,16 @@
 
 struct tcf_bpf {
 	struct nb_prog *filter;
+	char *name;		/* "FILE:[SEC]" for show, or NULL */
 };
 
 static int tcf_bpf_act(struct nb_pkt *pkt, const struct nb_tc_action *a,
 		       struct nb_tcf_result *res)
 {
-	const struct tcf_bpf *prog = a->priv;
+	const struct tcf_bpf *prog = __atomic_load_n(&a->priv, __ATOMIC_ACQUIRE);
 	int action, filter_res;
 
-	nb_tc_stats_update(a->stats, pkt);
+	nb_tcf_action_count(a, pkt);
 	nb_pkt_compute_data_pointers(pkt);
 	filter_res = (int)nb_prog_run(prog->filter, pkt);
 
@@ -36,7 +40,7 @@ static int tcf_bpf_act(struct nb_pkt *pkt, const struct nb_tc_action *a,
 		nb_tc_this_stats(a->stats)->drops++;
 		break;
 	case TC_ACT_UNSPEC:
-		action = a->control;
+		action = READ_ONCE(a->control);
 		break;
 	default:
 		action = TC_ACT_UNSPEC;
@@ -69,6 +73,13 @@ static int tcf_bpf_init(struct nb_tc_action *a, const struct nb_tc_action_opts *
 		nb_prog_put(filter);
 		return -EINVAL;
 	}
+	if (opts->bpf.name) {
+		prog->name = strdup(opts->bpf.name);
+		if (!prog->name) {
+			nb_prog_put(filter);
+			return -ENOMEM;
+		}
+	}
 	prog->filter = filter;
 	return 0;
 }
@@ -78,6 +89,15 @@ static void tcf_bpf_cleanup(struct nb_tc_action *a)
 	struct tcf_bpf *prog = a->priv;
 
 	nb_prog_put(prog->filter);
+	free(prog->name);
+}
+
+static void tcf_bpf_dump(const struct nb_tc_action *a, struct nb_tc_action_info *info)
+{
+	const struct tcf_bpf *prog = a->priv;
+
+	info->bpf.prog_id = nb_prog_id(prog->filter);
+	snprintf(info->bpf.name, sizeof(info->bpf.name), "%s", prog->name ? prog->name : "");
 }
 
 static struct nb_tc_action_ops act_bpf_ops = {
@@ -87,5 +107,6 @@ static struct nb_tc_action_ops act_bpf_ops = {
 	.act = tcf_bpf_act,
 	.init = tcf_bpf_init,
 	.cleanup = tcf_bpf_cleanup,
+	.dump = tcf_bpf_dump,
 };
 NB_TC_ACTION_REGISTER(act_bpf_ops)

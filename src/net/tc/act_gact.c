@@ -8,9 +8,9 @@
 static int tcf_gact_act(struct nb_pkt *pkt, const struct nb_tc_action *a,
 			struct nb_tcf_result *res)
 {
-	int action = a->control;
+	int action = READ_ONCE(a->control);
 
-	nb_tc_stats_update(a->stats, pkt);
+	nb_tcf_action_count(a, pkt);
 	if (action == TC_ACT_SHOT)
 		nb_tc_this_stats(a->stats)->drops++;
 	return action;

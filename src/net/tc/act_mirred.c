@@ -21,8 +21,8 @@
 #include "net/tc/pkt_cls.h"
 
 struct tcf_mirred {
-	struct nb_tc_action *action;
 	int eaction;
+	u32 ifindex;			/* the target's, for show once it is gone */
 	struct nb_dev *dev;		/* referenced; NULL once the device is gone */
 	struct tcf_mirred *next;	/* mirred_list */
 };
@@ -110,15 +110,15 @@ err_cant_do:
 static int tcf_mirred_act(struct nb_pkt *pkt, const struct nb_tc_action *a,
 			  struct nb_tcf_result *res)
 {
-	const struct tcf_mirred *m = a->priv;
-	int retval = a->control;
+	const struct tcf_mirred *m = __atomic_load_n(&a->priv, __ATOMIC_ACQUIRE);
+	int retval = READ_ONCE(a->control);
 	struct nb_dev *dev;
 
 	if (unlikely(nb_mirred_nest_inc() > NB_MIRRED_NEST_LIMIT)) {
 		retval = TC_ACT_SHOT;
 		goto dec_nest_level;
 	}
-	nb_tc_stats_update(a->stats, pkt);
+	nb_tcf_action_count(a, pkt);
 	dev = __atomic_load_n(&m->dev, __ATOMIC_ACQUIRE);
 	if (unlikely(!dev)) {
 		nb_tc_this_stats(a->stats)->overlimits++;	/* target device is gone */
@@ -155,8 +155,8 @@ static int tcf_mirred_init(struct nb_tc_action *a, const struct nb_tc_action_opt
 			      opts->mirred.ifindex);
 		return -ENODEV;
 	}
-	m->action = a;
 	m->eaction = opts->mirred.eaction;
+	m->ifindex = opts->mirred.ifindex;
 	m->dev = dev;
 	/* the control word defaults by kind, as iproute2's m_mirred does */
 	if (!opts->has_control)
@@ -181,6 +181,14 @@ static void tcf_mirred_cleanup(struct nb_tc_action *a)
 	}
 	pthread_mutex_unlock(&mirred_list_lock);
 	nb_dev_put(m->dev);
+}
+
+static void tcf_mirred_dump(const struct nb_tc_action *a, struct nb_tc_action_info *info)
+{
+	const struct tcf_mirred *m = a->priv;
+
+	info->mirred.eaction = m->eaction;
+	info->mirred.ifindex = m->ifindex;
 }
 
 /* A device leaves: actions that point at it find it gone (mirred_device_event). */
@@ -210,6 +218,7 @@ static struct nb_tc_action_ops act_mirred_ops = {
 	.act = tcf_mirred_act,
 	.init = tcf_mirred_init,
 	.cleanup = tcf_mirred_cleanup,
+	.dump = tcf_mirred_dump,
 };
 
 static void __attribute__((constructor)) mirred_init_module(void)

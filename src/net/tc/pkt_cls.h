@@ -33,6 +33,8 @@ struct nb_tc_pcpu_stats {
 	u64 bytes;
 	u64 drops;
 	u64 overlimits;
+	u64 lastuse;		/* actions: nb_ktime_get_coarse_ns() of the last packet here */
+	u64 firstuse;		/* and of the first one (0: none yet) */
 } __attribute__((aligned(64)));
 
 struct nb_tc_pcpu_stats *nb_tc_stats_alloc(void);
@@ -55,20 +57,38 @@ struct nb_tc_action_ops {
 	size_t priv_size;
 	int default_control;	/* the verdict word iproute2 gives when none is written */
 	int (*act)(struct nb_pkt *pkt, const struct nb_tc_action *a, struct nb_tcf_result *res);
-	/* Take the kind's arguments from opts; the common fields are set already. */
+	/*
+	 * Take the kind's arguments from opts into a->priv (zeroed, priv_size bytes); the common
+	 * fields are set already. On error nothing is left for cleanup. A replace initialises a
+	 * fresh priv the same way and swaps it in.
+	 */
 	int (*init)(struct nb_tc_action *a, const struct nb_tc_action_opts *opts,
 		    struct nb_log *log);
+	/* Free what init took (a->priv itself is freed by the caller). */
 	void (*cleanup)(struct nb_tc_action *a);
+	/* Fill the kind's part of info (program, target device). */
+	void (*dump)(const struct nb_tc_action *a, struct nb_tc_action_info *info);
+	struct nb_tc_action *idr;	/* the kind's actions by index (tcf_idrinfo), tc lock */
 	struct nb_tc_action_ops *next;
 };
 
+/*
+ * The twin of struct tc_action. The control plane (under the tc lock) owns refcnt, bindcnt and
+ * the index table; the datapath reads ops, control, goto_chain, stats and priv, which a replace
+ * swaps with a release store (act functions load a->priv once).
+ */
 struct nb_tc_action {
 	const struct nb_tc_action_ops *ops;
 	int control;			/* tcf_action: the verdict word */
 	struct nb_tcf_chain *goto_chain;	/* for TC_ACT_GOTO_CHAIN controls */
 	u32 index;
+	u32 flags;			/* TCA_ACT_FLAGS_* as given */
+	int refcnt;			/* tcfa_refcnt */
+	int bindcnt;			/* tcfa_bindcnt */
+	u64 install_ns;			/* nb_ktime_get_coarse_ns() when made */
 	struct nb_tc_pcpu_stats *stats;
 	void *priv;
+	struct nb_tc_action *idr_next;	/* next higher index of the kind */
 };
 
 void nb_tc_action_register(struct nb_tc_action_ops *ops);
@@ -79,15 +99,22 @@ void nb_tc_action_register(struct nb_tc_action_ops *ops);
 		nb_tc_action_register(&ops);                                                \
 	}
 
+/* Count a packet on this worker and stamp its use (bstats update and tcf_lastuse_update). */
+void nb_tcf_action_count(const struct nb_tc_action *a, const struct nb_pkt *pkt);
+
 /* The actions of one filter (struct tcf_exts). */
 struct nb_tcf_exts {
 	unsigned int nr_actions;
 	struct nb_tc_action *actions[NB_TC_MAX_ACTIONS];
 };
 
-/* Build a filter's actions from their opts (tcf_exts_validate); on error nothing is left. */
+/*
+ * Build a filter's actions from their opts (tcf_exts_validate): each is made, or bound when its
+ * index exists; on error nothing is left.
+ */
 int nb_tcf_exts_init(struct nb_tcf_exts *exts, struct nb_tcf_chain *chain,
 		     const struct nb_tc_action_opts *opts, unsigned int cnt, struct nb_log *log);
+/* Unbind the actions, freeing those left without references (after a grace period). */
 void nb_tcf_exts_destroy(struct nb_tcf_exts *exts);
 /* Run the actions (tcf_exts_exec): TC_ACT_OK when there are none. */
 int nb_tcf_exts_exec(struct nb_pkt *pkt, const struct nb_tcf_exts *exts, struct nb_tcf_result *res);
