@@ -42,8 +42,10 @@ out=$(cd / && dev=eth0 $NETBPF -batch "$tmp/seed.tc") || fail "seed lines: $out"
 echo "$out" | grep -qx "filter protocol all pref 10 u32 chain 0 " || fail "u32 head: $out"
 echo "$out" | grep -qx "filter protocol all pref 10 u32 chain 0 fh 800::800 flowid 1:2 not_in_hw " ||
 	fail "u32 line: $out"
-echo "$out" | grep -qx "	action order 1: bpf default-action drop" || fail "act bpf: $out"
-echo "$out" | grep -Eqx "filter protocol all pref 11 bpf chain 0 handle 0x1 flowid :1 tcbpf1_kern.o:\[redirect_xmit\] direct-action not_in_hw id [0-9]+ tag 47082dbc0b657935 (jited )?" ||
+echo "$out" | grep -Eqx "	action order 1: bpf tcbpf1_kern.o:\[clone_redirect_xmit\] id [0-9]+ name _clone_redirect tag [0-9a-f]{16} (jited )?default-action drop" ||
+	fail "act bpf: $out"
+echo "$out" | grep -Eqx "	 index 1 ref 1 bind 1" || fail "act bpf index: $out"
+echo "$out" | grep -Eqx "filter protocol all pref 11 bpf chain 0 handle 0x1 flowid :1 tcbpf1_kern.o:\[redirect_xmit\] direct-action not_in_hw id [0-9]+ name _redirect_xmit tag 47082dbc0b657935 (jited )?" ||
 	fail "bpf line: $out"
 
 # The same through --set, and JSON parsed back.
@@ -113,7 +115,7 @@ echo "$out" | grep -qx "qdisc clsact ffff: parent ffff:fff1 " || fail "qdisc sho
 echo "$out" | grep -q "pref 3" && fail "pref 3 not deleted: $out"
 echo "$out" | grep -Eq "^filter protocol all pref 4 bpf chain 0 handle 0x1 flowid 2: tcbpf1.o:\[redirect_recv\] direct-action" ||
 	fail "change: $out"
-echo "$out" | grep -q "action order 1: mirred stolen (dev g0 egress pref 2)" || fail "actions: $out"
+echo "$out" | grep -qx "	action order 0: mirred (Egress Redirect to device s0) stolen" || fail "actions: $out"
 echo "$out" | grep -q "Sent 0 bytes 0 pkt (dropped 0, overlimits 0 requeues 0)" || fail "-s: $out"
 out=$(cd "$EX" && $NETBPF -j -batch "$tmp/tc.tc" | sed -n 2p) || fail "tc json: $out"
 echo "$out" | json '
@@ -157,7 +159,7 @@ expect_err 1 'Error: argument "zz" is wrong: illegal "match" value' $NETBPF tc f
 expect_err 1 'Error: argument "frob" is wrong: unknown action' $NETBPF tc filter add dev x ingress matchall action frob
 expect_err 1 'Error: argument "ht" is wrong: u32 hash tables' $NETBPF tc filter add dev x ingress u32 ht 1:
 expect_err 1 'Error: argument "bogus" is wrong: unknown qdisc' $NETBPF tc qdisc add dev x bogus
-expect_err 1 'Error: argument "add" is wrong: shared actions are not built' $NETBPF tc actions add action drop
+expect_err 1 'Error: argument "frob" is wrong: unknown actions command' $NETBPF tc actions frob
 expect_err 1 'Error: argument "nosuch" is wrong: unknown tc object' $NETBPF tc nosuch
 expect_err 1 'Error: argument "1:2:3:4" is wrong: illegal "handle"' $NETBPF tc filter add dev x handle 1:2:3:4 u32
 expect_err 2 'Error: tc filter needs "dev DEV"' $NETBPF tc filter add ingress matchall
