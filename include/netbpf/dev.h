@@ -61,6 +61,12 @@ struct nb_dev_stats_total {
 	__u64 host_bytes;
 	__u64 consumed;		/* taken by tc: STOLEN, QUEUED, TRAP */
 	__u64 clones;		/* new packets made on this device's path (clone redirect, mirror) */
+	/*
+	 * Packets (or copies) this device's tc hooks sent to another device or hook: bpf_redirect
+	 * and bpf_redirect_peer verdicts, bpf_clone_redirect, mirred; counted whether or not the
+	 * target took them. The kernel has no such counter; XDP's are in nb_xdp_stats.
+	 */
+	__u64 tc_redirect;
 	__u64 rx_dropped;	/* sum of drops */
 	__u64 drops[NB_DROP_REASON_MAX];
 };

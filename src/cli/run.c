@@ -288,11 +288,12 @@ int nb_cli_batch(const char *path)
 	nb_cli_ctl_init(&ctl);
 	status = exec_script(&ctl, &o);
 	nb_dev_destroy_all();
+	nb_tc_actions_destroy_unbound();
 	return status;
 }
 
 struct totals {
-	u64 rx, tx, drops, host, exceptions, redirects;
+	u64 rx, tx, drops, host, exceptions, redirects;	/* redirects: XDP's and tc's */
 };
 
 static void dev_totals(struct nb_dev *dev, struct totals *t)
@@ -306,7 +307,7 @@ static void dev_totals(struct nb_dev *dev, struct totals *t)
 	t->tx = s.tx_packets;
 	t->drops = s.rx_dropped;
 	t->host = s.host_packets;
-	t->redirects = x.redirect + x.tx + s.clones;
+	t->redirects = x.redirect + x.tx + s.tc_redirect;
 	t->exceptions = x.aborted + x.invalid + x.redirect_err + s.drops[NB_DROP_RECURSION] +
 			s.drops[NB_DROP_NO_DEV] + s.drops[NB_DROP_TX_ERROR] +
 			s.drops[NB_DROP_TOO_BIG] + s.drops[NB_DROP_NOMEM] +
@@ -324,10 +325,12 @@ static void print_filters_text(struct nb_dev *dev, enum nb_tc_hook hook,
 	       info->kind, nb_ctl_handle_name(info->kind, info->id.handle, hbuf, sizeof(hbuf)),
 	       (unsigned long long)info->stats.packets,
 	       (unsigned long long)info->stats.bytes, (unsigned long long)info->stats.drops);
+	/* a shared action (bind > 1) shows the packets of every filter bound to it */
 	for (unsigned int a = 0; a < info->action_cnt; a++)
-		printf("  %-8s %-7s   action %u: %-6s %-18s %12llu pkts %14llu bytes %12llu drops\n",
-		       "", "", a + 1, info->actions[a].kind,
+		printf("  %-8s %-7s   action %u: %-6s %-10s index %-4u bind %-3d %12llu pkts "
+		       "%14llu bytes %12llu drops\n", "", "", a + 1, info->actions[a].kind,
 		       nb_ctl_control_name(info->actions[a].control, cbuf, sizeof(cbuf)),
+		       info->actions[a].index, info->actions[a].bindcnt,
 		       (unsigned long long)info->actions[a].stats.packets,
 		       (unsigned long long)info->actions[a].stats.bytes,
 		       (unsigned long long)info->actions[a].stats.drops);
@@ -363,6 +366,9 @@ static void print_filters_json(struct nb_dev *dev, enum nb_tc_hook hook,
 		nb_json_string(j, "kind", info->actions[a].kind);
 		nb_json_string(j, "control", nb_ctl_control_name(info->actions[a].control, cbuf,
 								 sizeof(cbuf)));
+		nb_json_uint(j, "index", info->actions[a].index);
+		nb_json_int(j, "ref", info->actions[a].refcnt);
+		nb_json_int(j, "bind", info->actions[a].bindcnt);
 		nb_json_uint(j, "packets", info->actions[a].stats.packets);
 		nb_json_uint(j, "bytes", info->actions[a].stats.bytes);
 		nb_json_uint(j, "drops", info->actions[a].stats.drops);
@@ -436,25 +442,77 @@ static bool default_table(struct nb_dev **devs, unsigned int n, struct nb_json *
 	return all;
 }
 
+/* The actions of one kind, for the summary: what no filter holds shows here too. */
+static int print_action_json(const struct nb_tc_action_info *info, void *ctx)
+{
+	struct nb_json *j = ctx;
+	char cbuf[32];
+
+	nb_json_start_object(j, NULL);
+	nb_json_string(j, "kind", info->kind);
+	nb_json_uint(j, "index", info->index);
+	nb_json_string(j, "control", nb_ctl_control_name(info->control, cbuf, sizeof(cbuf)));
+	nb_json_int(j, "ref", info->refcnt);
+	nb_json_int(j, "bind", info->bindcnt);
+	nb_json_uint(j, "packets", info->stats.packets);
+	nb_json_uint(j, "bytes", info->stats.bytes);
+	nb_json_uint(j, "drops", info->stats.drops);
+	nb_json_uint(j, "overlimits", info->stats.overlimits);
+	nb_json_end_object(j);
+	return 0;
+}
+
+static int print_action_text(const struct nb_tc_action_info *info, void *ctx)
+{
+	char cbuf[32];
+
+	(void)ctx;
+	printf("  %-6s index %-5u %-18s ref %-3d bind %-3d %12llu pkts %14llu bytes %12llu drops\n",
+	       info->kind, info->index, nb_ctl_control_name(info->control, cbuf, sizeof(cbuf)),
+	       info->refcnt, info->bindcnt, (unsigned long long)info->stats.packets,
+	       (unsigned long long)info->stats.bytes, (unsigned long long)info->stats.drops);
+	return 0;
+}
+
+static void summary_actions(struct nb_json *j)
+{
+	if (j)
+		nb_json_start_array(j, "actions");
+	else
+		printf("\nactions (tc actions list):\n");
+	for (const char *const *kind = nb_tc_action_kinds(); *kind; kind++) {
+		struct nb_log log = { 0 };
+
+		nb_tc_actions_walk(*kind, j ? print_action_json : print_action_text, j, &log);
+		nb_log_free(&log);
+	}
+	if (j)
+		nb_json_end_array(j);
+}
+
 static void summary(struct nb_dev **devs, unsigned int n, double secs, bool is_default,
-		    bool *ok)
+		    const char *shows, bool *ok)
 {
 	struct nb_json *j = NULL;
 
 	if (nb_cli.json) {
 		j = nb_json_new(stdout, nb_cli.pretty);
 		nb_json_start_object(j, NULL);
+		/* what the script's show lines printed, one document each */
+		nb_json_raw_values(j, "commands", shows);
 		nb_json_uint(j, "duration_ms", (u64)(secs * 1000));
 		nb_json_start_array(j, "devices");
 	} else {
-		printf("%-10s %7s %12s %14s %12s %14s %12s %12s  %s\n", "device", "ifindex",
-		       "rx_packets", "rx_bytes", "tx_packets", "tx_bytes", "host", "dropped",
-		       "drops by reason");
+		printf("%-10s %7s %12s %14s %12s %14s %12s %12s %12s %12s  %s\n", "device",
+		       "ifindex", "rx_packets", "rx_bytes", "tx_packets", "tx_bytes", "host",
+		       "xdp_redir", "tc_redir", "dropped", "drops by reason");
 	}
 	for (unsigned int d = 0; d < n; d++) {
 		struct nb_dev_stats_total s;
+		struct nb_xdp_stats x;
 
 		nb_dev_stats_read(devs[d], &s);
+		nb_dev_xdp_stats_read(devs[d], &x);
 		if (j) {
 			struct json_filters jf = { j, devs[d] };
 
@@ -468,6 +526,8 @@ static void summary(struct nb_dev **devs, unsigned int n, double secs, bool is_d
 			nb_json_uint(j, "host_packets", s.host_packets);
 			nb_json_uint(j, "consumed", s.consumed);
 			nb_json_uint(j, "clones", s.clones);
+			nb_json_uint(j, "xdp_redirect", x.redirect + x.tx);
+			nb_json_uint(j, "tc_redirect", s.tc_redirect);
 			nb_json_uint(j, "dropped", s.rx_dropped);
 			nb_json_start_object(j, "drops");
 			for (int r = 0; r < NB_DROP_REASON_MAX; r++)
@@ -480,11 +540,13 @@ static void summary(struct nb_dev **devs, unsigned int n, double secs, bool is_d
 			nb_json_end_object(j);
 			continue;
 		}
-		printf("%-10s %7u %12llu %14llu %12llu %14llu %12llu %12llu ",
+		printf("%-10s %7u %12llu %14llu %12llu %14llu %12llu %12llu %12llu %12llu ",
 		       nb_dev_name(devs[d]), nb_dev_ifindex(devs[d]),
 		       (unsigned long long)s.rx_packets, (unsigned long long)s.rx_bytes,
 		       (unsigned long long)s.tx_packets, (unsigned long long)s.tx_bytes,
-		       (unsigned long long)s.host_packets, (unsigned long long)s.rx_dropped);
+		       (unsigned long long)s.host_packets,
+		       (unsigned long long)(x.redirect + x.tx), (unsigned long long)s.tc_redirect,
+		       (unsigned long long)s.rx_dropped);
 		for (int r = 0; r < NB_DROP_REASON_MAX; r++)
 			if (s.drops[r])
 				printf(" %s:%llu", nb_drop_reason_name(r),
@@ -493,9 +555,11 @@ static void summary(struct nb_dev **devs, unsigned int n, double secs, bool is_d
 	}
 	if (j) {
 		nb_json_end_array(j);
+		summary_actions(j);
 	} else {
 		printf("\nfilters and actions:\n");
 		nb_ctl_for_each_filter(print_filters_text, NULL);
+		summary_actions(NULL);
 		printf("ran %.3f s\n", secs);
 	}
 	if (is_default)
@@ -528,7 +592,7 @@ static void live_line(struct nb_dev **devs, unsigned int n, struct totals *last,
 	fflush(stdout);
 }
 
-static int run_datapath(const struct run_opts *o, bool *ok)
+static int run_datapath(const struct run_opts *o, const char *shows, bool *ok)
 {
 	static struct worker workers[MAX_WORKERS];
 	static struct totals last[MAX_DEVS];
@@ -635,7 +699,7 @@ static int run_datapath(const struct run_opts *o, bool *ok)
 	if (err) {
 		fprintf(stderr, "Error: cannot start a worker: %s\n", strerror(-err));
 	} else {
-		summary(devs, n, now_s() - start, !o->script, ok);
+		summary(devs, n, now_s() - start, !o->script, shows, ok);
 	}
 	for (unsigned int d = 0; d < n; d++)
 		nb_dev_put(devs[d]);
@@ -645,6 +709,9 @@ static int run_datapath(const struct run_opts *o, bool *ok)
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { .workers = 1 };
+	FILE *shows_file = NULL;
+	char *shows = NULL;
+	size_t shows_len = 0;
 	struct nb_ctl ctl;
 	bool ok = true;
 	int status;
@@ -661,10 +728,24 @@ int cmd_run(int argc, char **argv)
 		return NB_EXIT_ERR;
 	}
 	nb_cli_ctl_init(&ctl);
+	/* with -j the script's show output goes into the one document at the end */
+	if (nb_cli.json) {
+		shows_file = open_memstream(&shows, &shows_len);
+		if (shows_file)
+			ctl.out = shows_file;
+	}
 	status = exec_script(&ctl, &o);
+	if (shows_file) {
+		fclose(shows_file);
+		ctl.out = stdout;
+	}
 	if (status == NB_EXIT_OK)
-		status = run_datapath(&o, &ok);
+		status = run_datapath(&o, shows, &ok);
+	else if (shows)
+		fputs(shows, stdout);
+	free(shows);
 	nb_dev_destroy_all();
+	nb_tc_actions_destroy_unbound();
 	if (status == NB_EXIT_OK && !ok)
 		status = NB_EXIT_ERR;
 	return status;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <netbpf/dev.h>
+#include <netbpf/tc.h>
 
 #include "cli/cli.h"
 #include "ctl/args.h"
@@ -53,6 +54,7 @@ static int words(const char *word, int argc, char **argv)
 	err = nb_ctl_exec(&ctl, argc + 1, line);
 	free(line);
 	nb_dev_destroy_all();
+	nb_tc_actions_destroy_unbound();
 	return nb_cli_ctl_status(&ctl, err);
 }
 

@@ -182,3 +182,43 @@ void nb_json_hex_bytes(struct nb_json *j, const char *name, const void *buf, siz
 	}
 	nb_json_end_array(j);
 }
+
+void nb_json_raw_values(struct nb_json *j, const char *name, const char *text)
+{
+	const char *p = text ? text : "";
+
+	nb_json_start_array(j, name);
+	for (;;) {
+		const char *start;
+		bool in_string = false;
+		int depth = 0;
+
+		while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+			p++;
+		if (!*p)
+			break;
+		start = p;
+		for (; *p; p++) {
+			if (in_string) {
+				if (*p == '\\' && p[1])
+					p++;
+				else if (*p == '"')
+					in_string = false;
+			} else if (*p == '"') {
+				in_string = true;
+			} else if (*p == '[' || *p == '{') {
+				depth++;
+			} else if (*p == ']' || *p == '}') {
+				if (--depth <= 0) {
+					p++;
+					break;
+				}
+			} else if (!depth && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) {
+				break;	/* a bare scalar */
+			}
+		}
+		begin_value(j, NULL);
+		fwrite(start, 1, (size_t)(p - start), j->out);
+	}
+	nb_json_end_array(j);
+}

@@ -38,4 +38,10 @@ void nb_json_printf(struct nb_json *j, const char *name, const char *fmt, ...)
 /* Bytes as bpftool prints keys and values: an array of "0x01" strings. */
 void nb_json_hex_bytes(struct nb_json *j, const char *name, const void *buf, size_t len);
 
+/*
+ * An array of the JSON documents text holds one after another (what -j show commands printed),
+ * each copied as it is: several documents become one.
+ */
+void nb_json_raw_values(struct nb_json *j, const char *name, const char *text);
+
 #endif /* NB_CTL_JSON_H */

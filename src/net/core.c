@@ -355,6 +355,7 @@ int nb_skb_do_redirect(struct nb_pkt *pkt)
 		nb_pkt_drop(pkt, pkt->dev, NB_DROP_NO_DEV);
 		return -EINVAL;
 	}
+	nb_dev_this_stats(pkt->dev)->tc_redirect++;
 	if (flags & NB_BPF_F_PEER) {
 		struct nb_dev *peer = dev->peer;
 

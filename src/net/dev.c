@@ -388,6 +388,7 @@ void nb_dev_stats_read(const struct nb_dev *dev, struct nb_dev_stats_total *tota
 		total->host_bytes += READ_ONCE(s->host_bytes);
 		total->consumed += READ_ONCE(s->consumed);
 		total->clones += READ_ONCE(s->clones);
+		total->tc_redirect += READ_ONCE(s->tc_redirect);
 		for (int r = 0; r < NB_DROP_REASON_MAX; r++) {
 			total->drops[r] += READ_ONCE(s->drops[r]);
 			total->rx_dropped += READ_ONCE(s->drops[r]);

@@ -73,6 +73,7 @@ static u64 bpf_clone_redirect(u64 r1, u64 ifindex, u64 flags, u64 r4, u64 r5)
 		return (u64)-ENOMEM;
 	}
 	nb_dev_this_stats(pkt->dev)->clones++;
+	nb_dev_this_stats(pkt->dev)->tc_redirect++;
 	return (u64)(s64)nb_bpf_redirect_pkt(clone, dev, (u32)flags);
 }
 

@@ -92,6 +92,7 @@ static int mirred_to_dev(struct nb_pkt *pkt, const struct nb_tc_action *a,
 			goto err_cant_do;
 		nb_dev_this_stats(pkt->dev)->clones++;
 	}
+	nb_dev_this_stats(pkt->dev)->tc_redirect++;
 	to_send->skb_iif = pkt->dev->ifindex;
 	to_send->dev = dev;
 	if (is_redirect && to_send == pkt)
