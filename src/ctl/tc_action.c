@@ -600,7 +600,7 @@ static int actions_get_del(struct nb_ctl *ctl, int argc, char **argv, bool del)
 		if (err)
 			break;
 		/* RTM_GETACTION answers carry no count: tc prints "total acts 0" */
-		if (!as.j)
+		if (as.order == 1)
 			actions_head(&as, 0);
 		if (!ctl->json)
 			fprintf(ctl->out, "\n");
