@@ -2,6 +2,7 @@
 /* The JSON writer: a stack of open containers, each knowing whether it has a member yet. */
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ctl/json.h"
 
@@ -213,8 +214,8 @@ void nb_json_raw_values(struct nb_json *j, const char *name, const char *text)
 					p++;
 					break;
 				}
-			} else if (!depth && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) {
-				break;	/* a bare scalar */
+			} else if (!depth && strchr(" \n\t\r", *p)) {
+				break;	/* the end of a bare scalar */
 			}
 		}
 		begin_value(j, NULL);

@@ -25,7 +25,7 @@ int nb_ctl_parse_actions(struct nb_ctl *ctl, int argc, char **argv, int *i,
 /* "drop", "pass", "goto chain 3", ... */
 const char *nb_ctl_control_name(int control, char *buf, size_t size);
 
-/* How an action is shown: by tc actions (not_in_hw), with used_hw_stats (u32, matchall, tc actions). */
+/* How an action is shown: by tc actions (not_in_hw), with used_hw_stats (u32, matchall). */
 #define NB_CTL_ACT_STANDALONE 1
 #define NB_CTL_ACT_HW_STATS 2
 

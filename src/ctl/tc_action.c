@@ -368,7 +368,8 @@ static void print_tm_json(struct nb_json *j, const struct nb_tc_action_info *a)
 }
 
 static void print_action_json(struct nb_ctl *ctl, struct nb_json *j,
-			      const struct nb_tc_action_info *a, unsigned int order, unsigned int how)
+			      const struct nb_tc_action_info *a, unsigned int order,
+			      unsigned int how)
 {
 	char buf[IFNAMSIZ + 16];
 
@@ -440,8 +441,9 @@ void nb_ctl_print_action(struct nb_ctl *ctl, struct nb_json *j, const struct nb_
 	}
 	fprintf(f, "\taction order %u: ", order);
 	if (!strcmp(a->kind, "gact")) {
-		fprintf(f, "gact action %s\n\t random type none pass val 0\n\t index %u ref %d bind %d",
-			control, a->index, a->refcnt, a->bindcnt);
+		/* iproute2 prints gact's probability part even when there is none */
+		fprintf(f, "gact action %s\n\t random type none pass val 0\n", control);
+		fprintf(f, "\t index %u ref %d bind %d", a->index, a->refcnt, a->bindcnt);
 		if (ctl->stats)
 			print_tm_text(f, a);
 		fprintf(f, "\n");
@@ -471,7 +473,8 @@ void nb_ctl_print_action(struct nb_ctl *ctl, struct nb_json *j, const struct nb_
 		fprintf(f, "\tAction statistics:\n\tSent %llu bytes %llu pkt (dropped %llu, "
 			"overlimits %llu requeues 0) \n\tbacklog 0b 0p requeues 0\n",
 			(unsigned long long)a->stats.bytes, (unsigned long long)a->stats.packets,
-			(unsigned long long)a->stats.drops, (unsigned long long)a->stats.overlimits);
+			(unsigned long long)a->stats.drops,
+			(unsigned long long)a->stats.overlimits);
 	if (a->flags & TCA_ACT_FLAGS_NO_PERCPU_STATS)
 		fprintf(f, "\tno_percpu\n");
 	if (how & NB_CTL_ACT_STANDALONE)
@@ -591,7 +594,8 @@ static int actions_get_del(struct nb_ctl *ctl, int argc, char **argv, bool del)
 		if (err)
 			break;
 		if (!known_kind(kind))
-			return nb_ctl_wrong(ctl, kind, "unknown action, expected gact, bpf or mirred");
+			return nb_ctl_wrong(ctl, kind,
+					    "unknown action, expected gact, bpf or mirred");
 		if (del) {
 			err = log_fail(ctl, nb_tc_action_del(kind, index, &log), &log);
 			continue;

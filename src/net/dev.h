@@ -29,7 +29,7 @@ struct nb_dev_stats {
 	u64 host_bytes;
 	u64 consumed;		/* taken by tc: STOLEN, QUEUED, TRAP */
 	u64 clones;		/* new packets made on this device's path (clone redirect, mirror) */
-	u64 tc_redirect;	/* sent elsewhere by this device's tc hooks (see nb_dev_stats_total) */
+	u64 tc_redirect;	/* sent on by this device's tc hooks (see nb_dev_stats_total) */
 	u64 drops[NB_DROP_REASON_MAX];
 } __attribute__((aligned(64)));
 

@@ -205,7 +205,8 @@ NB_TEST(tc_shared_act_filter_made)
 	NB_ASSERT_EQ(nb_tc_filter_del(dev, &f2, NULL), 0);
 	NB_ASSERT_EQ(nb_tc_action_get("gact", 9, &info, NULL), -ENOENT);
 	/* the same index twice in one filter: made by the first, bound by the second */
-	struct nb_tc_action_opts twice[2] = { gact(TC_ACT_PIPE, 4), { .kind = "gact", .index = 4 } };
+	struct nb_tc_action_opts twice[2] = { gact(TC_ACT_PIPE, 4),
+					      { .kind = "gact", .index = 4 } };
 
 	add_mall(dev, 3, twice, 2);
 	NB_ASSERT_EQ(get("gact", 4).bindcnt, 2);

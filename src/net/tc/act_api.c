@@ -39,7 +39,8 @@ const char *const *nb_tc_action_kinds(void)
 	if (!kinds[0]) {
 		unsigned int n = 0;
 
-		for (const struct nb_tc_action_ops *ops = act_base; ops && n + 1 < 8; ops = ops->next)
+		for (const struct nb_tc_action_ops *ops = act_base; ops && n + 1 < 8;
+		     ops = ops->next)
 			kinds[n++] = ops->kind;
 	}
 	return kinds;
