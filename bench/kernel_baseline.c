@@ -64,26 +64,47 @@ static void pin_to_this_cpu(void)
 	sched_setaffinity(0, sizeof(set), &set);	/* best effort: a failure only adds noise */
 }
 
-int nb_kb_run(int (*fn)(void *arg, struct nb_kb_result *res), void *arg,
-	      struct nb_kb_result *res)
+/* Every result without a reason of its own takes the first reason found. */
+static int spread_skip(struct nb_kb_result *res, unsigned int n)
 {
+	const char *why = NULL;
+
+	for (unsigned int i = 0; i < n && !why; i++)
+		if (res[i].skip[0])
+			why = res[i].skip;
+	if (!why)
+		return 0;
+	for (unsigned int i = 0; i < n; i++)
+		if (!res[i].skip[0])
+			nb_kb_skip(&res[i], "%s", why);
+	return -1;
+}
+
+int nb_kb_run(int (*fn)(void *arg, struct nb_kb_result *res), void *arg,
+	      struct nb_kb_result *res, unsigned int n)
+{
+	size_t size = n * sizeof(*res);
 	struct nb_kb_result *shared;
 	int status = 0, err;
 	pid_t pid;
 
-	memset(res, 0, sizeof(*res));
-	if (geteuid() != 0)
-		return nb_kb_skip(res, "not root (BPF, XDP and network namespaces need it)");
-	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-		      -1, 0);
-	if (shared == MAP_FAILED)
-		return nb_kb_skip(res, "mmap: %s", strerror(errno));
-	memset(shared, 0, sizeof(*shared));
+	memset(res, 0, size);
+	if (geteuid() != 0) {
+		nb_kb_skip(res, "not root (BPF, XDP and network namespaces need it)");
+		return spread_skip(res, n);
+	}
+	shared = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED) {
+		nb_kb_skip(res, "mmap: %s", strerror(errno));
+		return spread_skip(res, n);
+	}
+	memset(shared, 0, size);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		munmap(shared, sizeof(*shared));
-		return nb_kb_skip(res, "fork: %s", strerror(errno));
+		munmap(shared, size);
+		nb_kb_skip(res, "fork: %s", strerror(errno));
+		return spread_skip(res, n);
 	}
 	if (pid == 0) {
 		alarm(NB_KB_CHILD_TIMEOUT);
@@ -92,19 +113,20 @@ int nb_kb_run(int (*fn)(void *arg, struct nb_kb_result *res), void *arg,
 		if (err)
 			nb_kb_skip(shared, "cannot enter a network namespace of its own: %s",
 				   strerror(-err));
-		else if (fn(arg, shared) && !shared->skip[0])
+		else if (fn(arg, shared) && !spread_skip(shared, n))
 			nb_kb_skip(shared, "the measurement failed");
 		fflush(NULL);
 		_exit(0);
 	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	*res = *shared;
-	munmap(shared, sizeof(*shared));
+	memcpy(res, shared, size);
+	munmap(shared, size);
 	if (WIFSIGNALED(status))
-		return nb_kb_skip(res, "the measuring child died of signal %d (%s)",
-				  WTERMSIG(status), strsignal(WTERMSIG(status)));
-	return res->skip[0] ? -1 : 0;
+		for (unsigned int i = 0; i < n; i++)
+			nb_kb_skip(&res[i], "the measuring child died of signal %d (%s)",
+				   WTERMSIG(status), strsignal(WTERMSIG(status)));
+	return spread_skip(res, n);
 }
 
 int nb_kb_veth_pair(struct nb_kb_result *res, const char *a, const char *b, unsigned int *ifa,

@@ -35,11 +35,13 @@ int nb_kb_skip(struct nb_kb_result *res, const char *fmt, ...)
 
 /*
  * Runs fn in a forked child, in a network namespace of its own, pinned to one CPU; fn fills
- * res (shared with this process) and returns 0, or sets res->skip. Returns 0 when the child
- * measured something, -1 with res->skip set otherwise (not root, no namespace, a crash).
+ * res[0..n-1] (shared with this process: several measurements of one set-up, e.g. taken in
+ * alternating rounds so that the machine's noise hits them alike) and returns 0, or sets a
+ * skip reason. Returns 0 when the child measured everything; otherwise -1, with every result
+ * that has no reason of its own given the first one's (not root, no namespace, a crash).
  */
 int nb_kb_run(int (*fn)(void *arg, struct nb_kb_result *res), void *arg,
-	      struct nb_kb_result *res);
+	      struct nb_kb_result *res, unsigned int n);
 
 /* A veth pair a <-> b, both up; *ifa and *ifb (may be NULL) get their ifindexes. */
 int nb_kb_veth_pair(struct nb_kb_result *res, const char *a, const char *b, unsigned int *ifa,

@@ -242,79 +242,104 @@ static double run_variant(enum variant v, bool interp, enum sink to, u64 bursts)
 	return nb_bench_mpps(ops, &clk);
 }
 
+/* The kernel's two measurements, taken in alternating rounds of one child. */
+enum { K_DROP, K_REDIRECT, K_PATHS };
+
 struct kernel_arg {
-	bool redirect;		/* else the program drops: the injection and the receive alone */
 	enum nb_kb_inject_mode mode;
 	unsigned int sends;	/* of NB_KB_INJECT_FRAMES frames each, per round */
 };
 
+/* clsact on ifindex, then cls_bpf in direct-action mode with prog_fd (libbpf's tc attach). */
+static int attach_da(struct nb_kb_result *res, unsigned int ifindex, int prog_fd)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex, .attach_point = BPF_TC_INGRESS);
+	LIBBPF_OPTS(bpf_tc_opts, topts, .prog_fd = prog_fd, .handle = 1, .priority = 1);
+	int err;
+
+	if (prog_fd < 0)
+		return -1;
+	err = bpf_tc_hook_create(&hook);
+	if (err && err != -EEXIST)
+		return nb_kb_skip(res, "clsact on ifindex %u: %s", ifindex, strerror(-err));
+	err = bpf_tc_attach(&hook, &topts);
+	if (err)
+		return nb_kb_skip(res, "cls_bpf da on ifindex %u ingress: %s", ifindex,
+				  strerror(-err));
+	return 0;
+}
+
+/*
+ * a0 -> a1, whose classifier drops; c0 -> c1, whose classifier redirects to b0; b1 counts.
+ * Injected into a0 and c0 in turns, KERNEL_ROUNDS rounds each, the best round of each kept.
+ */
 static int kernel_tc(void *argp, struct nb_kb_result *res)
 {
 	const struct kernel_arg *arg = argp;
 	struct bpf_insn insns[NB_KB_MAX_INSNS];
-	struct nb_kb_injector inj;
-	unsigned int a0, a1, b0, b1;
-	int count_fd, prog_fd, err;
+	struct nb_kb_injector inj[K_PATHS];
+	unsigned int a0, a1, b0, b1, c0, c1;
+	int count_fd;
 
 	if (nb_kb_veth_pair(res, "a0", "a1", &a0, &a1) ||
-	    nb_kb_veth_pair(res, "b0", "b1", &b0, &b1))
+	    nb_kb_veth_pair(res, "b0", "b1", &b0, &b1) ||
+	    nb_kb_veth_pair(res, "c0", "c1", &c0, &c1))
 		return -1;
 	count_fd = nb_kb_xdp_counter(res, b1);
-	if (count_fd < 0)
+	if (count_fd < 0 ||
+	    attach_da(res, a1, nb_kb_prog_load(res, BPF_PROG_TYPE_SCHED_CLS, insns,
+					       nb_kb_prog_verdict(insns, TC_ACT_SHOT))) ||
+	    attach_da(res, c1, nb_kb_prog_load(res, BPF_PROG_TYPE_SCHED_CLS, insns,
+					       nb_kb_prog_redirect(insns, b0))))
 		return -1;
-	prog_fd = nb_kb_prog_load(res, BPF_PROG_TYPE_SCHED_CLS, insns,
-				  arg->redirect ? nb_kb_prog_redirect(insns, b0) :
-						  nb_kb_prog_verdict(insns, TC_ACT_SHOT));
-	if (prog_fd < 0)
+	if (nb_kb_injector_open(res, &inj[K_DROP], arg->mode, a0, frame, sizeof(frame)))
 		return -1;
-
-	/* libbpf's tc attach: clsact, then cls_bpf in direct-action mode. */
-	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = a1, .attach_point = BPF_TC_INGRESS);
-	LIBBPF_OPTS(bpf_tc_opts, topts, .prog_fd = prog_fd, .handle = 1, .priority = 1);
-
-	err = bpf_tc_hook_create(&hook);
-	if (err && err != -EEXIST)
-		return nb_kb_skip(res, "clsact on a1: %s", strerror(-err));
-	err = bpf_tc_attach(&hook, &topts);
-	if (err)
-		return nb_kb_skip(res, "cls_bpf da on a1 ingress: %s", strerror(-err));
-	if (nb_kb_injector_open(res, &inj, arg->mode, a0, frame, sizeof(frame)))
-		return -1;
-	for (unsigned int i = 0; i < arg->sends / 20 + 1; i++)	/* warm up */
-		if (nb_kb_inject(res, &inj) < 0)
-			goto out;
-	for (int round = 0; round < KERNEL_ROUNDS; round++) {
-		u64 before = nb_kb_counter_read(count_fd);
-		struct nb_bench_clock c;
-
-		nb_bench_start(&c);
-		for (unsigned int i = 0; i < arg->sends; i++)
-			if (nb_kb_inject(res, &inj) < 0)
+	if (nb_kb_injector_open(res, &inj[K_REDIRECT], arg->mode, c0, frame, sizeof(frame)))
+		goto out;
+	for (int p = 0; p < K_PATHS; p++)
+		for (unsigned int i = 0; i < arg->sends / 20 + 1; i++)	/* warm up */
+			if (nb_kb_inject(res, &inj[p]) < 0)
 				goto out;
-		nb_bench_stop(&c);
-		if (!round || c.cpu < res->clk.cpu) {
-			res->clk = c;
-			res->arrived = nb_kb_counter_read(count_fd) - before;
+	for (int round = 0; round < KERNEL_ROUNDS; round++) {
+		for (int p = 0; p < K_PATHS; p++) {
+			u64 before = nb_kb_counter_read(count_fd);
+			struct nb_bench_clock c;
+
+			nb_bench_start(&c);
+			for (unsigned int i = 0; i < arg->sends; i++)
+				if (nb_kb_inject(res, &inj[p]) < 0)
+					goto out;
+			nb_bench_stop(&c);
+			if (!round || c.cpu < res[p].clk.cpu) {
+				res[p].clk = c;
+				res[p].arrived = nb_kb_counter_read(count_fd) - before;
+			}
 		}
 	}
-	res->frames = (u64)arg->sends * NB_KB_INJECT_FRAMES;
-	res->counted = arg->redirect;	/* the drop leaves nothing to count */
+	for (int p = 0; p < K_PATHS; p++)
+		res[p].frames = (u64)arg->sends * NB_KB_INJECT_FRAMES;
+	res[K_REDIRECT].counted = true;	/* the drop leaves nothing to count */
 out:
-	nb_kb_injector_close(&inj);
+	nb_kb_injector_close(&inj[K_DROP]);
+	nb_kb_injector_close(&inj[K_REDIRECT]);	/* opened, if only to fail: closing is safe */
 	return res->skip[0] ? -1 : 0;
 }
 
-static double run_kernel(bool redirect, enum nb_kb_inject_mode mode, unsigned int sends)
+/* Both kernel measurements with one way of injecting; rates into mpps[K_PATHS] (may be NULL). */
+static void run_kernel(enum nb_kb_inject_mode mode, unsigned int sends, double *mpps)
 {
-	struct kernel_arg arg = { .redirect = redirect, .mode = mode, .sends = sends };
-	struct nb_kb_result res;
+	struct kernel_arg arg = { .mode = mode, .sends = sends };
+	const char *how = mode == NB_KB_INJECT_TX_RING ? "" : " (sendmmsg)";
+	struct nb_kb_result res[K_PATHS];
 	char line[128];
 
-	nb_kb_run(kernel_tc, &arg, &res);
-	snprintf(line, sizeof(line), "kernel: da %s%s", redirect ? "redirect -> veth, peer XDP" :
-		 "drop (TC_ACT_SHOT)", mode == NB_KB_INJECT_TX_RING ? "" : " (sendmmsg)");
-	nb_kb_report(line, &res);
-	return nb_kb_mpps(&res);
+	nb_kb_run(kernel_tc, &arg, res, K_PATHS);
+	snprintf(line, sizeof(line), "kernel: da drop (TC_ACT_SHOT)%s", how);
+	nb_kb_report(line, &res[K_DROP]);
+	snprintf(line, sizeof(line), "kernel: da redirect -> veth, peer XDP%s", how);
+	nb_kb_report(line, &res[K_REDIRECT]);
+	for (int p = 0; p < K_PATHS && mpps; p++)
+		mpps[p] = nb_kb_mpps(&res[p]);
 }
 
 /* 1 / (1/r - 1/base): the rate of what r does beyond base, from the time per frame. */
@@ -328,7 +353,7 @@ NB_BENCH(tc_redirect, "tc ingress to the next device: the seed set-ups, JIT vs i
 {
 	u64 bursts = (u64)(BURSTS * nb_bench_scale());
 	unsigned int sends = (unsigned int)(KERNEL_SENDS * nb_bench_scale());
-	double nb_drop, nb_redirect, k_drop, k_redirect;
+	double nb_drop, nb_redirect, kernel[K_PATHS];
 
 	run_variant(V_NONE, false, TO_SINK, bursts);
 	for (int interp = 0; interp < 2; interp++) {
@@ -339,15 +364,15 @@ NB_BENCH(tc_redirect, "tc ingress to the next device: the seed set-ups, JIT vs i
 	nb_drop = run_variant(V_DA_DROP, false, TO_SINK, bursts);
 	nb_redirect = run_variant(V_DA_REDIRECT, false, TO_PIPE_PEER_XDP, bursts);
 	sends = sends ? sends : 1;
-	k_drop = run_kernel(false, NB_KB_INJECT_TX_RING, sends);
-	k_redirect = run_kernel(true, NB_KB_INJECT_TX_RING, sends);
-	run_kernel(true, NB_KB_INJECT_SENDMMSG, sends);	/* the other way to inject: no better */
+	run_kernel(NB_KB_INJECT_TX_RING, sends, kernel);
+	run_kernel(NB_KB_INJECT_SENDMMSG, sends, NULL);	/* the other way to inject */
 	printf("  (the kernel's frames come from one AF_PACKET socket into veth a0, qdisc bypassed,"
 	       " from a TPACKET_V2 ring\n   or by sendmmsg of %u: its rates include that "
 	       "injection)\n", NB_KB_MMSG_BATCH);
 	nb_kb_table_header();
-	nb_kb_table_row("bpf da drop: inject, receive, classify, free", nb_drop, k_drop);
-	nb_kb_table_row("bpf da redirect -> veth/pipe, peer XDP counts", nb_redirect, k_redirect);
+	nb_kb_table_row("bpf da drop: inject, receive, classify, free", nb_drop, kernel[K_DROP]);
+	nb_kb_table_row("bpf da redirect -> veth/pipe, peer XDP counts", nb_redirect,
+			kernel[K_REDIRECT]);
 	nb_kb_table_row("  the redirect beyond the drop (1/(1/redirect - 1/drop))",
-			beyond(nb_redirect, nb_drop), beyond(k_redirect, k_drop));
+			beyond(nb_redirect, nb_drop), beyond(kernel[K_REDIRECT], kernel[K_DROP]));
 }

@@ -289,7 +289,7 @@ static double run_kernel(bool use_map, u32 frames)
 	struct kernel_arg arg = { .use_map = use_map, .frames = frames };
 	struct nb_kb_result res;
 
-	nb_kb_run(kernel_xdp_redirect, &arg, &res);
+	nb_kb_run(kernel_xdp_redirect, &arg, &res, 1);
 	nb_kb_report(use_map ? "kernel: redirect_map -> veth, peer XDP count" :
 			       "kernel: redirect     -> veth, peer XDP count", &res);
 	return nb_kb_mpps(&res);
