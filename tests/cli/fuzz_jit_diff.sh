@@ -13,9 +13,10 @@ corpus=$(dirname "$FUZZ")/corpus/fuzz_jit_diff
 log=$(dirname "$FUZZ")/fuzz_jit_diff.log
 mkdir -p "$corpus"
 if ! "$FUZZ" -max_total_time="${NB_FUZZ_TIME:-20}" -rss_limit_mb=2048 -timeout=10 \
+	-artifact_prefix="$(dirname "$FUZZ")/" \
 	"$corpus" "$OBJ" >"$log" 2>&1; then
 	tail -40 "$log"
-	echo "FAIL: fuzz_jit_diff found a problem (full log in $log, crash input in the working dir)"
+	echo "FAIL: fuzz_jit_diff found a problem (full log in $log, crash input beside it in $(dirname "$FUZZ"))"
 	exit 1
 fi
 echo "fuzz_jit_diff: $(grep -o 'Done [0-9]* runs' "$log" | awk '{print $2}') runs," \

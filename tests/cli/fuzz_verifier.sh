@@ -13,9 +13,10 @@ corpus=$(dirname "$FUZZ")/corpus/fuzz_verifier
 log=$(dirname "$FUZZ")/fuzz_verifier.log
 mkdir -p "$corpus"
 if ! "$FUZZ" -max_total_time="${NB_FUZZ_TIME:-10}" -rss_limit_mb=2048 -timeout=60 \
+	-artifact_prefix="$(dirname "$FUZZ")/" \
 	-max_len=2049 "$corpus" >"$log" 2>&1; then
 	tail -40 "$log"
-	echo "FAIL: fuzz_verifier found a problem (full log in $log, crash input in the working dir)"
+	echo "FAIL: fuzz_verifier found a problem (full log in $log, crash input beside it in $(dirname "$FUZZ"))"
 	exit 1
 fi
 echo "fuzz_verifier: $(grep -o 'Done [0-9]* runs' "$log" | awk '{print $2}') runs," \

@@ -249,7 +249,9 @@ NB_TEST(map_lpm_concurrent)
 	add4(map, k4(8, 10, 0, 0, 0), 8);
 	for (int i = 0; i < 2; i++)
 		NB_ASSERT_EQ(pthread_create(&threads[i], NULL, lpm_reader, &c), 0);
-	for (__u32 round = 0; round < 20000; round++) {
+	/* Until the readers have run too: on a loaded machine they may start late. */
+	for (__u32 round = 0;
+	     round < 20000 || __atomic_load_n(&c.hits, __ATOMIC_RELAXED) < 1000; round++) {
 		__u8 b = (__u8)(round * 37), d = (__u8)(round * 11);
 		struct key4 k16 = k4(16, 10, b, 0, 0), k24 = k4(24, 10, b, d, 0);
 
