@@ -6,10 +6,10 @@
  * original dropped; beside them the same frames delivered to the host side with no filter, the
  * cost of the receive path alone. Each variant reports the best of ROUNDS runs.
  *
- * The kernel baseline (kernel_baseline.h): veth pairs a0/a1 and b0/b1 in a namespace of their
- * own, cls_bpf direct-action on a1's ingress with the same bpf_redirect program (to b0), b1
- * counting and dropping what arrives with an XDP program; frames injected into a0 from an
- * AF_PACKET transmit ring. Its twin here is the "-> pipe, peer XDP count" variant: the
+ * The kernel baseline (kernel_baseline.h): veth pairs c0/c1 and b0/b1 in a namespace of their
+ * own, cls_bpf direct-action on c1's ingress with the same bpf_redirect program (to b0), b1
+ * counting and dropping what arrives with an XDP program; frames injected into c0 from an
+ * AF_PACKET socket. Its twin here is the "-> pipe, peer XDP count" variant: the
  * redirect's target is a pipe (the veth twin) whose peer runs the same counting program. Both
  * sides also run a direct-action program that drops (TC_ACT_SHOT), so that the cost of the
  * redirect beyond receive + classify + free can be compared without the kernel's injection.
@@ -366,8 +366,8 @@ NB_BENCH(tc_redirect, "tc ingress to the next device: the seed set-ups, JIT vs i
 	sends = sends ? sends : 1;
 	run_kernel(NB_KB_INJECT_TX_RING, sends, kernel);
 	run_kernel(NB_KB_INJECT_SENDMMSG, sends, NULL);	/* the other way to inject */
-	printf("  (the kernel's frames come from one AF_PACKET socket into veth a0, qdisc bypassed,"
-	       " from a TPACKET_V2 ring\n   or by sendmmsg of %u: its rates include that "
+	printf("  (the kernel's frames come from an AF_PACKET socket into veth a0/c0, qdisc "
+	       "bypassed, from a TPACKET_V2 ring\n   or by sendmmsg of %u: its rates include that "
 	       "injection)\n", NB_KB_MMSG_BATCH);
 	nb_kb_table_header();
 	nb_kb_table_row("bpf da drop: inject, receive, classify, free", nb_drop, kernel[K_DROP]);
