@@ -432,3 +432,53 @@ NB_TEST(afxdp_err_busy_and_not_root)
 	nb_log_free(&log);
 	xt_teardown();
 }
+
+/*
+ * Frames longer than a packet buffer are counted, never cut: 3600 bytes fit a UMEM frame but
+ * not an nb_pkt (too_big, dropped by the port), 3900 bytes do not fit a UMEM frame with the
+ * kernel's headroom (rx_no_buffer, dropped by the kernel); a 100-byte frame passes.
+ */
+NB_TEST(afxdp_big_frames_counted)
+{
+	static u8 frame[3900];
+	const u32 sizes[] = { 3600, 3900, 100 };
+	struct nb_log log = { 0 };
+	struct nb_port_queue_stats qs;
+	struct nb_dev_stats_total t;
+	struct nb_dev *dev;
+	int err = nb_netns_enter(), txfd;
+
+	if (err)
+		nb_test_skip("no network namespace of its own (needs root): %s", strerror(-err));
+	err = nb_veth_add("veth0", "veth1");
+	if (!err)
+		err = nb_link_up("veth0", 9000);
+	if (!err)
+		err = nb_link_up("veth1", 9000);
+	if (err)
+		nb_test_skip("cannot make a veth pair with mtu 9000: %s", strerror(-err));
+	txfd = packet_socket("veth0", 0);
+	dev = afxdp_dev("dev veth1 mode skb copy", NULL, &log);
+	memset(frame, 0xab, sizeof(frame));
+	frame[12] = ETH_P_TEST >> 8;
+	frame[13] = ETH_P_TEST & 0xff;
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++)
+		NB_ASSERT_EQ(send(txfd, frame, sizes[i], 0), sizes[i]);
+	poll_until(dev, 1, false);
+	nb_epoch_online();
+	for (int i = 0; i < 200; i++)	/* the kernel's counters are read every 64 polls */
+		nb_worker_poll(&dev, 1);
+	nb_epoch_offline();
+	nb_dev_stats_read(dev, &t);
+	NB_ASSERT_EQ(t.rx_packets, 1);
+	NB_ASSERT_EQ(t.rx_bytes, 100);
+	NB_ASSERT_EQ(t.drops[NB_DROP_TOO_BIG], 1);
+	NB_ASSERT_EQ(t.drops[NB_DROP_PORT_RX_NO_BUFFER], 1);
+	NB_ASSERT_EQ(t.rx_dropped, 2);
+	NB_ASSERT_EQ(nb_port_queue_stats(dev->port, 0, &qs), 0);
+	NB_ASSERT_EQ(qs.rx_too_big, 1);
+	NB_ASSERT_EQ(qs.rx_kernel_drops, 1);
+	close(txfd);
+	nb_log_free(&log);
+	xt_teardown();
+}
