@@ -647,6 +647,7 @@ static const struct nb_port_ops afpacket_port_ops = {
 	.open = afp_open,
 	.rx_burst = afp_rx_burst,
 	.tx_burst = afp_tx_burst,
+	.lltx = true,		/* a lock per queue */
 	.close = afp_close,
 	.describe = afp_describe,
 	.queue_stats = afp_queue_stats,

@@ -583,6 +583,7 @@ static const struct nb_port_ops afxdp_port_ops = {
 	.open = afxdp_open,
 	.rx_burst = afxdp_rx_burst,
 	.tx_burst = afxdp_tx_burst,
+	.lltx = true,		/* a lock per queue */
 	.close = afxdp_close,
 	.describe = afxdp_describe,
 	.queue_stats = afxdp_queue_stats,

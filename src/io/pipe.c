@@ -42,8 +42,8 @@ static unsigned int pipe_tx_burst(struct nb_port *port, struct nb_pkt **pkts, un
 	pthread_spin_lock(&peer->lock);
 	for (done = 0; done < n && peer->tail - peer->head < peer->size; done++)
 		peer->ring[peer->tail++ & (peer->size - 1)] = pkts[done];
+	self->tx_packets += done;	/* every sender through self holds this lock */
 	pthread_spin_unlock(&peer->lock);
-	self->tx_packets += done;
 	return done;
 }
 
@@ -156,6 +156,7 @@ static const struct nb_port_ops pipe_port_ops = {
 	.open = pipe_open,
 	.rx_burst = pipe_rx_burst,
 	.tx_burst = pipe_tx_burst,
+	.lltx = true,		/* the peer's ring has its lock */
 	.close = pipe_close,
 	.describe = pipe_describe,
 };

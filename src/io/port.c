@@ -49,8 +49,10 @@ int nb_port_open(const char *kind, int argc, char **argv, struct nb_port **portp
 			return -ENOMEM;
 		}
 	}
+	pthread_spin_init(&port->tx_lock, PTHREAD_PROCESS_PRIVATE);
 	err = ops->open(port, argc, argv, log);
 	if (err) {
+		pthread_spin_destroy(&port->tx_lock);
 		free(port->priv);
 		free(port);
 		return err;
@@ -91,6 +93,7 @@ void nb_port_close(struct nb_port *port)
 		return;
 	if (port->ops->close)
 		port->ops->close(port);
+	pthread_spin_destroy(&port->tx_lock);
 	free(port->priv);
 	free(port);
 }

@@ -8,6 +8,7 @@
 #define NB_IO_PORT_H
 
 #include <errno.h>
+#include <pthread.h>
 
 #include <netbpf/log.h>
 
@@ -45,6 +46,12 @@ struct nb_port_ops {
 	 * on); the caller keeps pkts[k..n-1] (it drops and counts them). NULL: tx always fails.
 	 */
 	unsigned int (*tx_burst)(struct nb_port *port, struct nb_pkt **pkts, unsigned int n);
+	/*
+	 * tx_burst may run on several workers at once (the kernel's NETIF_F_LLTX): the backend
+	 * locks what it shares itself. Otherwise nb_port_tx_burst serialises it with the port's
+	 * tx lock, as dev_queue_xmit does with HARD_TX_LOCK.
+	 */
+	bool lltx;
 	void (*close)(struct nb_port *port);
 	/* One line describing the port's state (counters, files), for `ip -d link show`. */
 	void (*describe)(const struct nb_port *port, char *buf, size_t size);
@@ -57,6 +64,7 @@ struct nb_port {
 	const struct nb_port_ops *ops;
 	struct nb_dev *dev;		/* the device it serves, set by nb_dev_set_port */
 	void *priv;
+	pthread_spinlock_t tx_lock;	/* one transmitter at a time unless ops->lltx */
 };
 
 const struct nb_port_ops *nb_port_ops_find(const char *kind);
@@ -85,7 +93,16 @@ static inline unsigned int nb_port_rx_burst(struct nb_port *port, struct nb_pkt 
 static inline unsigned int nb_port_tx_burst(struct nb_port *port, struct nb_pkt **pkts,
 					    unsigned int n)
 {
-	return port->ops->tx_burst ? port->ops->tx_burst(port, pkts, n) : 0;
+	unsigned int sent;
+
+	if (!port->ops->tx_burst)
+		return 0;
+	if (port->ops->lltx)
+		return port->ops->tx_burst(port, pkts, n);
+	pthread_spin_lock(&port->tx_lock);
+	sent = port->ops->tx_burst(port, pkts, n);
+	pthread_spin_unlock(&port->tx_lock);
+	return sent;
 }
 
 static inline int nb_port_queue_stats(const struct nb_port *port, unsigned int q,

@@ -310,6 +310,7 @@ static const struct nb_port_ops tap_port_ops = {
 	.open = tap_open,
 	.rx_burst = tap_rx_burst,
 	.tx_burst = tap_tx_burst,
+	.lltx = true,		/* a lock per queue */
 	.close = tap_close,
 	.describe = tap_describe,
 	.queue_stats = tap_queue_stats,
