@@ -216,6 +216,7 @@ static unsigned int capture_tx(struct nb_port *port, struct nb_pkt **pkts, unsig
 
 static const struct nb_port_ops capture_ops = {
 	.kind = "prog-run-capture",
+	.priv_size = sizeof(struct run_state *),
 	.tx_burst = capture_tx,
 };
 
@@ -331,17 +332,12 @@ static int run_one(struct run_state *s, const u8 *data, u32 len, long repeat)
 static int make_devices(struct nb_dev **devs, struct run_state *s, struct nb_log *log)
 {
 	for (u32 i = FIRST_DEV; i <= LAST_DEV; i++) {
-		struct nb_port *port = calloc(1, sizeof(*port));
+		struct nb_port *port = nb_port_alloc(&capture_ops);
 		char name[16];
 		int err;
 
-		if (port)
-			port->priv = malloc(sizeof(s));
-		if (!port || !port->priv) {
-			free(port);
+		if (!port)
 			return -ENOMEM;
-		}
-		port->ops = &capture_ops;
 		*(struct run_state **)port->priv = s;
 		snprintf(name, sizeof(name), "if%u", i);
 		err = nb_dev_create(name, i, &devs[i], log);

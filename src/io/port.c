@@ -26,6 +26,32 @@ const struct nb_port_ops *nb_port_ops_find(const char *kind)
 	return NULL;
 }
 
+struct nb_port *nb_port_alloc(const struct nb_port_ops *ops)
+{
+	struct nb_port *port = calloc(1, sizeof(*port));
+
+	if (!port)
+		return NULL;
+	port->ops = ops;
+	if (ops->priv_size) {
+		port->priv = calloc(1, ops->priv_size);
+		if (!port->priv) {
+			free(port);
+			return NULL;
+		}
+	}
+	/* Not zero: glibc's unlocked spinlock is 1 on x86-64. */
+	pthread_spin_init(&port->tx_lock, PTHREAD_PROCESS_PRIVATE);
+	return port;
+}
+
+static void port_free(struct nb_port *port)
+{
+	pthread_spin_destroy(&port->tx_lock);
+	free(port->priv);
+	free(port);
+}
+
 int nb_port_open(const char *kind, int argc, char **argv, struct nb_port **portp,
 		 struct nb_log *log)
 {
@@ -38,23 +64,12 @@ int nb_port_open(const char *kind, int argc, char **argv, struct nb_port **portp
 		nb_log_printf(log, "port kind \"%s\" is unknown\n", kind);
 		return -EOPNOTSUPP;
 	}
-	port = calloc(1, sizeof(*port));
+	port = nb_port_alloc(ops);
 	if (!port)
 		return -ENOMEM;
-	port->ops = ops;
-	if (ops->priv_size) {
-		port->priv = calloc(1, ops->priv_size);
-		if (!port->priv) {
-			free(port);
-			return -ENOMEM;
-		}
-	}
-	pthread_spin_init(&port->tx_lock, PTHREAD_PROCESS_PRIVATE);
 	err = ops->open(port, argc, argv, log);
 	if (err) {
-		pthread_spin_destroy(&port->tx_lock);
-		free(port->priv);
-		free(port);
+		port_free(port);
 		return err;
 	}
 	*portp = port;
@@ -93,9 +108,7 @@ void nb_port_close(struct nb_port *port)
 		return;
 	if (port->ops->close)
 		port->ops->close(port);
-	pthread_spin_destroy(&port->tx_lock);
-	free(port->priv);
-	free(port);
+	port_free(port);
 }
 
 bool nb_port_parse_u64(const char *word, u64 *val)

@@ -83,6 +83,8 @@ int nb_port_open(const char *kind, int argc, char **argv, struct nb_port **portp
 int nb_port_open_str(const char *kind, const char *words, struct nb_port **portp,
 		     struct nb_log *log);
 void nb_port_close(struct nb_port *port);
+/* A port of ops with zeroed private state, opened by its creator (no words): NULL on ENOMEM. */
+struct nb_port *nb_port_alloc(const struct nb_port_ops *ops);
 
 static inline unsigned int nb_port_rx_burst(struct nb_port *port, struct nb_pkt **pkts,
 					    unsigned int max)
