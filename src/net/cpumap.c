@@ -29,6 +29,7 @@
 
 #include "bpf/epoch.h"
 #include "bpf/map.h"
+#include "bpf/maps/array.h"
 #include "bpf/prog.h"
 #include "net/core.h"
 #include "net/cpumap.h"
@@ -278,20 +279,6 @@ static long cpu_map_delete_elem(struct nb_map *map, const void *key)
 	return 0;
 }
 
-static int cpu_map_get_next_key(struct nb_map *map, const void *key, void *next_key)
-{
-	u32 index = key ? *(const u32 *)key : UINT32_MAX;
-
-	if (index >= map->max_entries) {
-		*(u32 *)next_key = 0;
-		return 0;
-	}
-	if (index == map->max_entries - 1)
-		return -ENOENT;
-	*(u32 *)next_key = index + 1;
-	return 0;
-}
-
 static long cpu_map_redirect(struct nb_map *map, u64 index, u64 flags)
 {
 	/* No broadcast to CPUs: only the verdict bits for a missing entry. */
@@ -400,7 +387,7 @@ static const struct nb_map_ops cpu_map_ops = {
 	.map_lookup_elem = cpu_map_lookup_elem,
 	.map_delete_elem = cpu_map_delete_elem,
 	.map_update_elem_sys = cpu_map_update_elem_sys,
-	.map_get_next_key = cpu_map_get_next_key,
+	.map_get_next_key = nb_array_map_get_next_key,
 	.map_redirect = cpu_map_redirect,
 };
 NB_MAP_TYPE_REGISTER(cpu_map_ops)

@@ -17,6 +17,7 @@
 
 #include "bpf/epoch.h"
 #include "bpf/map.h"
+#include "bpf/maps/array.h"
 #include "bpf/prog.h"
 #include "net/dev.h"
 #include "net/devmap.h"
@@ -290,20 +291,6 @@ static long dev_map_delete_elem(struct nb_map *map, const void *key)
 	return 0;
 }
 
-static int dev_map_get_next_key(struct nb_map *map, const void *key, void *next_key)
-{
-	u32 index = key ? *(const u32 *)key : UINT32_MAX;
-
-	if (index >= map->max_entries) {
-		*(u32 *)next_key = 0;
-		return 0;
-	}
-	if (index == map->max_entries - 1)
-		return -ENOENT;
-	*(u32 *)next_key = index + 1;
-	return 0;
-}
-
 /* Unlink key's entry from its bucket; called with the lock held. */
 static struct nb_dtab_netdev *hash_unlink(struct nb_dtab *dtab, u32 key)
 {
@@ -545,7 +532,7 @@ static const struct nb_map_ops dev_map_ops = {
 	.map_lookup_elem = dev_map_lookup_elem,
 	.map_delete_elem = dev_map_delete_elem,
 	.map_update_elem_sys = dev_map_update_elem_sys,
-	.map_get_next_key = dev_map_get_next_key,
+	.map_get_next_key = nb_array_map_get_next_key,
 	.map_redirect = dev_map_redirect,
 };
 NB_MAP_TYPE_REGISTER(dev_map_ops)
