@@ -35,6 +35,7 @@
 #include "net/xdp.h"
 #include "bench.h"
 #include "kernel_baseline.h"
+#include "peer_counter.h"
 
 #define BURSTS 30000
 #define ROUNDS 5
@@ -104,36 +105,6 @@ static struct nb_prog *load(enum bpf_prog_type type, enum variant v, u32 ifindex
 	return load_insns(type, insns, nb_kb_prog_redirect(insns, ifindex), interp);
 }
 
-/* The counting program of the kernel baseline's b1 on dev; returns its per-CPU map. */
-static struct nb_map *attach_counter(struct nb_dev *dev)
-{
-	struct nb_map_create_opts mopts = { .sz = sizeof(mopts) };
-	struct bpf_insn insns[NB_KB_MAX_INSNS];
-	struct nb_prog *prog;
-	struct nb_map *map;
-
-	if (nb_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1, &mopts, &map))
-		die("counter map");
-	prog = load_insns(BPF_PROG_TYPE_XDP, insns,
-			  nb_kb_prog_count(insns, nb_map_id(map), XDP_DROP), false);
-	if (nb_dev_xdp_attach(dev, prog, 0, NULL))
-		die("counter attach");
-	nb_prog_put(prog);
-	return map;
-}
-
-static u64 counter_read(struct nb_map *map)
-{
-	u64 vals[nb_nr_cpus()], sum = 0;
-	u32 key = 0;
-
-	if (nb_map_lookup_elem(map, &key, vals))
-		die("counter read");
-	for (unsigned int i = 0; i < nb_nr_cpus(); i++)
-		sum += vals[i];
-	return sum;
-}
-
 /* Bursts into rx's receive path; the peer port (may be NULL) drains into peer_dev's. */
 static void drive(struct nb_dev *rx, struct nb_port *peer, struct nb_dev *peer_dev, u64 bursts,
 		  struct nb_bench_clock *clk)
@@ -193,7 +164,7 @@ static double run_variant(enum variant v, bool interp, enum sink to, u64 bursts)
 		peer_dev = bench_dev("tpeer0", "pipe", &peer);
 		if (nb_pipe_connect(tx_port, peer))
 			die("pipe connect");
-		counter = attach_counter(peer_dev);
+		counter = nb_bench_counter_attach(peer_dev);
 	}
 	if (nb_tc_qdisc_add(rx, NB_TC_QDISC_CLSACT, NULL))
 		die("qdisc");
@@ -219,12 +190,12 @@ static double run_variant(enum variant v, bool interp, enum sink to, u64 bursts)
 	drive(rx, peer, peer_dev, bursts / 20 + 1, &clk);	/* warm the pool and the caches */
 	for (int round = 0; round < ROUNDS; round++) {
 		struct nb_bench_clock c;
-		u64 before = counter ? counter_read(counter) : 0;
+		u64 before = counter ? nb_bench_counter_read(counter) : 0;
 
 		drive(rx, peer, peer_dev, bursts, &c);
 		if (!round || c.cpu < clk.cpu) {
 			clk = c;
-			counted = counter ? counter_read(counter) - before : 0;
+			counted = counter ? nb_bench_counter_read(counter) - before : 0;
 		}
 	}
 	nb_dev_stats_read(v == V_NONE ? rx : tx, &t);

@@ -35,6 +35,7 @@
 #include "net/xdp.h"
 #include "bench.h"
 #include "kernel_baseline.h"
+#include "peer_counter.h"
 
 #define BURSTS 50000
 #define ROUNDS 5
@@ -81,35 +82,6 @@ static struct nb_prog *load(const struct bpf_insn *insns, unsigned int cnt)
 	if (nb_prog_load(BPF_PROG_TYPE_XDP, insns, cnt, &opts, &prog))
 		die("program load");
 	return prog;
-}
-
-/* The counting program of the kernel baseline's b1 on dev; returns its per-CPU map. */
-static struct nb_map *attach_counter(struct nb_dev *dev)
-{
-	struct nb_map_create_opts mopts = { .sz = sizeof(mopts) };
-	struct bpf_insn insns[NB_KB_MAX_INSNS];
-	struct nb_prog *prog;
-	struct nb_map *map;
-
-	if (nb_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1, &mopts, &map))
-		die("counter map");
-	prog = load(insns, nb_kb_prog_count(insns, nb_map_id(map), XDP_DROP));
-	if (nb_dev_xdp_attach(dev, prog, 0, NULL))
-		die("counter attach");
-	nb_prog_put(prog);
-	return map;
-}
-
-static u64 counter_read(struct nb_map *map)
-{
-	u64 vals[nb_nr_cpus()], sum = 0;
-	u32 key = 0;
-
-	if (nb_map_lookup_elem(map, &key, vals))
-		die("counter read");
-	for (unsigned int i = 0; i < nb_nr_cpus(); i++)
-		sum += vals[i];
-	return sum;
 }
 
 /*
@@ -176,7 +148,7 @@ static double run_variant(bool use_map, enum sink to, bool bulk, u64 bursts)
 		if (to == TO_PIPE)
 			peer_dev = NULL;
 		else
-			counter = attach_counter(peer_dev);
+			counter = nb_bench_counter_attach(peer_dev);
 	}
 	if (use_map) {
 		if (nb_map_create(BPF_MAP_TYPE_DEVMAP, 4, sizeof(val), 4, &mopts, &map) ||
@@ -194,13 +166,13 @@ static double run_variant(bool use_map, enum sink to, bool bulk, u64 bursts)
 	/* The machine is shared: the best of a few runs is the cost of the code. */
 	for (int round = 0; round < ROUNDS; round++) {
 		struct nb_bench_clock c;
-		u64 before = counter ? counter_read(counter) : 0;
+		u64 before = counter ? nb_bench_counter_read(counter) : 0;
 
 		nb_dev_xdp_stats_reset(tx);
 		drive(rx, peer, peer_dev, bursts, &c);
 		if (!round || c.cpu < clk.cpu) {
 			clk = c;
-			counted = counter ? counter_read(counter) - before : 0;
+			counted = counter ? nb_bench_counter_read(counter) - before : 0;
 		}
 	}
 	nb_dev_xdp_stats_read(tx, &st);

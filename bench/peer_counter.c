@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The far-end counter of the redirect benches (peer_counter.h). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <netbpf/map.h>
+#include <netbpf/percpu.h>
+#include <netbpf/prog.h>
+
+#include "net/dev.h"
+#include "net/xdp.h"
+#include "kernel_baseline.h"
+#include "peer_counter.h"
+
+static __attribute__((noreturn)) void die(const char *what)
+{
+	fprintf(stderr, "peer counter: %s failed\n", what);
+	exit(1);
+}
+
+struct nb_map *nb_bench_counter_attach(struct nb_dev *dev)
+{
+	struct nb_map_create_opts mopts = { .sz = sizeof(mopts) };
+	struct nb_prog_load_opts opts = { .sz = sizeof(opts), .license = "GPL" };
+	struct bpf_insn insns[NB_KB_MAX_INSNS];
+	struct nb_prog *prog;
+	struct nb_map *map;
+	unsigned int cnt;
+
+	if (nb_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 1, &mopts, &map))
+		die("counter map");
+	cnt = nb_kb_prog_count(insns, nb_map_id(map), XDP_DROP);
+	if (nb_prog_load(BPF_PROG_TYPE_XDP, insns, cnt, &opts, &prog))
+		die("counter load");
+	if (nb_dev_xdp_attach(dev, prog, 0, NULL))
+		die("counter attach");
+	nb_prog_put(prog);
+	return map;
+}
+
+u64 nb_bench_counter_read(struct nb_map *map)
+{
+	u64 vals[nb_nr_cpus()], sum = 0;
+	u32 key = 0;
+
+	if (nb_map_lookup_elem(map, &key, vals))
+		die("counter read");
+	for (unsigned int i = 0; i < nb_nr_cpus(); i++)
+		sum += vals[i];
+	return sum;
+}
