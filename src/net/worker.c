@@ -3,6 +3,8 @@
  * The datapath worker's poll loop: the twin of a NAPI poll (driver rx -> XDP -> netif_receive)
  * followed by net_rx_action's end of round (xdp_do_flush, the backlog, qdisc transmit).
  */
+#include <netbpf/clock.h>
+
 #include "bpf/epoch.h"
 #include "io/port.h"
 #include "net/core.h"
@@ -11,6 +13,12 @@
 #include "net/worker.h"
 
 static struct nb_worker_xdp_hooks xdp_hooks;
+static __thread u64 burst_coarse_ns;	/* 0: not in a burst */
+
+u64 nb_worker_coarse_ns(void)
+{
+	return burst_coarse_ns ?: nb_ktime_get_coarse_ns();
+}
 
 void nb_worker_set_xdp_hooks(const struct nb_worker_xdp_hooks *hooks)
 {
@@ -22,11 +30,13 @@ void nb_worker_receive_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
 	/* [XDP hook] the XDP layer keeps the XDP_PASS packets and takes the others */
 	if (xdp_hooks.burst)
 		n = xdp_hooks.burst(dev, pkts, n);
+	burst_coarse_ns = nb_ktime_get_coarse_ns();
 	for (unsigned int i = 0; i < n; i++) {
 		if (i + 1 < n)
 			__builtin_prefetch(pkts[i + 1]->data);
 		nb_netif_receive(pkts[i]);
 	}
+	burst_coarse_ns = 0;
 }
 
 void nb_worker_flush(void)

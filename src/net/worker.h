@@ -28,6 +28,12 @@ void nb_worker_set_xdp_hooks(const struct nb_worker_xdp_hooks *hooks);
 
 /* The receive path of one burst from dev, after the XDP hook. */
 void nb_worker_receive_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n);
+/*
+ * The coarse clock as the current burst began, the twin of reading jiffies: the time actions
+ * stamp their last use with, read once per burst instead of once per packet. Outside a burst
+ * (test runs, the backlog, the control plane) it reads the clock.
+ */
+u64 nb_worker_coarse_ns(void);
 /* The end of a burst: XDP flush, the backlog, the transmit queues. */
 void nb_worker_flush(void);
 

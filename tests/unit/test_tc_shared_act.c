@@ -7,6 +7,9 @@
  * bound to one gact or bpf action count into the same counters, and a replace under a bound
  * action changes the verdict both filters give.
  */
+#include <netbpf/clock.h>
+
+#include "net/worker.h"
 #include "tc_test.h"
 
 static struct nb_tc_action_opts gact(int control, u32 index)
@@ -306,4 +309,38 @@ NB_TEST(tc_shared_act_tc_redirect_counter)
 	NB_ASSERT_EQ(tc_stats(s).tx_packets, 2);
 	NB_ASSERT_EQ(tc_stats(s).tc_redirect, 0);
 	tc_check_accounting(devs, 2);
+}
+
+/*
+ * An action's last use is the time its burst began (read once per burst, as the kernel reads
+ * jiffies), and outside a burst the clock itself: a stale burst time would age the second use.
+ */
+NB_TEST(tc_shared_act_last_use_per_burst)
+{
+	struct nb_deterministic_opts det = { .sz = sizeof(det), .start_ns = 1000000000ULL,
+					     .ns_per_packet = 100000000ULL };
+	struct nb_tc_action_opts g = gact(TC_ACT_SHOT, 11);
+	struct nb_tc_action_opts bind = { .kind = "gact", .index = 11 };
+	struct nb_dev *dev = dev_with_qdisc("a");
+	struct nb_pkt *pkts[4];
+	u8 frame[128];
+	u32 len = tc_frame_arp(frame);
+
+	NB_ASSERT_EQ(nb_deterministic_enable(&det), 0);
+	add_one(&g);
+	add_mall(dev, 1, &bind, 1);
+	for (int i = 0; i < 4; i++)
+		pkts[i] = tc_pkt(dev, frame, len);
+	nb_worker_receive_burst(dev, pkts, 4);
+	nb_worker_flush();
+	NB_ASSERT_EQ(get("gact", 11).stats.packets, 4);
+	for (int i = 0; i < 10; i++)
+		nb_clock_packet_tick();		/* one second later */
+	NB_ASSERT(get("gact", 11).used);
+	NB_ASSERT_EQ(get("gact", 11).lastuse_ms, 1000);
+	NB_ASSERT_EQ(get("gact", 11).firstuse_ms, 1000);
+	NB_ASSERT_EQ(tc_receive(dev, frame, len), NB_NET_RX_DROP);
+	NB_ASSERT_EQ(get("gact", 11).lastuse_ms, 0);
+	NB_ASSERT_EQ(get("gact", 11).firstuse_ms, 1000);
+	nb_deterministic_disable();
 }

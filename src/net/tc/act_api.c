@@ -16,6 +16,7 @@
 
 #include "net/pkt.h"
 #include "net/tc/pkt_cls.h"
+#include "net/worker.h"
 
 static struct nb_tc_action_ops *act_base;	/* by kind name */
 
@@ -57,7 +58,7 @@ static struct nb_tc_action_ops *tc_lookup_action(const char *kind)
 void nb_tcf_action_count(const struct nb_tc_action *a, const struct nb_pkt *pkt)
 {
 	struct nb_tc_pcpu_stats *s = nb_tc_this_stats(a->stats);
-	u64 now = nb_ktime_get_coarse_ns();
+	u64 now = nb_worker_coarse_ns();
 
 	s->packets++;
 	s->bytes += pkt->len;
