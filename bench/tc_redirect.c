@@ -35,7 +35,7 @@
 #include "net/xdp.h"
 #include "bench.h"
 #include "kernel_baseline.h"
-#include "peer_counter.h"
+#include "redirect_setup.h"
 
 #define BURSTS 30000
 #define ROUNDS 5
@@ -57,24 +57,6 @@ static __attribute__((noreturn)) void die(const char *what)
 {
 	fprintf(stderr, "tc_redirect bench: %s failed\n", what);
 	exit(1);
-}
-
-static struct nb_dev *bench_dev(const char *name, const char *kind, struct nb_port **portp)
-{
-	struct nb_port *port = NULL;
-	struct nb_dev *dev;
-
-	if (nb_dev_create(name, 0, &dev, NULL))
-		die("device");
-	if (kind) {
-		if (nb_port_open_str(kind, "", &port, NULL))
-			die("port");
-		nb_dev_set_port(dev, port);
-	}
-	if (portp)
-		*portp = port;
-	nb_dev_set_up(dev, true);
-	return dev;
 }
 
 static struct nb_prog *load_insns(enum bpf_prog_type type, const struct bpf_insn *insns,
@@ -146,8 +128,8 @@ static double run_variant(enum variant v, bool interp, enum sink to, u64 bursts)
 		[V_U32_ACT_CLONE] = "u32 + act bpf clone_redirect_xmit drop",
 	};
 	struct nb_port *tx_port, *peer = NULL;
-	struct nb_dev *rx = bench_dev("trx0", NULL, NULL);
-	struct nb_dev *tx = bench_dev("ttx0", to == TO_SINK ? "sink" : "pipe", &tx_port);
+	struct nb_dev *rx = nb_bench_dev("trx0", NULL, NULL);
+	struct nb_dev *tx = nb_bench_dev("ttx0", to == TO_SINK ? "sink" : "pipe", &tx_port);
 	struct nb_dev *peer_dev = NULL;
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1 };
 	struct nb_tc_action_opts act = { .kind = "bpf", .control = TC_ACT_SHOT,
@@ -161,7 +143,7 @@ static double run_variant(enum variant v, bool interp, enum sink to, u64 bursts)
 	char line[128];
 
 	if (to == TO_PIPE_PEER_XDP) {
-		peer_dev = bench_dev("tpeer0", "pipe", &peer);
+		peer_dev = nb_bench_dev("tpeer0", "pipe", &peer);
 		if (nb_pipe_connect(tx_port, peer))
 			die("pipe connect");
 		counter = nb_bench_counter_attach(peer_dev);

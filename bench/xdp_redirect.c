@@ -35,7 +35,7 @@
 #include "net/xdp.h"
 #include "bench.h"
 #include "kernel_baseline.h"
-#include "peer_counter.h"
+#include "redirect_setup.h"
 
 #define BURSTS 50000
 #define ROUNDS 5
@@ -52,24 +52,6 @@ static __attribute__((noreturn)) void die(const char *what)
 {
 	fprintf(stderr, "xdp_redirect bench: %s failed\n", what);
 	exit(1);
-}
-
-static struct nb_dev *bench_dev(const char *name, const char *kind, struct nb_port **portp)
-{
-	struct nb_port *port = NULL;
-	struct nb_dev *dev;
-
-	if (nb_dev_create(name, 0, &dev, NULL))
-		die("device");
-	if (kind) {
-		if (nb_port_open_str(kind, "", &port, NULL))
-			die("port");
-		nb_dev_set_port(dev, port);
-	}
-	if (portp)
-		*portp = port;
-	nb_dev_set_up(dev, true);
-	return dev;
 }
 
 static struct nb_prog *load(const struct bpf_insn *insns, unsigned int cnt)
@@ -127,8 +109,8 @@ static double run_variant(bool use_map, enum sink to, bool bulk, u64 bursts)
 		[TO_SINK] = "sink", [TO_PIPE] = "pipe", [TO_PIPE_PEER_XDP] = "pipe, peer XDP count",
 	};
 	struct nb_port *tx_port, *peer = NULL;
-	struct nb_dev *rx = bench_dev("brx0", NULL, NULL);
-	struct nb_dev *tx = bench_dev("btx0", to == TO_SINK ? "sink" : "pipe", &tx_port);
+	struct nb_dev *rx = nb_bench_dev("brx0", NULL, NULL);
+	struct nb_dev *tx = nb_bench_dev("btx0", to == TO_SINK ? "sink" : "pipe", &tx_port);
 	struct nb_dev *peer_dev = NULL;
 	struct nb_map_create_opts mopts = { .sz = sizeof(mopts) };
 	struct bpf_devmap_val val = { .ifindex = tx->ifindex };
@@ -142,7 +124,7 @@ static double run_variant(bool use_map, enum sink to, bool bulk, u64 bursts)
 	u32 key = 0;
 
 	if (to != TO_SINK) {
-		peer_dev = bench_dev("bpeer0", "pipe", &peer);
+		peer_dev = nb_bench_dev("bpeer0", "pipe", &peer);
 		if (nb_pipe_connect(tx_port, peer))
 			die("pipe connect");
 		if (to == TO_PIPE)

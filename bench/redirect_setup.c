@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The far-end counter of the redirect benches (peer_counter.h). */
+/* Devices and the far-end counter of the redirect benches (redirect_setup.h). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -7,15 +7,34 @@
 #include <netbpf/percpu.h>
 #include <netbpf/prog.h>
 
+#include "io/port.h"
 #include "net/dev.h"
 #include "net/xdp.h"
 #include "kernel_baseline.h"
-#include "peer_counter.h"
+#include "redirect_setup.h"
 
 static __attribute__((noreturn)) void die(const char *what)
 {
-	fprintf(stderr, "peer counter: %s failed\n", what);
+	fprintf(stderr, "redirect bench set-up: %s failed\n", what);
 	exit(1);
+}
+
+struct nb_dev *nb_bench_dev(const char *name, const char *kind, struct nb_port **portp)
+{
+	struct nb_port *port = NULL;
+	struct nb_dev *dev;
+
+	if (nb_dev_create(name, 0, &dev, NULL))
+		die("device");
+	if (kind) {
+		if (nb_port_open_str(kind, "", &port, NULL))
+			die("port");
+		nb_dev_set_port(dev, port);
+	}
+	if (portp)
+		*portp = port;
+	nb_dev_set_up(dev, true);
+	return dev;
 }
 
 struct nb_map *nb_bench_counter_attach(struct nb_dev *dev)
