@@ -9,20 +9,8 @@
 #include <netbpf/percpu.h>
 
 #include "ctx_rewrite.h"
+#include "map_test.h"
 #include "xdp_test.h"
-
-static struct nb_map *cpumap(u32 value_size, u32 max_entries)
-{
-	struct nb_log log = { 0 };
-	struct nb_map_create_opts opts = { .sz = sizeof(opts), .name = "cm", .log = &log };
-	struct nb_map *map;
-	int err = nb_map_create(BPF_MAP_TYPE_CPUMAP, 4, value_size, max_entries, &opts, &map);
-
-	if (err)
-		NB_FAIL("cpumap: %d %s", err, nb_log_text(&log));
-	nb_log_free(&log);
-	return map;
-}
 
 static int set(struct nb_map *map, u32 key, u32 qsize, s32 prog_id, u64 flags)
 {
@@ -109,7 +97,7 @@ NB_TEST(cpumap_create_rules)
 	opts.map_flags = 0;
 	NB_ASSERT_EQ(nb_map_create(BPF_MAP_TYPE_CPUMAP, 4, 4, NB_MAX_CPUS, &opts, &map), 0);
 	nb_map_put(map);
-	map = cpumap(8, 4);
+	map = mt_map(BPF_MAP_TYPE_CPUMAP, 4, 8, 4, 0);
 	nb_map_put(map);
 }
 
@@ -121,8 +109,8 @@ NB_TEST(cpumap_update_rules)
 	u32 key, next, qsize;
 
 	NB_ASSERT_EQ(nb_set_nr_cpus(2), 0);
-	map = cpumap(8, 4);
-	small = cpumap(4, 4);
+	map = mt_map(BPF_MAP_TYPE_CPUMAP, 4, 8, 4, 0);
+	small = mt_map(BPF_MAP_TYPE_CPUMAP, 4, 4, 4, 0);
 	ep = entry_prog(XDP_PASS, 0);
 	plain = xt_prog_ret(XDP_PASS);
 	NB_ASSERT_EQ(set(map, 4, 8, 0, 0), -E2BIG);
@@ -188,7 +176,7 @@ NB_TEST(cpumap_redirect_to_other_worker)
 	NB_ASSERT_EQ(nb_set_nr_cpus(2), 0);
 	rx = xt_dev("rx0", NULL);
 	tx = xt_dev("tx0", "keep 64");
-	map = cpumap(8, 2);
+	map = mt_map(BPF_MAP_TYPE_CPUMAP, 4, 8, 2, 0);
 	ep = entry_prog(XDP_REDIRECT, tx->ifindex);
 	NB_ASSERT_EQ(set(map, 1, 64, (s32)nb_prog_id(ep), 0), 0);
 	xt_attach(rx, xt_prog_redirect_map(map, 1, 0));
@@ -228,7 +216,7 @@ NB_TEST(cpumap_pass_and_full_queue)
 
 	NB_ASSERT_EQ(nb_set_nr_cpus(2), 0);
 	rx = xt_dev("rx0", NULL);
-	map = cpumap(8, 2);
+	map = mt_map(BPF_MAP_TYPE_CPUMAP, 4, 8, 2, 0);
 	drop = entry_prog(XDP_DROP, 0);
 	NB_ASSERT_EQ(set(map, 1, 4, 0, 0), 0);
 	xt_attach(rx, xt_prog_redirect_map(map, 1, 0));
@@ -256,7 +244,7 @@ NB_TEST(cpumap_entry_removed_with_frames)
 
 	NB_ASSERT_EQ(nb_set_nr_cpus(2), 0);
 	rx = xt_dev("rx0", NULL);
-	map = cpumap(4, 2);
+	map = mt_map(BPF_MAP_TYPE_CPUMAP, 4, 4, 2, 0);
 	NB_ASSERT_EQ(set(map, 1, 16, 0, 0), 0);
 	xt_attach(rx, xt_prog_redirect_map(map, 1, 0));
 	receive_on(0, rx, 0, 5);
@@ -327,7 +315,7 @@ NB_TEST(cpumap_two_workers)
 
 	NB_ASSERT_EQ(nb_set_nr_cpus(2), 0);
 	s.rx = r.rx = xt_dev("rx0", NULL);
-	map = cpumap(8, 2);
+	map = mt_map(BPF_MAP_TYPE_CPUMAP, 4, 8, 2, 0);
 	NB_ASSERT_EQ(set(map, 1, 16384, 0, 0), 0);
 	xt_attach(s.rx, xt_prog_redirect_map(map, 1, 0));
 	NB_ASSERT_EQ(pthread_create(&tr, NULL, receiver, &r), 0);

@@ -7,20 +7,8 @@
 #include <pthread.h>
 
 #include "ctx_rewrite.h"
+#include "map_test.h"
 #include "xdp_test.h"
-
-static struct nb_map *devmap(enum bpf_map_type type, u32 value_size, u32 max_entries)
-{
-	struct nb_log log = { 0 };
-	struct nb_map_create_opts opts = { .sz = sizeof(opts), .name = "dm", .log = &log };
-	struct nb_map *map;
-	int err = nb_map_create(type, 4, value_size, max_entries, &opts, &map);
-
-	if (err)
-		NB_FAIL("devmap: %d %s", err, nb_log_text(&log));
-	nb_log_free(&log);
-	return map;
-}
 
 static int set(struct nb_map *map, u32 key, u32 ifindex, s32 prog_id, u64 flags)
 {
@@ -39,10 +27,10 @@ NB_TEST(xdp_devmap_create_rules)
 	NB_ASSERT_EQ(nb_map_create(BPF_MAP_TYPE_DEVMAP_HASH, 4, 8, 0, &opts, &map), -EINVAL);
 	opts.map_flags = BPF_F_NO_PREALLOC;
 	NB_ASSERT_EQ(nb_map_create(BPF_MAP_TYPE_DEVMAP, 4, 4, 4, &opts, &map), -EINVAL);
-	map = devmap(BPF_MAP_TYPE_DEVMAP, 4, 4);
+	map = mt_map(BPF_MAP_TYPE_DEVMAP, 4, 4, 4, 0);
 	NB_ASSERT(nb_map_flags(map) & BPF_F_RDONLY_PROG);
 	nb_map_put(map);
-	map = devmap(BPF_MAP_TYPE_DEVMAP_HASH, 8, 4);
+	map = mt_map(BPF_MAP_TYPE_DEVMAP_HASH, 4, 8, 4, 0);
 	NB_ASSERT(nb_map_flags(map) & BPF_F_RDONLY_PROG);
 	nb_map_put(map);
 }
@@ -51,7 +39,7 @@ NB_TEST(xdp_devmap_update_rules)
 {
 	const struct bpf_insn ret[] = { NB_MOV64_IMM(BPF_REG_0, XDP_PASS), NB_EXIT() };
 	struct nb_dev *a = xt_dev("a0", NULL), *b = xt_dev("b0", NULL);
-	struct nb_map *map = devmap(BPF_MAP_TYPE_DEVMAP, 8, 4);
+	struct nb_map *map = mt_map(BPF_MAP_TYPE_DEVMAP, 4, 8, 4, 0);
 	struct nb_prog *dp = xt_prog(ret, 2, BPF_XDP_DEVMAP), *plain = xt_prog_ret(XDP_PASS);
 	struct bpf_devmap_val val;
 	u32 key, next;
@@ -103,7 +91,7 @@ NB_TEST(xdp_devmap_update_rules)
 NB_TEST(xdp_devmap_hash_update_rules)
 {
 	struct nb_dev *a = xt_dev("a0", NULL), *b = xt_dev("b0", NULL);
-	struct nb_map *map = devmap(BPF_MAP_TYPE_DEVMAP_HASH, 4, 2);
+	struct nb_map *map = mt_map(BPF_MAP_TYPE_DEVMAP_HASH, 4, 4, 2, 0);
 	u32 key, next, seen = 0, ifindex;
 
 	NB_ASSERT_EQ(set(map, 7, 0, 0, 0), -EINVAL);		/* ifindex 0: invalid here */
@@ -133,7 +121,7 @@ NB_TEST(xdp_devmap_hash_update_rules)
 static void redirect_map_delivers(enum bpf_map_type type, bool bulk)
 {
 	struct nb_dev *rx = xt_dev("rx0", NULL), *tx = xt_dev("tx0", "keep 96");
-	struct nb_map *map = devmap(type, 4, 8);
+	struct nb_map *map = mt_map(type, 4, 4, 8, 0);
 	struct nb_pkt *pkts[32];
 	struct nb_xdp_stats st;
 
@@ -175,7 +163,7 @@ static void __attribute__((constructor)) register_redirect_map_cases(void)
 NB_TEST(xdp_devmap_redirect_miss)
 {
 	struct nb_dev *rx = xt_dev("rx0", "keep 8");
-	struct nb_map *map = devmap(BPF_MAP_TYPE_DEVMAP, 4, 4);
+	struct nb_map *map = mt_map(BPF_MAP_TYPE_DEVMAP, 4, 4, 4, 0);
 	struct nb_pkt *pkts[2];
 	struct nb_xdp_stats st;
 
@@ -218,7 +206,7 @@ static void broadcast(enum bpf_map_type type)
 	struct nb_dev *d[3] = { xt_dev("d0", "keep 32"), xt_dev("d1", "keep 32"),
 				xt_dev("d2", "keep 32") };
 	struct nb_dev *down = xt_dev("d3", "keep 32");
-	struct nb_map *map = devmap(type, 4, 8);
+	struct nb_map *map = mt_map(type, 4, 4, 8, 0);
 	struct nb_pkt *pkts[20];
 
 	for (u32 i = 0; i < 3; i++)
@@ -244,7 +232,7 @@ static void broadcast(enum bpf_map_type type)
 		xt_sink_expect(d[i], 50, 3);
 	nb_map_put(map);
 	/* an empty map consumes the frame */
-	map = devmap(type, 4, 8);
+	map = mt_map(type, 4, 4, 8, 0);
 	xt_attach(d[0], xt_prog_redirect_map(map, 0, BPF_F_BROADCAST));
 	xt_burst(d[0], pkts, 0, 2);
 	NB_ASSERT_EQ(nb_xdp_rx_burst(d[0], pkts, 2), 0);
@@ -288,7 +276,7 @@ NB_TEST(xdp_devmap_programs)
 {
 	struct nb_dev *rx = xt_dev("rx0", NULL), *tx = xt_dev("tx0", "keep 40");
 	struct nb_dev *tx2 = xt_dev("tx1", "keep 40");
-	struct nb_map *map = devmap(BPF_MAP_TYPE_DEVMAP, 8, 4);
+	struct nb_map *map = mt_map(BPF_MAP_TYPE_DEVMAP, 4, 8, 4, 0);
 	struct nb_prog *pass = egress_marker(XDP_PASS), *drop = egress_marker(XDP_DROP);
 	struct nb_prog *bad = egress_marker(XDP_TX);
 	struct nb_pkt *pkts[20], *out;
@@ -359,7 +347,7 @@ static void *update_loop(void *arg)
 NB_TEST(xdp_devmap_update_while_running)
 {
 	struct nb_dev *rx = xt_dev("rx0", NULL), *a = xt_dev("a0", NULL), *b = xt_dev("b0", NULL);
-	struct nb_map *map = devmap(BPF_MAP_TYPE_DEVMAP, 4, 1);
+	struct nb_map *map = mt_map(BPF_MAP_TYPE_DEVMAP, 4, 4, 1, 0);
 	struct updater u = { .map = map };
 	struct nb_dev_stats_total ta, tb;
 	struct nb_log log = { 0 };
@@ -399,7 +387,7 @@ NB_TEST(xdp_devmap_update_while_running)
 static void unregister_removes(enum bpf_map_type type)
 {
 	struct nb_dev *a = xt_dev("a0", NULL), *b = xt_dev("b0", NULL);
-	struct nb_map *map = devmap(type, 4, 4);
+	struct nb_map *map = mt_map(type, 4, 4, 4, 0);
 	u32 ifindex, key;
 
 	NB_ASSERT_EQ(set(map, 0, a->ifindex, 0, 0), 0);
