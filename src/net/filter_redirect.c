@@ -54,6 +54,7 @@ static const struct nb_func_proto bpf_redirect_peer_proto = {
 static u64 bpf_clone_redirect(u64 r1, u64 ifindex, u64 flags, u64 r4, u64 r5)
 {
 	struct nb_pkt *pkt = CTX_PKT(r1), *clone;
+	struct nb_dev_stats *stats;
 	struct nb_dev *dev;
 	int ret;
 
@@ -72,8 +73,9 @@ static u64 bpf_clone_redirect(u64 r1, u64 ifindex, u64 flags, u64 r4, u64 r5)
 		nb_pkt_free(clone);
 		return (u64)-ENOMEM;
 	}
-	nb_dev_this_stats(pkt->dev)->clones++;
-	nb_dev_this_stats(pkt->dev)->tc_redirect++;
+	stats = nb_dev_this_stats(pkt->dev);
+	stats->clones++;
+	stats->tc_redirect++;
 	return (u64)(s64)nb_bpf_redirect_pkt(clone, dev, (u32)flags);
 }
 
