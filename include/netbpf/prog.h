@@ -64,6 +64,8 @@ __u32 nb_prog_id(const struct nb_prog *prog);
 const struct bpf_insn *nb_prog_insns(const struct nb_prog *prog, unsigned int *cnt);
 const struct bpf_insn *nb_prog_xlated(const struct nb_prog *prog, unsigned int *cnt);
 bool nb_prog_is_jited(const struct nb_prog *prog);
+/* Instructions the verifier processed on its walk (bpf_prog_info's verified_insns); 0 unverified. */
+__u32 nb_prog_verified_insns(const struct nb_prog *prog);
 /*
  * The kernel's program tag (bpf_prog_info.tag, "tag" in tc and bpftool): the first 8 bytes of
  * the SHA-256 of the loaded instructions with map load immediates zeroed (src/bpf/prog_tag.c).

@@ -293,3 +293,8 @@ bool nb_prog_is_jited(const struct nb_prog *prog)
 {
 	return prog->jited || prog->jited_checked;
 }
+
+__u32 nb_prog_verified_insns(const struct nb_prog *prog)
+{
+	return prog->verified_insns;
+}

@@ -52,6 +52,7 @@ struct nb_prog {
 	struct nb_func_info *funcs;
 	u32 func_cnt;
 	bool verified;
+	u32 verified_insns;		/* instructions the verifier processed (bpf_prog_info's) */
 
 	nb_jited_fn jited;		/* NULL: the interpreter runs the program */
 	nb_jited_checked_fn jited_checked; /* NB_PROG_LOAD_CHECKED: nb_prog_run_checked runs it */

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * netbpf prog verify OBJ [sec S] [type T] [-v]: run the verifier on an object's programs.
+ * netbpf prog verify OBJ [sec S] [program NAME] [type T] [-v]: run the verifier on an object's
+ * programs, or on the one named (a section may hold several, as the selftests' do).
  *
  * On rejection the log names the instruction index, the instruction and the kernel-like reason
  * (with -v, the instructions and registers of the failing path); on acceptance each program is
- * listed, and -v adds the verifier's statistics (processed instructions, states) and timing.
+ * listed with the instructions the verifier processed (bpf_prog_info's verified_insns), and
+ * -j lists them as JSON; -v adds the verifier's statistics (processed instructions, states) and timing.
  */
 #include <stdio.h>
 #include <string.h>
@@ -14,10 +16,11 @@
 
 #include "cli/cli.h"
 #include "ctl/args.h"
+#include "ctl/json.h"
 
 static int verify_usage(void)
 {
-	fprintf(stderr, "Usage: netbpf prog verify OBJ [sec SECTION] [type TYPE] [-v]\n");
+	fprintf(stderr, "Usage: netbpf prog verify OBJ [sec SECTION] [program NAME] [type TYPE] [-v]\n");
 	return NB_EXIT_USAGE;
 }
 
@@ -39,12 +42,46 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* One line (or JSON object) per loaded program: name, section, size, verification cost. */
+static void print_verified(const struct nb_object *obj)
+{
+	struct nb_json *j = nb_cli.json ? nb_json_new(stdout, nb_cli.pretty) : NULL;
+	struct nb_object_prog *p;
+
+	if (j)
+		nb_json_start_array(j, NULL);
+	nb_object_for_each_prog(p, obj) {
+		const struct nb_prog *prog = nb_object_prog_prog(p);
+		unsigned int cnt;
+
+		if (!prog)
+			continue;
+		nb_prog_insns(prog, &cnt);
+		if (!j) {
+			printf("prog %s  section %s  insns %u  processed %u: verified\n",
+			       nb_object_prog_name(p), nb_object_prog_section(p), cnt,
+			       nb_prog_verified_insns(prog));
+			continue;
+		}
+		nb_json_start_object(j, NULL);
+		nb_json_string(j, "name", nb_object_prog_name(p));
+		nb_json_string(j, "section", nb_object_prog_section(p));
+		nb_json_uint(j, "insns", cnt);
+		nb_json_uint(j, "verified_insns", nb_prog_verified_insns(prog));
+		nb_json_end_object(j);
+	}
+	if (j) {
+		nb_json_end_array(j);
+		nb_json_free(j);
+	}
+}
+
 int prog_verify(int argc, char **argv)
 {
 	struct nb_log log = { 0 };
 	struct nb_object_open_opts open_opts = { .sz = sizeof(open_opts), .log = &log };
 	struct nb_object_load_opts load_opts = { .sz = sizeof(load_opts), .log = &log };
-	const char *path = NULL, *sec = NULL;
+	const char *path = NULL, *sec = NULL, *name = NULL;
 	enum bpf_prog_type type = 0;
 	struct nb_object_prog *p;
 	struct nb_object *obj;
@@ -59,6 +96,10 @@ int prog_verify(int argc, char **argv)
 			if (++i >= argc)
 				return verify_usage();
 			sec = argv[i];
+		} else if (!strcmp(argv[i], "program") || !strcmp(argv[i], "prog")) {
+			if (++i >= argc)
+				return verify_usage();
+			name = argv[i];
 		} else if (nb_matches(argv[i], "type")) {
 			if (++i >= argc)
 				return verify_usage();
@@ -88,8 +129,18 @@ int prog_verify(int argc, char **argv)
 		bool want = !sec || !strcmp(nb_object_prog_section(p), sec) ||
 			    !strcmp(nb_object_prog_name(p), sec);
 
+		if (name && strcmp(nb_object_prog_name(p), name))
+			want = false;
+
 		nb_object_prog_set_autoload(p, want);
 		any |= want;
+	}
+	if (!any && name) {
+		nb_cli_error("prog verify: %s has no program %s%s%s", path, name,
+			     sec ? " in section " : "", sec ? sec : "");
+		nb_object_close(obj);
+		nb_log_free(&log);
+		return NB_EXIT_ERR;
 	}
 	if (!any) {
 		nb_cli_error("prog verify: %s has no program in section %s", path, sec);
@@ -110,16 +161,7 @@ int prog_verify(int argc, char **argv)
 		print_lines(stdout, nb_log_text(&log));
 		printf("verified in %.3f ms (object load included)\n", now_ms() - t0);
 	}
-	nb_object_for_each_prog(p, obj) {
-		const struct nb_prog *prog = nb_object_prog_prog(p);
-		unsigned int cnt;
-
-		if (!prog)
-			continue;
-		nb_prog_insns(prog, &cnt);
-		printf("prog %s  section %s  insns %u: verified\n", nb_object_prog_name(p),
-		       nb_object_prog_section(p), cnt);
-	}
+	print_verified(obj);
 	nb_object_close(obj);
 	nb_log_free(&log);
 	return NB_EXIT_OK;

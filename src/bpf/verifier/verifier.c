@@ -320,6 +320,7 @@ int nb_verify(struct nb_prog *prog, struct nb_log *log)
 	if (!err)
 		err = nb_resolve_helpers(prog, log);
 	print_stats(env);
+	prog->verified_insns = env->insn_processed;
 	if (!err)
 		prog->verified = true;
 	free_env(env);
