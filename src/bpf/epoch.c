@@ -2,8 +2,10 @@
 /*
  * Epoch-based reclamation (see epoch.h). A global epoch counter advances each time an object is
  * retired. Each reader thread has a record holding the epoch it saw at its last quiescent point,
- * or 0 while it is quiescent. An object retired at epoch E may be freed once every record is 0 or
- * above E: such a reader started after the object was unlinked.
+ * or 0 while it is quiescent. An object retired at epoch E may be freed once a scan of the
+ * records that began after its retirement finds every record 0 or above E: such a reader
+ * started after the object was unlinked. The scan's own start counts: a record that read 0
+ * says nothing about objects retired while the scan was running.
  *
  * Ordering: the reader stores its epoch and then issues a full fence before it reads any shared
  * pointer; the writer unlinks, bumps the epoch and issues a full fence before it scans the
@@ -145,12 +147,18 @@ void nb_epoch_offline(void)
 		__atomic_store_n(&r->epoch, 0, __ATOMIC_RELEASE);
 }
 
-/* The oldest epoch a reader (other than skip) may still be in; U64_MAX when none is. */
+/*
+ * The oldest epoch a reader (other than skip) may still be in, or the epoch at the start of the
+ * scan when none is. Never more than that: an object retired after the scan began (at that
+ * epoch or later) may be held by a reader the scan saw quiescent and that entered since, so
+ * the bound must not let it go even when every reader looked quiescent.
+ */
 static u64 oldest_reader_epoch(const struct epoch_reader *skip)
 {
-	u64 oldest = UINT64_MAX;
+	u64 oldest;
 
 	smp_mb();
+	oldest = __atomic_load_n(&global_epoch, __ATOMIC_SEQ_CST);
 	for (struct epoch_reader *r = __atomic_load_n(&readers, __ATOMIC_ACQUIRE); r;
 	     r = r->next) {
 		u64 e = __atomic_load_n(&r->epoch, __ATOMIC_SEQ_CST);

@@ -97,3 +97,92 @@ NB_TEST(epoch_quiescent_point)
 	NB_ASSERT_EQ(o.freed, 1);
 	nb_epoch_offline();
 }
+
+/*
+ * A reclaimer that found every reader quiescent must still not free what is retired after its
+ * scan began: a reader that entered meanwhile may hold it. Here the reader retires an object
+ * inside its own section (call_rcu under rcu_read_lock) and watches it, while another thread
+ * reclaims in a loop. Idle records ahead of the reader's make each scan long, and the reader
+ * spends most of its time inside a section, so that a reclaimer preempted between its scan and
+ * its use of it finds the reader inside on its return: before the scan bounded itself by the
+ * epoch it started at, this caught a premature free in every run.
+ */
+#define RACE_IDLE_READERS 256
+#define RACE_OBJS 1024
+#define RACE_ROUNDS 100000
+#define RACE_WATCH 2000
+
+struct race {
+	struct obj objs[RACE_OBJS];
+	pthread_barrier_t idle_in, idle_out;
+	int stop;
+};
+
+static void obj_free_atomic(struct nb_epoch_head *head)
+{
+	__atomic_store_n(&container_of(head, struct obj, head)->freed, 1, __ATOMIC_RELEASE);
+}
+
+static void *race_idle_reader(void *arg)
+{
+	struct race *r = arg;
+
+	nb_epoch_read_lock();
+	nb_epoch_read_unlock();
+	pthread_barrier_wait(&r->idle_in);
+	pthread_barrier_wait(&r->idle_out);
+	return NULL;
+}
+
+static void *race_reclaimer(void *arg)
+{
+	struct race *r = arg;
+
+	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
+		nb_epoch_reclaim();
+	return NULL;
+}
+
+NB_TEST(epoch_reclaim_scan_bounds_itself)
+{
+	static struct race r;
+	pthread_t idle[RACE_IDLE_READERS], reclaimer;
+	unsigned long early = 0;
+	pthread_attr_t attr;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 256 * 1024);
+	pthread_barrier_init(&r.idle_in, NULL, RACE_IDLE_READERS + 1);
+	pthread_barrier_init(&r.idle_out, NULL, RACE_IDLE_READERS + 1);
+	/* Their records go on the list before this thread's: each scan reads them after ours. */
+	for (int i = 0; i < RACE_IDLE_READERS; i++)
+		NB_ASSERT_EQ(pthread_create(&idle[i], &attr, race_idle_reader, &r), 0);
+	pthread_barrier_wait(&r.idle_in);
+	for (int i = 0; i < RACE_OBJS; i++)
+		r.objs[i].freed = 1;
+	NB_ASSERT_EQ(pthread_create(&reclaimer, NULL, race_reclaimer, &r), 0);
+	for (int i = 0; i < RACE_ROUNDS; i++) {
+		struct obj *o = &r.objs[i % RACE_OBJS];
+
+		while (!__atomic_load_n(&o->freed, __ATOMIC_ACQUIRE))
+			nb_epoch_reclaim();
+		o->freed = 0;
+		nb_epoch_read_lock();
+		nb_epoch_call(&o->head, obj_free_atomic);
+		for (int s = 0; s < RACE_WATCH; s++) {
+			if (__atomic_load_n(&o->freed, __ATOMIC_ACQUIRE)) {
+				early++;
+				break;
+			}
+		}
+		nb_epoch_read_unlock();
+	}
+	__atomic_store_n(&r.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(reclaimer, NULL);
+	pthread_barrier_wait(&r.idle_out);
+	for (int i = 0; i < RACE_IDLE_READERS; i++)
+		pthread_join(idle[i], NULL);
+	nb_epoch_barrier();
+	pthread_attr_destroy(&attr);
+	NB_ASSERT_EQ(early, 0);	/* freed while this thread's section held it */
+}
