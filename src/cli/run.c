@@ -2,9 +2,9 @@
 /*
  * netbpf run [SCRIPT] [--duration S | --packets N] [--workers N] [--set VAR=VALUE]...
  *
- * Executes a script of link/tc/ip lines (src/ctl), then runs the datapath: worker threads poll
- * the devices' ports (src/net/worker.c), the main thread watches the counters, prints live
- * rates on a terminal and a summary at the end (-j: one JSON document).
+ * Executes a script of link/tc/ip lines (src/ctl), then runs the datapath (netbpf/datapath.h:
+ * worker threads that own the devices' receive queues); the main thread watches the counters,
+ * prints live rates on a terminal and a summary at the end (-j: one JSON document).
  *
  * The run ends when every generator with a count has made it and every queue has drained (the
  * counters did not move between two looks and every worker finished an empty round in between),
@@ -18,7 +18,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,10 +25,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <netbpf/datapath.h>
 #include <netbpf/dev.h>
 #include <netbpf/percpu.h>
 
-#include "bpf/epoch.h"
 #include "cli/cli.h"
 #include "ctl/args.h"
 #include "ctl/ctl.h"
@@ -39,7 +38,6 @@
 #include "io/port.h"
 #include "io/sink.h"
 #include "net/dev.h"
-#include "net/worker.h"
 #include "net/xdp.h"
 
 #define MAX_DEVS 256
@@ -82,74 +80,12 @@ struct run_opts {
 	int set_cnt;
 };
 
-struct worker {
-	pthread_t thread;
-	unsigned int cpu;
-	struct nb_dev *devs[MAX_DEVS];
-	bool is_gen[MAX_DEVS];
-	unsigned int n;
-	u64 rounds;		/* written by the worker, read by the main thread */
-	bool idle;		/* its last round received nothing */
-};
-
-static volatile bool stop_workers;
-/* --packets: frames the generators may still make, shared by the workers; -1: no limit */
-static long long gen_budget;
-static volatile bool stop_gens;
 static volatile sig_atomic_t interrupted;
 
 static void on_sigint(int sig)
 {
 	(void)sig;
 	interrupted = 1;
-}
-
-static void *worker_main(void *arg)
-{
-	struct worker *w = arg;
-	struct nb_pkt *pkts[NB_BURST];
-
-	nb_set_this_cpu(w->cpu);
-	nb_epoch_online();
-	while (!__atomic_load_n(&stop_workers, __ATOMIC_ACQUIRE)) {
-		bool gens_off = __atomic_load_n(&stop_gens, __ATOMIC_ACQUIRE);
-		unsigned int got = 0;
-
-		for (unsigned int i = 0; i < w->n; i++) {
-			unsigned int k;
-
-			unsigned int max = NB_BURST;
-
-			if (gens_off && w->is_gen[i])
-				continue;
-			if (w->is_gen[i] && gen_budget >= 0) {
-				/* take up to a burst from the budget, give back what was not made */
-				long long left = __atomic_sub_fetch(&gen_budget, NB_BURST,
-								    __ATOMIC_ACQ_REL) + NB_BURST;
-
-				if (left <= 0) {
-					__atomic_add_fetch(&gen_budget, NB_BURST, __ATOMIC_RELAXED);
-					continue;
-				}
-				max = left < NB_BURST ? (unsigned int)left : NB_BURST;
-				k = nb_dev_rx_burst(w->devs[i], pkts, max);
-				__atomic_add_fetch(&gen_budget, NB_BURST - k, __ATOMIC_RELAXED);
-			} else {
-				k = nb_dev_rx_burst(w->devs[i], pkts, max);
-			}
-			if (k)
-				nb_worker_receive_burst(w->devs[i], pkts, k);
-			got += k;
-		}
-		nb_worker_flush();
-		nb_epoch_quiescent();
-		__atomic_store_n(&w->idle, got == 0, __ATOMIC_RELEASE);
-		__atomic_add_fetch(&w->rounds, 1, __ATOMIC_RELEASE);
-		if (!got)
-			sched_yield();
-	}
-	nb_epoch_offline();
-	return NULL;
 }
 
 static double now_s(void)
@@ -594,15 +530,16 @@ static void live_line(struct nb_dev **devs, unsigned int n, struct totals *last,
 
 static int run_datapath(const struct run_opts *o, const char *shows, bool *ok)
 {
-	static struct worker workers[MAX_WORKERS];
 	static struct totals last[MAX_DEVS];
-	static u64 last_rounds[MAX_WORKERS];
+	struct nb_datapath_opts dopts = { .sz = sizeof(dopts), .workers = o->workers,
+					  .packets = o->packets };
 	struct nb_dev *devs[MAX_DEVS];
-	unsigned int n = nb_dev_list(devs, MAX_DEVS), nw = o->workers, quiet = 0;
+	unsigned int n = nb_dev_list(devs, MAX_DEVS), quiet = 0;
 	bool tty = isatty(STDOUT_FILENO) && !nb_cli.json;
 	double start = now_s(), last_live = start;
-	u64 last_sum = ~0ull;
-	int err = 0;
+	struct nb_datapath *dp = NULL;
+	struct nb_log log = { 0 };
+	int err;
 
 	if (n > MAX_DEVS) {
 		for (unsigned int d = 0; d < MAX_DEVS; d++)
@@ -610,97 +547,47 @@ static int run_datapath(const struct run_opts *o, const char *shows, bool *ok)
 		fprintf(stderr, "Error: more than %d devices\n", MAX_DEVS);
 		return NB_EXIT_ERR;
 	}
-	memset(workers, 0, sizeof(workers));
-	memset(last_rounds, 0, sizeof(last_rounds));
-	for (unsigned int d = 0, next = 0; d < n; d++) {
-		struct nb_port_queue_stats qs;
-		unsigned int pollers = 1;
-		u64 made, count;
-
-		if (!devs[d]->port)
-			continue;
-		/*
-		 * A port with kernel queues (afpacket, tap: queues N) is polled by up to N
-		 * workers; each reads the queues no other worker is reading.
-		 */
-		while (pollers < nw && !nb_port_queue_stats(devs[d]->port, pollers, &qs))
-			pollers++;
-		for (unsigned int p = 0; p < pollers; p++) {
-			struct worker *w = &workers[next++ % nw];
-
-			w->is_gen[w->n] = !nb_gen_progress(devs[d]->port, &made, &count);
-			w->devs[w->n++] = devs[d];
-		}
+	dopts.log = &log;
+	err = nb_datapath_create(&dopts, &dp);
+	if (!err)
+		err = nb_datapath_start(dp);
+	if (err) {
+		fprintf(stderr, "Error: cannot start the datapath: %s\n",
+			nb_log_text(&log)[0] ? nb_log_text(&log) : strerror(-err));
+		goto out;
 	}
-	stop_workers = false;
-	stop_gens = false;
-	gen_budget = o->packets ? (long long)o->packets : -1;
 	interrupted = 0;
 	signal(SIGINT, on_sigint);
-	for (unsigned int i = 0; i < nw && !err; i++) {
-		workers[i].cpu = i;
-		err = -pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]);
-		if (err)
-			nw = i;
-	}
 	for (;;) {
 		double t = now_s();
-		bool gens_done = true, has_gen = false, finishing;
-		u64 made_all = 0, goal_all = 0, sum = 0;
-		bool all_idle = true;
+		struct nb_datapath_progress p;
+		bool finishing, idle;
 
-		for (unsigned int d = 0; d < n; d++) {
-			struct totals tt;
-			u64 made, count;
-
-			if (devs[d]->port && !nb_gen_progress(devs[d]->port, &made, &count)) {
-				has_gen = true;
-				made_all += made;
-				goal_all += count;
-				if (!count || made < count)
-					gens_done = false;
-			}
-			dev_totals(devs[d], &tt);
-			sum += tt.rx + tt.tx + tt.drops + tt.host;
-		}
-		if ((o->packets && made_all >= o->packets) ||
-		    (o->duration && t - start >= o->duration) || interrupted || err)
-			__atomic_store_n(&stop_gens, true, __ATOMIC_RELEASE);
+		nb_datapath_progress(dp, &p);
+		if (p.generators_done && o->packets)
+			nb_datapath_stop_generators(dp);
+		if ((o->duration && t - start >= o->duration) || interrupted)
+			nb_datapath_stop_generators(dp);
 		/* without generators, frames come from outside (afxdp, ...): --duration waits */
-		finishing = stop_gens || (gens_done && (has_gen || !o->duration));
-		/*
-		 * Drained: no counter moved since the last look, and every worker has since
-		 * finished a whole round (two more than then) that received nothing. A frame still
-		 * queued for a port would have been found by that round, or moved a counter.
-		 */
-		for (unsigned int i = 0; i < nw; i++) {
-			u64 r = __atomic_load_n(&workers[i].rounds, __ATOMIC_ACQUIRE);
-
-			if (!__atomic_load_n(&workers[i].idle, __ATOMIC_ACQUIRE) ||
-			    r < last_rounds[i] + 2)
-				all_idle = false;
-			last_rounds[i] = r;
-		}
-		quiet = finishing && all_idle && sum == last_sum ? quiet + 1 : 0;
-		last_sum = sum;
+		finishing = (o->duration && t - start >= o->duration) || interrupted ||
+			    (p.generators_done && (p.has_generators || !o->duration));
+		/* every look counts: it is the baseline of the next */
+		idle = nb_datapath_idle(dp);
+		quiet = finishing && idle ? quiet + 1 : 0;
 		if (quiet >= 2)
 			break;
 		if (tty && t - last_live >= 1.0) {
-			live_line(devs, n, last, t - last_live, t - start, o, made_all,
-				  o->packets ? o->packets : goal_all);
+			live_line(devs, n, last, t - last_live, t - start, o, p.generated, p.goal);
 			last_live = t;
 		}
 		usleep(finishing ? 2000 : 20000);
 	}
-	__atomic_store_n(&stop_workers, true, __ATOMIC_RELEASE);
-	for (unsigned int i = 0; i < nw; i++)
-		pthread_join(workers[i].thread, NULL);
+	nb_datapath_stop(dp);
 	signal(SIGINT, SIG_DFL);
-	if (err) {
-		fprintf(stderr, "Error: cannot start a worker: %s\n", strerror(-err));
-	} else {
-		summary(devs, n, now_s() - start, !o->script, shows, ok);
-	}
+	summary(devs, n, now_s() - start, !o->script, shows, ok);
+out:
+	nb_datapath_destroy(dp);
+	nb_log_free(&log);
 	for (unsigned int d = 0; d < n; d++)
 		nb_dev_put(devs[d]);
 	return err ? NB_EXIT_ERR : NB_EXIT_OK;

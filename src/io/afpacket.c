@@ -248,6 +248,28 @@ static unsigned int queue_rx(struct afp_port *ap, struct afp_queue *q, struct nb
 	return n;
 }
 
+static unsigned int afp_rx_queues(const struct nb_port *port)
+{
+	const struct afp_port *ap = port->priv;
+
+	return ap->nr_queues;
+}
+
+/* The queue a worker owns: the try-lock only meets another poller while queues change hands. */
+static unsigned int afp_rx_queue_burst(struct nb_port *port, unsigned int qi,
+				       struct nb_pkt **pkts, unsigned int max)
+{
+	struct afp_port *ap = port->priv;
+	struct afp_queue *q = &ap->queues[qi % ap->nr_queues];
+	unsigned int n;
+
+	if (pthread_spin_trylock(&q->rx_lock))
+		return 0;
+	n = queue_rx(ap, q, pkts, max);
+	pthread_spin_unlock(&q->rx_lock);
+	return n;
+}
+
 static unsigned int afp_rx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int max)
 {
 	struct afp_port *ap = port->priv;
@@ -646,6 +668,8 @@ static const struct nb_port_ops afpacket_port_ops = {
 	.priv_size = sizeof(struct afp_port),
 	.open = afp_open,
 	.rx_burst = afp_rx_burst,
+	.rx_queues = afp_rx_queues,
+	.rx_queue_burst = afp_rx_queue_burst,
 	.tx_burst = afp_tx_burst,
 	.lltx = true,		/* a lock per queue */
 	.close = afp_close,

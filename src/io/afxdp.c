@@ -21,8 +21,9 @@
  * nb_pkt (packet buffers that are UMEM frames) is a later step.
  *
  * Any worker may transmit: the queue of worker c is c % N, under that queue's transmit lock.
- * Whoever polls the device receives from all queues in turn (a try-lock per queue, so that two
- * pollers never block each other); `netbpf run` has N workers poll an N-queue port. The
+ * The datapath's workers each own receive queues (rx_queue_burst); rx_burst, for callers that
+ * poll the device as a whole, takes all queues in turn. A try-lock per queue keeps two pollers
+ * apart without blocking either. The
  * socket's counters (XDP_STATISTICS) become the device's drop counters by reason, read every
  * STATS_EVERY polls: rx_dropped (no fill buffer, frame larger than a UMEM frame) as
  * rx_no_buffer, rx_ring_full as rx_overflow, tx_invalid_descs as tx_invalid. An empty rx ring
@@ -231,6 +232,48 @@ static unsigned int queue_rx(struct afxdp_port *ap, struct afxdp_queue *q, struc
 	return got;
 }
 
+/*
+ * One poll of queue q: its receive ring (under a try-lock: one poller at a time), the socket's
+ * counters every STATS_EVERY polls, and a kick for frames a kernel that pushed back left in
+ * the tx ring. -EBUSY when another poller has the queue.
+ */
+static int poll_queue(struct afxdp_port *ap, struct afxdp_queue *q, struct nb_pkt **pkts,
+		      unsigned int max)
+{
+	unsigned int got;
+
+	if (pthread_spin_trylock(&q->rx_lock))
+		return -EBUSY;
+	got = queue_rx(ap, q, pkts, max);
+	if (++q->polls >= STATS_EVERY) {
+		q->polls = 0;
+		stats_sync(ap, q);
+	}
+	pthread_spin_unlock(&q->rx_lock);
+	if (!pthread_spin_trylock(&q->tx_lock)) {
+		if (tx_unsent(q))
+			tx_kick(q);
+		pthread_spin_unlock(&q->tx_lock);
+	}
+	return got;
+}
+
+static unsigned int afxdp_rx_queues(const struct nb_port *port)
+{
+	const struct afxdp_port *ap = port->priv;
+
+	return ap->nq;
+}
+
+static unsigned int afxdp_rx_queue_burst(struct nb_port *port, unsigned int qi,
+					 struct nb_pkt **pkts, unsigned int max)
+{
+	struct afxdp_port *ap = port->priv;
+	int got = poll_queue(ap, &ap->q[qi % ap->nq], pkts, max);
+
+	return got > 0 ? got : 0;
+}
+
 static unsigned int afxdp_rx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int max)
 {
 	struct afxdp_port *ap = port->priv;
@@ -240,22 +283,10 @@ static unsigned int afxdp_rx_burst(struct nb_port *port, struct nb_pkt **pkts, u
 	u32 start = turn + nb_this_cpu();
 
 	for (u32 k = 0; k < ap->nq && got < max; k++) {
-		struct afxdp_queue *q = &ap->q[(start + k) % ap->nq];
+		int n = poll_queue(ap, &ap->q[(start + k) % ap->nq], pkts + got, max - got);
 
-		if (pthread_spin_trylock(&q->rx_lock))
-			continue;
-		got += queue_rx(ap, q, pkts + got, max - got);
-		if (++q->polls >= STATS_EVERY) {
-			q->polls = 0;
-			stats_sync(ap, q);
-		}
-		pthread_spin_unlock(&q->rx_lock);
-		/* frames left in a tx ring by a kernel that pushed back go out on the next poll */
-		if (!pthread_spin_trylock(&q->tx_lock)) {
-			if (tx_unsent(q))
-				tx_kick(q);
-			pthread_spin_unlock(&q->tx_lock);
-		}
+		if (n > 0)
+			got += n;
 	}
 	__atomic_store_n(&ap->rx_next, turn + 1, __ATOMIC_RELAXED);
 	return got;
@@ -582,6 +613,8 @@ static const struct nb_port_ops afxdp_port_ops = {
 	.priv_size = sizeof(struct afxdp_port),
 	.open = afxdp_open,
 	.rx_burst = afxdp_rx_burst,
+	.rx_queues = afxdp_rx_queues,
+	.rx_queue_burst = afxdp_rx_queue_burst,
 	.tx_burst = afxdp_tx_burst,
 	.lltx = true,		/* a lock per queue */
 	.close = afxdp_close,

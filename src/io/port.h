@@ -42,6 +42,14 @@ struct nb_port_ops {
 	/* Up to max received frames into pkts; returns how many. NULL: the port never receives. */
 	unsigned int (*rx_burst)(struct nb_port *port, struct nb_pkt **pkts, unsigned int max);
 	/*
+	 * Ports of several receive queues (afpacket, tap, afxdp: `queues N`): how many, and a
+	 * burst from queue q alone, so that each datapath worker polls the queues it owns (the
+	 * kernel's one NAPI context per queue). NULL: one queue, read by rx_burst.
+	 */
+	unsigned int (*rx_queues)(const struct nb_port *port);
+	unsigned int (*rx_queue_burst)(struct nb_port *port, unsigned int q, struct nb_pkt **pkts,
+				       unsigned int max);
+	/*
 	 * Transmit n frames. The port takes the first k it returns (it frees them or passes them
 	 * on); the caller keeps pkts[k..n-1] (it drops and counts them). NULL: tx always fails.
 	 */
@@ -90,6 +98,23 @@ static inline unsigned int nb_port_rx_burst(struct nb_port *port, struct nb_pkt 
 					    unsigned int max)
 {
 	return port->ops->rx_burst ? port->ops->rx_burst(port, pkts, max) : 0;
+}
+
+/* Receive queues of the port: 0 when it never receives. */
+static inline unsigned int nb_port_rx_queues(const struct nb_port *port)
+{
+	if (!port->ops->rx_burst)
+		return 0;
+	return port->ops->rx_queues ? port->ops->rx_queues(port) : 1;
+}
+
+/* A burst from queue q (below nb_port_rx_queues); a single-queue port reads its one queue. */
+static inline unsigned int nb_port_rx_queue_burst(struct nb_port *port, unsigned int q,
+						  struct nb_pkt **pkts, unsigned int max)
+{
+	if (port->ops->rx_queue_burst)
+		return port->ops->rx_queue_burst(port, q, pkts, max);
+	return nb_port_rx_burst(port, pkts, max);
 }
 
 static inline unsigned int nb_port_tx_burst(struct nb_port *port, struct nb_pkt **pkts,

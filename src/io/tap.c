@@ -91,6 +91,28 @@ static unsigned int queue_rx(struct tap_port *tp, struct tap_queue *q, struct nb
 	return n;
 }
 
+static unsigned int tap_rx_queues(const struct nb_port *port)
+{
+	const struct tap_port *tp = port->priv;
+
+	return tp->nr_queues;
+}
+
+/* The queue a worker owns: the try-lock only meets another poller while queues change hands. */
+static unsigned int tap_rx_queue_burst(struct nb_port *port, unsigned int qi,
+				       struct nb_pkt **pkts, unsigned int max)
+{
+	struct tap_port *tp = port->priv;
+	struct tap_queue *q = &tp->queues[qi % tp->nr_queues];
+	unsigned int n;
+
+	if (pthread_spin_trylock(&q->rx_lock))
+		return 0;
+	n = queue_rx(tp, q, pkts, max);
+	pthread_spin_unlock(&q->rx_lock);
+	return n;
+}
+
 static unsigned int tap_rx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int max)
 {
 	struct tap_port *tp = port->priv;
@@ -309,6 +331,8 @@ static const struct nb_port_ops tap_port_ops = {
 	.priv_size = sizeof(struct tap_port),
 	.open = tap_open,
 	.rx_burst = tap_rx_burst,
+	.rx_queues = tap_rx_queues,
+	.rx_queue_burst = tap_rx_queue_burst,
 	.tx_burst = tap_tx_burst,
 	.lltx = true,		/* a lock per queue */
 	.close = tap_close,

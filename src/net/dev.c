@@ -5,8 +5,9 @@
  * bursts, with the counting and dropping the kernel's drivers do).
  *
  * The datapath looks devices up by ifindex without a lock (nb_dev_lookup_index reads a table of
- * pointers); the control plane creates and destroys devices under a mutex and destroys them
- * only while no worker runs (the epoch reclamation of the maps serves when that changes).
+ * pointers); the control plane creates and destroys devices under a mutex, and a destroyed
+ * device is freed only after an epoch grace period, so a worker that found it may finish its
+ * burst (the datapath's worker plans hold references of their own, see datapath.c).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <netbpf/percpu.h>
 
+#include "bpf/epoch.h"
 #include "io/pipe.h"
 #include "io/port.h"
 #include "net/dev.h"
@@ -209,9 +211,15 @@ void nb_dev_destroy(struct nb_dev *dev)
 	}
 	nb = dev_notifiers;
 	pthread_mutex_unlock(&dev_lock);
-	dev->up = false;
+	WRITE_ONCE(dev->up, false);
 	for (; nb; nb = nb->next)
 		nb->call(dev, NB_DEV_UNREGISTER);
+	/*
+	 * Workers look devices up by ifindex without a reference (redirect targets): the
+	 * registry's reference goes only once none can still hold the pointer, as
+	 * unregister_netdevice waits in synchronize_net.
+	 */
+	nb_epoch_synchronize();
 	nb_dev_put(dev);
 }
 
@@ -424,15 +432,12 @@ static void rx_prepare(struct nb_dev *dev, struct nb_pkt *pkt)
 	pkt->qdisc_cb.pkt_len = pkt->len;
 }
 
-unsigned int nb_dev_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int max)
+/* What every receive path does with a burst the port gave: the frames become dev's, counted. */
+static unsigned int rx_received(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n)
 {
 	struct nb_dev_stats *s;
-	unsigned int n;
 	u64 bytes = 0;
 
-	if (!dev->port || !READ_ONCE(dev->up))
-		return 0;
-	n = nb_port_rx_burst(dev->port, pkts, max);
 	if (!n)
 		return 0;
 	for (unsigned int i = 0; i < n; i++) {
@@ -443,6 +448,21 @@ unsigned int nb_dev_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
 	s->rx_packets += n;
 	s->rx_bytes += bytes;
 	return n;
+}
+
+unsigned int nb_dev_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int max)
+{
+	if (!dev->port || !READ_ONCE(dev->up))
+		return 0;
+	return rx_received(dev, pkts, nb_port_rx_burst(dev->port, pkts, max));
+}
+
+unsigned int nb_dev_rx_queue_burst(struct nb_dev *dev, unsigned int queue, struct nb_pkt **pkts,
+				   unsigned int max)
+{
+	if (!dev->port || !READ_ONCE(dev->up))
+		return 0;
+	return rx_received(dev, pkts, nb_port_rx_queue_burst(dev->port, queue, pkts, max));
 }
 
 unsigned int nb_dev_tx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n)

@@ -105,6 +105,9 @@ void nb_pkt_drop(struct nb_pkt *pkt, struct nb_dev *dev, enum nb_drop_reason rea
  * rx. Returns the number received.
  */
 unsigned int nb_dev_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int max);
+/* The same from one receive queue of the port (the datapath's workers own queues). */
+unsigned int nb_dev_rx_queue_burst(struct nb_dev *dev, unsigned int queue, struct nb_pkt **pkts,
+				   unsigned int max);
 /*
  * Transmit a burst through the port. Every packet is consumed: sent ones count as tx, the rest
  * are dropped (device down, too big, port failure) and counted by reason. Returns the number
