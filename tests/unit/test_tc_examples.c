@@ -89,3 +89,46 @@ static void __attribute__((constructor)) register_rewriter(void)
 	nb_test_register("tc_example_tcp_rewriter_ingress", run_rewriter, NULL);
 	nb_test_register("tc_example_tcp_rewriter_egress", run_rewriter, "egress");
 }
+
+/*
+ * examples/tc_tail_call.o added as `tc filter add dev eth0 ingress bpf da obj tc_tail_call.o
+ * sec classifier` does: the "1/6" and "1/17" sections are loaded with the classifier and fill
+ * its pinned program array, so TCP leaves by the next device, UDP is dropped and ICMP, which
+ * has no program in the array, passes. With only the classifier loaded every frame would pass.
+ */
+NB_TEST(tc_example_tail_call_sections)
+{
+	struct nb_dev *dev = tc_make_dev("eth0", 0), *next = tc_make_dev("eth1", 0);
+	struct nb_tc_filter_opts f = { .hook = NB_TC_INGRESS, .kind = "bpf" };
+	struct nb_dev *devs[2] = { dev, next };
+	struct nb_dev_stats_total t;
+	char path[4096];
+	u8 frame[256];
+	u32 len;
+
+	tc_set_port(dev, "sink", "");
+	tc_set_port(next, "sink", "");
+	tc_qdisc(dev);
+	f.bpf.obj_file = nb_test_build_path(path, sizeof(path), "examples/tc_tail_call.o");
+	f.bpf.section = "classifier";
+	f.bpf.direct_action = true;
+	tc_add(dev, &f);
+
+	len = tc_frame_ipv4(frame, dev, IPPROTO_TCP, 0xc0a80001, 0xc0a80002, 40000, 80, 20);
+	NB_ASSERT_EQ(tc_receive(dev, frame, len), 0);
+	len = tc_frame_ipv4(frame, dev, IPPROTO_UDP, 0xc0a80001, 0xc0a80002, 40000, 53, 20);
+	tc_receive(dev, frame, len);
+	len = tc_frame_ipv4(frame, dev, IPPROTO_ICMP, 0xc0a80001, 0xc0a80002, 0, 0, 20);
+	tc_receive(dev, frame, len);
+
+	t = tc_stats(dev);
+	NB_ASSERT_EQ(t.rx_packets, 3);
+	NB_ASSERT_EQ(t.tc_redirect, 1);
+	NB_ASSERT_EQ(t.drops[NB_DROP_TC_INGRESS], 1);
+	NB_ASSERT_EQ(t.host_packets, 1);
+	NB_ASSERT_EQ(tc_stats(next).tx_packets, 1);
+	tc_check_accounting(devs, 2);
+	nb_dev_destroy_all();
+	NB_ASSERT_EQ(nb_unpin("tc/globals/jmp_proto"), 0);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}

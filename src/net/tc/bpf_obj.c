@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * "obj FILE sec SECTION" of the bpf classifier and action, as iproute2's bpf_load_common: the
- * object is opened, only the named section is loaded, as the type the command implies (sched_cls
- * for the classifier, sched_act for the action), and the filter keeps a reference to the
- * program (the program keeps its maps; pinned maps stay shared through the pin registry).
+ * object is opened, the named section and iproute2's "ID/KEY" tail-call sections are loaded
+ * (the loader's section option), as the type the command implies (sched_cls for the
+ * classifier, sched_act for the action), and the filter keeps a reference to the section's
+ * first program (the program keeps its maps; pinned maps stay shared through the pin registry,
+ * which is how a tail-call table outlives the object, as with tc in the kernel).
  */
 #include <errno.h>
-#include <string.h>
 #include <netbpf/object.h>
 #include <netbpf/prog.h>
 
@@ -17,7 +18,7 @@ int nb_tc_bpf_obj_prog(const char *file, const char *section, enum bpf_prog_type
 {
 	struct nb_object_open_opts oopts = { .sz = sizeof(oopts), .log = log };
 	struct nb_object_load_opts lopts = { .sz = sizeof(lopts), .prog_type = type, .log = log };
-	struct nb_object_prog *p, *want = NULL;
+	struct nb_object_prog *want;
 	struct nb_object *obj;
 	int err;
 
@@ -27,18 +28,13 @@ int nb_tc_bpf_obj_prog(const char *file, const char *section, enum bpf_prog_type
 	err = nb_object_open_file(file, &oopts, &obj);
 	if (err)
 		return err;
-	nb_object_for_each_prog(p, obj) {
-		bool mine = !want && !strcmp(nb_object_prog_section(p), section);
-
-		nb_object_prog_set_autoload(p, mine);
-		if (mine)
-			want = p;
-	}
+	want = nb_object_find_prog(obj, section, NULL);
 	if (!want) {
 		nb_log_printf(log, "%s: no program in section \"%s\"\n", file, section);
 		err = -ENOENT;
 		goto out;
 	}
+	lopts.section = section;
 	err = nb_object_load(obj, &lopts);
 	if (!err)
 		*progp = nb_prog_get(nb_object_prog_prog(want));

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * iproute2's map definition for the `maps` section, as its include/bpf_elf.h documents it, for
- * test objects written the way tc users write them. libbpf's bpf_helpers.h has no such struct.
+ * objects written the way tc users write them (examples and test objects). libbpf's
+ * bpf_helpers.h has no such struct.
  */
 #ifndef IPROUTE2_COMPAT_H
 #define IPROUTE2_COMPAT_H
