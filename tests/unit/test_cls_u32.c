@@ -25,8 +25,11 @@ static struct nb_tc_filter_id add_u32(struct nb_dev *dev, u32 pref,
 	return tc_add(dev, &f);
 }
 
-/* The tc_index a frame gets (0: no match). */
-static u16 classify(struct nb_dev *dev, const u8 *frame, u32 len)
+/* No filter classified the frame (TC_ACT_UNSPEC), unlike a match that sets tc_index 0. */
+#define NO_MATCH (-1)
+
+/* The tc_index a frame gets, or NO_MATCH. */
+static int classify(struct nb_dev *dev, const u8 *frame, u32 len)
 {
 	struct nb_pkt *pkt;
 	int ret = tc_run_frame(dev, frame, len, &pkt);
@@ -34,7 +37,7 @@ static u16 classify(struct nb_dev *dev, const u8 *frame, u32 len)
 
 	nb_pkt_free(pkt);
 	NB_ASSERT(ret == TC_ACT_OK || ret == TC_ACT_UNSPEC);
-	return ret == TC_ACT_OK ? idx : 0;
+	return ret == TC_ACT_OK ? idx : NO_MATCH;
 }
 
 static void fill_all(struct nb_tc_u32_opts *u)
@@ -100,7 +103,7 @@ NB_TEST(tc_cls_u32_ip_dst_prefix)
 	NB_ASSERT_EQ(classify(dev, frame, tc_frame_ipv4(frame, dev, IPPROTO_UDP, 1, 0x0a010203,
 							 1, 2, 0)), 3);
 	NB_ASSERT_EQ(classify(dev, frame, tc_frame_ipv4(frame, dev, IPPROTO_UDP, 1, 0x0b000001,
-							 1, 2, 0)), 0);
+							 1, 2, 0)), NO_MATCH);
 }
 
 NB_TEST(tc_cls_u32_ip_protocol_and_dport)
@@ -115,7 +118,7 @@ NB_TEST(tc_cls_u32_ip_protocol_and_dport)
 	NB_ASSERT_EQ(classify(dev, frame, tc_frame_ipv4(frame, dev, IPPROTO_TCP, 1, 2, 5, 80, 0)),
 		     8);
 	NB_ASSERT_EQ(classify(dev, frame, tc_frame_ipv4(frame, dev, IPPROTO_TCP, 1, 2, 5, 81, 0)),
-		     0);
+		     NO_MATCH);
 }
 
 NB_TEST(tc_cls_u32_negative_offset_and_merge)
@@ -134,7 +137,7 @@ NB_TEST(tc_cls_u32_negative_offset_and_merge)
 	tc_frame_ipv4(frame, dev, IPPROTO_TCP, 0xc0a80101, 2, 1, 2, 0);
 	frame[ETH_HLEN + 8] = 63;
 	NB_ASSERT_EQ(classify(dev, frame, 60), 4);
-	NB_ASSERT_EQ(classify(dev, frame, tc_frame_arp(frame)), 0);
+	NB_ASSERT_EQ(classify(dev, frame, tc_frame_arp(frame)), NO_MATCH);
 }
 
 /* A key past the end of the packet ends the classification: later nodes do not run. */
@@ -145,19 +148,24 @@ NB_TEST(tc_cls_u32_key_past_end)
 
 	add_u32(dev, 1, fill_past_end, 1);
 	add_u32(dev, 1, fill_all, 2);	/* the same filter, node 800::801 */
-	NB_ASSERT_EQ(classify(dev, frame, tc_frame_arp(frame)), 0);
+	NB_ASSERT_EQ(classify(dev, frame, tc_frame_arp(frame)), NO_MATCH);
 	add_u32(dev, 2, fill_all, 3);	/* another filter still runs */
 	NB_ASSERT_EQ(classify(dev, frame, tc_frame_arp(frame)), 3);
 }
 
-/* A node with neither classid nor actions is not terminal: it never classifies. */
+/*
+ * A node with neither classid nor actions is not terminal: it matches every frame but never
+ * classifies one, and the next filter still runs.
+ */
 NB_TEST(tc_cls_u32_not_terminal)
 {
 	struct nb_dev *dev = dev_with_qdisc();
 	u8 frame[128];
 
 	add_u32(dev, 1, fill_none, 0);
-	NB_ASSERT_EQ(classify(dev, frame, tc_frame_arp(frame)), 0);
+	NB_ASSERT_EQ(classify(dev, frame, tc_frame_arp(frame)), NO_MATCH);
+	add_u32(dev, 2, fill_all, 5);
+	NB_ASSERT_EQ(classify(dev, frame, tc_frame_arp(frame)), 5);
 }
 
 NB_TEST(tc_cls_u32_handles)
@@ -219,7 +227,7 @@ NB_TEST(tc_cls_u32_ip6)
 	frame[ETH_HLEN + 40 + 3] = 443 & 0xff;
 	NB_ASSERT_EQ(classify(dev, frame, len), 6);
 	saddr[3] = 0xb9;
-	NB_ASSERT_EQ(classify(dev, frame, len), 0);
+	NB_ASSERT_EQ(classify(dev, frame, len), NO_MATCH);
 }
 
 /* u32 with actions: the match runs them; gact drop drops and counts on the node and action. */
