@@ -6,12 +6,14 @@
 #   make bench      benchmarks, side by side with the kernel where possible
 #   make fuzz       long fuzzing runs
 #   SANITIZE=1      build with ASan+UBSan (in build/asan); SANITIZE=thread: TSan
+#   TEST_JOBS=N     make check runs up to N tests at once (default 1: some tests are timed)
 
 BUILD   ?= build
 PREFIX  ?= /usr/local
 CC      ?= gcc
 CLANG   ?= clang
 V       ?= 0
+TEST_JOBS ?= 1
 
 ifeq ($(SANITIZE),1)
 BUILD   := build/asan
@@ -123,7 +125,7 @@ endif
 
 check: $(NBTEST) $(NETBPF) $(BPF_OBJS) $(CHECK_FUZZ)
 	$(Q)NB_BUILD=$(BUILD) NETBPF=$(abspath $(NETBPF)) NB_FUZZ_DIR=$(abspath build/fuzz) \
-		$(NBTEST) --scripts tests/cli
+		$(NBTEST) -j $(TEST_JOBS) --scripts tests/cli
 
 demo: $(NETBPF) $(BPF_OBJS)
 	$(Q)$(NETBPF) run

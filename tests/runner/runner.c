@@ -2,9 +2,10 @@
 /*
  * The test runner: runs every registered C test, then every script of --scripts DIR, each in its
  * own process with a time limit, shows the output of failures, and closes with
- * "N passed, N failed, N skipped".
+ * "N passed, N failed, N skipped". With -j N up to N tests run at once; results still print in
+ * order, each test's output with its own line. Two tests of one name are refused.
  *
- *   nb-test [-v] [-f SUBSTRING]... [--scripts DIR] [--list]
+ *   nb-test [-v] [-j N] [-f SUBSTRING]... [--scripts DIR] [--list]
  *
  * Scripts exit 0 to pass and 77 to skip; a skip's reason is the line of its output that starts
  * with "SKIPPED".
@@ -170,27 +171,30 @@ static void print_skip_reason(const char *out)
 	printf("%.*s\n", (int)n, p);
 }
 
-static int run_one(const struct test *t, bool verbose)
-{
-	int fd = memfd_create("nb-test-out", 0);
-	char *out = NULL;
-	int status = 0;
-	off_t len;
+/* A test under way: its process and the memory file that collects its output. */
+struct running {
+	const struct test *t;
 	pid_t pid;
+	int fd;
+};
 
-	if (fd < 0) {
+static struct running start_one(const struct test *t)
+{
+	struct running r = { .t = t, .fd = memfd_create("nb-test-out", 0) };
+
+	if (r.fd < 0) {
 		perror("memfd_create");
 		exit(2);
 	}
 	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
+	r.pid = fork();
+	if (r.pid < 0) {
 		perror("fork");
 		exit(2);
 	}
-	if (pid == 0) {
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
+	if (r.pid == 0) {
+		dup2(r.fd, STDOUT_FILENO);
+		dup2(r.fd, STDERR_FILENO);
 		alarm(TEST_TIMEOUT_S);
 		if (t->script) {
 			execlp("bash", "bash", t->script, (char *)NULL);
@@ -201,13 +205,24 @@ static int run_one(const struct test *t, bool verbose)
 		fflush(NULL);
 		_exit(0);
 	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	return r;
+}
+
+/* Wait for a started test, print its result: 0 passed, EXIT_SKIP skipped, 1 failed. */
+static int finish_one(struct running *r, bool verbose)
+{
+	const struct test *t = r->t;
+	char *out = NULL;
+	int status = 0;
+	off_t len;
+
+	while (waitpid(r->pid, &status, 0) < 0 && errno == EINTR)
 		;
-	len = lseek(fd, 0, SEEK_END);
+	len = lseek(r->fd, 0, SEEK_END);
 	out = calloc(1, len + 1);
 	if (out && len > 0)
-		(void)!pread(fd, out, len, 0);
-	close(fd);
+		(void)!pread(r->fd, out, len, 0);
+	close(r->fd);
 
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		printf("ok       %s\n", t->name);
@@ -233,56 +248,100 @@ static int run_one(const struct test *t, bool verbose)
 	return status;
 }
 
+/* A name registered twice would run twice and hide one test's result behind the other's. */
+static bool unique_names(size_t from, size_t to)
+{
+	bool ok = true;
+
+	for (size_t i = from + 1; i < to; i++) {
+		if (!strcmp(tests[i - 1].name, tests[i].name)) {
+			fprintf(stderr, "nb-test: two tests are named %s\n", tests[i].name);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: nb-test [-v] [-j N] [-f SUBSTRING]... [--scripts DIR] [--list]\n");
+}
+
 int main(int argc, char **argv)
 {
-	size_t passed = 0, failed = 0, skipped = 0;
+	size_t passed = 0, failed = 0, skipped = 0, head = 0, tail = 0;
 	char **filters = calloc(argc, sizeof(*filters));
+	struct running *window;
 	size_t first_script;
 	bool verbose = false, list = false;
 	int nfilters = 0;
+	long jobs = 1;
 
 	/* C tests first, in name order; scripts after them, in name order. */
 	if (test_cnt)
 		qsort(tests, test_cnt, sizeof(*tests), cmp_name);
 	first_script = test_cnt;
 	for (int i = 1; i < argc; i++) {
+		char *end;
+
 		if (!strcmp(argv[i], "-v")) {
 			verbose = true;
 		} else if (!strcmp(argv[i], "--list")) {
 			list = true;
 		} else if (!strcmp(argv[i], "-f") && i + 1 < argc) {
 			filters[nfilters++] = argv[++i];
+		} else if (!strcmp(argv[i], "-j") && i + 1 < argc) {
+			jobs = strtol(argv[++i], &end, 10);
+			if (*end || jobs < 1 || jobs > 64) {
+				fprintf(stderr, "nb-test: -j %s: expected 1 to 64\n", argv[i]);
+				free(filters);
+				return 2;
+			}
 		} else if (!strcmp(argv[i], "--scripts") && i + 1 < argc) {
 			add_scripts(argv[++i]);
 		} else {
-			fprintf(stderr, "usage: nb-test [-v] [-f SUBSTRING]... [--scripts DIR] "
-				"[--list]\n");
+			usage();
 			free(filters);
 			return 2;
 		}
 	}
 	if (test_cnt > first_script)
 		qsort(tests + first_script, test_cnt - first_script, sizeof(*tests), cmp_name);
+	if (!unique_names(0, first_script) || !unique_names(first_script, test_cnt)) {
+		free(filters);
+		return 2;
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	for (size_t i = 0; i < test_cnt; i++) {
-		if (!selected(&tests[i], filters, nfilters))
-			continue;
-		if (list) {
-			printf("%s\n", tests[i].name);
-			continue;
+	/* A window of up to jobs running tests, finished oldest first so results stay in order. */
+	window = calloc(jobs, sizeof(*window));
+	if (!window)
+		abort();
+	for (size_t i = 0; i <= test_cnt; i++) {
+		if (i < test_cnt) {
+			if (!selected(&tests[i], filters, nfilters))
+				continue;
+			if (list) {
+				printf("%s\n", tests[i].name);
+				continue;
+			}
 		}
-		switch (run_one(&tests[i], verbose)) {
-		case 0:
-			passed++;
-			break;
-		case EXIT_SKIP:
-			skipped++;
-			break;
-		default:
-			failed++;
+		while (tail > head && (i == test_cnt || tail - head == (size_t)jobs)) {
+			switch (finish_one(&window[head++ % jobs], verbose)) {
+			case 0:
+				passed++;
+				break;
+			case EXIT_SKIP:
+				skipped++;
+				break;
+			default:
+				failed++;
+			}
 		}
+		if (i < test_cnt)
+			window[tail++ % jobs] = start_one(&tests[i]);
 	}
+	free(window);
 	free(filters);
 	if (list)
 		return 0;
