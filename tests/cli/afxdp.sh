@@ -61,11 +61,11 @@ cat > "$tmp/fwd.tc" <<EOF2
 link add x0 type afxdp dev veth1 mode skb
 ip link set dev x0 xdp obj $EX/xdp_swap_mac_tx.o
 EOF2
-$NETBPF -j run "$tmp/fwd.tc" --duration 3 > "$tmp/run.json" 2> "$tmp/run.err" &
+$NETBPF -j run "$tmp/fwd.tc" --duration 60 > "$tmp/run.json" 2> "$tmp/run.err" &
 pid=$!
 python3 - <<'PY' || { kill $pid; fail "frames did not come back: $(cat "$tmp/run.err")"; }
 import socket, subprocess, time, sys
-deadline = time.time() + 2.5
+deadline = time.time() + 30
 while b"prog/xdp" not in subprocess.run(["ip", "link", "show", "veth1"],
                                         capture_output=True).stdout:
     if time.time() > deadline:
@@ -73,7 +73,7 @@ while b"prog/xdp" not in subprocess.run(["ip", "link", "show", "veth1"],
     time.sleep(0.05)
 rx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x88b5))
 rx.bind(("veth0", 0x88b5))
-rx.settimeout(2)
+rx.settimeout(20)
 tx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
 tx.bind(("veth0", 0))
 a, b = bytes.fromhex("020000000001"), bytes.fromhex("020000000002")
@@ -89,6 +89,7 @@ while got < 100:
     assert data == a + b + frames[i][12:], (i, data[:20])
     got += 1
 PY
+kill -INT $pid
 wait $pid || fail "run exited $?: $(cat "$tmp/run.err")"
 json '
 x = d["devices"][0]
@@ -103,11 +104,11 @@ cat > "$tmp/fwd2.tc" <<EOF2
 link add x1 type afxdp dev veth3 queues 2 mode drv copy
 ip link set dev x1 xdp obj $EX/xdp_swap_mac_tx.o
 EOF2
-$NETBPF -j run "$tmp/fwd2.tc" --duration 3 --workers 2 > "$tmp/run2.json" 2> "$tmp/run2.err" &
+$NETBPF -j run "$tmp/fwd2.tc" --duration 60 --workers 2 > "$tmp/run2.json" 2> "$tmp/run2.err" &
 pid=$!
 python3 - <<'PY' || { kill $pid; fail "2 queues: frames lost: $(cat "$tmp/run2.err")"; }
 import socket, struct, subprocess, time, sys
-deadline = time.time() + 2.5
+deadline = time.time() + 30
 while b"prog/xdp" not in subprocess.run(["ip", "link", "show", "veth3"],
                                         capture_output=True).stdout:
     if time.time() > deadline:
@@ -115,7 +116,7 @@ while b"prog/xdp" not in subprocess.run(["ip", "link", "show", "veth3"],
     time.sleep(0.05)
 rx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0800))
 rx.bind(("veth2", 0x0800))
-rx.settimeout(2)
+rx.settimeout(20)
 tx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
 tx.bind(("veth2", 0))
 a, b = bytes.fromhex("020000000001"), bytes.fromhex("020000000002")
@@ -137,9 +138,10 @@ while len(seen) < 200:
     assert i not in seen and data == a + b + frames[i][12:], i
     seen.add(i)
 PY
+kill -INT $pid
 wait $pid || fail "run with 2 workers exited $?: $(cat "$tmp/run2.err")"
 json '
 x = d["devices"][0]
 assert x["name"] == "x1" and x["rx_packets"] == 200 and x["tx_packets"] == 200, x
 ' < "$tmp/run2.json" || fail "run 2 workers json: $(cat "$tmp/run2.json")"
-exit 0
+echo "afxdp: errors, link show, forwarding with one and two queues as expected"
