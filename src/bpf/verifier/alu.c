@@ -619,8 +619,15 @@ int check_alu_op(struct nb_verifier_env *env, struct bpf_insn *insn)
 				alu_op_names[op >> 4]);
 			return -EACCES;
 		}
-		if (dst->type != SCALAR_VALUE)
+		if (dst->type != SCALAR_VALUE) {
+			/* pointer += scalar: the scalar's value is the pointer's offset now. */
+			if (BPF_SRC(insn->code) == BPF_X) {
+				err = mark_chain_precision(env, insn->src_reg);
+				if (err)
+					return err;
+			}
 			return adjust_ptr_min_max_vals(env, insn, dst, &src);
+		}
 		if (op == BPF_SUB) {
 			verbose(env, "R%d tried to subtract pointer from scalar\n", insn->dst_reg);
 			return -EACCES;
@@ -628,8 +635,17 @@ int check_alu_op(struct nb_verifier_env *env, struct bpf_insn *insn)
 		{
 			struct nb_reg_state off = *dst;
 
+			err = mark_chain_precision(env, insn->dst_reg);
+			if (err)
+				return err;
 			return adjust_ptr_min_max_vals(env, insn, &regs[insn->src_reg], &off);
 		}
+	}
+	/* A precise result needs a precise operand. */
+	if (BPF_SRC(insn->code) == BPF_X && dst->precise) {
+		err = mark_chain_precision(env, insn->src_reg);
+		if (err)
+			return err;
 	}
 	return adjust_scalar_min_max_vals(env, insn, dst, src);
 }

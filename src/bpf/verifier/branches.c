@@ -387,7 +387,17 @@ int check_cond_jmp_op(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 	} else {
 		mark_reg_known(&src_reg, is32 ? (u64)(u32)insn->imm : (u64)(s64)insn->imm);
 	}
-	env->jmps_processed++;
+	/* Comparisons of stack pointers need no precision (backtracking skips them). */
+	if (dst_reg->type == PTR_TO_STACK || (BPF_SRC(insn->code) == BPF_X &&
+					       src_reg.type == PTR_TO_STACK)) {
+		err = push_jmp_history(env, this_branch,
+				       (dst_reg->type == PTR_TO_STACK ? NB_INSN_F_DST_REG_STACK : 0) |
+				       (BPF_SRC(insn->code) == BPF_X &&
+					src_reg.type == PTR_TO_STACK ? NB_INSN_F_SRC_REG_STACK : 0),
+				       0);
+		if (err)
+			return err;
+	}
 
 	pred = is_branch_taken(dst_reg, &src_reg, op, is32);
 	/* A scalar compared with itself (or a linked copy): the outcome is known. */
@@ -409,12 +419,20 @@ int check_cond_jmp_op(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 		t_src = f_src = src_reg;
 		true_ok = regs_refine_cond_op(&t_dst, &t_src, op, is32);
 		false_ok = regs_refine_cond_op(&f_dst, &f_src, flip_opcode(op), is32);
-		if (!true_ok && !false_ok)
-			return 0;	/* unreachable either way: keep walking, nothing new */
+		/* Unreachable either way: keep walking the fall-through, nothing new. */
 		if (!true_ok)
 			pred = 0;
 		else if (!false_ok)
 			pred = 1;
+	}
+	if (pred >= 0) {
+		/* The operands' values decided the branch: they must be matched exactly. */
+		if (dst_reg->type == SCALAR_VALUE)
+			err = mark_chain_precision(env, insn->dst_reg);
+		if (!err && BPF_SRC(insn->code) == BPF_X && src_reg.type == SCALAR_VALUE)
+			err = mark_chain_precision(env, insn->src_reg);
+		if (err)
+			return err;
 	}
 	if (pred == 1) {
 		*insn_idx = target - 1;
@@ -423,6 +441,17 @@ int check_cond_jmp_op(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 	if (pred == 0)
 		return 0;
 
+	/* Scalars linked to the operands learn their bounds: record which, for backtracking. */
+	if (dst_reg->type == SCALAR_VALUE) {
+		err = push_linked_regs(env, dst_reg,
+				       BPF_SRC(insn->code) == BPF_X ? &regs[insn->src_reg] : NULL);
+		if (err)
+			return err;
+		/* Beyond the links recorded, registers lost their id: so do the copies. */
+		t_dst.id = f_dst.id = dst_reg->id;
+		if (BPF_SRC(insn->code) == BPF_X)
+			t_src.id = f_src.id = regs[insn->src_reg].id;
+	}
 	other_branch = push_stack(env, target, *insn_idx);
 	if (!other_branch)
 		return -ENOMEM;

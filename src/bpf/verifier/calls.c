@@ -134,7 +134,7 @@ static int check_mem_size_reg(struct nb_verifier_env *env, int regno, bool zero_
 		return -EACCES;
 	}
 	return check_helper_mem_access(env, regno - 1, reg->umax_value, zero_size_allowed,
-				       meta->raw_mode);
+				       meta->raw_mode) ?: mark_chain_precision(env, regno);
 }
 
 static int check_const_str(struct nb_verifier_env *env, int regno)
@@ -217,7 +217,8 @@ static int check_func_arg(struct nb_verifier_env *env, u32 arg, const struct nb_
 	case NB_ARG_PTR_TO_MEM_OR_NULL:
 		if (register_is_null(reg)) {
 			meta->mem_or_null = true;
-			return 0;
+			/* NULL here only because the value is zero: it must stay zero. */
+			return mark_chain_precision(env, regno);
 		}
 		/* fall through */
 	case NB_ARG_PTR_TO_MEM:
@@ -238,10 +239,10 @@ static int check_func_arg(struct nb_verifier_env *env, u32 arg, const struct nb_
 			return -EACCES;
 		}
 		meta->mem_size = reg->var_off.value;
-		return 0;
+		return mark_chain_precision(env, regno);
 	case NB_ARG_PTR_TO_CTX_OR_NULL:
 		if (register_is_null(reg))
-			return 0;
+			return mark_chain_precision(env, regno);
 		/* fall through */
 	case NB_ARG_PTR_TO_CTX:
 		if (reg->type != PTR_TO_CTX) {
@@ -279,7 +280,7 @@ static int check_func_arg(struct nb_verifier_env *env, u32 arg, const struct nb_
 			return -EACCES;
 		}
 		meta->callback_ctx_regno = regno;
-		return 0;
+		return register_is_null(reg) ? mark_chain_precision(env, regno) : 0;
 	case NB_ARG_PTR_TO_ALLOC_MEM:
 		if (reg->type != (PTR_TO_MEM | MEM_RINGBUF) || !reg->ref_obj_id) {
 			verbose(env, "R%d type=%s expected=ringbuf_mem\n", regno,
@@ -324,6 +325,10 @@ static int push_callback_call(struct nb_verifier_env *env, u32 insn_idx, struct 
 		return -ENOMEM;
 	frame = st->curframe + 1;
 	caller = st->frame[st->curframe];
+	/* One more iteration on the pushed path; none yet after the call on this one. */
+	st->callback_unroll_depth++;
+	caller->callback_depth++;
+	cur_func(env)->callback_depth = 0;
 	callee = calloc(1, sizeof(*callee));
 	if (!callee)
 		return -ENOMEM;
@@ -356,6 +361,27 @@ static int push_callback_call(struct nb_verifier_env *env, u32 insn_idx, struct 
 		r[BPF_REG_4] = caller->regs[BPF_REG_3];
 	}
 	env->aux[insn_idx].calls_callback = true;
+	return 0;
+}
+
+/*
+ * bpf_loop calls its callback at most nr_loops (R1) times: the walk enters it as many times
+ * as R1's maximum allows, one more each time it comes back to the call, which makes R1's
+ * value decide the walk. bpf_for_each_map_elem iterates until the states converge.
+ */
+static int push_callback(struct nb_verifier_env *env, u32 insn_idx, struct call_meta *meta)
+{
+	const struct nb_reg_state *r1 = &cur_regs(env)[BPF_REG_1];
+	int err;
+
+	if (meta->func_id != BPF_FUNC_loop)
+		return push_callback_call(env, insn_idx, meta);
+	err = mark_chain_precision(env, BPF_REG_1);
+	if (err)
+		return err;
+	if (cur_func(env)->callback_depth < r1->umax_value)
+		return push_callback_call(env, insn_idx, meta);
+	cur_func(env)->callback_depth = 0;
 	return 0;
 }
 
@@ -454,7 +480,7 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 				func_name(func_id), func_id);
 			return -EOPNOTSUPP;
 		}
-		err = push_callback_call(env, *insn_idx, &meta);
+		err = push_callback(env, *insn_idx, &meta);
 		if (err)
 			return err;
 	}
@@ -555,10 +581,16 @@ int prepare_func_exit(struct nb_verifier_env *env, u32 *insn_idx)
 	}
 	caller = st->frame[st->curframe - 1];
 	if (callee->in_callback_fn) {
+		int err;
+
 		if (r0->type != SCALAR_VALUE) {
 			verbose(env, "R0 not a scalar value\n");
 			return -EACCES;
 		}
+		/* The helper acts on the value: it must not be matched loosely. */
+		err = mark_chain_precision(env, BPF_REG_0);
+		if (err)
+			return err;
 		if (r0->smin_value < callee->callback_ret_min ||
 		    r0->smax_value > callee->callback_ret_max) {
 			verbose(env, "At callback return the register R0 has smin=%lld smax=%lld "
@@ -575,6 +607,16 @@ int prepare_func_exit(struct nb_verifier_env *env, u32 *insn_idx)
 	}
 	st->frame[st->curframe] = NULL;
 	st->curframe--;
+	/*
+	 * Back at the helper of a callback: scalars nothing depends on that changed since the
+	 * previous turn become unknown, so that iterations converge (a counter in the context).
+	 */
+	if (callee->in_callback_fn) {
+		struct nb_verifier_state *prev = find_prev_entry(env, st, callee->callsite);
+
+		if (prev)
+			widen_imprecise_scalars(env, prev, st);
+	}
 	free_func_state(callee);
 	return 0;
 }

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The control flow graph, before any state is walked: subprogram boundaries, a depth-first
- * search that finds unreachable instructions, loop heads (targets of back-edges, where the walk
- * always keeps a state to detect endless loops) and prune points (where states are compared),
- * and a backward dataflow of register liveness so that state comparison ignores dead registers.
+ * The control flow graph, before any state is walked: subprogram boundaries; a depth-first
+ * search that finds unreachable instructions and marks prune points (where states are
+ * compared: jump targets, conditional jumps, the instructions after calls) and jump points
+ * (instructions reached other than by falling through, recorded in the jump history for
+ * precision backtracking), as the kernel's check_cfg/visit_insn; each subprogram's
+ * instructions in postorder; and register liveness (compute_live_registers), a backward
+ * dataflow that lets state comparison ignore dead registers.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -65,284 +68,349 @@ int check_subprogs(struct nb_verifier_env *env)
 	return 0;
 }
 
-enum { WHITE = 0, GRAY, BLACK };
-
-/* Successors of insn t inside its subprogram (calls continue at t + 1). */
-static int successors(const struct nb_verifier_env *env, u32 t, u32 succ[2])
+/* Helpers that call a callback of the program, synchronously, any number of times. */
+bool is_sync_callback_calling_insn(const struct bpf_insn *insn)
 {
-	const struct bpf_insn *insn = &env->insns[t];
+	if (!insn_is_helper_call(insn))
+		return false;
+	switch (insn->imm) {
+	case BPF_FUNC_for_each_map_elem:
+	case BPF_FUNC_find_vma:
+	case BPF_FUNC_loop:
+	case BPF_FUNC_user_ringbuf_drain:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Successors of insn idx inside its subprogram (calls continue at the next instruction). */
+int insn_successors(const struct nb_verifier_env *env, u32 idx, u32 succ[2])
+{
+	const struct bpf_insn *insn = &env->insns[idx];
 	int n = 0;
 
 	if (insn_is_exit(insn))
 		return 0;
 	if (insn_is_ja(insn)) {
-		succ[n++] = t + insn_jmp_off(insn) + 1;
+		succ[n++] = idx + insn_jmp_off(insn) + 1;
 		return n;
 	}
-	if (insn_is_ldimm64(insn)) {
-		succ[n++] = t + 2;
-		return n;
-	}
-	if (insn_class(insn) == BPF_LD && env->ops->ld_abs) {
-		succ[n++] = t + 1;
-		return n;
-	}
-	succ[n++] = t + 1;
+	succ[n++] = idx + (insn_is_ldimm64(insn) ? 2 : 1);
 	if (insn_is_cond_jmp(insn))
-		succ[n++] = t + insn->off + 1;
+		succ[n++] = idx + insn->off + 1;
 	return n;
 }
 
+enum { DISCOVERED = 0x10, EXPLORED = 0x20, FALLTHROUGH = 1, BRANCH = 2 };
+enum { DONE_EXPLORING = 0, KEEP_EXPLORING = 1 };
+
+struct cfg_walk {
+	u8 *state;	/* DISCOVERED | edges labelled, or EXPLORED */
+	u32 *stack;
+	u32 sp;
+};
+
+static void mark_prune_point(struct nb_verifier_env *env, u32 idx)
+{
+	env->aux[idx].prune_point = true;
+}
+
+static void mark_jmp_point(struct nb_verifier_env *env, u32 idx)
+{
+	env->aux[idx].jmp_point = true;
+}
+
+/* Edge e from t to w: a tree edge pushes w; a back-edge (a loop) is allowed, as for root. */
+static int push_insn(struct nb_verifier_env *env, struct cfg_walk *cw, u32 t, u32 w, int e)
+{
+	if (cw->state[t] >= (DISCOVERED | e))
+		return DONE_EXPLORING;
+	if (w >= env->len) {
+		verbose(env, "jump out of range from insn %u to %u\n", t, w);
+		return -EINVAL;
+	}
+	if (e == BRANCH) {
+		mark_prune_point(env, w);
+		mark_jmp_point(env, w);
+	}
+	if (cw->state[w] == 0) {
+		cw->state[t] = DISCOVERED | e;
+		cw->state[w] = DISCOVERED;
+		cw->stack[cw->sp++] = w;
+		return KEEP_EXPLORING;
+	}
+	if (cw->state[w] == EXPLORED)
+		cw->state[t] = DISCOVERED | e;
+	return DONE_EXPLORING;
+}
+
+/* A call (or the address of a callback): the callee is walked as a branch of the caller. */
+static int visit_func_call_insn(struct nb_verifier_env *env, struct cfg_walk *cw, u32 t,
+				bool visit_callee)
+{
+	u32 size = insn_is_ldimm64(&env->insns[t]) ? 2 : 1;
+	int ret = push_insn(env, cw, t, t + size, FALLTHROUGH);
+
+	if (ret)
+		return ret;
+	/* The walk comes back here from the callee's exit. */
+	mark_prune_point(env, t + size);
+	mark_jmp_point(env, t + size);
+	if (visit_callee) {
+		mark_prune_point(env, t);
+		ret = push_insn(env, cw, t, t + env->insns[t].imm + 1, BRANCH);
+	}
+	return ret;
+}
+
+static int visit_insn(struct nb_verifier_env *env, struct cfg_walk *cw, u32 t)
+{
+	const struct bpf_insn *insn = &env->insns[t];
+	int ret;
+
+	if (is_pseudo_func(insn))
+		return visit_func_call_insn(env, cw, t, true);
+	if (!insn_is_jmp(insn))
+		return push_insn(env, cw, t, t + (insn_is_ldimm64(insn) ? 2 : 1), FALLTHROUGH);
+	switch (BPF_OP(insn->code)) {
+	case BPF_EXIT:
+		return DONE_EXPLORING;
+	case BPF_CALL:
+		/*
+		 * A helper calling a callback is where the walk comes back after each
+		 * callback iteration: a state is always kept there, so that iterations that
+		 * change nothing are seen to converge.
+		 */
+		if (is_sync_callback_calling_insn(insn)) {
+			env->aux[t].calls_callback = true;
+			env->aux[t].force_checkpoint = true;
+			mark_prune_point(env, t);
+			mark_jmp_point(env, t);
+		}
+		return visit_func_call_insn(env, cw, t, insn_is_pseudo_call(insn));
+	case BPF_JA:
+		ret = push_insn(env, cw, t, t + insn_jmp_off(insn) + 1, FALLTHROUGH);
+		if (ret)
+			return ret;
+		mark_prune_point(env, t + insn_jmp_off(insn) + 1);
+		mark_jmp_point(env, t + insn_jmp_off(insn) + 1);
+		return ret;
+	default:
+		mark_prune_point(env, t);
+		ret = push_insn(env, cw, t, t + 1, FALLTHROUGH);
+		if (ret)
+			return ret;
+		return push_insn(env, cw, t, t + insn->off + 1, BRANCH);
+	}
+}
+
 /*
- * Iterative depth-first search from every subprogram entry reachable from the main program:
- * GRAY nodes are on the stack, so an edge to one is a back-edge (a loop).
+ * Iterative depth-first search from insn 0, entering subprograms through their call sites:
+ * every instruction must be reachable.
  */
 int check_cfg(struct nb_verifier_env *env)
 {
-	u32 len = env->len, *stack, sp = 0;
-	u8 *color, *next_succ;
+	struct cfg_walk cw = { 0 };
 	int err = 0;
 
-	color = calloc(len, 1);
-	next_succ = calloc(len, 1);
-	stack = malloc(len * sizeof(*stack));
-	if (!color || !next_succ || !stack) {
+	cw.state = calloc(env->len, 1);
+	cw.stack = malloc(env->len * sizeof(*cw.stack));
+	if (!cw.state || !cw.stack) {
 		err = -ENOMEM;
 		goto out;
 	}
-	/* Entry points: insn 0; subprograms are entered through their call sites below. */
-	color[0] = GRAY;
-	stack[sp++] = 0;
-	env->aux[0].prune_point = true;
-	while (sp) {
-		u32 t = stack[sp - 1], succ[2];
-		const struct bpf_insn *insn = &env->insns[t];
-		int n = successors(env, t, succ);
+	cw.state[0] = DISCOVERED;
+	cw.stack[cw.sp++] = 0;
+	while (cw.sp) {
+		u32 t = cw.stack[cw.sp - 1];
+		int ret = visit_insn(env, &cw, t);
 
-		/* Calls reach the callee's entry too; the callee is its own search. */
-		if (next_succ[t] == 0 && (insn_is_pseudo_call(insn) || is_pseudo_func(insn))) {
-			u32 target = t + insn->imm + 1;
-
-			env->aux[target].prune_point = true;
-			if (color[target] == WHITE) {
-				color[target] = GRAY;
-				stack[sp++] = target;
-				next_succ[t] = 0x80;	/* callee pushed; successors next */
-				continue;
-			}
+		if (ret < 0) {
+			err = ret;
+			goto out;
 		}
-		if ((next_succ[t] & 0x7f) < n) {
-			u32 w = succ[next_succ[t] & 0x7f];
-
-			next_succ[t]++;
-			if (insn_is_cond_jmp(insn) || insn_is_ja(insn)) {
-				env->aux[w].prune_point = true;
-				if (insn_is_cond_jmp(insn))
-					env->aux[t + 1].prune_point = true;
-			}
-			if (insn_is_call(insn))
-				env->aux[w].prune_point = true;
-			if (color[w] == WHITE) {
-				color[w] = GRAY;
-				stack[sp++] = w;
-			} else if (color[w] == GRAY) {
-				/* A loop: always keep a state at its head. */
-				env->aux[w].prune_point = true;
-				env->aux[w].force_checkpoint = true;
-			}
-			continue;
+		if (ret == DONE_EXPLORING) {
+			cw.state[t] = EXPLORED;
+			cw.sp--;
 		}
-		color[t] = BLACK;
-		sp--;
 	}
-	for (u32 i = 0; i < len; i++) {
-		if (color[i] == BLACK)
-			continue;
-		if (i > 0 && insn_is_ldimm64(&env->insns[i - 1]) && color[i - 1] == BLACK)
-			continue;
-		verbose(env, "unreachable insn %u\n", i);
-		err = -EINVAL;
-		break;
-	}
-	/* A helper call with a callback is where callback iterations converge. */
-	for (u32 i = 0; i < len; i++) {
-		if (insn_is_helper_call(&env->insns[i]) &&
-		    (env->insns[i].imm == BPF_FUNC_loop ||
-		     env->insns[i].imm == BPF_FUNC_for_each_map_elem)) {
-			env->aux[i].prune_point = true;
-			env->aux[i].force_checkpoint = true;
+	for (u32 i = 0; i < env->len; i++) {
+		if (cw.state[i] != EXPLORED) {
+			verbose(env, "unreachable insn %u\n", i);
+			err = -EINVAL;
+			break;
 		}
+		if (insn_is_ldimm64(&env->insns[i]))
+			i++;
 	}
 out:
-	free(color);
-	free(next_succ);
-	free(stack);
+	free(cw.state);
+	free(cw.stack);
 	return err;
 }
 
-#define REGS_ARGS  (0x3e)	/* R1-R5 */
-#define REGS_CALL  (0x3f)	/* R0-R5 */
+/*
+ * Each subprogram's instructions in postorder (every successor before its predecessors, loops
+ * aside), in env->insn_postorder from subprog[i].postorder_start: backward dataflow analyses
+ * converge in few passes over this order.
+ */
+int compute_postorder(struct nb_verifier_env *env)
+{
+	u32 *postorder, *stack, cur = 0;
+	u8 *state;
 
-/* Registers insn reads and writes. */
+	postorder = calloc(env->len, sizeof(*postorder));
+	stack = calloc(env->len, sizeof(*stack));
+	state = calloc(env->len, 1);
+	if (!postorder || !stack || !state) {
+		free(postorder);
+		free(stack);
+		free(state);
+		return -ENOMEM;
+	}
+	for (u32 i = 0; i < env->subprog_cnt; i++) {
+		u32 sp = 0;
+
+		env->subprog[i].postorder_start = cur;
+		stack[sp++] = env->subprog[i].start;
+		do {
+			u32 top = stack[sp - 1], succ[2];
+			int n;
+
+			state[top] |= DISCOVERED;
+			if (state[top] & EXPLORED) {
+				postorder[cur++] = top;
+				sp--;
+				continue;
+			}
+			n = insn_successors(env, top, succ);
+			for (int s = 0; s < n; s++) {
+				if (!state[succ[s]]) {
+					stack[sp++] = succ[s];
+					state[succ[s]] |= DISCOVERED;
+				}
+			}
+			state[top] |= EXPLORED;
+		} while (sp);
+	}
+	env->subprog[env->subprog_cnt].postorder_start = cur;
+	env->insn_postorder = postorder;
+	free(stack);
+	free(state);
+	return 0;
+}
+
+#define ALL_CALLER_SAVED_REGS	0x3fu	/* R0-R5 */
+
+/* Registers insn reads (use) and writes (def), as the kernel's compute_insn_live_regs. */
 static void insn_use_def(const struct nb_verifier_env *env, const struct bpf_insn *insn,
 			 u16 *use, u16 *def)
 {
-	u8 cls = insn_class(insn), op = BPF_OP(insn->code);
-	u16 d = 1u << insn->dst_reg, s = 1u << insn->src_reg;
+	u8 cls = insn_class(insn), op = BPF_OP(insn->code), mode = BPF_MODE(insn->code);
+	u16 dst = 1u << insn->dst_reg, src = 1u << insn->src_reg;
 
-	*use = 0;
+	*use = 0xffff;	/* anything unusual reads every register */
 	*def = 0;
 	switch (cls) {
-	case BPF_ALU:
-	case BPF_ALU64:
-		if (op == BPF_MOV) {
-			*use = BPF_SRC(insn->code) == BPF_X ? s : 0;
-		} else {
-			*use = d | (BPF_SRC(insn->code) == BPF_X && op != BPF_NEG &&
-				    op != BPF_END ? s : 0);
-		}
-		*def = d;
-		return;
-	case BPF_LDX:
-		*use = s;
-		*def = d;
-		return;
-	case BPF_ST:
-		*use = d;
-		return;
-	case BPF_STX:
-		*use = d | s;
-		if (BPF_MODE(insn->code) == BPF_ATOMIC) {
-			if (insn->imm == BPF_CMPXCHG) {
-				*use |= 1;
-				*def = 1;
-			} else if (insn->imm & BPF_FETCH) {
-				*def = s;
-			}
-		}
-		return;
 	case BPF_LD:
 		if (insn_is_ldimm64(insn)) {
-			*def = d;
-			return;
+			*def = dst;
+			*use = 0;
 		}
-		*use = 1u << BPF_REG_6 | (BPF_MODE(insn->code) == BPF_IND ? s : 0);
-		*def = REGS_CALL;
+		return;
+	case BPF_LDX:
+		if (mode == BPF_MEM || mode == BPF_MEMSX) {
+			*def = dst;
+			*use = src;
+		}
+		return;
+	case BPF_ST:
+		if (mode == BPF_MEM)
+			*use = dst;
+		return;
+	case BPF_STX:
+		if (mode == BPF_MEM) {
+			*use = dst | src;
+		} else if (mode == BPF_ATOMIC) {
+			if (insn->imm == BPF_CMPXCHG) {
+				*use = 1 | dst | src;
+				*def = 1;
+			} else {
+				*use = dst | src;
+				*def = insn->imm & BPF_FETCH ? src : 0;
+			}
+		}
+		return;
+	case BPF_ALU:
+	case BPF_ALU64:
+		*def = dst;
+		if (op == BPF_END)
+			*use = dst;
+		else if (op == BPF_MOV)
+			*use = BPF_SRC(insn->code) == BPF_K ? 0 : src;
+		else
+			*use = BPF_SRC(insn->code) == BPF_K ? dst : dst | src;
 		return;
 	default:
-		if (op == BPF_CALL) {
-			*use = REGS_ARGS;
-			*def = REGS_CALL;
-		} else if (op == BPF_EXIT) {
+		switch (op) {
+		case BPF_JA:
+			*use = 0;
+			return;
+		case BPF_EXIT:
 			*use = 1;
-		} else if (op != BPF_JA) {
-			*use = d | (BPF_SRC(insn->code) == BPF_X ? s : 0);
-		}
-		return;
-	}
-}
+			return;
+		case BPF_CALL: {
+			const struct nb_func_proto *fn = NULL;
 
-/* live_in = use | (live_out & ~def), iterated backwards to a fixed point. */
-void compute_liveness(struct nb_verifier_env *env)
-{
-	bool changed = true;
+			*def = ALL_CALLER_SAVED_REGS;
+			*use = ALL_CALLER_SAVED_REGS & ~1u;
+			/* A helper reads only the arguments of its prototype. */
+			if (insn_is_helper_call(insn) && env->ops->get_func_proto &&
+			    insn->imm > 0 && insn->imm < __BPF_FUNC_MAX_ID)
+				fn = env->ops->get_func_proto(insn->imm, env->prog);
+			if (fn) {
+				u32 n = 0;
 
-	while (changed) {
-		changed = false;
-		for (u32 i = env->len; i-- > 0;) {
-			const struct bpf_insn *insn = &env->insns[i];
-			u16 use, def, out = 0, in;
-			u32 succ[2];
-			int n;
-
-			if (i > 0 && insn_is_ldimm64(&env->insns[i - 1]))
-				continue;	/* second half */
-			n = successors(env, i, succ);
-			for (int k = 0; k < n; k++)
-				if (succ[k] < env->len)
-					out |= env->aux[succ[k]].live_regs;
-			insn_use_def(env, insn, &use, &def);
-			in = use | (out & ~def);
-			/* r10 is always live: it is the frame. */
-			in |= 1u << BPF_REG_10;
-			if (in != env->aux[i].live_regs) {
-				env->aux[i].live_regs = in;
-				changed = true;
+				while (n < ARRAY_SIZE(fn->arg_type) &&
+				       fn->arg_type[n] != NB_ARG_DONTCARE)
+					n++;
+				*use = ((1u << (n + 1)) - 1) & ~1u;
 			}
+			return;
+		}
+		default:
+			*use = BPF_SRC(insn->code) == BPF_K ? dst : dst | src;
+			return;
 		}
 	}
 }
 
 /*
- * Registers whose value may decide safety (the static twin of the kernel's precision marks):
- * a register is "precise" at an instruction when its value may flow, along some path, into a
- * comparison, an address, a helper or subprogram argument, a store, or a checked return value.
- * An explored state's scalar that is not precise here proves nothing about the value, so state
- * comparison may ignore it. Dependencies flow backwards through ALU operations and moves.
+ * Registers that may be read before being written, from each instruction on (the kernel's
+ * compute_live_registers): live_in = use | (live_out & ~def), to a fixed point over the
+ * postorder.
  */
-void compute_precision(struct nb_verifier_env *env)
+void compute_live_registers(struct nb_verifier_env *env)
 {
-	bool ret_checked = env->ops->retval_range != NULL;
+	u32 cnt = env->subprog[env->subprog_cnt].postorder_start;
 	bool changed = true;
 
+	for (u32 i = 0; i < env->len; i++)
+		env->aux[i].live_regs = 0;
 	while (changed) {
 		changed = false;
-		for (u32 i = env->len; i-- > 0;) {
-			const struct bpf_insn *insn = &env->insns[i];
-			u16 out = 0, in, d = 1u << insn->dst_reg, sreg = 1u << insn->src_reg;
-			u8 cls = insn_class(insn), op = BPF_OP(insn->code);
-			u32 succ[2];
-			int n;
+		for (u32 i = 0; i < cnt; i++) {
+			u32 idx = env->insn_postorder[i], succ[2];
+			int n = insn_successors(env, idx, succ);
+			u16 use, def, out = 0, in;
 
-			if (i > 0 && insn_is_ldimm64(&env->insns[i - 1]))
-				continue;
-			n = successors(env, i, succ);
 			for (int k = 0; k < n; k++)
-				if (succ[k] < env->len)
-					out |= env->aux[succ[k]].precise_regs;
-			switch (cls) {
-			case BPF_ALU:
-			case BPF_ALU64:
-				in = out & ~d;
-				if (out & d) {
-					if (op != BPF_MOV)
-						in |= d;
-					if (BPF_SRC(insn->code) == BPF_X && op != BPF_END)
-						in |= sreg;
-				}
-				break;
-			case BPF_LDX:
-				in = (out & ~d) | sreg;
-				break;
-			case BPF_ST:
-				in = out | d;
-				break;
-			case BPF_STX:
-				in = out | d | sreg;
-				if (insn_is_atomic(insn) && insn->imm == BPF_CMPXCHG)
-					in |= 1;
-				break;
-			case BPF_LD:
-				if (insn_is_ldimm64(insn))
-					in = out & ~d;
-				else
-					in = (out & ~0x3fu) | (1u << BPF_REG_6);
-				break;
-			default:
-				if (op == BPF_CALL) {
-					in = (out & ~0x3fu) | 0x3e;
-				} else if (op == BPF_EXIT) {
-					/* A subprogram's R0 flows on into its caller. */
-					in = ret_checked || i >= env->subprog[1].start ? 1 : 0;
-				} else if (op == BPF_JA) {
-					in = out;
-				} else {
-					in = out | d | (BPF_SRC(insn->code) == BPF_X ? sreg : 0);
-				}
-				break;
-			}
-			if (in != env->aux[i].precise_regs) {
-				env->aux[i].precise_regs = in;
+				out |= env->aux[succ[k]].live_regs;
+			insn_use_def(env, &env->insns[idx], &use, &def);
+			in = (out & ~def) | use;
+			if (in != env->aux[idx].live_regs) {
+				env->aux[idx].live_regs = in;
 				changed = true;
 			}
 		}

@@ -105,6 +105,9 @@ static void print_reg_to(struct nb_log *log, const struct nb_reg_state *reg)
 		nb_log_printf(log, "?");
 		return;
 	}
+	/* A scalar an explored state must match exactly (precision.c), as the kernel marks it. */
+	if (reg->type == SCALAR_VALUE && reg->precise)
+		nb_log_printf(log, "P");
 	if (reg->type == SCALAR_VALUE && tnum_is_const(reg->var_off) && !reg->id) {
 		nb_log_printf(log, "%lld", (long long)reg->var_off.value);
 		return;

@@ -45,6 +45,22 @@ static struct nb_stack_slot *slot_of(struct nb_func_state *state, int off)
 	return &state->stack[(-off - 1) / NB_REG_SIZE];
 }
 
+static u32 spi_of(int off)
+{
+	return (-off - 1) / NB_REG_SIZE;
+}
+
+/* Liveness (liveness.c): the slots of frame state that [min_off, max_off) reads. */
+static int mark_stack_read_range(struct nb_verifier_env *env, const struct nb_func_state *state,
+				 int min_off, int max_off)
+{
+	u64 mask = 0;
+
+	for (int i = min_off; i < max_off; i++)
+		mask |= 1ull << spi_of(i);
+	return mask ? nb_mark_stack_read(env, state->frameno, env->insn_idx, mask) : 0;
+}
+
 /* Index of the byte at fp+off inside its slot; 0 is the slot's lowest address. */
 static int byte_of(int off)
 {
@@ -128,6 +144,9 @@ int check_stack_write(struct nb_verifier_env *env, struct nb_func_state *state, 
 		return err;
 	update_stack_depth(env, state, off);
 	slot = slot_of(state, off);
+	/* A whole slot written: whatever it held is dead before this insn. */
+	if (size == NB_REG_SIZE)
+		nb_mark_stack_write(env, state->frameno, 1ull << spi_of(off));
 
 	if (reg && is_spillable_pointer(reg)) {
 		if (size != NB_REG_SIZE) {
@@ -161,11 +180,19 @@ int check_stack_write(struct nb_verifier_env *env, struct nb_func_state *state, 
 				slot->slot_type[i] = STACK_MISC;
 		}
 		slot->spill_off = first;
-		return 0;
+		/* A spill: precision backtracking follows the value through the slot. */
+		return push_jmp_history(env, env->cur,
+					insn_stack_access_flags(state->frameno, spi_of(off)), 0);
 	}
 	scrub_if_overlap(slot, first, size);
 	/* Known zero bytes: a zero register or BPF_ST of 0; other writes (atomics) are misc. */
 	type = (reg ? register_is_null(reg) : is_st && insn->imm == 0) ? STACK_ZERO : STACK_MISC;
+	/* Zero bytes are compared as such: the register's zero must not be matched loosely. */
+	if (reg && type == STACK_ZERO && value_regno >= 0) {
+		err = mark_chain_precision(env, value_regno);
+		if (err)
+			return err;
+	}
 	for (int i = first; i < first + size; i++)
 		slot->slot_type[i] = type;
 	return 0;
@@ -190,6 +217,12 @@ static int check_stack_write_var_off(struct nb_verifier_env *env, struct nb_func
 	if (err)
 		return err;
 	update_stack_depth(env, state, min_off);
+	/* Zero bytes may stay zero: the register's zero must not be matched loosely. */
+	if (writing_zero) {
+		err = mark_chain_precision(env, value_regno);
+		if (err)
+			return err;
+	}
 	for (int i = min_off; i < max_off; i++) {
 		struct nb_stack_slot *slot = slot_of(state, i);
 		u8 *stype = &slot->slot_type[byte_of(i)];
@@ -261,6 +294,7 @@ int check_stack_read(struct nb_verifier_env *env, struct nb_func_state *state,
 
 		err = check_bytes_initialised(env, state, min_off, max_off, ptr_regno, false,
 					      &all_zero);
+		err = err ?: mark_stack_read_range(env, state, min_off, max_off);
 		if (err)
 			return err;
 		update_stack_depth(env, state, min_off);
@@ -276,6 +310,9 @@ int check_stack_read(struct nb_verifier_env *env, struct nb_func_state *state,
 	}
 	off += (int)ptr->var_off.value;
 	update_stack_depth(env, state, off);
+	err = mark_stack_read_range(env, state, off, off + size);
+	if (err)
+		return err;
 	if ((u32)-off <= state->allocated_stack) {
 		struct nb_stack_slot *slot = slot_of(state, off);
 		int first = byte_of(off), spill_size = 0, so = slot->spill_off;
@@ -296,7 +333,10 @@ int check_stack_read(struct nb_verifier_env *env, struct nb_func_state *state,
 					if (size < NB_REG_SIZE)
 						dst->id = 0;
 				}
-				return 0;
+				/* A fill: precision backtracking follows the value to its spill. */
+				return push_jmp_history(env, env->cur,
+							insn_stack_access_flags(state->frameno,
+										spi_of(off)), 0);
 			}
 		}
 	}
@@ -355,5 +395,6 @@ int check_stack_range(struct nb_verifier_env *env, int regno, int off, int acces
 		}
 		return 0;
 	}
-	return check_bytes_initialised(env, state, min_off, max_off, regno, true, &all_zero);
+	err = check_bytes_initialised(env, state, min_off, max_off, regno, true, &all_zero);
+	return err ?: mark_stack_read_range(env, state, min_off, max_off);
 }

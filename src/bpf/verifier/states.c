@@ -1,16 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * State pruning: at prune points the walk compares its state with the states already explored
- * there. An explored state whose every continuation was proven safe, and which is at least as
- * general as the current one (every register and stack byte that may still be read holds a
- * superset of the values it holds now), makes exploring the current state again useless
- * (regsafe/stacksafe). An explored state still in progress at the same instruction is an
- * ancestor on the current path: equal to it means the loop can never end.
+ * State pruning, the twin of the kernel's is_state_visited. At prune points the walk compares
+ * its state with the states explored there before. An explored state with no unfinished path
+ * below it, and at least as general as the current one, ends the current path: everything
+ * after it was proven safe (states_equal in NOT_EXACT mode). "At least as general" ignores
+ * what cannot matter any more: dead registers (compute_live_registers), dead stack slots
+ * (liveness.c, applied by clean_verifier_state) and imprecise scalars (precision.c); linked
+ * scalars and pointers must be linked the same way (the idmap of check_ids).
+ *
+ * An explored state still in progress at the same instruction is an ancestor of the current
+ * path: equal to it exactly, the loop can never end. Inside a loop whose walk is unfinished,
+ * explored states are compared with exact ranges (RANGE_WITHIN) and the pruned states kept
+ * as backedges (scc.c). The helper call of a callback is where callback iterations converge.
+ *
+ * Checkpoints are kept as the kernel keeps them: at every forced checkpoint, otherwise after at
+ * least 2 jumps and 8 instructions since the last one, fewer while walking a loop; states
+ * that keep missing are evicted.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bpf/verifier/verifier.h"
+
+enum exact_level {
+	NOT_EXACT,	/* imprecise scalars and dead registers match anything */
+	EXACT,		/* identical (loop detection) */
+	RANGE_WITHIN,	/* every scalar's range within the old one's, precise or not */
+};
 
 void free_func_state(struct nb_func_state *state)
 {
@@ -26,6 +42,7 @@ void free_verifier_state(struct nb_verifier_state *state, bool free_self)
 		free_func_state(state->frame[i]);
 		state->frame[i] = NULL;
 	}
+	clear_jmp_history(state);
 	if (free_self)
 		free(state);
 }
@@ -47,15 +64,35 @@ static int copy_func_state(struct nb_func_state *dst, const struct nb_func_state
 	return 0;
 }
 
+static int copy_jmp_history(struct nb_verifier_state *dst, const struct nb_verifier_state *src)
+{
+	u32 cnt = src->jmp_history_cnt;
+
+	if (cnt > dst->jmp_history_cap) {
+		struct nb_jmp_history_entry *h = realloc(dst->jmp_history, cnt * sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		dst->jmp_history = h;
+		dst->jmp_history_cap = cnt;
+	}
+	if (cnt)
+		memcpy(dst->jmp_history, src->jmp_history, cnt * sizeof(*src->jmp_history));
+	dst->jmp_history_cnt = cnt;
+	return 0;
+}
+
 int copy_verifier_state(struct nb_verifier_state *dst, const struct nb_verifier_state *src)
 {
+	int err = copy_jmp_history(dst, src);
+
+	if (err)
+		return err;
 	for (u32 i = src->curframe + 1; i < NB_MAX_CALL_FRAMES; i++) {
 		free_func_state(dst->frame[i]);
 		dst->frame[i] = NULL;
 	}
 	for (u32 i = 0; i <= src->curframe; i++) {
-		int err;
-
 		if (!dst->frame[i]) {
 			dst->frame[i] = calloc(1, sizeof(*dst->frame[i]));
 			if (!dst->frame[i])
@@ -71,47 +108,139 @@ int copy_verifier_state(struct nb_verifier_state *dst, const struct nb_verifier_
 	dst->parent = src->parent;
 	dst->branches = src->branches;
 	dst->insn_idx = src->insn_idx;
+	dst->first_insn_idx = src->first_insn_idx;
+	dst->last_insn_idx = src->last_insn_idx;
+	dst->dfs_depth = src->dfs_depth;
+	dst->callback_unroll_depth = src->callback_unroll_depth;
+	dst->cleaned = src->cleaned;
+	dst->equal_state = src->equal_state;
 	return 0;
 }
 
-void update_branch_counts(struct nb_verifier_env *env, struct nb_verifier_state *st)
+/* Where frame fr of st is: its instruction for the innermost frame, else its call. */
+u32 frame_insn_idx(const struct nb_verifier_state *st, u32 frame)
+{
+	return frame == st->curframe ? st->insn_idx : st->frame[frame + 1]->callsite;
+}
+
+static bool same_callsites(const struct nb_verifier_state *a, const struct nb_verifier_state *b)
+{
+	if (a->curframe != b->curframe)
+		return false;
+	for (int fr = a->curframe; fr >= 0; fr--)
+		if (a->frame[fr]->callsite != b->frame[fr]->callsite)
+			return false;
+	return true;
+}
+
+/*
+ * Explored states are kept in lists hashed by instruction and call site, as the kernel's
+ * explored_state(): states of one instruction reached from different call sites mostly sit in
+ * different lists, and a list may hold states of other instructions (skipped when compared).
+ * The main function's call site counts as -1 (BPF_MAIN_FUNC).
+ */
+static struct nb_state_list **explored_state(struct nb_verifier_env *env,
+					     const struct nb_verifier_state *st, u32 insn_idx)
+{
+	u32 callsite = st->curframe ? st->frame[st->curframe]->callsite : (u32)-1;
+
+	return &env->explored[(insn_idx ^ callsite) % env->len];
+}
+
+/* Each state sits in one explored list or in the free list. */
+static void sl_push(struct nb_state_list **head, struct nb_state_list *sl)
+{
+	sl->next = *head;
+	if (*head)
+		(*head)->pprev = &sl->next;
+	*head = sl;
+	sl->pprev = head;
+}
+
+static void sl_unlink(struct nb_state_list *sl)
+{
+	*sl->pprev = sl->next;
+	if (sl->next)
+		sl->next->pprev = sl->pprev;
+}
+
+static void free_state_list(struct nb_state_list *sl)
+{
+	free_verifier_state(&sl->state, false);
+	free(sl);
+}
+
+void update_peak_states(struct nb_verifier_env *env)
+{
+	u32 cur = env->explored_states_size + env->free_list_size + env->num_backedges;
+
+	if (cur > env->peak_states)
+		env->peak_states = cur;
+}
+
+/* An evicted state is freed once no path below it is unfinished and its loop is walked. */
+static void maybe_free_verifier_state(struct nb_verifier_env *env, struct nb_state_list *sl)
+{
+	if (!sl->in_free_list || sl->state.branches || incomplete_read_marks(env, &sl->state))
+		return;
+	sl_unlink(sl);
+	free_state_list(sl);
+	env->free_list_size--;
+}
+
+/*
+ * A path ended below st: st and its ancestors have one unfinished path less. A state whose
+ * last one ended is done: the loop it entered (if any) is walked whole.
+ */
+int update_branch_counts(struct nb_verifier_env *env, struct nb_verifier_state *st)
 {
 	while (st) {
+		struct nb_verifier_state *parent;
+		int err;
+
 		if (--st->branches)
 			break;
-		st = st->parent;
+		err = maybe_exit_scc(env, st);
+		if (err)
+			return err;
+		parent = st->parent;
+		maybe_free_verifier_state(env, container_of(st, struct nb_state_list, state));
+		st = parent;
 	}
+	return 0;
 }
 
 void free_explored_states(struct nb_verifier_env *env)
 {
-	if (!env->explored)
-		return;
-	for (u32 i = 0; i < env->len; i++) {
-		struct nb_state_list *sl = env->explored[i];
+	if (env->explored) {
+		for (u32 i = 0; i < env->len; i++)
+			while (env->explored[i]) {
+				struct nb_state_list *sl = env->explored[i];
 
-		while (sl) {
-			struct nb_state_list *next = sl->next;
-
-			free_verifier_state(&sl->state, false);
-			free(sl);
-			sl = next;
-		}
+				sl_unlink(sl);
+				free_state_list(sl);
+			}
+		free(env->explored);
+		env->explored = NULL;
 	}
-	free(env->explored);
-	env->explored = NULL;
 	while (env->free_list) {
-		struct nb_state_list *next = env->free_list->next;
+		struct nb_state_list *sl = env->free_list;
 
-		free_verifier_state(&env->free_list->state, false);
-		free(env->free_list);
-		env->free_list = next;
+		sl_unlink(sl);
+		free_state_list(sl);
 	}
 }
 
-/* Ids of the old state map one to one onto ids of the current state. */
+/*
+ * Ids of the old state map one to one onto ids of the current one: two old registers linked
+ * must be linked now too (a null check or a range learned on one applies to the other).
+ */
 static bool check_ids(struct nb_verifier_env *env, u32 old_id, u32 cur_id)
 {
+	if (!!old_id != !!cur_id)
+		return false;
+	if (!old_id)
+		return true;
 	for (u32 i = 0; i < env->idmap_cnt; i++) {
 		if (env->idmap[i].old == old_id)
 			return env->idmap[i].cur == cur_id;
@@ -124,6 +253,20 @@ static bool check_ids(struct nb_verifier_env *env, u32 old_id, u32 cur_id)
 	env->idmap[env->idmap_cnt].cur = cur_id;
 	env->idmap_cnt++;
 	return true;
+}
+
+/* A scalar without an id is linked to nothing: a fresh id of its own, for both sides. */
+static bool check_scalar_ids(struct nb_verifier_env *env, u32 old_id, u32 cur_id)
+{
+	old_id = old_id ?: ++env->idmap_tmp_id;
+	cur_id = cur_id ?: ++env->idmap_tmp_id;
+	return check_ids(env, old_id, cur_id);
+}
+
+static void reset_idmap(struct nb_verifier_env *env)
+{
+	env->idmap_cnt = 0;
+	env->idmap_tmp_id = env->id_gen;
 }
 
 static bool range_within(const struct nb_reg_state *old, const struct nb_reg_state *cur)
@@ -145,320 +288,462 @@ static bool bounds_equal(const struct nb_reg_state *a, const struct nb_reg_state
 	       a->u32_min_value == b->u32_min_value && a->u32_max_value == b->u32_max_value;
 }
 
-static bool same_pointer(const struct nb_reg_state *a, const struct nb_reg_state *b)
+/* Type, fixed offset and what the pointer points to (the kernel's fields before var_off). */
+static bool same_target(const struct nb_reg_state *a, const struct nb_reg_state *b)
 {
-	return a->type == b->type && a->off == b->off && a->mem_size == b->mem_size &&
-	       a->map_ptr == b->map_ptr && a->frameno == b->frameno &&
+	return a->type == b->type && a->off == b->off && a->range == b->range &&
+	       a->mem_size == b->mem_size && a->map_ptr == b->map_ptr &&
 	       a->subprogno == b->subprogno;
 }
 
-static bool regsafe(struct nb_verifier_env *env, const struct nb_reg_state *old,
-		    const struct nb_reg_state *cur, bool exact, bool precise)
+static bool regs_identical(const struct nb_reg_state *a, const struct nb_reg_state *b)
 {
-	if (old->type == NOT_INIT)
-		return !exact || cur->type == NOT_INIT;
-	if (cur->type == NOT_INIT || old->type != cur->type)
+	return same_target(a, b) && bounds_equal(a, b) && a->id == b->id &&
+	       a->ref_obj_id == b->ref_obj_id;
+}
+
+static bool regs_exact(struct nb_verifier_env *env, const struct nb_reg_state *old,
+		       const struct nb_reg_state *cur)
+{
+	return same_target(old, cur) && bounds_equal(old, cur) &&
+	       check_ids(env, old->id, cur->id) && check_ids(env, old->ref_obj_id, cur->ref_obj_id);
+}
+
+/* Every continuation safe from old is safe from cur, as far as this register goes. */
+static bool regsafe(struct nb_verifier_env *env, const struct nb_reg_state *old,
+		    const struct nb_reg_state *cur, enum exact_level exact)
+{
+	if (exact == EXACT)
+		return regs_exact(env, old, cur);
+	if (old->type == NOT_INIT && (exact == NOT_EXACT || cur->type == NOT_INIT))
+		return true;	/* the old walk never read it */
+	/* Types match exactly, flags included (maybe-null or not, read-only or not). */
+	if (old->type != cur->type)
 		return false;
-	if (exact)
-		return same_pointer(old, cur) && old->range == cur->range &&
-		       bounds_equal(old, cur) && check_ids(env, old->id, cur->id) &&
-		       check_ids(env, old->ref_obj_id, cur->ref_obj_id);
 	switch (base_type(old->type)) {
 	case SCALAR_VALUE:
-		/* A value that decides nothing from here on: any value will do. */
-		if (!precise)
+		/* A value that decided nothing after old: any value will do. */
+		if (!old->precise && exact == NOT_EXACT)
 			return true;
-		if (!range_within(old, cur) || !tnum_in(old->var_off, cur->var_off))
-			return false;
-		/* Linked in the old state: must be linked the same way now. */
-		return !old->id || (cur->id && check_ids(env, old->id, cur->id));
-	case PTR_TO_PACKET:
-	case PTR_TO_PACKET_META:
-		/* The current state must have proven at least as much of the packet. */
-		if (cur->range < old->range || old->off != cur->off)
-			return false;
 		return range_within(old, cur) && tnum_in(old->var_off, cur->var_off) &&
-		       check_ids(env, old->id, cur->id);
-	case PTR_TO_MAP_VALUE:
+		       check_scalar_ids(env, old->id, cur->id);
 	case PTR_TO_MAP_KEY:
+	case PTR_TO_MAP_VALUE:
 	case PTR_TO_MEM:
-		if (!same_pointer(old, cur))
+		return same_target(old, cur) && range_within(old, cur) &&
+		       tnum_in(old->var_off, cur->var_off) && check_ids(env, old->id, cur->id) &&
+		       check_ids(env, old->ref_obj_id, cur->ref_obj_id);
+	case PTR_TO_PACKET_META:
+	case PTR_TO_PACKET:
+		/* At least as much of the packet proven readable, from the same offset. */
+		if (old->range > cur->range || old->off != cur->off)
 			return false;
-		return range_within(old, cur) && tnum_in(old->var_off, cur->var_off) &&
-		       check_ids(env, old->id, cur->id) &&
-		       check_ids(env, old->ref_obj_id, cur->ref_obj_id);
+		if (!check_ids(env, old->id, cur->id))
+			return false;
+		return range_within(old, cur) && tnum_in(old->var_off, cur->var_off);
+	case PTR_TO_STACK:
+		/* fp-8 of one frame is not fp-8 of another. */
+		return regs_exact(env, old, cur) && old->frameno == cur->frameno;
 	default:
-		return same_pointer(old, cur) && bounds_equal(old, cur) &&
-		       check_ids(env, old->id, cur->id) &&
-		       check_ids(env, old->ref_obj_id, cur->ref_obj_id);
+		return regs_exact(env, old, cur);
 	}
 }
 
-static bool is_unbounded_scalar(const struct nb_reg_state *reg)
+static bool is_spilled_scalar_reg64(const struct nb_stack_slot *slot)
 {
-	return reg->type == SCALAR_VALUE && tnum_is_unknown(reg->var_off) &&
-	       reg->smin_value == LLONG_MIN && reg->smax_value == LLONG_MAX &&
-	       reg->umin_value == 0 && reg->umax_value == ULLONG_MAX;
+	for (int i = 0; i < NB_REG_SIZE; i++)
+		if (slot->slot_type[i] != STACK_SPILL)
+			return false;
+	return slot->spilled_ptr.type == SCALAR_VALUE;
 }
 
-static bool stacksafe(struct nb_verifier_env *env, const struct nb_func_state *old,
-		      const struct nb_func_state *cur, bool exact)
+static bool is_stack_all_misc(const struct nb_verifier_env *env, const struct nb_stack_slot *slot)
 {
-	for (u32 spi = 0; spi < old->allocated_stack / NB_REG_SIZE; spi++) {
-		const struct nb_stack_slot *os = &old->stack[spi];
-		const struct nb_stack_slot *cs = spi < cur->allocated_stack / NB_REG_SIZE ?
-						 &cur->stack[spi] : NULL;
-		static const struct nb_stack_slot invalid;
-
-		if (!cs)
-			cs = &invalid;
-		if (exact) {
-			if (memcmp(os->slot_type, cs->slot_type, NB_REG_SIZE))
-				return false;
-			if (slot_has_spill(os) && (os->spill_off != cs->spill_off ||
-			    !regsafe(env, &os->spilled_ptr, &cs->spilled_ptr, true, true)))
-				return false;
+	for (int i = 0; i < NB_REG_SIZE; i++) {
+		if (slot->slot_type[i] == STACK_MISC ||
+		    (slot->slot_type[i] == STACK_INVALID && env->allow_uninit_stack))
 			continue;
-		}
-		if (slot_has_spill(os)) {
-			if (!slot_has_spill(cs) || cs->spill_off != os->spill_off) {
-				/* Any initialised bytes are an unknown scalar. */
-				if (!is_unbounded_scalar(&os->spilled_ptr))
-					return false;
-			} else if (!regsafe(env, &os->spilled_ptr, &cs->spilled_ptr, false, true)) {
-				return false;
-			}
-		}
-		for (int i = 0; i < NB_REG_SIZE; i++) {
-			u8 o = os->slot_type[i], c = cs->slot_type[i];
-
-			switch (o) {
-			case STACK_INVALID:
-				/* The old walk never read it before writing it. */
-				break;
-			case STACK_MISC:
-				if (c == STACK_INVALID)
-					return false;
-				if (c == STACK_SPILL && cs->spilled_ptr.type != SCALAR_VALUE)
-					return false;
-				break;
-			case STACK_ZERO:
-				if (c != STACK_ZERO)
-					return false;
-				break;
-			case STACK_SPILL:
-				if (c == STACK_INVALID)
-					return false;
-				if (c != STACK_SPILL && !is_unbounded_scalar(&os->spilled_ptr))
-					return false;
-				break;
-			}
-		}
+		return false;
 	}
 	return true;
 }
 
-/*
- * Where frame fr of st resumes: insn_idx for the innermost frame, the call for a frame waiting
- * on a callback (the helper runs again), the instruction after the call otherwise.
- */
-static const struct nb_insn_aux *frame_resume_aux(struct nb_verifier_env *env,
-						  const struct nb_verifier_state *st, u32 fr,
-						  u32 insn_idx, u16 *clobbered)
+/* An 8-byte spilled scalar, or bytes that read as an unknown scalar; NULL otherwise. */
+static const struct nb_reg_state *scalar_reg_for_stack(const struct nb_verifier_env *env,
+						       const struct nb_stack_slot *slot)
 {
-	const struct nb_func_state *callee;
+	static const struct nb_reg_state unbound_reg = {
+		.type = SCALAR_VALUE,
+		.var_off = { .value = 0, .mask = ~0ULL },
+		.smin_value = LLONG_MIN, .smax_value = LLONG_MAX,
+		.umin_value = 0, .umax_value = ULLONG_MAX,
+		.s32_min_value = INT_MIN, .s32_max_value = INT_MAX,
+		.u32_min_value = 0, .u32_max_value = UINT_MAX,
+	};
 
-	*clobbered = 0;
-	if (fr == st->curframe)
-		return &env->aux[insn_idx];
-	callee = st->frame[fr + 1];
-	if (callee->in_callback_fn)
-		return &env->aux[callee->callsite];
-	/* After the return: R0 is the callee's result, R1-R5 are scratch. */
-	*clobbered = 0x3f;
-	return &env->aux[callee->callsite + 1];
+	if (is_spilled_scalar_reg64(slot))
+		return &slot->spilled_ptr;
+	if (is_stack_all_misc(env, slot))
+		return &unbound_reg;
+	return NULL;
 }
 
-static bool states_equal(struct nb_verifier_env *env, const struct nb_verifier_state *old,
-			 const struct nb_verifier_state *cur, u32 insn_idx, bool exact)
+/*
+ * The old stack is at least as general: each slot old may still read holds a superset of
+ * what it holds now. Slots beyond old's stack were never used by old.
+ */
+static bool stacksafe(struct nb_verifier_env *env, const struct nb_func_state *old,
+		      const struct nb_func_state *cur, enum exact_level exact)
 {
-	if (old->curframe != cur->curframe || old->acquired_refs != cur->acquired_refs)
-		return false;
-	env->idmap_cnt = 0;
-	for (u32 fr = 0; fr <= old->curframe; fr++) {
-		const struct nb_func_state *of = old->frame[fr], *cf = cur->frame[fr];
-		u16 clobbered;
-		const struct nb_insn_aux *aux = frame_resume_aux(env, cur, fr, insn_idx,
-								 &clobbered);
-		u16 live = aux->live_regs & ~clobbered, precise = aux->precise_regs;
+	static const struct nb_stack_slot invalid;
+	u32 cur_slots = cur->allocated_stack / NB_REG_SIZE;
 
-		if (of->callsite != cur->frame[fr]->callsite ||
-		    of->in_callback_fn != cf->in_callback_fn)
-			return false;
-		for (int r = 0; r < NB_MAX_BPF_REG; r++) {
-			if (!exact && !(live & (1u << r)))
+	for (u32 spi = 0; spi < old->allocated_stack / NB_REG_SIZE; spi++) {
+		const struct nb_stack_slot *os = &old->stack[spi];
+		const struct nb_stack_slot *cs = spi < cur_slots ? &cur->stack[spi] : &invalid;
+		const struct nb_reg_state *old_reg, *cur_reg;
+		bool need_slot = false;
+
+		for (int i = 0; i < NB_REG_SIZE; i++) {
+			u8 o = os->slot_type[i];
+
+			if (exact != NOT_EXACT && (spi >= cur_slots || o != cs->slot_type[i]))
+				return false;
+			if (o == STACK_INVALID || (env->allow_uninit_stack && o == STACK_MISC))
 				continue;
-			if (!regsafe(env, &of->regs[r], &cf->regs[r], exact,
-				     precise & (1u << r)))
+			need_slot = true;
+		}
+		if (!need_slot)
+			continue;
+		if (spi >= cur_slots)
+			return false;	/* old used slots cur does not have */
+		/* 64-bit scalar spill against bytes that read as an unknown scalar. */
+		old_reg = scalar_reg_for_stack(env, os);
+		cur_reg = scalar_reg_for_stack(env, cs);
+		if (old_reg && cur_reg) {
+			if (!regsafe(env, old_reg, cur_reg, exact))
+				return false;
+			continue;
+		}
+		for (int i = 0; i < NB_REG_SIZE; i++) {
+			u8 o = os->slot_type[i], c = cs->slot_type[i];
+
+			if (o == STACK_INVALID || (env->allow_uninit_stack && o == STACK_MISC))
+				continue;
+			/* Safe with unknown bytes, safe with zeros; not the other way round. */
+			if (o == STACK_MISC && c == STACK_ZERO)
+				continue;
+			if (o != c)
 				return false;
 		}
-		if (!stacksafe(env, of, cf, exact))
+		if (slot_has_spill(os) &&
+		    (os->spill_off != cs->spill_off ||
+		     !regsafe(env, &os->spilled_ptr, &cs->spilled_ptr, exact)))
 			return false;
 	}
+	return true;
+}
+
+static bool refsafe(struct nb_verifier_env *env, const struct nb_verifier_state *old,
+		    const struct nb_verifier_state *cur)
+{
+	if (old->acquired_refs != cur->acquired_refs)
+		return false;
 	for (u32 i = 0; i < old->acquired_refs; i++)
 		if (!check_ids(env, old->refs[i].id, cur->refs[i].id))
 			return false;
 	return true;
 }
 
-static u32 count_scalar_id(struct nb_verifier_state *st, u32 id)
+static bool func_states_equal(struct nb_verifier_env *env, const struct nb_func_state *old,
+			      const struct nb_func_state *cur, u32 insn_idx,
+			      enum exact_level exact)
 {
-	struct nb_reg_state *reg;
-	u32 cnt = 0;
+	u16 live_regs = env->aux[insn_idx].live_regs;
 
-	for_each_reg_in_state(st, reg, {
-		if (reg->type == SCALAR_VALUE && reg->id == id)
-			cnt++;
-	});
-	return cnt;
+	if (old->callback_depth > cur->callback_depth)
+		return false;
+	for (u32 i = 0; i < NB_MAX_BPF_REG; i++)
+		if ((live_regs & (1u << i)) && !regsafe(env, &old->regs[i], &cur->regs[i], exact))
+			return false;
+	return stacksafe(env, old, cur, exact);
 }
 
-/* A scalar id held by one register links nothing: drop it so that pruning can match. */
-static void clear_singular_ids(struct nb_verifier_state *st)
+static bool states_equal(struct nb_verifier_env *env, const struct nb_verifier_state *old,
+			 const struct nb_verifier_state *cur, enum exact_level exact)
 {
-	struct nb_reg_state *reg;
-
-	for_each_reg_in_state(st, reg, {
-		if (reg->type == SCALAR_VALUE && reg->id && count_scalar_id(st, reg->id) == 1)
-			reg->id = 0;
-	});
+	if (old->curframe != cur->curframe)
+		return false;
+	reset_idmap(env);
+	if (!refsafe(env, old, cur))
+		return false;
+	for (u32 i = 0; i <= old->curframe; i++) {
+		if (old->frame[i]->callsite != cur->frame[i]->callsite ||
+		    old->frame[i]->in_callback_fn != cur->frame[i]->in_callback_fn)
+			return false;
+		if (!func_states_equal(env, old->frame[i], cur->frame[i],
+				       frame_insn_idx(old, i), exact))
+			return false;
+	}
+	return true;
 }
 
-static void widen_reg(const struct nb_reg_state *old, struct nb_reg_state *cur, int size)
+/* Forget what no continuation of st reads: dead registers, dead stack slots. */
+static int clean_verifier_state(struct nb_verifier_env *env, struct nb_verifier_state *st)
 {
-	if (old->type != SCALAR_VALUE || cur->type != SCALAR_VALUE || bounds_equal(old, cur))
-		return;
-	mark_reg_unknown(cur);
-	coerce_reg_to_size(cur, size);
+	int err = nb_live_stack_query_init(env, st);
+
+	if (err)
+		return err;
+	st->cleaned = true;
+	for (u32 fr = 0; fr <= st->curframe; fr++) {
+		struct nb_func_state *func = st->frame[fr];
+		u16 live = env->aux[frame_insn_idx(st, fr)].live_regs;
+
+		for (u32 i = 0; i < BPF_REG_10; i++)
+			if (!(live & (1u << i)))
+				mark_reg_not_init(&func->regs[i]);
+		for (u32 i = 0; i < func->allocated_stack / NB_REG_SIZE; i++) {
+			struct nb_stack_slot *slot = &func->stack[i];
+
+			if (nb_stack_slot_alive(env, func->frameno, i))
+				continue;
+			mark_reg_not_init(&slot->spilled_ptr);
+			memset(slot->slot_type, STACK_INVALID, sizeof(slot->slot_type));
+			slot->spill_off = 0;
+		}
+	}
+	return 0;
 }
 
 /*
- * A callback's iterations that keep changing a scalar (a sum in the context) would never
- * converge: every scalar that differs from the previous iteration's state becomes unknown.
- * Making a state more general is always sound; it costs precision only.
+ * The explored states here without unfinished paths below have every read of their
+ * continuations recorded: clean them once, before they are compared.
  */
-static void widen_callback_state(const struct nb_verifier_state *old,
-				 struct nb_verifier_state *cur)
+static int clean_live_states(struct nb_verifier_env *env, u32 insn_idx,
+			     const struct nb_verifier_state *cur)
 {
-	for (u32 fr = 0; fr <= cur->curframe && fr <= old->curframe; fr++) {
-		const struct nb_func_state *of = old->frame[fr];
-		struct nb_func_state *cf = cur->frame[fr];
-		u32 slots = min_t(u32, of->allocated_stack, cf->allocated_stack) / NB_REG_SIZE;
+	for (struct nb_state_list *sl = *explored_state(env, cur, insn_idx); sl; sl = sl->next) {
+		int err;
 
-		for (int r = 0; r < NB_MAX_BPF_REG; r++)
-			widen_reg(&of->regs[r], &cf->regs[r], NB_REG_SIZE);
-		for (u32 spi = 0; spi < slots; spi++) {
-			const struct nb_stack_slot *os = &of->stack[spi];
-			struct nb_stack_slot *cs = &cf->stack[spi];
-			int size = 0;
+		if (sl->state.branches || sl->state.insn_idx != insn_idx || sl->state.cleaned ||
+		    !same_callsites(&sl->state, cur) || incomplete_read_marks(env, &sl->state))
+			continue;
+		err = clean_verifier_state(env, &sl->state);
+		if (err)
+			return err;
+	}
+	return 0;
+}
 
-			if (slot_has_spill(os) && slot_has_spill(cs) && os->spill_off == cs->spill_off) {
-				while (cs->spill_off + size < NB_REG_SIZE &&
-				       cs->slot_type[cs->spill_off + size] == STACK_SPILL)
-					size++;
-				widen_reg(&os->spilled_ptr, &cs->spilled_ptr, size);
-			}
+/* The innermost frames hold the same registers: cur may be old come around again. */
+static bool states_maybe_looping(const struct nb_verifier_state *old,
+				 const struct nb_verifier_state *cur)
+{
+	const struct nb_func_state *fold, *fcur;
+
+	if (old->curframe != cur->curframe)
+		return false;
+	fold = old->frame[cur->curframe];
+	fcur = cur->frame[cur->curframe];
+	for (u32 i = 0; i < NB_MAX_BPF_REG; i++)
+		if (!regs_identical(&fold->regs[i], &fcur->regs[i]))
+			return false;
+	return true;
+}
+
+/* The explored state at insn_idx that cur came from around a loop (or a callback's turn). */
+struct nb_verifier_state *find_prev_entry(struct nb_verifier_env *env,
+					  const struct nb_verifier_state *cur, u32 insn_idx)
+{
+	for (struct nb_state_list *sl = *explored_state(env, cur, insn_idx); sl; sl = sl->next) {
+		struct nb_verifier_state *st = &sl->state;
+
+		if (st->insn_idx == insn_idx && st->branches && same_callsites(st, cur) &&
+		    st->dfs_depth < cur->dfs_depth)
+			return st;
+	}
+	return NULL;
+}
+
+static void maybe_widen_reg(struct nb_verifier_env *env, const struct nb_reg_state *old,
+			    struct nb_reg_state *cur)
+{
+	if (old->type != SCALAR_VALUE || old->type != cur->type)
+		return;
+	if (old->precise || cur->precise || regs_exact(env, old, cur))
+		return;
+	mark_reg_unknown(cur);
+}
+
+/*
+ * A callback's iterations that keep changing a scalar nothing depends on (a counter in the
+ * context) would never converge: such scalars become unknown. Making a state more general is
+ * sound; it costs precision only.
+ */
+void widen_imprecise_scalars(struct nb_verifier_env *env, const struct nb_verifier_state *old,
+			     struct nb_verifier_state *cur)
+{
+	reset_idmap(env);
+	for (int fr = old->curframe; fr >= 0; fr--) {
+		const struct nb_func_state *fold = old->frame[fr];
+		struct nb_func_state *fcur = cur->frame[fr];
+		u32 slots = min_t(u32, fold->allocated_stack, fcur->allocated_stack) / NB_REG_SIZE;
+
+		for (u32 i = 0; i < NB_MAX_BPF_REG; i++)
+			maybe_widen_reg(env, &fold->regs[i], &fcur->regs[i]);
+		for (u32 i = 0; i < slots; i++) {
+			if (!slot_has_spill(&fold->stack[i]) || !slot_has_spill(&fcur->stack[i]))
+				continue;
+			maybe_widen_reg(env, &fold->stack[i].spilled_ptr,
+					&fcur->stack[i].spilled_ptr);
 		}
 	}
 }
 
+/* Evict a state that keeps missing: it moves to the free list, freed when done. */
+static void evict_state(struct nb_verifier_env *env, struct nb_state_list *sl)
+{
+	sl->in_free_list = true;
+	sl_unlink(sl);
+	sl_push(&env->free_list, sl);
+	env->free_list_size++;
+	env->explored_states_size--;
+	maybe_free_verifier_state(env, sl);
+}
+
+/* cur is proven safe by sl's state: what the latter needed precise, cur's ancestors need. */
+static int state_hit(struct nb_verifier_env *env, struct nb_state_list *sl, bool loop)
+{
+	struct nb_verifier_state *cur = env->cur;
+	int err = 0;
+
+	sl->hit_cnt++;
+	if (env->aux[env->insn_idx].jmp_point)
+		err = push_jmp_history(env, cur, 0, 0);
+	err = err ?: propagate_precision(env, &sl->state, cur, NULL);
+	if (err)
+		return err;
+	/* In a loop still being walked, sl's marks may grow: keep cur to pass them on. */
+	if (loop) {
+		err = add_scc_backedge(env, &sl->state, cur);
+		if (err)
+			return err;
+	}
+	return 1;
+}
+
+/* Returns 1 when the current path is proven safe here, 0 to go on, < 0 on error. */
 int is_state_visited(struct nb_verifier_env *env, u32 insn_idx)
 {
 	struct nb_insn_aux *aux = &env->aux[insn_idx];
-	struct nb_verifier_state *cur = env->cur;
-	struct nb_state_list *sl, *new_sl;
-	bool add_new_state;
-	u32 n = 0;
+	struct nb_verifier_state *cur = env->cur, *new;
+	struct nb_state_list **head = explored_state(env, cur, insn_idx);
+	bool force_new_state, add_new_state;
+	struct nb_state_list *sl, *next, *new_sl;
+	u32 states_cnt = 0;
 	int err;
 
 	if (!aux->prune_point)
 		return 0;
+	/* Long histories would make backtracking slow: checkpoints cut them. */
+	force_new_state = aux->force_checkpoint || cur->jmp_history_cnt > 40;
 	/*
-	 * Loop heads always keep a first state (an endless loop then shows at its next turn),
-	 * then one every few instructions: tight loops would otherwise copy a state per turn.
+	 * Keep a state after at least 2 jumps and 8 instructions: programs have a prune point
+	 * every few instructions, and fewer states cost less memory and time to compare.
 	 */
-	add_new_state = aux->force_checkpoint &&
-			(!env->explored[insn_idx] ||
+	add_new_state = force_new_state ||
+			(env->jmps_processed - env->prev_jmps_processed >= 2 &&
 			 env->insn_processed - env->prev_insn_processed >= 8);
-	/* Keep states at a moderate rate: enough to prune, not so many that lookups cost. */
-	if (env->jmps_processed - env->prev_jmps_processed >= 2 &&
-	    env->insn_processed - env->prev_insn_processed >= 8)
-		add_new_state = true;
 
-	for (struct nb_state_list **pprev = &env->explored[insn_idx]; (sl = *pprev);) {
-		n++;
+	err = clean_live_states(env, insn_idx, cur);
+	if (err)
+		return err;
+
+	for (sl = *head; sl; sl = next) {
+		bool loop = false;
+		u32 n;
+
+		next = sl->next;
+		states_cnt++;
+		if (sl->state.insn_idx != insn_idx)
+			continue;
 		if (sl->state.branches) {
 			/* In progress: an ancestor of the current path. */
 			if (aux->calls_callback) {
-				if (states_equal(env, &sl->state, cur, insn_idx, false))
-					return 1;	/* iterations converged */
-				widen_callback_state(&sl->state, cur);
-				if (states_equal(env, &sl->state, cur, insn_idx, false))
-					return 1;
+				/* The callback's iterations converged. */
+				if (states_equal(env, &sl->state, cur, RANGE_WITHIN))
+					return state_hit(env, sl, false);
+				goto skip_inf_loop_check;
 			}
-			if (states_equal(env, &sl->state, cur, insn_idx, true)) {
+			if (states_maybe_looping(&sl->state, cur) &&
+			    states_equal(env, &sl->state, cur, EXACT) &&
+			    sl->state.callback_unroll_depth == cur->callback_unroll_depth) {
 				verbose(env, "infinite loop detected at insn %u\n", insn_idx);
 				return -EINVAL;
 			}
-		} else if (states_equal(env, &sl->state, cur, insn_idx, false)) {
-			sl->hit_cnt++;
-			return 1;
+skip_inf_loop_check:
+			/*
+			 * Walking a loop: iterations differ, their states rarely help. Keep one
+			 * only every 20 jumps or 100 instructions, so that a long loop is still
+			 * refused quickly and the states at its end remain for pruning.
+			 */
+			if (!force_new_state &&
+			    env->jmps_processed - env->prev_jmps_processed < 20 &&
+			    env->insn_processed - env->prev_insn_processed < 100)
+				add_new_state = false;
+			goto miss;
 		}
+		loop = incomplete_read_marks(env, &sl->state);
+		if (states_equal(env, &sl->state, cur, loop ? RANGE_WITHIN : NOT_EXACT))
+			return state_hit(env, sl, loop);
+miss:
 		/*
-		 * A state that keeps missing is unlikely to ever match: drop it from the list so
-		 * that loops do not compare against every iteration. One still in progress stays
-		 * alive for its descendants until the end.
+		 * Misses count only when a state will be added, so that loop iterations do not
+		 * evict the states kept at the start of the loop.
 		 */
-		if (++sl->miss_cnt > sl->hit_cnt * 3 + 3) {
-			*pprev = sl->next;
-			env->cur_states--;
-			if (sl->state.branches) {
-				sl->next = env->free_list;
-				env->free_list = sl;
-			} else {
-				free_verifier_state(&sl->state, false);
-				free(sl);
-			}
-			continue;
-		}
-		pprev = &sl->next;
+		if (add_new_state)
+			sl->miss_cnt++;
+		n = aux->force_checkpoint && sl->state.branches ? 64 : 3;
+		if (sl->miss_cnt > sl->hit_cnt * n + n)
+			evict_state(env, sl);
 	}
+	if (states_cnt > env->max_states_per_insn)
+		env->max_states_per_insn = states_cnt;
 	if (!add_new_state)
 		return 0;
 
+	/*
+	 * No explored state covers this one: keep it. It is not proven safe yet, but it will
+	 * be, or the program is refused; until then it has unfinished paths (branches) and is
+	 * only compared to detect endless loops.
+	 */
 	new_sl = calloc(1, sizeof(*new_sl));
 	if (!new_sl)
 		return -ENOMEM;
-	err = copy_verifier_state(&new_sl->state, cur);
-	if (err) {
-		free_verifier_state(&new_sl->state, false);
-		free(new_sl);
-		return err;
-	}
-	clear_singular_ids(&new_sl->state);
-	new_sl->state.insn_idx = insn_idx;
-	new_sl->state.branches = 1;
-	new_sl->state.parent = cur->parent;
-	cur->parent = &new_sl->state;
-	new_sl->next = env->explored[insn_idx];
-	env->explored[insn_idx] = new_sl;
+	env->total_states++;
+	env->explored_states_size++;
+	update_peak_states(env);
 	env->prev_jmps_processed = env->jmps_processed;
 	env->prev_insn_processed = env->insn_processed;
-	env->total_states++;
-	env->cur_states++;
-	if (env->cur_states > env->peak_states)
-		env->peak_states = env->cur_states;
-	if (n + 1 > env->max_states_per_insn)
-		env->max_states_per_insn = n + 1;
+	/* Precision comes back from what the continuations need, not from the past. */
+	mark_all_scalars_imprecise(cur);
+	new = &new_sl->state;
+	err = copy_verifier_state(new, cur);
+	if (!err) {
+		new->insn_idx = insn_idx;
+		new->branches = 1;
+		err = maybe_enter_scc(env, new);
+	}
+	if (err) {
+		free_state_list(new_sl);
+		env->explored_states_size--;
+		return err;
+	}
+	cur->parent = new;
+	cur->first_insn_idx = insn_idx;
+	cur->dfs_depth = new->dfs_depth + 1;
+	clear_jmp_history(cur);
+	sl_push(head, new_sl);
 	return 0;
 }

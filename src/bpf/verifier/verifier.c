@@ -66,6 +66,7 @@ static int pop_stack(struct nb_verifier_env *env, u32 *insn_idx)
 	env->stack_size--;
 	free_verifier_state(&elem->st, false);
 	free(elem);
+	nb_reset_live_stack_callchain(env);
 	return err;
 }
 
@@ -73,6 +74,7 @@ static int check_return_code(struct nb_verifier_env *env)
 {
 	struct nb_reg_state *r0 = &cur_regs(env)[BPF_REG_0];
 	s32 min, max;
+	int err;
 
 	if (!env->ops->retval_range || !env->ops->retval_range(env->prog, &min, &max))
 		return 0;
@@ -81,6 +83,10 @@ static int check_return_code(struct nb_verifier_env *env)
 			reg_type_str(r0->type));
 		return -EINVAL;
 	}
+	/* The value decides the verdict: it must not be matched loosely. */
+	err = mark_chain_precision(env, BPF_REG_0);
+	if (err)
+		return err;
 	if (r0->smin_value < min || r0->smax_value > max) {
 		char tn[48];
 
@@ -132,96 +138,111 @@ static s32 written_reg(const struct bpf_insn *insn)
 	}
 }
 
+/* The instruction at insn_idx of the current state, checked; *path_done when the path ends. */
+static int do_check_insn(struct nb_verifier_env *env, u32 *insn_idx, bool *path_done)
+{
+	struct bpf_insn *insn = &env->insns[*insn_idx];
+	int err;
+
+	switch (insn_class(insn)) {
+	case BPF_ALU:
+	case BPF_ALU64:
+		return check_alu_op(env, insn);
+	case BPF_LDX:
+	case BPF_ST:
+		return check_load_store(env, insn);
+	case BPF_STX:
+		return insn_is_atomic(insn) ? check_atomic(env, insn) : check_load_store(env, insn);
+	case BPF_LD:
+		if (!insn_is_ldimm64(insn))
+			return check_ld_abs(env, insn);
+		err = check_ld_imm(env, insn);
+		(*insn_idx)++;
+		return err;
+	default: /* BPF_JMP, BPF_JMP32 */
+		env->jmps_processed++;
+		switch (BPF_OP(insn->code)) {
+		case BPF_CALL:
+			if (insn->src_reg != BPF_PSEUDO_CALL)
+				return check_helper_call(env, insn, insn_idx);
+			err = check_func_call(env, insn, insn_idx);
+			/* Inside the callee now: another call chain for stack liveness. */
+			nb_reset_live_stack_callchain(env);
+			return err;
+		case BPF_JA:
+			*insn_idx += insn_jmp_off(insn);
+			return 0;
+		case BPF_EXIT:
+			if (env->cur->curframe) {
+				err = check_reg_arg_read(env, BPF_REG_0);
+				/* The callee's reads reach its callers' instances first. */
+				err = err ?: nb_update_live_stack(env);
+				return err ?: prepare_func_exit(env, insn_idx);
+			}
+			*path_done = true;
+			return check_main_exit(env);
+		default:
+			return check_cond_jmp_op(env, insn, insn_idx);
+		}
+	}
+}
+
 static int do_check(struct nb_verifier_env *env)
 {
 	u32 insn_idx = 0;
 	int err;
 
+	env->prev_insn_idx = (u32)-1;
+	env->cur->last_insn_idx = (u32)-1;
 	for (;;) {
-		struct bpf_insn *insn;
 		bool path_done = false;
 		u32 idx;
 
+		env->cur_hist_ent = -1;
 		if (insn_idx >= env->len) {
 			verbose(env, "invalid insn idx %u insn_cnt %u\n", insn_idx, env->len);
 			return -EFAULT;
 		}
-		insn = &env->insns[insn_idx];
 		env->insn_idx = insn_idx;
 		if (++env->insn_processed > NB_COMPLEXITY_LIMIT) {
 			verbose(env, "BPF program is too large. Processed %u insn\n",
 				env->insn_processed);
 			return -E2BIG;
 		}
+		env->cur->last_insn_idx = env->prev_insn_idx;
+		env->cur->insn_idx = insn_idx;
 		err = is_state_visited(env, insn_idx);
 		if (err < 0)
 			return err;
-		if (err == 1) {
-			path_done = true;
-			goto next_path;
+		if (err == 1)
+			goto next_path;	/* an explored state proves the rest safe */
+		if (env->aux[insn_idx].jmp_point) {
+			err = push_jmp_history(env, env->cur, 0, 0);
+			if (err)
+				return err;
 		}
 		env->aux[insn_idx].seen = true;
 		idx = insn_idx;
 
-		switch (insn_class(insn)) {
-		case BPF_ALU:
-		case BPF_ALU64:
-			err = check_alu_op(env, insn);
-			break;
-		case BPF_LDX:
-		case BPF_ST:
-			err = check_load_store(env, insn);
-			break;
-		case BPF_STX:
-			err = insn_is_atomic(insn) ? check_atomic(env, insn)
-						   : check_load_store(env, insn);
-			break;
-		case BPF_LD:
-			if (insn_is_ldimm64(insn)) {
-				err = check_ld_imm(env, insn);
-				insn_idx++;
-			} else {
-				err = check_ld_abs(env, insn);
-			}
-			break;
-		default: /* BPF_JMP, BPF_JMP32 */
-			switch (BPF_OP(insn->code)) {
-			case BPF_CALL:
-				err = insn->src_reg == BPF_PSEUDO_CALL
-					      ? check_func_call(env, insn, &insn_idx)
-					      : check_helper_call(env, insn, &insn_idx);
-				break;
-			case BPF_JA:
-				insn_idx += insn_jmp_off(insn);
-				env->jmps_processed++;
-				break;
-			case BPF_EXIT:
-				if (env->cur->curframe) {
-					err = check_reg_arg_read(env, BPF_REG_0);
-					if (!err)
-						err = prepare_func_exit(env, &insn_idx);
-					break;
-				}
-				err = check_main_exit(env);
-				path_done = true;
-				break;
-			default:
-				err = check_cond_jmp_op(env, insn, &insn_idx);
-				break;
-			}
-		}
+		err = nb_reset_stack_write_marks(env, insn_idx);
+		err = err ?: do_check_insn(env, &insn_idx, &path_done);
+		err = err ?: nb_commit_stack_write_marks(env);
 		if (err) {
 			env->insn_idx = idx;
 			return err;
 		}
 		if (env->log_verbose)
 			trace_push(env, written_reg(&env->insns[idx]));
+		env->prev_insn_idx = idx;
 		if (!path_done) {
 			insn_idx++;
 			continue;
 		}
 next_path:
-		update_branch_counts(env, env->cur->parent);
+		err = update_branch_counts(env, env->cur->parent);
+		err = err ?: nb_update_live_stack(env);
+		if (err)
+			return err;
 		err = pop_stack(env, &insn_idx);
 		if (err == -ENOENT)
 			return 0;
@@ -262,6 +283,9 @@ static void free_env(struct nb_verifier_env *env)
 	if (env->cur)
 		free_verifier_state(env->cur, true);
 	free_explored_states(env);
+	free_scc_info(env);
+	nb_stack_liveness_free(env);
+	free(env->insn_postorder);
 	nb_log_free(&env->msg);
 	free(env->trace);
 	free(env->aux);
@@ -298,11 +322,12 @@ int nb_verify(struct nb_prog *prog, struct nb_log *log)
 		return -ENOMEM;
 	}
 	err = check_subprogs(env);
-	if (!err)
-		err = check_cfg(env);
+	err = err ?: check_cfg(env);
+	err = err ?: compute_postorder(env);
+	err = err ?: nb_stack_liveness_init(env);
+	err = err ?: compute_scc(env);
 	if (!err) {
-		compute_liveness(env);
-		compute_precision(env);
+		compute_live_registers(env);
 		err = do_check(env);
 		if (err && env->log_verbose)
 			print_failing_path(env);

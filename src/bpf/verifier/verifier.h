@@ -63,6 +63,12 @@ struct nb_reg_state {
 	u64 umin_value, umax_value;
 	s32 s32_min_value, s32_max_value;
 	u32 u32_min_value, u32_max_value;
+	/*
+	 * Scalars: the value decides safety on some path from an explored state (set by
+	 * mark_chain_precision in explored states only); an imprecise scalar of an explored state
+	 * matches any scalar in pruning.
+	 */
+	bool precise;
 };
 
 /* Per-byte stack slot state. */
@@ -95,6 +101,8 @@ struct nb_func_state {
 	u32 subprogno;
 	bool in_callback_fn;	/* returns to the helper, R0 must be 0 or 1 */
 	u32 callback_ret_min, callback_ret_max;
+	/* Callback iterations entered from this frame's current helper call (bpf_loop's bound). */
+	u32 callback_depth;
 	u32 allocated_stack;	/* bytes; slot i covers fp-(i+1)*8 .. fp-i*8-1 */
 	struct nb_stack_slot *stack;
 };
@@ -102,6 +110,26 @@ struct nb_func_state {
 struct nb_ref_state {
 	u32 id;
 	u32 insn_idx;
+};
+
+/* Flags of a jump history entry (the kernel's INSN_F_*). */
+#define NB_INSN_F_FRAMENO_MASK	0x7	/* frame of the stack slot accessed */
+#define NB_INSN_F_SPI_MASK	0x3f	/* slot index, shifted by NB_INSN_F_SPI_SHIFT */
+#define NB_INSN_F_SPI_SHIFT	3
+#define NB_INSN_F_STACK_ACCESS	(1u << 9)	/* a spill or fill of a register */
+#define NB_INSN_F_DST_REG_STACK	(1u << 10)	/* a jump comparing a stack pointer (dst) */
+#define NB_INSN_F_SRC_REG_STACK	(1u << 11)	/* ... (src) */
+
+/*
+ * One entry of a state's jump history: an instruction reached other than by falling through
+ * from the one before (idx came from prev_idx), or one whose stack access or linked registers
+ * precision backtracking needs to know.
+ */
+struct nb_jmp_history_entry {
+	u32 idx;
+	u32 prev_idx;
+	u32 flags;
+	u64 linked_regs;	/* registers sharing a scalar id at a branch (precision.c) */
 };
 
 /* The state of one path: call frames, held references, and its place among explored states. */
@@ -114,13 +142,28 @@ struct nb_verifier_state {
 	struct nb_verifier_state *parent;
 	u32 branches;
 	u32 insn_idx;
+	/*
+	 * The instructions walked since the parent checkpoint: from first_insn_idx (this state's
+	 * own checkpoint) to insn_idx, the jumps among them in jmp_history; last_insn_idx is the
+	 * instruction before insn_idx. Precision backtracking walks them backwards.
+	 */
+	u32 first_insn_idx;
+	u32 last_insn_idx;
+	struct nb_jmp_history_entry *jmp_history;
+	u32 jmp_history_cnt, jmp_history_cap;
+	u32 dfs_depth;			/* checkpoints above this state on its path */
+	u32 callback_unroll_depth;	/* callback iterations entered on this path */
+	bool cleaned;			/* dead registers and slots already forgotten */
+	/* A backedge copy: the explored state in the same loop found equal to it. */
+	struct nb_verifier_state *equal_state;
 };
 
 /* A state kept at a prune point for equivalence checks, chained per instruction. */
 struct nb_state_list {
-	struct nb_state_list *next;
+	struct nb_state_list *next, **pprev;
 	struct nb_verifier_state state;
 	u32 miss_cnt, hit_cnt;
+	bool in_free_list;	/* evicted; freed once no path below it is unfinished */
 };
 
 /* A branch waiting to be explored. */
@@ -137,11 +180,12 @@ struct nb_insn_aux {
 	u32 ptr_type;		/* base type of the memory operand, same on every path */
 	u32 ctx_field_size;	/* narrow ctx loads */
 	bool seen;
-	bool prune_point;
-	bool force_checkpoint;	/* loop heads and callback calls */
+	bool prune_point;	/* states are compared here (is_state_visited) */
+	bool jmp_point;		/* reached other than by falling through: recorded in history */
+	bool force_checkpoint;	/* callback calls: a state is always kept */
 	bool calls_callback;
 	u16 live_regs;		/* registers possibly read before written from here */
-	u16 precise_regs;	/* registers whose value may decide safety from here */
+	u32 scc;		/* strongly connected component (loop) of the insn, 0: none */
 	/*
 	 * Helper calls with a map argument: the map every path passed (record_func_map), or
 	 * poisoned when two paths passed different maps. Inner maps appear as their template.
@@ -153,9 +197,20 @@ struct nb_insn_aux {
 struct nb_subprog_info {
 	u32 start;
 	u32 stack_depth;
+	u32 postorder_start;	/* its instructions in env->insn_postorder */
 	bool is_callback;
 	bool has_tail_call;
 };
+
+/* Registers and stack slots per frame that precision backtracking looks for. */
+struct nb_backtrack_state {
+	u32 frame;
+	u32 reg_masks[NB_MAX_CALL_FRAMES];
+	u64 stack_masks[NB_MAX_CALL_FRAMES];
+};
+
+struct nb_scc_info;
+struct nb_liveness;
 
 /* One entry of the failing path, recorded in verbose mode. */
 struct nb_trace_entry {
@@ -188,8 +243,20 @@ struct nb_verifier_env {
 	u32 stack_size;
 	struct nb_state_list **explored;	/* per instruction */
 	struct nb_state_list *free_list;	/* dropped, still referenced as parents */
+	u32 free_list_size, explored_states_size, num_backedges;
 	u32 insn_idx, prev_insn_idx;
 	u32 id_gen;
+	/* The history entry of the instruction being checked, -1: none yet (precision.c). */
+	s32 cur_hist_ent;
+	struct nb_backtrack_state bt;
+
+	/* cfg.c: instructions of each subprogram in postorder, for the dataflow analyses */
+	u32 *insn_postorder;
+	/* scc.c: loops, and the visits of the walk inside them */
+	struct nb_scc_info **scc_info;
+	u32 scc_cnt;
+	/* liveness.c: which stack slots may still be read */
+	struct nb_liveness *liveness;
 
 	/* Statistics, as the kernel prints them. */
 	u32 insn_processed;
@@ -198,7 +265,6 @@ struct nb_verifier_env {
 	u32 prev_jmps_processed;
 	u32 total_states;
 	u32 peak_states;
-	u32 cur_states;
 	u32 max_states_per_insn;
 
 	/* Verbose mode: the current path. */
@@ -210,6 +276,7 @@ struct nb_verifier_env {
 	/* Scratch idmap for state equivalence. */
 	struct { u32 old, cur; } idmap[NB_MAX_BPF_REG * NB_MAX_CALL_FRAMES * 8 + 64];
 	u32 idmap_cnt;
+	u32 idmap_tmp_id;	/* fresh ids for scalars linked to nothing (check_scalar_ids) */
 };
 
 /* verbose(): kernel-like log line. */
@@ -312,16 +379,58 @@ int check_map_func_compatibility(struct nb_verifier_env *env, struct nb_map *map
 /* cfg.c */
 int check_subprogs(struct nb_verifier_env *env);
 int check_cfg(struct nb_verifier_env *env);
-void compute_liveness(struct nb_verifier_env *env);
-void compute_precision(struct nb_verifier_env *env);
+int insn_successors(const struct nb_verifier_env *env, u32 idx, u32 succ[2]);
+int compute_postorder(struct nb_verifier_env *env);
+void compute_live_registers(struct nb_verifier_env *env);
+bool is_sync_callback_calling_insn(const struct bpf_insn *insn);
+
+/* scc.c */
+int compute_scc(struct nb_verifier_env *env);
+int maybe_enter_scc(struct nb_verifier_env *env, struct nb_verifier_state *st);
+int maybe_exit_scc(struct nb_verifier_env *env, struct nb_verifier_state *st);
+int add_scc_backedge(struct nb_verifier_env *env, struct nb_verifier_state *st,
+		     const struct nb_verifier_state *cur);
+bool incomplete_read_marks(struct nb_verifier_env *env, const struct nb_verifier_state *st);
+void free_scc_info(struct nb_verifier_env *env);
+
+/* precision.c */
+int push_jmp_history(struct nb_verifier_env *env, struct nb_verifier_state *st, u32 flags,
+		     u64 linked_regs);
+void clear_jmp_history(struct nb_verifier_state *st);
+u32 insn_stack_access_flags(u32 frameno, u32 spi);
+int push_linked_regs(struct nb_verifier_env *env, const struct nb_reg_state *dst,
+		     const struct nb_reg_state *src);
+int mark_chain_precision(struct nb_verifier_env *env, int regno);
+void mark_all_scalars_precise(struct nb_verifier_state *st);
+void mark_all_scalars_imprecise(struct nb_verifier_state *st);
+int propagate_precision(struct nb_verifier_env *env, const struct nb_verifier_state *old,
+			struct nb_verifier_state *cur, bool *changed);
+
+/* liveness.c: which stack slots may be read, per call chain and instruction */
+int nb_stack_liveness_init(struct nb_verifier_env *env);
+void nb_stack_liveness_free(struct nb_verifier_env *env);
+int nb_mark_stack_read(struct nb_verifier_env *env, u32 frame, u32 insn_idx, u64 mask);
+void nb_mark_stack_write(struct nb_verifier_env *env, u32 frame, u64 mask);
+int nb_reset_stack_write_marks(struct nb_verifier_env *env, u32 insn_idx);
+int nb_commit_stack_write_marks(struct nb_verifier_env *env);
+void nb_reset_live_stack_callchain(struct nb_verifier_env *env);
+int nb_update_live_stack(struct nb_verifier_env *env);
+int nb_live_stack_query_init(struct nb_verifier_env *env, const struct nb_verifier_state *st);
+bool nb_stack_slot_alive(struct nb_verifier_env *env, u32 frameno, u32 spi);
 
 /* states.c */
 int is_state_visited(struct nb_verifier_env *env, u32 insn_idx);
 int copy_verifier_state(struct nb_verifier_state *dst, const struct nb_verifier_state *src);
 void free_verifier_state(struct nb_verifier_state *state, bool free_self);
 void free_func_state(struct nb_func_state *state);
-void update_branch_counts(struct nb_verifier_env *env, struct nb_verifier_state *st);
+int update_branch_counts(struct nb_verifier_env *env, struct nb_verifier_state *st);
+void update_peak_states(struct nb_verifier_env *env);
 void free_explored_states(struct nb_verifier_env *env);
+struct nb_verifier_state *find_prev_entry(struct nb_verifier_env *env,
+					  const struct nb_verifier_state *cur, u32 insn_idx);
+void widen_imprecise_scalars(struct nb_verifier_env *env, const struct nb_verifier_state *old,
+			     struct nb_verifier_state *cur);
+u32 frame_insn_idx(const struct nb_verifier_state *st, u32 frame);
 
 /* verifier.c: the walk */
 struct nb_verifier_state *push_stack(struct nb_verifier_env *env, u32 insn_idx,
