@@ -10,7 +10,10 @@
  *   - the kernel rejects, netbpf accepts: an unsafe accept, the test fails.
  *
  * "verifier-kernel/table" runs every case in one process and prints the agreement table with
- * both logs of each disagreement; it fails on any unsafe accept.
+ * both logs of each disagreement; it fails on any unsafe accept. For the cases both accept it
+ * compares the instructions each verifier processed (bpf_prog_info's verified_insns): netbpf
+ * prunes states as the kernel does, so the table fails when netbpf processes more than 1.5
+ * times the kernel's count on a case, or more than 1.1 times on the median.
  */
 #include <errno.h>
 #include <signal.h>
@@ -53,6 +56,8 @@ enum vc_outcome {
 
 struct vc_result {
 	int kernel_err;		/* 0: accepted, else negative errno */
+	__u32 kernel_insns;	/* instructions the kernel's verifier processed (accepted) */
+	__u32 nb_insns;		/* ... netbpf's */
 	char *kernel_log;
 	bool kernel_as_expected;
 	int nb_err;
@@ -125,6 +130,17 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
+/* The instructions the kernel's verifier processed for the loaded program fd. */
+static __u32 verified_insns(int fd)
+{
+	struct bpf_prog_info info = { 0 };
+	__u32 len = sizeof(info);
+
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		return 0;
+	return info.verified_insns;
+}
+
 /* A clang-compiled case: only its program of the object is loaded, the way libbpf users do. */
 static int kernel_load_obj(const struct vcase *c, struct vc_result *r)
 {
@@ -149,6 +165,8 @@ static int kernel_load_obj(const struct vcase *c, struct vc_result *r)
 	bpf_program__set_log_buf(prog, r->kernel_log, KERNEL_LOG_SIZE);
 	bpf_program__set_log_level(prog, 1);
 	err = bpf_object__load(obj);
+	if (!err)
+		r->kernel_insns = verified_insns(bpf_program__fd(prog));
 	bpf_object__close(obj);
 	return err;
 }
@@ -182,6 +200,7 @@ static void kernel_load(const struct vcase *c, struct vc_result *r)
 	fd = bpf_prog_load(c->type, "vc", "GPL", c->insns, c->insn_cnt, &opts);
 	if (fd >= 0) {
 		r->kernel_err = 0;
+		r->kernel_insns = verified_insns(fd);
 		close(fd);
 	} else {
 		r->kernel_err = -errno;
@@ -268,6 +287,9 @@ static void netbpf_load_obj(const struct vcase *c, struct vc_result *r)
 	nb_object_for_each_prog(p, obj)
 		nb_object_prog_set_autoload(p, !strcmp(nb_object_prog_name(p), c->name));
 	r->nb_err = nb_object_load(obj, &load_opts);
+	nb_object_for_each_prog(p, obj)
+		if (!r->nb_err && !strcmp(nb_object_prog_name(p), c->name))
+			r->nb_insns = nb_prog_verified_insns(nb_object_prog_prog(p));
 	r->nb_log = strdup(nb_log_text(&log));
 	nb_object_close(obj);
 	nb_log_free(&log);
@@ -306,6 +328,8 @@ static void netbpf_load(const struct vcase *c, struct vc_result *r)
 	};
 	r->nb_err = nb_prog_load(c->type, c->insns, c->insn_cnt, &opts, &prog);
 	r->nb_log = strdup(nb_log_text(&log));
+	if (!r->nb_err)
+		r->nb_insns = nb_prog_verified_insns(prog);
 	nb_prog_put(prog);
 	classify(r);
 out:
@@ -317,6 +341,7 @@ out:
 /* What the child of netbpf_load_isolated reports; the log follows it on the pipe. */
 struct vc_wire {
 	int nb_err;
+	__u32 nb_insns;
 	enum vc_outcome outcome;
 	char why[256];
 };
@@ -345,6 +370,7 @@ static void netbpf_load_isolated(const struct vcase *c, struct vc_result *r)
 		alarm(VC_NETBPF_TIME_LIMIT_S);
 		netbpf_load(c, r);
 		wire.nb_err = r->nb_err;
+		wire.nb_insns = r->nb_insns;
 		wire.outcome = r->outcome;
 		memcpy(wire.why, r->why, sizeof(wire.why));
 		if (write(fds[1], &wire, sizeof(wire)) != sizeof(wire) ||
@@ -370,6 +396,7 @@ static void netbpf_load_isolated(const struct vcase *c, struct vc_result *r)
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && len >= sizeof(wire)) {
 		memcpy(&wire, log, sizeof(wire));
 		r->nb_err = wire.nb_err;
+		r->nb_insns = wire.nb_insns;
 		r->outcome = wire.outcome;
 		memcpy(r->why, wire.why, sizeof(r->why));
 		r->nb_log = strdup(log + sizeof(wire));
@@ -481,19 +508,56 @@ static void test_case(const void *arg)
 		       r.nb_err ? same_reason(c, &r) ? " (with the kernel's reason)" :
 						 " (with another reason)" : "");
 		print_head("  ", r.nb_log ? r.nb_log : "", 2);
+		if (!r.nb_err)
+			printf("processed: kernel %u, netbpf %u\n", r.kernel_insns, r.nb_insns);
 		break;
 	}
 	result_free(&r);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* netbpf's processed instructions over the kernel's, on the cases both accept. */
+struct vc_ratios {
+	double *v;
+	unsigned int n, over;	/* over: cases above VC_MAX_RATIO */
+};
+
+#define VC_MAX_RATIO 1.5
+#define VC_MAX_MEDIAN_RATIO 1.1
+
+static void ratio_add(struct vc_ratios *q, const struct vcase *c, const struct vc_result *r)
+{
+	double ratio;
+
+	if (r->kernel_err || r->nb_err || !r->kernel_insns || !r->nb_insns)
+		return;
+	ratio = (double)r->nb_insns / r->kernel_insns;
+	q->v[q->n++] = ratio;
+	if (ratio > VC_MAX_RATIO)
+		q->over++;
+	if (ratio > VC_MAX_RATIO || ratio < 1.0 / VC_MAX_RATIO)
+		printf("PROCESSED    %s: kernel %u, netbpf %u (%.2fx)\n", c->name,
+		       r->kernel_insns, r->nb_insns, ratio);
 }
 
 static void test_table(const void *arg)
 {
 	unsigned int counts[VC__COUNT] = { 0 }, wrong = 0, kernel_accepts = 0;
 	unsigned int same_reasons = 0;
+	struct vc_ratios ratios = { .v = calloc(vcase_cnt, sizeof(double)) };
+	double median = 0;
 	char why[128];
 
 	if (!kernel_bpf_usable(why, sizeof(why)))
 		nb_test_skip("%s", why);
+	if (!ratios.v)
+		NB_FAIL("out of memory");
 	for (unsigned int i = 0; i < vcase_cnt; i++) {
 		const struct vcase *c = &vcases[i];
 		struct vc_result r = { 0 };
@@ -510,6 +574,7 @@ static void test_table(const void *arg)
 			netbpf_load_isolated(c, &r);
 			counts[r.outcome]++;
 			same_reasons += r.outcome == VC_AGREE && same_reason(c, &r);
+			ratio_add(&ratios, c, &r);
 		}
 		switch (VC_COMPARE_NETBPF ? r.outcome : VC_AGREE) {
 		case VC_STRICTER:
@@ -545,7 +610,16 @@ static void test_table(const void *arg)
 	if (VC_COMPARE_NETBPF)
 		nb_test_report("agreeing rejects whose netbpf log has the kernel's reason: %u of %u",
 			       same_reasons, vcase_cnt - kernel_accepts);
-	else
+	if (VC_COMPARE_NETBPF && ratios.n) {
+		qsort(ratios.v, ratios.n, sizeof(ratios.v[0]), cmp_double);
+		median = ratios.v[ratios.n / 2];
+		nb_test_report("processed instructions, netbpf over the kernel on %u cases both "
+			       "accept: median %.2f, 90th percentile %.2f, max %.2f, %u above %.1f",
+			       ratios.n, median, ratios.v[ratios.n * 9 / 10],
+			       ratios.v[ratios.n - 1], ratios.over, VC_MAX_RATIO);
+	}
+	free(ratios.v);
+	if (!VC_COMPARE_NETBPF)
 		nb_test_report("netbpf vs kernel: not compared: netbpf verifier not built yet");
 	if (wrong)
 		NB_FAIL("%u cases where the kernel disagrees with the corpus", wrong);
@@ -553,6 +627,12 @@ static void test_table(const void *arg)
 		NB_FAIL("%u unsafe accepts", counts[VC_UNSAFE]);
 	if (counts[VC_BROKEN])
 		NB_FAIL("netbpf crashed or hung on %u cases", counts[VC_BROKEN]);
+	if (ratios.over)
+		NB_FAIL("netbpf processes more than %.1f times the kernel's instructions on %u cases",
+			VC_MAX_RATIO, ratios.over);
+	if (median > VC_MAX_MEDIAN_RATIO)
+		NB_FAIL("netbpf's median of processed instructions is %.2f times the kernel's",
+			median);
 }
 
 static void __attribute__((constructor)) register_verifier_cases(void)

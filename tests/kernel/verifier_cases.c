@@ -1694,6 +1694,96 @@ const struct vcase vcases[] = {
 	{ .name = "xdp_devmap_return_5", .type = XDP,
 	  INSNS(NB_MOV64_IMM(R0, 5), NB_EXIT()), .attach = BPF_XDP_DEVMAP, ACCEPT },
 
+	/*
+	 * State pruning: two paths meet, and the second may end against the state the first
+	 * left there. A value that decides safety after the meeting point (an offset reaching the
+	 * access through a register, a spilled slot, a linked copy, a callee's argument, the
+	 * caller's stack, or a loop) must keep the second path alive: the rejects are unsafe on
+	 * the second path only. The accepts are the same programs with safe values, where the
+	 * kernel prunes; their processed-instruction counts are compared with the kernel's.
+	 */
+/* Instructions enough since the last checkpoint for the kernel to keep one where paths meet. */
+#define FILLER NB_MOV64_IMM(R8, 0), NB_MOV64_IMM(R8, 1), NB_MOV64_IMM(R8, 2), NB_MOV64_IMM(R8, 3)
+#define PRUNE_OFFSET(nm, v, verdict)                                                        \
+	{ .name = nm, .type = SF,                                                           \
+	  INSNS(LOOKUP_OR_EXIT(0), NB_MOV64_REG(R6, R0), RANDOM, FILLER,                   \
+		NB_JMP_IMM(BPF_JGT, R0, 5, 2), NB_MOV64_IMM(R7, 0), NB_JA(1),                \
+		NB_MOV64_IMM(R7, v), NB_ALU64_REG(BPF_ADD, R6, R7),                         \
+		NB_LDX_MEM(BPF_DW, R0, R6, 0), NB_EXIT()),                                  \
+	  MAPS(VM_HASH_8_16), verdict }
+	PRUNE_OFFSET("prune_precise_offset", 16,
+		     REJECT("invalid access to map value, value_size=16 off=16 size=8")),
+	PRUNE_OFFSET("prune_precise_offset_safe", 8, ACCEPT),
+#define PRUNE_SPILLED(nm, v, verdict)                                                       \
+	{ .name = nm, .type = SF,                                                           \
+	  INSNS(LOOKUP_OR_EXIT(0), NB_MOV64_REG(R6, R0), RANDOM, FILLER,                   \
+		NB_JMP_IMM(BPF_JGT, R0, 5, 3), NB_MOV64_IMM(R7, 1),                         \
+		NB_STX_MEM(BPF_DW, R10, R7, -16), NB_JA(2), NB_MOV64_IMM(R7, v),             \
+		NB_STX_MEM(BPF_DW, R10, R7, -16), NB_MOV64_IMM(R7, 0),                      \
+		NB_LDX_MEM(BPF_DW, R1, R10, -16), NB_ALU64_REG(BPF_ADD, R6, R1),             \
+		NB_LDX_MEM(BPF_DW, R0, R6, 0), NB_EXIT()),                                  \
+	  MAPS(VM_HASH_8_16), verdict }
+	PRUNE_SPILLED("prune_precise_spilled_offset", 16,
+		      REJECT("invalid access to map value, value_size=16 off=16 size=8")),
+	PRUNE_SPILLED("prune_precise_spilled_offset_safe", 8, ACCEPT),
+	/* The slot is written again before it is read: its old values are dead. */
+	{ .name = "prune_dead_slot", .type = SF,
+	  INSNS(LOOKUP_OR_EXIT(0), NB_MOV64_REG(R6, R0), RANDOM, FILLER,
+		NB_JMP_IMM(BPF_JGT, R0, 5, 3), NB_MOV64_IMM(R7, 1),
+		NB_STX_MEM(BPF_DW, R10, R7, -16), NB_JA(2), NB_MOV64_IMM(R7, 16),
+		NB_STX_MEM(BPF_DW, R10, R7, -16), NB_MOV64_IMM(R7, 0),
+		NB_ST_MEM(BPF_DW, R10, -16, 8), NB_LDX_MEM(BPF_DW, R1, R10, -16),
+		NB_ALU64_REG(BPF_ADD, R6, R1), NB_LDX_MEM(BPF_DW, R0, R6, 0), NB_EXIT()),
+	  MAPS(VM_HASH_8_16), ACCEPT },
+	/* r2 is bounded through r1 on the first path only: a copy, linked by a shared id. */
+#define PRUNE_LINKED(nm, src, verdict)                                                      \
+	{ .name = nm, .type = SF,                                                           \
+	  INSNS(LOOKUP_OR_EXIT(0), NB_MOV64_REG(R6, R0), RANDOM, NB_MOV64_REG(R8, R0), RANDOM, \
+		NB_MOV64_REG(R1, R0), NB_JMP_IMM(BPF_JGT, R8, 5, 2), NB_MOV64_REG(R2, R1),    \
+		NB_JA(1), NB_MOV64_REG(R2, src), NB_JMP_IMM(BPF_JGT, R1, 8, 3),             \
+		NB_ALU64_REG(BPF_ADD, R6, R2), NB_LDX_MEM(BPF_DW, R0, R6, 0), NB_EXIT(), RET0), \
+	  MAPS(VM_HASH_8_16), verdict }
+	PRUNE_LINKED("prune_linked_copy", R8, REJECT(UNBOUNDED_MIN)),
+	PRUNE_LINKED("prune_linked_copy_safe", R1, ACCEPT),
+	/* The offset is a callee's argument: precision crosses the call. */
+#define PRUNE_ARG(nm, v, verdict)                                                           \
+	{ .name = nm, .type = SF,                                                           \
+	  INSNS(LOOKUP_OR_EXIT(0), NB_MOV64_REG(R6, R0), RANDOM, FILLER,                   \
+		NB_JMP_IMM(BPF_JGT, R0, 5, 2), NB_MOV64_IMM(R2, 0), NB_JA(1),                \
+		NB_MOV64_IMM(R2, v), NB_MOV64_REG(R1, R6),                                  \
+		NB_CALL_REL(1), NB_EXIT(),                                                  \
+		NB_ALU64_REG(BPF_ADD, R1, R2), NB_LDX_MEM(BPF_DW, R0, R1, 0), NB_EXIT()),    \
+	  MAPS(VM_HASH_8_16), verdict }
+	PRUNE_ARG("prune_precise_callee_arg", 16,
+		  REJECT("invalid access to map value, value_size=16 off=16 size=8")),
+	PRUNE_ARG("prune_precise_callee_arg_safe", 8, ACCEPT),
+	/* The callee reads the offset from its caller's stack. */
+#define PRUNE_CALLER_SLOT(nm, v, verdict)                                                   \
+	{ .name = nm, .type = SF,                                                           \
+	  INSNS(LOOKUP_OR_EXIT(0), NB_MOV64_REG(R6, R0), RANDOM, FILLER,                   \
+		NB_JMP_IMM(BPF_JGT, R0, 5, 3), NB_MOV64_IMM(R7, 1),                         \
+		NB_STX_MEM(BPF_DW, R10, R7, -16), NB_JA(2), NB_MOV64_IMM(R7, v),             \
+		NB_STX_MEM(BPF_DW, R10, R7, -16), NB_MOV64_REG(R1, R10),                    \
+		NB_ALU64_IMM(BPF_ADD, R1, -16), NB_MOV64_REG(R2, R6), NB_CALL_REL(1), NB_EXIT(), \
+		NB_LDX_MEM(BPF_DW, R3, R1, 0), NB_ALU64_REG(BPF_ADD, R2, R3),                \
+		NB_LDX_MEM(BPF_DW, R0, R2, 0), NB_EXIT()),                                  \
+	  MAPS(VM_HASH_8_16), verdict }
+	PRUNE_CALLER_SLOT("prune_precise_caller_slot", 16,
+			  REJECT("invalid access to map value, value_size=16 off=16 size=8")),
+	PRUNE_CALLER_SLOT("prune_precise_caller_slot_safe", 8, ACCEPT),
+	/* A bounded loop whose body may change the offset on any turn. */
+#define PRUNE_LOOP(nm, v, verdict)                                                          \
+	{ .name = nm, .type = SF,                                                           \
+	  INSNS(LOOKUP_OR_EXIT(0), NB_MOV64_REG(R6, R0), NB_MOV64_IMM(R7, 0),              \
+		NB_MOV64_IMM(R9, 0), RANDOM, FILLER, NB_JMP_IMM(BPF_JGT, R0, 5, 2),          \
+		NB_MOV64_IMM(R7, 1), NB_JA(1), NB_MOV64_IMM(R7, v),                         \
+		NB_ALU64_IMM(BPF_ADD, R9, 1), NB_JMP_IMM(BPF_JLT, R9, 3, -11),               \
+		NB_ALU64_REG(BPF_ADD, R6, R7), NB_LDX_MEM(BPF_DW, R0, R6, 0), NB_EXIT()),    \
+	  MAPS(VM_HASH_8_16), verdict }
+	PRUNE_LOOP("prune_precise_loop_offset", 16,
+		   REJECT("invalid access to map value, value_size=16 off=16 size=8")),
+	PRUNE_LOOP("prune_precise_loop_offset_safe", 8, ACCEPT),
+
 	/* Clang-compiled programs of tests/bpf/verifier_c.c, loaded one at a time. */
 #define C_CASE(prog, t, verdict) { .name = prog, .obj = "verifier_c.o", .type = t, verdict }
 	C_CASE("ok_tc_count_by_proto", TC, ACCEPT),
