@@ -161,15 +161,19 @@ int check_stack_write(struct nb_verifier_env *env, struct nb_func_state *state, 
 	}
 	bool is_st = insn && insn_class(insn) == BPF_ST;
 
-	if (!reg && is_st && insn->imm != 0) {
+	/* An immediate is spilled as a known scalar, zero too at the slot's start. */
+	if (!reg && is_st && (insn->imm != 0 || first == 0)) {
 		mark_reg_known(&fake, (u64)(s64)insn->imm);
 		reg = &fake;
 	}
 	/*
 	 * A register written whole keeps its state; a narrow scalar write too (aligned to its
-	 * size, so inside this slot), as the low bytes of the value.
+	 * size, so inside this slot), as the low bytes of the value. A zero written at the
+	 * slot's start is a spill as in the kernel (save_register_state): an imprecise zero
+	 * matches other spilled scalars when states are compared; elsewhere zero bytes are
+	 * STACK_ZERO.
 	 */
-	if (reg && (is_spillable_pointer(reg) || !register_is_null(reg))) {
+	if (reg && (is_spillable_pointer(reg) || !register_is_null(reg) || first == 0)) {
 		slot->spilled_ptr = *reg;
 		if (size < NB_REG_SIZE)
 			coerce_reg_to_size(&slot->spilled_ptr, size);
@@ -327,13 +331,23 @@ int check_stack_read(struct nb_verifier_env *env, struct nb_func_state *state,
 				verbose(env, "invalid size of register fill\n");
 				return -EACCES;
 			}
-			if (first == so && size == spill_size) {
+			/* The spill's low bytes: the value, cut to size by check_mem_access. */
+			if (first == so && size <= spill_size) {
 				if (dst) {
 					*dst = *sr;
 					if (size < NB_REG_SIZE)
 						dst->id = 0;
 				}
 				/* A fill: precision backtracking follows the value to its spill. */
+				return push_jmp_history(env, env->cur,
+							insn_stack_access_flags(state->frameno,
+										spi_of(off)), 0);
+			}
+			/* Any bytes of a spilled zero are zero. */
+			if (sr->type == SCALAR_VALUE && tnum_equals_const(sr->var_off, 0) &&
+			    first >= so && first + size <= so + spill_size) {
+				if (dst)
+					mark_reg_known_zero(dst);
 				return push_jmp_history(env, env->cur,
 							insn_stack_access_flags(state->frameno,
 										spi_of(off)), 0);
