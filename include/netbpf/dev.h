@@ -45,6 +45,11 @@ enum nb_drop_reason {
 	NB_DROP_PORT_RX_NO_BUFFER,	/* the kernel had no port buffer for a frame (AF_XDP) */
 	NB_DROP_PORT_TX_INVALID,	/* the kernel refused a transmit descriptor (AF_XDP) */
 	NB_DROP_CPUMAP_FULL,	/* a cpumap entry's queue was full */
+	/*
+	 * a super-frame or partial checksum for a port without that offload, which software
+	 * could not segment or complete (a tunnel's super-frame, broken headers)
+	 */
+	NB_DROP_OFFLOAD,
 	NB_DROP_REASON_MAX,
 };
 

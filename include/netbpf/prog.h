@@ -27,6 +27,12 @@ enum nb_prog_load_flags {
 	NB_PROG_LOAD_CHECKED = 1U << 1,
 	/* Skip the verifier and run unchecked: for debugging the engines only (--unsafe-no-verify). */
 	NB_PROG_LOAD_UNSAFE_NO_VERIFY = 1U << 2,
+	/*
+	 * An XDP program that handles frames with fragments (BPF_F_XDP_HAS_FRAGS, section
+	 * "xdp.frags"): the XDP hook gives it a frame beyond a page as it is, where another
+	 * program gets it made linear first, as the kernel's generic XDP does.
+	 */
+	NB_PROG_LOAD_XDP_HAS_FRAGS = 1U << 3,
 };
 
 struct nb_prog_load_opts {
@@ -64,6 +70,8 @@ __u32 nb_prog_id(const struct nb_prog *prog);
 const struct bpf_insn *nb_prog_insns(const struct nb_prog *prog, unsigned int *cnt);
 const struct bpf_insn *nb_prog_xlated(const struct nb_prog *prog, unsigned int *cnt);
 bool nb_prog_is_jited(const struct nb_prog *prog);
+/* Loaded with NB_PROG_LOAD_XDP_HAS_FRAGS (prog->aux->xdp_has_frags). */
+bool nb_prog_xdp_has_frags(const struct nb_prog *prog);
 /* Instructions the verifier processed on its walk (bpf_prog_info's verified_insns); 0 unverified. */
 __u32 nb_prog_verified_insns(const struct nb_prog *prog);
 /*

@@ -758,8 +758,15 @@ static u32 emit_ld_abs_inline(struct jit_ctx *c, const struct bpf_insn *insn, u3
 		emit_mov(b, 0, AUX, reg_map[insn->src_reg]);
 		emit_alu_imm(b, 0, ALU_ADD, AUX, insn->imm);
 		*slow2 = emit_jcc8_fwd(b, CC_S);
-		/* AUX2 = len - off, in 64 bits (both zero-extended): below size is out of bounds. */
+		/*
+		 * AUX2 = linear length - off, in 64 bits (all zero-extended): below size is out
+		 * of the linear part. ADDR, unused by unchecked code here, holds the fragments'.
+		 */
 		emit_load(b, 4, AUX2, RBX, ops->ld_abs_len_off);
+		if (ops->ld_abs_data_len_off) {
+			emit_load(b, 4, ADDR, RBX, ops->ld_abs_data_len_off);
+			emit_alu(b, X86_W64, ALU_SUB, AUX2, ADDR);
+		}
 		emit_alu(b, X86_W64, ALU_SUB, AUX2, AUX);
 		emit_alu_imm(b, X86_W64, ALU_CMP, AUX2, size);
 		slow = emit_jcc8_fwd(b, CC_L);
@@ -769,6 +776,10 @@ static u32 emit_ld_abs_inline(struct jit_ctx *c, const struct bpf_insn *insn, u3
 	} else {
 		/* off is the immediate, 0 <= off <= INT32_MAX - 4 (the caller checked). */
 		emit_load(b, 4, AUX, RBX, ops->ld_abs_len_off);
+		if (ops->ld_abs_data_len_off) {
+			emit_load(b, 4, AUX2, RBX, ops->ld_abs_data_len_off);
+			emit_alu(b, 0, ALU_SUB, AUX, AUX2);
+		}
 		emit_alu_imm(b, 0, ALU_CMP, AUX, insn->imm + (s32)size);
 		slow = emit_jcc8_fwd(b, CC_B);
 		emit_load(b, 8, AUX, RBX, ops->ld_abs_data_off);

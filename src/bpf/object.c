@@ -503,6 +503,9 @@ static int load_progs(struct nb_object *obj, const struct nb_object_load_opts *o
 
 		if (!p->autoload)
 			continue;
+		/* libbpf loads "xdp.frags" sections with BPF_F_XDP_HAS_FRAGS */
+		if (type == BPF_PROG_TYPE_XDP && !strncmp(p->sec_name, "xdp.frags", 9))
+			po.flags |= NB_PROG_LOAD_XDP_HAS_FRAGS;
 		if (!type) {
 			nb_obj_err(obj, "program %s (section %s): the section name tells no "
 				   "program type: give one (tc, xdp, socket)", p->name, p->sec_name);

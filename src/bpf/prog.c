@@ -294,6 +294,11 @@ bool nb_prog_is_jited(const struct nb_prog *prog)
 	return prog->jited || prog->jited_checked;
 }
 
+bool nb_prog_xdp_has_frags(const struct nb_prog *prog)
+{
+	return prog->load_flags & NB_PROG_LOAD_XDP_HAS_FRAGS;
+}
+
 __u32 nb_prog_verified_insns(const struct nb_prog *prog)
 {
 	return prog->verified_insns;

@@ -72,13 +72,15 @@ struct nb_prog_type_ops {
 	/*
 	 * Lets the JIT read LD_ABS/LD_IND in line, as the kernel's JIT does for skbs: when
 	 * ld_abs_linear is set, ctx holds at ld_abs_data_off a pointer to the packet's first byte
-	 * and at ld_abs_len_off its length (u32), and for every off >= 0 ld_abs reads exactly
-	 * data[off, off + size) when off + size <= len and fails otherwise. Negative offsets
-	 * (SKF_NET_OFF, SKF_LL_OFF) and failures still go through ld_abs.
+	 * and at ld_abs_len_off its length (u32), less the u32 at ld_abs_data_len_off when that is
+	 * not 0 (bytes beyond the linear part, skb->data_len), and for every off >= 0 ld_abs reads
+	 * exactly data[off, off + size) when off + size is within that length. Negative offsets
+	 * (SKF_NET_OFF, SKF_LL_OFF) and anything beyond still go through ld_abs.
 	 */
 	bool ld_abs_linear;
 	u16 ld_abs_data_off;
 	u16 ld_abs_len_off;
+	u16 ld_abs_data_len_off;
 	/* Direct packet access for NB_CTX_PKT registers; NONE also forbids packet pointers. */
 	enum nb_pkt_access pkt_access;
 	/*

@@ -8,7 +8,8 @@
  * Words (pktgen's names where it has them):
  *
  *   count N        frames to make, 0 for no end (default 1000)
- *   pkt_size N     frame bytes without the FCS (default 60, or the headers when longer)
+ *   pkt_size N     frame bytes without the FCS (default 60, or the headers when longer; up to
+ *                  GEN_MAX_SIZE: a jumbo frame continues in fragments after a page)
  *   ratep N        frames per second, 0 for as fast as asked (default 0)
  *   src_mac M, dst_mac M
  *   proto udp|tcp|icmp|arp   (default udp)
@@ -38,6 +39,9 @@
 #include "io/port.h"
 #include "net/csum.h"
 #include "net/pkt.h"
+
+/* The longest frame: an IP packet of 65535 bytes (ETH_MAX_MTU) behind its Ethernet header. */
+#define GEN_MAX_SIZE (65535 + ETH_HLEN)
 
 #define PKTGEN_MAGIC 0xbe9be955
 #define PKTGEN_HDR_LEN 16	/* magic, sequence number, seconds, microseconds */
@@ -72,7 +76,7 @@ struct gen {
 	 * every frame starts as a copy of it, then the fields that walk are patched with
 	 * incremental checksum updates (RFC 1624), which is what makes the generator fast.
 	 */
-	u8 tmpl_buf[NB_PKT_MAX_LEN + 2] __attribute__((aligned(8)));
+	u8 tmpl_buf[GEN_MAX_SIZE + 2] __attribute__((aligned(8)));
 	u32 l3_off;			/* offsets in the frame */
 	u32 l4_off;
 	bool has_pktgen_hdr;
@@ -394,10 +398,14 @@ static unsigned int gen_rx_burst(struct nb_port *port, struct nb_pkt **pkts, uns
 
 		if (!pkt)
 			break;
-		u8 *f = nb_pkt_put(pkt, g->size);
-
-		memcpy(f, g->tmpl_buf + 2, g->size);
-		patch_frame(g, f, g->made++);
+		if (likely(g->size <= NB_PKT_MAX_LEN)) {
+			memcpy(nb_pkt_put(pkt, g->size), g->tmpl_buf + 2, g->size);
+		} else if (nb_pkt_append(pkt, g->tmpl_buf + 2, g->size)) {
+			nb_pkt_free(pkt);
+			break;
+		}
+		/* the fields that walk are in the headers: in the linear part */
+		patch_frame(g, pkt->data, g->made++);
 		pkts[n] = pkt;
 	}
 	return n;
@@ -470,7 +478,7 @@ static int gen_parse(struct gen *g, int argc, char **argv, struct nb_log *log)
 		if (!strcmp(key, "count") && nb_port_parse_u64(val, &num)) {
 			g->count = num;
 		} else if ((!strcmp(key, "pkt_size") || !strcmp(key, "size")) &&
-			   nb_port_parse_u64(val, &num) && num <= NB_PKT_MAX_LEN) {
+			   nb_port_parse_u64(val, &num) && num <= GEN_MAX_SIZE) {
 			g->size = (u32)num;
 			size_set = true;
 		} else if ((!strcmp(key, "ratep") || !strcmp(key, "rate")) &&
@@ -626,6 +634,7 @@ int nb_gen_progress(const struct nb_port *port, u64 *made, u64 *count)
 
 static const struct nb_port_ops gen_port_ops = {
 	.kind = "gen",
+	.features = NB_NETIF_F_ALL,	/* in memory: frames as they are */
 	.priv_size = sizeof(struct gen),
 	.open = gen_open,
 	.rx_burst = gen_rx_burst,

@@ -152,6 +152,7 @@ int nb_pipe_pair_devs(struct nb_dev *a, struct nb_dev *b, struct nb_log *log)
 
 static const struct nb_port_ops pipe_port_ops = {
 	.kind = "pipe",
+	.features = NB_NETIF_F_ALL,	/* the veth twin: a frame moves as it is */
 	.priv_size = sizeof(struct pipe_end),
 	.open = pipe_open,
 	.rx_burst = pipe_rx_burst,

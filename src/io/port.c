@@ -33,6 +33,7 @@ struct nb_port *nb_port_alloc(const struct nb_port_ops *ops)
 	if (!port)
 		return NULL;
 	port->ops = ops;
+	port->features = ops->features;
 	if (ops->priv_size) {
 		port->priv = calloc(1, ops->priv_size);
 		if (!port->priv) {

@@ -21,6 +21,22 @@ struct nb_port;
 /* Frames moved per call on the datapath. */
 #define NB_BURST 32
 
+/*
+ * What a port's transmit takes as it is (the kernel's NETIF_F_* device features); the
+ * datapath does the rest in software before tx_burst (nb_validate_xmit): a frame with
+ * fragments is made linear without SG, a checksum left to the device (CHECKSUM_PARTIAL) is
+ * completed without HW_CSUM, a super-frame is segmented without its GSO type.
+ */
+#define NB_NETIF_F_SG		(1U << 0)	/* fragments (scatter-gather) */
+#define NB_NETIF_F_HW_CSUM	(1U << 1)	/* CHECKSUM_PARTIAL, any protocol */
+#define NB_NETIF_F_TSO		(1U << 2)	/* TCP over IPv4 super-frames */
+#define NB_NETIF_F_TSO6		(1U << 3)	/* TCP over IPv6 */
+#define NB_NETIF_F_TSO_ECN	(1U << 4)	/* TCP super-frames with CWR set */
+#define NB_NETIF_F_GSO_UDP_L4	(1U << 5)	/* UDP super-frames (USO) */
+#define NB_NETIF_F_GSO_ANY	(1U << 6)	/* any super-frame, tunnels too: kept whole */
+/* A port that takes every frame as it is: memory, files, the veth twin. */
+#define NB_NETIF_F_ALL		(~0U)
+
 /* One queue of a multi-queue port (afpacket, tap: `queues N`), for show output and tests. */
 struct nb_port_queue_stats {
 	u64 rx_packets;		/* frames handed to the datapath */
@@ -60,6 +76,8 @@ struct nb_port_ops {
 	 * tx lock, as dev_queue_xmit does with HARD_TX_LOCK.
 	 */
 	bool lltx;
+	/* NB_NETIF_F_*: what tx_burst takes, unless open sets port->features otherwise */
+	u32 features;
 	void (*close)(struct nb_port *port);
 	/* One line describing the port's state (counters, files), for `ip -d link show`. */
 	void (*describe)(const struct nb_port *port, char *buf, size_t size);
@@ -73,6 +91,7 @@ struct nb_port {
 	struct nb_dev *dev;		/* the device it serves, set by nb_dev_set_port */
 	void *priv;
 	pthread_spinlock_t tx_lock;	/* one transmitter at a time unless ops->lltx */
+	u32 features;			/* NB_NETIF_F_*: ops->features, or what open found */
 };
 
 const struct nb_port_ops *nb_port_ops_find(const char *kind);

@@ -118,6 +118,7 @@ struct nb_pkt *nb_sink_take(struct nb_port *port)
 
 static const struct nb_port_ops sink_port_ops = {
 	.kind = "sink",
+	.features = NB_NETIF_F_ALL,	/* in memory: frames as they are */
 	.priv_size = sizeof(struct sink),
 	.open = sink_open,
 	.tx_burst = sink_tx_burst,

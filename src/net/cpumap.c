@@ -315,6 +315,11 @@ static void cpu_map_run_frame(struct nb_cpu_map_entry *rcpu, struct nb_pkt *pkt)
 	struct nb_xdp_buff xdp;
 	u32 act = XDP_PASS;
 
+	if (rcpu->prog && nb_xdp_prepare_frags(rcpu->prog, pkt)) {
+		nb_pkt_drop(pkt, dev_rx, NB_DROP_NOMEM);
+		nb_dev_put(dev_rx);
+		return;
+	}
 	nb_pkt_to_xdp(pkt, &xdp, &rxq);
 	if (rcpu->prog)
 		act = nb_xdp_prog_run(rcpu->prog, &xdp);

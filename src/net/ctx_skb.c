@@ -301,29 +301,32 @@ static const u8 *skb_neg_ptr(const struct nb_pkt *pkt, s32 k, u32 size)
 	} else {
 		return NULL;
 	}
-	if (ptr >= pkt->head && ptr + size <= pkt->data + pkt->len)
+	if (ptr >= pkt->head && ptr + size <= pkt->data + nb_pkt_headlen(pkt))
 		return ptr;
 	return NULL;
 }
 
 /*
- * LD_ABS/LD_IND: size bytes at off in network order, as a host-order value. For off >= 0 this is
- * a bounds check against len and a read at data + off, which the JIT repeats in line.
+ * LD_ABS/LD_IND: size bytes at off in network order, as a host-order value. For off >= 0 within
+ * the linear part (len - data_len) this is a read at data + off, which the JIT repeats in line;
+ * beyond it the bytes come from the fragments (bpf_skb_load_helper's skb_header_pointer).
  */
 #define SKB_LD_ABS_LINEAR                                                  \
 	.ld_abs_linear = true, .ld_abs_data_off = offsetof(struct nb_pkt, data), \
-	.ld_abs_len_off = offsetof(struct nb_pkt, len)
+	.ld_abs_len_off = offsetof(struct nb_pkt, len),                          \
+	.ld_abs_data_len_off = offsetof(struct nb_pkt, data_len)
 
 /* LD_ABS/LD_IND: size bytes at off in network order, as a host-order value. */
 static int skb_ld_abs(const void *ctx, s32 off, u32 size, u32 *val)
 {
 	const struct nb_pkt *pkt = ctx;
 	const u8 *p;
+	u8 buf[4];
 
 	if (off >= 0) {
-		if ((u64)(u32)off + size > pkt->len)
+		p = nb_pkt_header_pointer(pkt, (u32)off, size, buf);
+		if (!p)
 			return -EFAULT;
-		p = pkt->data + off;
 	} else {
 		p = skb_neg_ptr(pkt, off, size);
 		if (!p)

@@ -20,14 +20,19 @@
 #include "io/pipe.h"
 #include "io/port.h"
 #include "net/dev.h"
+#include "net/gso.h"
 #include "net/pkt.h"
 #include "net/xdp.h"
 
 /* The largest ifindex the table holds. */
 #define NB_DEV_MAX_IFINDEX 65535
-/* Ethernet's smallest mtu (ETH_MIN_MTU); the largest fits a packet buffer with its header. */
+/*
+ * Ethernet's smallest mtu (ETH_MIN_MTU) and largest (ETH_MAX_MTU, veth's): a frame beyond a
+ * page continues in fragments, so the longest one, with its header and a tag, fits a packet.
+ */
 #define NB_DEV_MIN_MTU 68
-#define NB_DEV_MAX_MTU (NB_PKT_MAX_LEN - ETH_HLEN)
+#define NB_DEV_MAX_MTU 65535
+_Static_assert(NB_DEV_MAX_MTU + ETH_HLEN + 4 <= NB_PKT_MAX_FRAME, "a frame of the largest mtu fits");
 
 static pthread_mutex_t dev_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct nb_dev **dev_table;	/* ifindex -> device, read without the lock */
@@ -50,6 +55,7 @@ static const char *const drop_reason_names[NB_DROP_REASON_MAX] = {
 	[NB_DROP_PORT_RX_NO_BUFFER] = "rx_no_buffer",
 	[NB_DROP_PORT_TX_INVALID] = "tx_invalid",
 	[NB_DROP_CPUMAP_FULL] = "cpumap_full",
+	[NB_DROP_OFFLOAD] = "offload",
 };
 
 const char *nb_drop_reason_name(enum nb_drop_reason reason)
@@ -465,39 +471,76 @@ unsigned int nb_dev_rx_queue_burst(struct nb_dev *dev, unsigned int queue, struc
 	return rx_received(dev, pkts, nb_port_rx_queue_burst(dev->port, queue, pkts, max));
 }
 
-unsigned int nb_dev_tx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n)
+/* Hand cnt frames to the port; what it does not take is dropped. Returns the frames sent. */
+static unsigned int port_xmit(struct nb_dev *dev, struct nb_dev_stats *s, struct nb_pkt **pkts,
+			      unsigned int cnt)
 {
-	enum nb_drop_reason reason = NB_DROP_TX_ERROR;
-	struct nb_dev_stats *s = nb_dev_this_stats(dev);
-	unsigned int sent = 0;
-	u64 bytes = 0, unsent_bytes = 0;
+	unsigned int sent;
+	u64 bytes = 0;
 
-	if (!n)
-		return 0;
-	if (!READ_ONCE(dev->up)) {
-		reason = NB_DROP_DEV_DOWN;
-	} else if (dev->port) {
-		unsigned int kept = 0;
-
-		for (unsigned int i = 0; i < n; i++) {
-			/* Ports have no VLAN offload: an offloaded tag goes into the frame. */
-			if (unlikely(pkts[i]->vlan_present) && nb_pkt_vlan_push_inside(pkts[i])) {
-				s->drops[NB_DROP_NOMEM]++;
-				nb_pkt_free(pkts[i]);
-				continue;
-			}
-			bytes += pkts[i]->len;
-			pkts[kept++] = pkts[i];
-		}
-		n = kept;
-		sent = nb_port_tx_burst(dev->port, pkts, n);
-	}
-	for (unsigned int i = sent; i < n; i++) {
-		unsent_bytes += pkts[i]->len;
+	/* the port frees the frames it takes: their bytes are counted before */
+	for (unsigned int i = 0; i < cnt; i++)
+		bytes += pkts[i]->len;
+	sent = nb_port_tx_burst(dev->port, pkts, cnt);
+	for (unsigned int i = sent; i < cnt; i++) {
+		bytes -= pkts[i]->len;
 		nb_pkt_free(pkts[i]);
 	}
 	s->tx_packets += sent;
-	s->tx_bytes += sent ? bytes - unsent_bytes : 0;
-	s->drops[reason] += n - sent;
+	s->tx_bytes += bytes;
+	s->drops[NB_DROP_TX_ERROR] += cnt - sent;
+	return sent;
+}
+
+unsigned int nb_dev_tx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n)
+{
+	struct nb_dev_stats *s = nb_dev_this_stats(dev);
+	struct nb_pkt *out[NB_BURST];
+	unsigned int sent = 0, cnt = 0;
+	u32 features;
+
+	if (!n)
+		return 0;
+	if (!READ_ONCE(dev->up) || !dev->port) {
+		s->drops[READ_ONCE(dev->up) ? NB_DROP_TX_ERROR : NB_DROP_DEV_DOWN] += n;
+		for (unsigned int i = 0; i < n; i++)
+			nb_pkt_free(pkts[i]);
+		return 0;
+	}
+	features = dev->port->features;
+	for (unsigned int i = 0; i < n; i++) {
+		struct nb_pkt *pkt = pkts[i], *next;
+		int err = 0;
+
+		/* Ports have no VLAN offload: an offloaded tag goes into the frame. */
+		if (unlikely(pkt->vlan_present) && nb_pkt_vlan_push_inside(pkt)) {
+			s->drops[NB_DROP_NOMEM]++;
+			nb_pkt_free(pkt);
+			continue;
+		}
+		/* offloads the port lacks are done here (validate_xmit_skb): a list may come back */
+		pkt->next = NULL;
+		if (unlikely(features != NB_NETIF_F_ALL &&
+			     (pkt->gso_size || pkt->data_len ||
+			      pkt->ip_summed == NB_CHECKSUM_PARTIAL))) {
+			pkt = nb_validate_xmit(pkt, features, &err);
+			if (!pkt) {
+				s->drops[err == -ENOMEM ? NB_DROP_NOMEM : NB_DROP_OFFLOAD]++;
+				nb_pkt_free(pkts[i]);
+				continue;
+			}
+		}
+		for (; pkt; pkt = next) {
+			next = pkt->next;
+			pkt->next = NULL;
+			out[cnt++] = pkt;
+			if (cnt == NB_BURST) {
+				sent += port_xmit(dev, s, out, cnt);
+				cnt = 0;
+			}
+		}
+	}
+	if (cnt)
+		sent += port_xmit(dev, s, out, cnt);
 	return sent;
 }

@@ -2,9 +2,13 @@
 /*
  * Packet helpers of the tc, socket filter and XDP program types, with the kernel's ids,
  * prototypes and semantics (net/core/filter.c). Helpers take the context (struct nb_pkt * for
- * the skb types) in r1. There is no checksum offload here (every packet is CHECKSUM_NONE), so
- * the flags that only maintain skb->csum (BPF_F_RECOMPUTE_CSUM, BPF_F_PSEUDO_HDR) are accepted
- * and change nothing in the packet, exactly as in the kernel for such packets.
+ * the skb types) in r1. Reads reach every byte of the packet, fragments included (as
+ * skb_header_pointer); writes first pull the bytes into the private linear part (as
+ * bpf_try_make_writable). The checksum helpers keep CHECKSUM_PARTIAL packets right as
+ * inet_proto_csum_replace* does: the field of a partial checksum holds the pseudo-header sum
+ * only, so only pseudo-header changes (BPF_F_PSEUDO_HDR) touch it; skb->csum is not kept
+ * (no packet is CHECKSUM_COMPLETE here), so the flags that only maintain it
+ * (BPF_F_RECOMPUTE_CSUM) change nothing, exactly as in the kernel for such packets.
  */
 #include <errno.h>
 #include <limits.h>
@@ -39,10 +43,8 @@ static u64 bpf_skb_load_bytes(u64 r1, u64 offset, u64 to, u64 len, u64 r5)
 {
 	const struct nb_pkt *pkt = CTX_PKT(r1);
 
-	if ((u32)offset <= INT_MAX && (u64)(u32)offset + (u32)len <= pkt->len) {
-		memcpy(PTR(to), pkt->data + (u32)offset, (u32)len);
+	if ((u32)offset <= INT_MAX && !nb_pkt_copy_bits(pkt, (u32)offset, PTR(to), (u32)len))
 		return 0;
-	}
 	memset(PTR(to), 0, (u32)len);
 	return (u64)-EFAULT;
 }
@@ -54,11 +56,14 @@ static const struct nb_func_proto bpf_skb_load_bytes_proto = {
 		      NB_ARG_CONST_SIZE },
 };
 
-/* bpf_skb_load_bytes_relative: from the mac (BPF_HDR_START_MAC) or network header. */
+/*
+ * bpf_skb_load_bytes_relative: from the mac (BPF_HDR_START_MAC) or network header, within the
+ * linear part (the kernel reads up to skb_tail_pointer).
+ */
 static u64 bpf_skb_load_bytes_relative(u64 r1, u64 offset, u64 to, u64 len, u64 start_header)
 {
 	const struct nb_pkt *pkt = CTX_PKT(r1);
-	const u8 *end = pkt->data + pkt->len;
+	const u8 *end = pkt->data + nb_pkt_headlen(pkt);
 	const u8 *start;
 
 	if ((u32)offset > 0xffff)
@@ -179,6 +184,33 @@ static const struct nb_func_proto bpf_l3_csum_replace_proto = {
 };
 
 /*
+ * The field of a CHECKSUM_PARTIAL packet holds the uninverted pseudo-header sum, which the
+ * device completes over the data: a pseudo-header field's change goes into it uninverted,
+ * a data change does not (inet_proto_csum_replace4 and _by_diff for CHECKSUM_PARTIAL).
+ */
+static int csum_replace_partial(u16 *sum, u64 flags, u64 from, u64 to)
+{
+	u32 unfolded = *sum;
+
+	switch (flags & BPF_F_HDR_FIELD_MASK) {
+	case 0:
+		if (from != 0)
+			return -EINVAL;
+		if (flags & BPF_F_PSEUDO_HDR)
+			*sum = (u16)~nb_csum_fold(nb_csum_add((u32)to, unfolded));
+		return 0;
+	case 2:
+	case 4:
+		if (flags & BPF_F_PSEUDO_HDR)
+			*sum = (u16)~nb_csum_fold(nb_csum_add(nb_csum_sub(unfolded, (u32)from),
+							      (u32)to));
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/*
  * bpf_l4_csum_replace: the same for a TCP/UDP checksum. BPF_F_MARK_MANGLED_0 leaves a zero
  * (UDP: "no checksum") alone and never writes zero (CSUM_MANGLED_0 instead).
  */
@@ -198,7 +230,8 @@ static u64 bpf_l4_csum_replace(u64 r1, u64 offset, u64 from, u64 to, u64 flags)
 	memcpy(&sum, ptr, sizeof(sum));
 	if (is_mmzero && !do_mforce && !sum)
 		return 0;
-	if (csum_replace_field(&sum, flags, from, to))
+	if (pkt->ip_summed == NB_CHECKSUM_PARTIAL ? csum_replace_partial(&sum, flags, from, to) :
+						     csum_replace_field(&sum, flags, from, to))
 		return (u64)-EINVAL;
 	if (is_mmzero && !sum)
 		sum = 0xffff; /* CSUM_MANGLED_0 */

@@ -5,8 +5,12 @@
  * data into reach, ECN. They run with data at the mac header, as at the tc hooks, and leave
  * the program fresh packet pointers (every one of them changes packet data for the verifier).
  *
- * A buffer never grows here: where the kernel would reallocate the head, the bytes move within
- * the buffer, and a packet that cannot fit any more fails with -ENOMEM.
+ * Where the kernel would reallocate the head, the bytes move within the buffer, or to a big one
+ * (nb_pkt_cow_head, nb_pkt_grow_tailroom). GSO packets keep their segmentation right as the
+ * kernel's helpers do: a header that grows or shrinks changes gso_size (unless
+ * BPF_F_ADJ_ROOM_FIXED_GSO), marks the headers for checking (SKB_GSO_DODGY) and the segment count
+ * for recounting, an encapsulation adds its tunnel type; UDP super-frames, whose gso_size delimits
+ * datagrams, only take fixed ones.
  */
 #include <errno.h>
 #include <string.h>
@@ -38,12 +42,26 @@
 	 BPF_F_ADJ_ROOM_ENCAP_L2(BPF_ADJ_ROOM_ENCAP_L2_MASK) | NB_F_ADJ_ROOM_DECAP_L3_MASK)
 
 /*
- * A GSO packet: only a test run makes one here (gso_size from ctx_in), and it has no GSO type,
- * so it counts as a non-TCP one (skb_is_gso && !skb_is_gso_tcp).
+ * A GSO packet (skb_is_gso): a super-frame from a port with offloads, with its type, or one a
+ * test run makes (gso_size from ctx_in) without a type, which counts as a non-TCP one.
  */
 static bool pkt_is_gso(const struct nb_pkt *pkt)
 {
-	return pkt->gso_size != 0;
+	return nb_pkt_is_gso(pkt);
+}
+
+/* UDP's gso_size delimits datagrams: only a fixed one survives a header change. */
+static bool gso_room_unsupported(const struct nb_pkt *pkt, u64 flags)
+{
+	return pkt_is_gso(pkt) && !nb_pkt_is_gso_tcp(pkt) &&
+	       (!(pkt->gso_type & NB_SKB_GSO_UDP_L4) || !(flags & BPF_F_ADJ_ROOM_FIXED_GSO));
+}
+
+/* The headers changed: segments must be checked again and counted anew. */
+static void gso_headers_changed(struct nb_pkt *pkt, u32 gso_type)
+{
+	pkt->gso_type |= NB_SKB_GSO_DODGY | gso_type;
+	pkt->gso_segs = 0;
 }
 
 static bool eth_type_vlan(__be16 proto)
@@ -179,8 +197,10 @@ static const struct nb_func_proto bpf_skb_vlan_pop_proto = {
 static int net_hdr_push(struct nb_pkt *pkt, u32 off, u32 len)
 {
 	bool trans_same = pkt->transport_header == pkt->network_header;
-	int err = nb_pkt_cow_head(pkt, len);
+	int err = nb_pkt_may_pull(pkt, off);
 
+	if (!err)
+		err = nb_pkt_cow_head(pkt, len);
 	if (err)
 		return err;
 	nb_pkt_push(pkt, len);
@@ -198,7 +218,7 @@ static int net_hdr_pop(struct nb_pkt *pkt, u32 off, u32 len)
 {
 	bool trans_same = pkt->transport_header == pkt->network_header;
 
-	if (off + len > pkt->len)
+	if (nb_pkt_may_pull(pkt, off + len))
 		return -ENOMEM;
 	memmove(pkt->data + len, pkt->data, off);
 	nb_pkt_pull(pkt, len);
@@ -225,6 +245,9 @@ static u64 bpf_skb_change_proto(u64 r1, u64 proto, u64 flags, u64 r4, u64 r5)
 	if (pkt->protocol == htons(ETH_P_IP) && to == htons(ETH_P_IPV6)) {
 		err = net_hdr_push(pkt, mac_header_len(pkt), len_diff);
 		if (!err) {
+			/* the segments' type follows; the program writes the new header */
+			if (pkt->gso_type & NB_SKB_GSO_TCPV4)
+				pkt->gso_type ^= NB_SKB_GSO_TCPV4 | NB_SKB_GSO_TCPV6;
 			pkt->protocol = htons(ETH_P_IPV6);
 			nb_pkt_clear_hash(pkt);
 		}
@@ -233,6 +256,8 @@ static u64 bpf_skb_change_proto(u64 r1, u64 proto, u64 flags, u64 r4, u64 r5)
 		if (!err)
 			err = net_hdr_pop(pkt, mac_header_len(pkt), len_diff);
 		if (!err) {
+			if (pkt->gso_type & NB_SKB_GSO_TCPV6)
+				pkt->gso_type ^= NB_SKB_GSO_TCPV4 | NB_SKB_GSO_TCPV6;
 			pkt->protocol = htons(ETH_P_IP);
 			nb_pkt_clear_hash(pkt);
 		}
@@ -267,9 +292,14 @@ static const struct nb_func_proto bpf_skb_change_type_proto = {
 	.arg_type = { NB_ARG_PTR_TO_CTX, NB_ARG_ANYTHING },
 };
 
-/* The shortest a program may cut the packet: to its network or transport header. */
+/*
+ * The shortest a program may cut the packet: to its network or transport header, and past a
+ * checksum left to the device (__bpf_skb_min_len).
+ */
 static u32 skb_min_len(const struct nb_pkt *pkt)
 {
+	if (pkt->ip_summed == NB_CHECKSUM_PARTIAL)
+		return (u32)nb_pkt_checksum_start_offset(pkt) + pkt->csum_offset + sizeof(u16);
 	if (pkt->transport_header != NB_PKT_HDR_UNSET)
 		return (u32)(nb_pkt_transport_header(pkt) - pkt->data);
 	return network_offset(pkt);
@@ -290,24 +320,22 @@ static u64 bpf_skb_change_tail(u64 r1, u64 new_len, u64 flags, u64 r4, u64 r5)
 		err = -NB_ENOTSUPP;
 		goto out;
 	}
+	/* a slow path: the packet becomes linear and private, its offloads dropped */
 	err = nb_pkt_ensure_writable(pkt, pkt->len);
 	if (err)
 		goto out;
 	if (len > pkt->len) {
 		u32 grow = len - pkt->len;
 
-		if (nb_pkt_tailroom(pkt) < grow) {
-			err = -ENOMEM;
+		err = nb_pkt_grow_tailroom(pkt, grow);
+		if (err)
 			goto out;
-		}
 		memset(nb_pkt_put(pkt, grow), 0, grow);
 	} else {
 		nb_pkt_trim(pkt, len);
 	}
-	if (pkt_is_gso(pkt)) {
-		pkt->gso_size = 0;	/* skb_gso_reset */
-		pkt->gso_segs = 0;
-	}
+	if (pkt_is_gso(pkt))
+		nb_pkt_gso_reset(pkt);
 out:
 	nb_pkt_compute_data_pointers(pkt);
 	return (u64)(s64)err;
@@ -352,7 +380,7 @@ static const struct nb_func_proto bpf_skb_change_head_proto = {
 static u64 bpf_skb_pull_data(u64 r1, u64 len, u64 r3, u64 r4, u64 r5)
 {
 	struct nb_pkt *pkt = CTX_PKT(r1);
-	int err = nb_pkt_ensure_writable(pkt, (u32)len ? (u32)len : pkt->len);
+	int err = nb_pkt_ensure_writable(pkt, (u32)len ? (u32)len : nb_pkt_headlen(pkt));
 
 	nb_pkt_compute_data_pointers(pkt);
 	return (u64)(s64)err;
@@ -379,7 +407,7 @@ static u32 net_base_len(__be16 proto)
 static int ecn_set_ce(struct nb_pkt *pkt)
 {
 	u8 *nh = nb_pkt_network_header(pkt);
-	u8 *tail = pkt->data + pkt->len;
+	u8 *tail = pkt->data + nb_pkt_headlen(pkt);
 
 	if (pkt->protocol == htons(ETH_P_IP)) {
 		u32 ecn;
@@ -431,10 +459,10 @@ static int net_grow(struct nb_pkt *pkt, u32 off, u32 len_diff, u64 flags)
 {
 	u32 inner_mac_len = (u32)(flags >> BPF_ADJ_ROOM_ENCAP_L2_SHIFT) & BPF_ADJ_ROOM_ENCAP_L2_MASK;
 	bool encap = flags & NB_F_ADJ_ROOM_ENCAP_L3_MASK;
-	u32 mac_len = 0;
+	u32 mac_len = 0, gso_type = 0;
 	int err;
 
-	if (pkt_is_gso(pkt))
+	if (gso_room_unsupported(pkt, flags))
 		return -NB_ENOTSUPP;
 	if (flags & NB_F_ADJ_ROOM_DECAP_L3_MASK)
 		return -EINVAL;
@@ -457,11 +485,25 @@ static int net_grow(struct nb_pkt *pkt, u32 off, u32 len_diff, u64 flags)
 	if (encap) {
 		pkt->encapsulation = 1;
 		nb_pkt_set_network_header(pkt, (int)mac_len);
+		if (flags & BPF_F_ADJ_ROOM_ENCAP_L4_UDP)
+			gso_type = NB_SKB_GSO_UDP_TUNNEL;
+		else if (flags & BPF_F_ADJ_ROOM_ENCAP_L4_GRE)
+			gso_type = NB_SKB_GSO_GRE;
+		else if (flags & BPF_F_ADJ_ROOM_ENCAP_L3_IPV6)
+			gso_type = NB_SKB_GSO_IPXIP6;
+		else
+			gso_type = NB_SKB_GSO_IPXIP4;
 		if (pkt->protocol == htons(ETH_P_IP) && (flags & BPF_F_ADJ_ROOM_ENCAP_L3_IPV6))
 			pkt->protocol = htons(ETH_P_IPV6);
 		else if (pkt->protocol == htons(ETH_P_IPV6) &&
 			 (flags & BPF_F_ADJ_ROOM_ENCAP_L3_IPV4))
 			pkt->protocol = htons(ETH_P_IP);
+	}
+	if (pkt_is_gso(pkt)) {
+		/* the headers grew: segments carry less payload (skb_decrease_gso_size) */
+		if (!(flags & BPF_F_ADJ_ROOM_FIXED_GSO))
+			pkt->gso_size -= (u16)len_diff;
+		gso_headers_changed(pkt, gso_type);
 	}
 	return 0;
 }
@@ -471,10 +513,10 @@ static int net_shrink(struct nb_pkt *pkt, u32 off, u32 len_diff, u64 flags)
 {
 	int err;
 
-	if (pkt_is_gso(pkt))
-		return -NB_ENOTSUPP;
 	if (flags & NB_F_ADJ_ROOM_ENCAP_L3_MASK)
 		return -EINVAL;
+	if (gso_room_unsupported(pkt, flags))
+		return -NB_ENOTSUPP;
 	err = nb_pkt_unclone(pkt);
 	if (err)
 		return err;
@@ -485,6 +527,12 @@ static int net_shrink(struct nb_pkt *pkt, u32 off, u32 len_diff, u64 flags)
 		pkt->protocol = htons(ETH_P_IP);
 	else if (flags & NB_F_ADJ_ROOM_DECAP_L3_IPV6)
 		pkt->protocol = htons(ETH_P_IPV6);
+	if (pkt_is_gso(pkt)) {
+		/* the headers shrank: segments may carry more (skb_increase_gso_size) */
+		if (!(flags & BPF_F_ADJ_ROOM_FIXED_GSO))
+			pkt->gso_size += (u16)len_diff;
+		gso_headers_changed(pkt, 0);
+	}
 	return 0;
 }
 
@@ -537,6 +585,12 @@ static u64 bpf_skb_adjust_room(u64 r1, u64 len_diff_arg, u64 mode, u64 flags, u6
 		return (u64)-NB_ENOTSUPP;
 	err = shrink ? net_shrink(pkt, off, len_diff_abs, flags) :
 		       net_grow(pkt, off, len_diff_abs, flags);
+	/* __skb_reset_checksum_unnecessary: the verified checksums may be others now */
+	if (!err && !(flags & BPF_F_ADJ_ROOM_NO_CSUM_RESET) &&
+	    pkt->ip_summed == NB_CHECKSUM_UNNECESSARY) {
+		pkt->ip_summed = NB_CHECKSUM_NONE;
+		pkt->csum_level = 0;
+	}
 	nb_pkt_compute_data_pointers(pkt);
 	return (u64)(s64)err;
 }

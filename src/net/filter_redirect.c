@@ -67,7 +67,7 @@ static u64 bpf_clone_redirect(u64 r1, u64 ifindex, u64 flags, u64 r4, u64 r5)
 	if (unlikely(!clone))
 		return (u64)-ENOMEM;
 	/* the original keeps writable data for the program (bpf_try_make_head_writable) */
-	ret = nb_pkt_ensure_writable(pkt, pkt->len);
+	ret = nb_pkt_ensure_writable(pkt, nb_pkt_headlen(pkt));
 	nb_pkt_compute_data_pointers(pkt);
 	if (unlikely(ret)) {
 		nb_pkt_free(clone);

@@ -128,8 +128,8 @@ static const struct nb_func_proto bpf_xdp_adjust_head_proto = {
  */
 static int xdp_frags_increase_tail(struct nb_xdp_buff *xdp, int offset)
 {
-	struct nb_xdp_shared_info *sinfo = nb_xdp_get_shared_info(xdp);
-	struct nb_xdp_frag *frag = &sinfo->frags[sinfo->nr_frags - 1];
+	struct nb_skb_shared_info *sinfo = nb_xdp_get_shared_info(xdp);
+	struct nb_skb_frag *frag = &sinfo->frags[sinfo->nr_frags - 1];
 	u32 frag_size = xdp->rxq->frag_size, tailroom;
 
 	if (!frag_size || frag_size > xdp->frame_sz)
@@ -150,13 +150,13 @@ static int xdp_frags_increase_tail(struct nb_xdp_buff *xdp, int offset)
  */
 static int xdp_frags_shrink_tail(struct nb_xdp_buff *xdp, int offset)
 {
-	struct nb_xdp_shared_info *sinfo = nb_xdp_get_shared_info(xdp);
+	struct nb_skb_shared_info *sinfo = nb_xdp_get_shared_info(xdp);
 	int n_frags_free = 0, len_free = 0;
 
 	if (unlikely(offset > (int)nb_xdp_get_buff_len(xdp) - ETH_HLEN))
 		return -EINVAL;
 	for (int i = sinfo->nr_frags - 1; i >= 0 && offset > 0; i--) {
-		struct nb_xdp_frag *frag = &sinfo->frags[i];
+		struct nb_skb_frag *frag = &sinfo->frags[i];
 		int shrink = min_t(int, offset, (int)frag->size);
 
 		len_free += shrink;
@@ -242,7 +242,7 @@ static const struct nb_func_proto bpf_xdp_adjust_meta_proto = {
 static void xdp_copy_buf(struct nb_xdp_buff *xdp, u32 offset, u8 *buf, u32 len, bool to_frame)
 {
 	u32 linear = (u32)(xdp->data_end - xdp->data);
-	struct nb_xdp_shared_info *sinfo;
+	struct nb_skb_shared_info *sinfo;
 	u8 *piece = xdp->data;
 	u32 piece_len = linear;
 

@@ -22,12 +22,13 @@ static u16 get_be16(const u8 *p)
 
 bool nb_flow_dissect(const struct nb_pkt *pkt, struct nb_flow_keys *keys)
 {
-	const u8 *p = pkt->data, *end = pkt->data + pkt->len;
+	/* the headers are in the linear part: a super-frame's payload is not needed */
+	const u8 *p = pkt->data, *end = pkt->data + nb_pkt_headlen(pkt);
 	u32 off = ETH_HLEN;
 	u16 proto;
 
 	memset(keys, 0, sizeof(*keys));
-	if (pkt->len < ETH_HLEN)
+	if (nb_pkt_headlen(pkt) < ETH_HLEN)
 		return false;
 	proto = get_be16(p + 12);
 	/* At most two VLAN tags, as a QinQ frame has. */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 
+#include "net/csum.h"
 #include "net/dev.h"
 #include "net/pkt.h"
 
@@ -29,18 +30,25 @@
 #define UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
-/* A data buffer: the reference count of its sharers, then the bytes (the skb head). */
+/*
+ * A data buffer: the reference count of its sharers, then the bytes (the skb head, or a
+ * fragment's page). Pages are NB_PKT_BUF_SIZE bytes; big buffers NB_PKT_BIG_BUF_SIZE, for a
+ * frame made linear whole.
+ */
 struct nb_pkt_buf {
 	int refcnt;
-	u8 data[NB_PKT_BUF_SIZE] __attribute__((aligned(64)));
+	bool big;
+	u8 data[] __attribute__((aligned(64)));
 };
 
 #define CACHE_MAX   64	/* objects a thread keeps */
 #define CACHE_BATCH 32	/* objects moved between a thread and the shared pool at once */
-#define CHUNK_OBJS  256	/* objects the shared pool adds when it runs dry */
+#define BIG_CACHE_MAX	8	/* big buffers a thread keeps: each is 72 KiB */
+#define BIG_CACHE_BATCH 4
 
 struct obj_pool {
 	size_t obj_size;
+	size_t chunk_objs;	/* objects the shared pool adds when it runs dry */
 	pthread_mutex_t lock;
 	void **free;		/* stack of free objects */
 	size_t nfree, cap;
@@ -58,16 +66,24 @@ struct obj_cache {
 struct thread_caches {
 	struct obj_cache pkt;
 	struct obj_cache buf;
+	struct obj_cache big;
 	bool registered;
 	struct thread_caches *next;
 };
 
 static struct obj_pool pkt_pool = {
 	.obj_size = (sizeof(struct nb_pkt) + 63) & ~(size_t)63,
+	.chunk_objs = 256,
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 };
 static struct obj_pool buf_pool = {
-	.obj_size = sizeof(struct nb_pkt_buf),
+	.obj_size = sizeof(struct nb_pkt_buf) + NB_PKT_BUF_SIZE,
+	.chunk_objs = 256,
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+};
+static struct obj_pool big_pool = {
+	.obj_size = sizeof(struct nb_pkt_buf) + NB_PKT_BIG_BUF_SIZE,
+	.chunk_objs = 16,
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 };
 
@@ -84,10 +100,10 @@ static int pool_grow(struct obj_pool *pool)
 	u8 *chunk;
 
 	/* The stack must hold every object ever made: all may come back at once. */
-	if (pool->created + CHUNK_OBJS > pool->cap) {
-		size_t cap = pool->cap ? pool->cap * 2 : 4 * CHUNK_OBJS;
+	if (pool->created + pool->chunk_objs > pool->cap) {
+		size_t cap = pool->cap ? pool->cap * 2 : 4 * pool->chunk_objs;
 
-		while (cap < pool->created + CHUNK_OBJS)
+		while (cap < pool->created + pool->chunk_objs)
 			cap *= 2;
 		free = realloc(pool->free, cap * sizeof(*free));
 		if (!free)
@@ -99,17 +115,17 @@ static int pool_grow(struct obj_pool *pool)
 	if (!chunks)
 		return -ENOMEM;
 	pool->chunks = chunks;
-	chunk = aligned_alloc(64, pool->obj_size * CHUNK_OBJS);
+	chunk = aligned_alloc(64, pool->obj_size * pool->chunk_objs);
 	if (!chunk)
 		return -ENOMEM;
 	pool->chunks[pool->nchunks++] = chunk;
-	for (size_t i = 0; i < CHUNK_OBJS; i++) {
+	for (size_t i = 0; i < pool->chunk_objs; i++) {
 		void *obj = chunk + i * pool->obj_size;
 
 		POISON(obj, pool->obj_size);
 		pool->free[pool->nfree++] = obj;
 	}
-	pool->created += CHUNK_OBJS;
+	pool->created += pool->chunk_objs;
 	return 0;
 }
 
@@ -149,6 +165,7 @@ static void caches_destructor(void *arg)
 
 	cache_flush(&pkt_pool, &tc->pkt);
 	cache_flush(&buf_pool, &tc->buf);
+	cache_flush(&big_pool, &tc->big);
 	pthread_mutex_lock(&caches_lock);
 	for (pp = &all_caches; *pp; pp = &(*pp)->next) {
 		if (*pp == tc) {
@@ -181,12 +198,13 @@ static struct thread_caches *thread_caches(void)
 	return tc;
 }
 
-static __always_inline void *obj_alloc(struct obj_pool *pool, struct obj_cache *cache)
+static __always_inline void *obj_alloc(struct obj_pool *pool, struct obj_cache *cache,
+				       unsigned int batch)
 {
 	void *obj;
 
 	if (unlikely(!cache->n)) {
-		cache->n = pool_get_batch(pool, cache->objs, CACHE_BATCH);
+		cache->n = pool_get_batch(pool, cache->objs, batch);
 		if (!cache->n)
 			return NULL;
 	}
@@ -195,12 +213,13 @@ static __always_inline void *obj_alloc(struct obj_pool *pool, struct obj_cache *
 	return obj;
 }
 
-static __always_inline void obj_free(struct obj_pool *pool, struct obj_cache *cache, void *obj)
+static __always_inline void obj_free(struct obj_pool *pool, struct obj_cache *cache, void *obj,
+				     unsigned int max, unsigned int batch)
 {
 	POISON(obj, pool->obj_size);
-	if (unlikely(cache->n == CACHE_MAX)) {
-		cache->n -= CACHE_BATCH;
-		pool_put_batch(pool, cache->objs + cache->n, CACHE_BATCH);
+	if (unlikely(cache->n == max)) {
+		cache->n -= batch;
+		pool_put_batch(pool, cache->objs + cache->n, batch);
 	}
 	cache->objs[cache->n++] = obj;
 }
@@ -217,16 +236,18 @@ static size_t pool_outstanding(struct obj_pool *pool, size_t cached)
 
 long nb_pkt_pool_outstanding(void)
 {
-	size_t pkts_cached = 0, bufs_cached = 0;
+	size_t pkts_cached = 0, bufs_cached = 0, bigs_cached = 0;
 
 	pthread_mutex_lock(&caches_lock);
 	for (struct thread_caches *tc = all_caches; tc; tc = tc->next) {
 		pkts_cached += READ_ONCE(tc->pkt.n);
 		bufs_cached += READ_ONCE(tc->buf.n);
+		bigs_cached += READ_ONCE(tc->big.n);
 	}
 	pthread_mutex_unlock(&caches_lock);
 	return (long)(pool_outstanding(&pkt_pool, pkts_cached) +
-		      pool_outstanding(&buf_pool, bufs_cached));
+		      pool_outstanding(&buf_pool, bufs_cached) +
+		      pool_outstanding(&big_pool, bigs_cached));
 }
 
 void nb_pkt_pool_flush_cache(void)
@@ -235,25 +256,107 @@ void nb_pkt_pool_flush_cache(void)
 
 	cache_flush(&pkt_pool, &tc->pkt);
 	cache_flush(&buf_pool, &tc->buf);
+	cache_flush(&big_pool, &tc->big);
 }
 
-static struct nb_pkt_buf *buf_alloc(struct thread_caches *tc)
+static __always_inline struct nb_pkt *desc_alloc(struct thread_caches *tc)
 {
-	struct nb_pkt_buf *buf = obj_alloc(&buf_pool, &tc->buf);
+	return obj_alloc(&pkt_pool, &tc->pkt, CACHE_BATCH);
+}
 
-	if (buf)
+static __always_inline void desc_free(struct thread_caches *tc, struct nb_pkt *pkt)
+{
+	obj_free(&pkt_pool, &tc->pkt, pkt, CACHE_MAX, CACHE_BATCH);
+}
+
+static struct nb_pkt_buf *buf_alloc(struct thread_caches *tc, bool big)
+{
+	struct nb_pkt_buf *buf;
+
+	if (likely(!big))
+		buf = obj_alloc(&buf_pool, &tc->buf, CACHE_BATCH);
+	else
+		buf = obj_alloc(&big_pool, &tc->big, BIG_CACHE_BATCH);
+	if (buf) {
 		buf->refcnt = 1;
+		buf->big = big;
+	}
 	return buf;
 }
 
-static void buf_put(struct nb_pkt_buf *buf)
+static __always_inline void buf_free(struct thread_caches *tc, struct nb_pkt_buf *buf)
 {
-	if (__atomic_sub_fetch(&buf->refcnt, 1, __ATOMIC_ACQ_REL) == 0)
-		obj_free(&buf_pool, &thread_caches()->buf, buf);
+	if (likely(!buf->big))
+		obj_free(&buf_pool, &tc->buf, buf, CACHE_MAX, CACHE_BATCH);
+	else
+		obj_free(&big_pool, &tc->big, buf, BIG_CACHE_MAX, BIG_CACHE_BATCH);
+}
+
+/* Drop a reference; the last one frees. A sole owner needs no atomic. */
+static bool buf_put_last(struct nb_pkt_buf *buf)
+{
+	return __atomic_load_n(&buf->refcnt, __ATOMIC_ACQUIRE) == 1 ||
+	       __atomic_sub_fetch(&buf->refcnt, 1, __ATOMIC_ACQ_REL) == 0;
+}
+
+static inline struct nb_pkt_buf *page_buf(const u8 *page)
+{
+	return container_of(page, struct nb_pkt_buf, data);
+}
+
+static inline u32 buf_end(const struct nb_pkt_buf *buf)
+{
+	return (buf->big ? NB_PKT_BIG_BUF_SIZE : NB_PKT_BUF_SIZE) - NB_PKT_TAILROOM;
+}
+
+static void page_get(u8 *page)
+{
+	__atomic_add_fetch(&page_buf(page)->refcnt, 1, __ATOMIC_RELAXED);
+}
+
+static void page_put(struct thread_caches *tc, u8 *page)
+{
+	struct nb_pkt_buf *buf = page_buf(page);
+
+	if (buf_put_last(buf))
+		buf_free(tc, buf);
+}
+
+static bool page_shared(const u8 *page)
+{
+	return __atomic_load_n(&page_buf(page)->refcnt, __ATOMIC_ACQUIRE) > 1;
+}
+
+u8 *nb_pkt_frag_page_alloc(void)
+{
+	struct nb_pkt_buf *buf = buf_alloc(thread_caches(), false);
+
+	return buf ? buf->data : NULL;
+}
+
+void nb_pkt_frag_page_free(u8 *page)
+{
+	page_put(thread_caches(), page);
 }
 
 /*
- * Zero a descriptor with plain vector stores: for its ~170 bytes, the "rep stos" a memset
+ * A linear buffer whose last sharer lets go: its fragments (data_len says whether it has any;
+ * the list is not read otherwise, to keep the buffer's end out of the cache) go with it.
+ */
+static void head_release(struct thread_caches *tc, struct nb_pkt_buf *buf, bool has_frags)
+{
+	if (unlikely(has_frags)) {
+		struct nb_skb_shared_info *sh = (void *)(buf->data + buf_end(buf));
+
+		for (unsigned int i = 0; i < sh->nr_frags; i++)
+			page_put(tc, sh->frags[i].page);
+		sh->nr_frags = 0;
+	}
+	buf_free(tc, buf);
+}
+
+/*
+ * Zero a descriptor with plain vector stores: for its ~180 bytes, the "rep stos" a memset
  * becomes costs more than the rest of an allocation.
  */
 __attribute__((optimize("no-tree-loop-distribute-patterns")))
@@ -282,29 +385,97 @@ static void pkt_init(struct nb_pkt *pkt, struct nb_pkt_buf *buf)
 struct nb_pkt *nb_pkt_alloc(void)
 {
 	struct thread_caches *tc = thread_caches();
-	struct nb_pkt *pkt = obj_alloc(&pkt_pool, &tc->pkt);
+	struct nb_pkt *pkt = desc_alloc(tc);
 	struct nb_pkt_buf *buf;
 
 	if (unlikely(!pkt))
 		return NULL;
-	buf = buf_alloc(tc);
+	buf = buf_alloc(tc, false);
 	if (unlikely(!buf)) {
-		obj_free(&pkt_pool, &tc->pkt, pkt);
+		desc_free(tc, pkt);
 		return NULL;
 	}
 	pkt_init(pkt, buf);
 	return pkt;
 }
 
+void nb_pkt_add_frag(struct nb_pkt *pkt, u8 *page, u32 off, u32 size)
+{
+	struct nb_skb_shared_info *sh = nb_pkt_shinfo(pkt);
+	struct nb_skb_frag *frag;
+
+	/* the list is read only while data_len says there are fragments */
+	if (!pkt->data_len)
+		sh->nr_frags = 0;
+	frag = &sh->frags[sh->nr_frags++];
+	frag->page = page;
+	frag->off = off;
+	frag->size = size;
+	pkt->len += size;
+	pkt->data_len += size;
+}
+
+/* Room left in the page of the last fragment, when the packet may write there. */
+static u32 last_frag_room(const struct nb_pkt *pkt)
+{
+	const struct nb_skb_shared_info *sh = nb_pkt_shinfo(pkt);
+	const struct nb_skb_frag *frag;
+
+	if (!pkt->data_len || nb_pkt_shared_data(pkt))
+		return 0;
+	frag = &sh->frags[sh->nr_frags - 1];
+	if (page_shared(frag->page))
+		return 0;
+	return NB_PKT_BUF_SIZE - frag->off - frag->size;
+}
+
+int nb_pkt_append(struct nb_pkt *pkt, const void *data, u32 len)
+{
+	u32 nr_frags = pkt->data_len ? nb_pkt_shinfo(pkt)->nr_frags : 0;
+	u32 room = nb_pkt_tailroom(pkt), linear = min_t(u32, len, room);
+	u32 last = min_t(u32, len - linear, last_frag_room(pkt));
+	const u8 *from = data;
+
+	if (len - linear - last > (NB_MAX_SKB_FRAGS - nr_frags) * NB_PKT_BUF_SIZE)
+		return -EMSGSIZE;
+	memcpy(nb_pkt_put(pkt, linear), from, linear);
+	from += linear;
+	len -= linear;
+	if (last) {
+		struct nb_skb_frag *frag = &nb_pkt_shinfo(pkt)->frags[nr_frags - 1];
+
+		memcpy(frag->page + frag->off + frag->size, from, last);
+		frag->size += last;
+		pkt->len += last;
+		pkt->data_len += last;
+		from += last;
+		len -= last;
+	}
+	while (len) {
+		u32 n = min_t(u32, len, NB_PKT_BUF_SIZE);
+		u8 *page = nb_pkt_frag_page_alloc();
+
+		if (unlikely(!page))
+			return -ENOMEM;
+		memcpy(page, from, n);
+		nb_pkt_add_frag(pkt, page, 0, n);
+		from += n;
+		len -= n;
+	}
+	return 0;
+}
+
 struct nb_pkt *nb_pkt_alloc_data(const void *data, u32 len)
 {
 	struct nb_pkt *pkt;
 
-	if (len > NB_PKT_MAX_LEN)
+	if (len > NB_PKT_MAX_FRAME)
 		return NULL;
 	pkt = nb_pkt_alloc();
-	if (pkt)
-		memcpy(nb_pkt_put(pkt, len), data, len);
+	if (pkt && nb_pkt_append(pkt, data, len)) {
+		nb_pkt_free(pkt);
+		return NULL;
+	}
 	return pkt;
 }
 
@@ -316,11 +487,9 @@ void nb_pkt_free(struct nb_pkt *pkt)
 		return;
 	tc = thread_caches();
 	/* A packet that was never cloned owns its buffer: no atomic on the common path. */
-	if (likely(!pkt->cloned))
-		obj_free(&buf_pool, &tc->buf, pkt->buf);
-	else
-		buf_put(pkt->buf);
-	obj_free(&pkt_pool, &tc->pkt, pkt);
+	if (likely(!pkt->cloned) || buf_put_last(pkt->buf))
+		head_release(tc, pkt->buf, pkt->data_len);
+	desc_free(tc, pkt);
 }
 
 void nb_pkt_free_list(struct nb_pkt *pkt)
@@ -335,7 +504,7 @@ void nb_pkt_free_list(struct nb_pkt *pkt)
 
 struct nb_pkt *nb_pkt_clone(struct nb_pkt *pkt)
 {
-	struct nb_pkt *clone = obj_alloc(&pkt_pool, &thread_caches()->pkt);
+	struct nb_pkt *clone = desc_alloc(thread_caches());
 
 	if (unlikely(!clone))
 		return NULL;
@@ -352,66 +521,398 @@ bool nb_pkt_shared_data(const struct nb_pkt *pkt)
 	return pkt->cloned && __atomic_load_n(&pkt->buf->refcnt, __ATOMIC_ACQUIRE) > 1;
 }
 
-/* Move pkt onto buf, a copy of its bytes from head to the end of the data, same offsets. */
+/*
+ * Move pkt onto buf: a copy of its bytes from head to the end of the linear part at the same
+ * offsets, and of its fragment list, each page with a new reference (pskb_expand_head). The
+ * old buffer is the caller's to let go.
+ */
 static void pkt_rebase(struct nb_pkt *pkt, struct nb_pkt_buf *buf)
 {
-	u32 used = (u32)(pkt->data - pkt->head) + pkt->len;
+	u32 used = nb_pkt_headroom(pkt) + nb_pkt_headlen(pkt);
 	ptrdiff_t delta = buf->data - pkt->head;
 
 	memcpy(buf->data, pkt->head, used);
+	if (pkt->data_len) {
+		const struct nb_skb_shared_info *old = nb_pkt_shinfo(pkt);
+		struct nb_skb_shared_info *sh = (void *)(buf->data + buf_end(buf));
+
+		sh->nr_frags = old->nr_frags;
+		memcpy(sh->frags, old->frags, old->nr_frags * sizeof(old->frags[0]));
+		for (unsigned int i = 0; i < sh->nr_frags; i++)
+			page_get(sh->frags[i].page);
+	}
 	pkt->buf = buf;
 	pkt->head += delta;
 	pkt->data += delta;
+	pkt->end = buf_end(buf);
 	nb_pkt_compute_data_pointers(pkt);
+}
+
+/* Let go of the buffer pkt left for a new one (its fragments keep the references pkt took). */
+static void head_put(struct thread_caches *tc, struct nb_pkt_buf *old, bool was_cloned,
+		     bool has_frags)
+{
+	if (!was_cloned || buf_put_last(old))
+		head_release(tc, old, has_frags);
+}
+
+/*
+ * Give pkt a private linear buffer of its own, big when need bytes from head do not fit a
+ * page: the twin of pskb_expand_head, which the kernel calls to unshare a head or grow it.
+ */
+static int pkt_expand_head(struct nb_pkt *pkt, u32 need)
+{
+	struct thread_caches *tc = thread_caches();
+	bool big = need > NB_PKT_BUF_SIZE - NB_PKT_TAILROOM;
+	struct nb_pkt_buf *old = pkt->buf, *buf;
+
+	if (need > NB_PKT_BIG_BUF_SIZE - NB_PKT_TAILROOM)
+		return -ENOMEM;
+	buf = buf_alloc(tc, big);
+	if (unlikely(!buf))
+		return -ENOMEM;
+	pkt_rebase(pkt, buf);
+	head_put(tc, old, pkt->cloned, pkt->data_len);
+	pkt->cloned = 0;
+	return 0;
 }
 
 struct nb_pkt *nb_pkt_copy(const struct nb_pkt *pkt)
 {
 	struct thread_caches *tc = thread_caches();
-	struct nb_pkt *copy = obj_alloc(&pkt_pool, &tc->pkt);
+	struct nb_pkt *copy = desc_alloc(tc);
 	struct nb_pkt_buf *buf;
 
 	if (unlikely(!copy))
 		return NULL;
-	buf = buf_alloc(tc);
+	buf = buf_alloc(tc, pkt->buf->big);
 	if (unlikely(!buf)) {
-		obj_free(&pkt_pool, &tc->pkt, copy);
+		desc_free(tc, copy);
 		return NULL;
 	}
 	*copy = *pkt;
 	copy->next = NULL;
 	copy->cloned = 0;
+	/* the fragments are shared, read-only, as pskb_copy shares them */
 	pkt_rebase(copy, buf);
 	return copy;
 }
 
 int nb_pkt_unclone(struct nb_pkt *pkt)
 {
-	struct nb_pkt_buf *buf, *old = pkt->buf;
-
 	if (!nb_pkt_shared_data(pkt)) {
 		pkt->cloned = 0;
 		return 0;
 	}
-	buf = buf_alloc(thread_caches());
-	if (unlikely(!buf))
-		return -ENOMEM;
-	pkt_rebase(pkt, buf);
+	return pkt_expand_head(pkt, pkt->end);
+}
+
+/* Drop the first n bytes of the fragments (the kernel's pull of frags in __pskb_pull_tail). */
+static void frags_pull(struct thread_caches *tc, struct nb_pkt *pkt, u32 n)
+{
+	struct nb_skb_shared_info *sh = nb_pkt_shinfo(pkt);
+	unsigned int k = 0;
+
+	for (unsigned int i = 0; i < sh->nr_frags; i++) {
+		struct nb_skb_frag *frag = &sh->frags[i];
+
+		if (n >= frag->size) {
+			n -= frag->size;
+			page_put(tc, frag->page);
+			continue;
+		}
+		frag->off += n;
+		frag->size -= n;
+		n = 0;
+		sh->frags[k++] = *frag;
+	}
+	sh->nr_frags = (u8)k;
+}
+
+int nb_pkt_may_pull(struct nb_pkt *pkt, u32 len)
+{
+	u32 headlen = nb_pkt_headlen(pkt), eat;
+	int err;
+
+	if (likely(len <= headlen))
+		return 0;
+	if (len > pkt->len)
+		return -EINVAL;
+	eat = len - headlen;
+	/* the linear part grows: it must be ours, with room at its end */
+	if (nb_pkt_shared_data(pkt) || nb_pkt_headroom(pkt) + len > pkt->end) {
+		err = pkt_expand_head(pkt, max_t(u32, nb_pkt_headroom(pkt) + len, pkt->end));
+		if (err)
+			return err;
+	}
 	pkt->cloned = 0;
-	buf_put(old);
+	nb_pkt_copy_bits(pkt, headlen, pkt->data + headlen, eat);
+	frags_pull(thread_caches(), pkt, eat);
+	pkt->data_len -= eat;
+	nb_pkt_compute_data_pointers(pkt);
+	return 0;
+}
+
+int nb_pkt_grow_tailroom(struct nb_pkt *pkt, u32 tailroom)
+{
+	int err;
+
+	if (nb_pkt_is_nonlinear(pkt))
+		return -EINVAL;
+	err = nb_pkt_unclone(pkt);
+	if (err || nb_pkt_tailroom(pkt) >= tailroom)
+		return err;
+	return pkt_expand_head(pkt, nb_pkt_headroom(pkt) + pkt->len + tailroom);
+}
+
+int nb_pkt_frags_make_private(struct nb_pkt *pkt)
+{
+	struct thread_caches *tc = thread_caches();
+	struct nb_skb_shared_info *sh;
+	int err;
+
+	if (!pkt->data_len)
+		return 0;
+	err = nb_pkt_unclone(pkt);
+	if (err)
+		return err;
+	sh = nb_pkt_shinfo(pkt);
+	for (unsigned int i = 0; i < sh->nr_frags; i++) {
+		struct nb_skb_frag *frag = &sh->frags[i];
+		struct nb_pkt_buf *buf;
+
+		if (!page_shared(frag->page))
+			continue;
+		buf = buf_alloc(tc, false);
+		if (!buf)
+			return -ENOMEM;
+		memcpy(buf->data + frag->off, frag->page + frag->off, frag->size);
+		page_put(tc, frag->page);
+		frag->page = buf->data;
+	}
+	return 0;
+}
+
+void nb_pkt_trim(struct nb_pkt *pkt, u32 len)
+{
+	struct thread_caches *tc = thread_caches();
+	u32 headlen = nb_pkt_headlen(pkt), keep;
+	struct nb_skb_shared_info *sh;
+	unsigned int i;
+
+	if (len >= pkt->len)
+		return;
+	if (!pkt->data_len) {
+		pkt->len = len;
+		return;
+	}
+	/*
+	 * The fragment list changes: a shared one is copied first. Without memory for the copy
+	 * the packet keeps its own length and only its descriptor shrinks, as far as the linear
+	 * part allows, which never happens for a packet no one cloned.
+	 */
+	if (nb_pkt_unclone(pkt)) {
+		if (len < headlen) {
+			pkt->len = len;
+			pkt->data_len = 0;
+		}
+		return;
+	}
+	sh = nb_pkt_shinfo(pkt);
+	keep = len > headlen ? len - headlen : 0;
+	for (i = 0; i < sh->nr_frags && keep; i++) {
+		if (sh->frags[i].size >= keep) {
+			sh->frags[i].size = keep;
+			keep = 0;
+		} else {
+			keep -= sh->frags[i].size;
+		}
+	}
+	for (unsigned int k = i; k < sh->nr_frags; k++)
+		page_put(tc, sh->frags[k].page);
+	sh->nr_frags = (u8)i;
+	pkt->len = len;
+	pkt->data_len = len > headlen ? len - headlen : 0;
+}
+
+/*
+ * Walk the bytes [off, off + len) of a packet piece by piece (the linear part, then each
+ * fragment), calling fn on each piece with its position within the range. -EFAULT when the
+ * packet does not hold them.
+ */
+static int pkt_walk(const struct nb_pkt *pkt, u32 off, u32 len,
+		    void (*fn)(u8 *piece, u32 n, u32 pos, void *arg), void *arg)
+{
+	u32 headlen = nb_pkt_headlen(pkt), pos = 0;
+	const struct nb_skb_shared_info *sh;
+
+	if ((u64)off + len > pkt->len)
+		return -EFAULT;
+	if (off < headlen) {
+		u32 n = min_t(u32, len, headlen - off);
+
+		fn(pkt->data + off, n, 0, arg);
+		pos = n;
+		len -= n;
+		off = headlen;
+	}
+	if (!len)
+		return 0;
+	off -= headlen;
+	sh = nb_pkt_shinfo(pkt);
+	for (unsigned int i = 0; i < sh->nr_frags && len; i++) {
+		const struct nb_skb_frag *frag = &sh->frags[i];
+		u32 n;
+
+		if (off >= frag->size) {
+			off -= frag->size;
+			continue;
+		}
+		n = min_t(u32, len, frag->size - off);
+		fn(frag->page + frag->off + off, n, pos, arg);
+		pos += n;
+		len -= n;
+		off = 0;
+	}
+	return 0;
+}
+
+static void copy_out(u8 *piece, u32 n, u32 pos, void *arg)
+{
+	memcpy((u8 *)arg + pos, piece, n);
+}
+
+static void copy_in(u8 *piece, u32 n, u32 pos, void *arg)
+{
+	memcpy(piece, (const u8 *)arg + pos, n);
+}
+
+int nb_pkt_copy_bits(const struct nb_pkt *pkt, u32 off, void *to, u32 len)
+{
+	return pkt_walk(pkt, off, len, copy_out, to);
+}
+
+struct append_state {
+	struct nb_pkt *to;
+	int err;
+};
+
+static void append_piece(u8 *piece, u32 n, u32 pos, void *arg)
+{
+	struct append_state *st = arg;
+
+	(void)pos;
+	if (!st->err)
+		st->err = nb_pkt_append(st->to, piece, n);
+}
+
+int nb_pkt_append_from(struct nb_pkt *to, const struct nb_pkt *from, u32 off, u32 len)
+{
+	struct append_state st = { .to = to };
+	int err = pkt_walk(from, off, len, append_piece, &st);
+
+	return err ? err : st.err;
+}
+
+void nb_pkt_copy_header(struct nb_pkt *to, const struct nb_pkt *from)
+{
+	struct nb_pkt keep = *to;
+	int delta = (int)nb_pkt_headroom(to) - (int)nb_pkt_headroom(from);
+
+	*to = *from;
+	to->next = keep.next;
+	to->buf = keep.buf;
+	to->head = keep.head;
+	to->data = keep.data;
+	to->len = keep.len;
+	to->data_len = keep.data_len;
+	to->end = keep.end;
+	to->cloned = keep.cloned;
+	if (to->mac_header != NB_PKT_HDR_UNSET)
+		to->mac_header = (u16)(to->mac_header + delta);
+	if (to->network_header != NB_PKT_HDR_UNSET)
+		to->network_header = (u16)(to->network_header + delta);
+	if (to->transport_header != NB_PKT_HDR_UNSET)
+		to->transport_header = (u16)(to->transport_header + delta);
+	if (to->ip_summed == NB_CHECKSUM_PARTIAL)
+		to->csum_start = (u16)(to->csum_start + delta);
+	nb_pkt_compute_data_pointers(to);
+}
+
+int nb_pkt_store_bits(struct nb_pkt *pkt, u32 off, const void *from, u32 len)
+{
+	return pkt_walk(pkt, off, len, copy_in, (void *)from);
+}
+
+/* csum_block_add: a piece at an odd position has its bytes in the other halves of the words. */
+static void csum_piece(u8 *piece, u32 n, u32 pos, void *arg)
+{
+	u32 *sum = arg, part = nb_csum_partial(piece, n, 0);
+
+	if (pos & 1)
+		part = part >> 8 | part << 24;
+	*sum = nb_csum_add(*sum, part);
+}
+
+u32 nb_pkt_checksum(const struct nb_pkt *pkt, u32 off, u32 len, u32 sum)
+{
+	pkt_walk(pkt, off, len, csum_piece, &sum);
+	return sum;
+}
+
+bool nb_pkt_partial_csum_set(struct nb_pkt *pkt, u32 start, u32 off)
+{
+	u32 csum_end = start + off + sizeof(u16), csum_start = nb_pkt_headroom(pkt) + start;
+
+	if (csum_start >= 0xffff || csum_end > nb_pkt_headlen(pkt))
+		return false;
+	pkt->ip_summed = NB_CHECKSUM_PARTIAL;
+	pkt->csum_start = (u16)csum_start;
+	pkt->csum_offset = (u16)off;
+	pkt->transport_header = (u16)csum_start;
+	return true;
+}
+
+int nb_pkt_checksum_help(struct nb_pkt *pkt)
+{
+	int start = nb_pkt_checksum_start_offset(pkt);
+	u32 field;
+	u16 csum;
+	int err;
+
+	if (pkt->ip_summed != NB_CHECKSUM_PARTIAL)
+		return 0;
+	if (start < 0 || (u32)start >= nb_pkt_headlen(pkt))
+		return -EINVAL;
+	field = (u32)start + pkt->csum_offset;
+	if (field + sizeof(u16) > nb_pkt_headlen(pkt))
+		return -EINVAL;
+	err = nb_pkt_ensure_writable(pkt, field + sizeof(u16));
+	if (err)
+		return err;
+	csum = nb_csum_fold(nb_pkt_checksum(pkt, (u32)start, pkt->len - (u32)start, 0));
+	if (!csum)
+		csum = 0xffff;	/* CSUM_MANGLED_0: 0 means "no checksum" to UDP */
+	memcpy(pkt->data + field, &csum, sizeof(csum));
+	pkt->ip_summed = NB_CHECKSUM_NONE;
 	return 0;
 }
 
 int nb_pkt_ensure_writable(struct nb_pkt *pkt, u32 write_len)
 {
+	int err;
+
 	if (write_len > pkt->len)
 		return -ENOMEM;
+	err = nb_pkt_may_pull(pkt, write_len);
+	if (err)
+		return err == -EINVAL ? -ENOMEM : err;
 	return nb_pkt_unclone(pkt);
 }
 
 int nb_pkt_cow_head(struct nb_pkt *pkt, u32 headroom)
 {
-	u32 have, need;
+	u32 have, need, headlen = nb_pkt_headlen(pkt);
 	int err = nb_pkt_unclone(pkt);
 
 	if (err)
@@ -420,13 +921,19 @@ int nb_pkt_cow_head(struct nb_pkt *pkt, u32 headroom)
 	if (have >= headroom)
 		return 0;
 	need = headroom - have;
-	if (nb_pkt_tailroom(pkt) < need)
-		return -ENOMEM;
+	if (pkt->end - have - headlen < need) {
+		/* no room to move within this buffer: a big one has it */
+		if (pkt->buf->big)
+			return -ENOMEM;
+		err = pkt_expand_head(pkt, NB_PKT_BIG_BUF_SIZE - NB_PKT_TAILROOM);
+		if (err)
+			return err;
+	}
 	/*
 	 * The whole used part of the buffer moves, headroom included, so that metadata and
 	 * headers in front of data (a mac header at L3) move with it.
 	 */
-	memmove(pkt->head + need, pkt->head, have + pkt->len);
+	memmove(pkt->head + need, pkt->head, have + headlen);
 	pkt->data += need;
 	if (pkt->mac_header != NB_PKT_HDR_UNSET)
 		pkt->mac_header += need;
@@ -434,6 +941,8 @@ int nb_pkt_cow_head(struct nb_pkt *pkt, u32 headroom)
 		pkt->network_header += need;
 	if (pkt->transport_header != NB_PKT_HDR_UNSET)
 		pkt->transport_header += need;
+	if (pkt->ip_summed == NB_CHECKSUM_PARTIAL)
+		pkt->csum_start += need;
 	nb_pkt_compute_data_pointers(pkt);
 	return 0;
 }
@@ -443,7 +952,7 @@ int nb_pkt_vlan_insert_tag(struct nb_pkt *pkt, __be16 proto, u16 tci)
 	__be16 ntci = htons(tci);
 	int err;
 
-	if (pkt->len < 2 * ETH_ALEN)
+	if (nb_pkt_headlen(pkt) < 2 * ETH_ALEN)
 		return -EINVAL;
 	err = nb_pkt_cow_head(pkt, VLAN_HLEN_BYTES);
 	if (err)
@@ -480,7 +989,7 @@ void nb_eth_type_trans(struct nb_pkt *pkt, const struct nb_dev *dev)
 	u16 proto;
 
 	nb_pkt_reset_mac_header(pkt);
-	if (pkt->len < ETH_HLEN) {
+	if (nb_pkt_headlen(pkt) < ETH_HLEN) {
 		pkt->network_header = NB_PKT_HDR_UNSET;
 		pkt->protocol = 0;
 		pkt->pkt_type = PACKET_HOST;
@@ -500,7 +1009,7 @@ void nb_eth_type_trans(struct nb_pkt *pkt, const struct nb_dev *dev)
 	proto = ntohs(eth->h_proto);
 	if (proto >= ETH_P_802_3_MIN) {
 		pkt->protocol = eth->h_proto;
-	} else if (pkt->len >= ETH_HLEN + 2 &&
+	} else if (nb_pkt_headlen(pkt) >= ETH_HLEN + 2 &&
 		   pkt->data[ETH_HLEN] == 0xff && pkt->data[ETH_HLEN + 1] == 0xff) {
 		/* Novell raw IPX over 802.3 */
 		pkt->protocol = htons(ETH_P_802_3);
@@ -513,20 +1022,22 @@ void nb_pkt_to_xdp(struct nb_pkt *pkt, struct nb_xdp_buff *xdp, const struct nb_
 {
 	xdp->data_hard_start = pkt->head;
 	xdp->data = pkt->data;
-	xdp->data_end = pkt->data + pkt->len;
+	xdp->data_end = pkt->data + nb_pkt_headlen(pkt);
 	xdp->data_meta = pkt->data - pkt->meta_len;
 	xdp->rxq = rxq;
 	xdp->txq = NULL;
-	xdp->frame_sz = NB_PKT_BUF_SIZE;
+	xdp->frame_sz = pkt->end + NB_PKT_TAILROOM;
 	xdp->flags = 0;
 	xdp->pkt = pkt;
+	if (unlikely(pkt->data_len)) {
+		nb_pkt_shinfo(pkt)->xdp_frags_size = pkt->data_len;
+		xdp->flags = NB_XDP_FLAGS_HAS_FRAGS;
+	}
 }
 
 void nb_xdp_to_pkt(const struct nb_xdp_buff *xdp, struct nb_pkt *pkt)
 {
-	pkt->data = xdp->data;
-	pkt->len = (u32)(xdp->data_end - xdp->data);
-	pkt->meta_len = (u8)(xdp->data - xdp->data_meta);
+	nb_xdp_update_pkt_data(xdp, pkt);
 	nb_eth_type_trans(pkt, pkt->dev);
 	nb_pkt_compute_data_pointers(pkt);
 }
@@ -537,9 +1048,9 @@ void nb_xdp_to_pkt(const struct nb_xdp_buff *xdp, struct nb_pkt *pkt)
  */
 int nb_xdp_frag_append(struct nb_xdp_buff *xdp, const void *data, u32 len)
 {
-	struct nb_xdp_shared_info *sinfo = nb_xdp_get_shared_info(xdp);
-	struct nb_xdp_frag *frag;
-	struct nb_pkt_buf *buf;
+	struct nb_skb_shared_info *sinfo = nb_xdp_get_shared_info(xdp);
+	struct nb_skb_frag *frag;
+	u8 *page;
 
 	if (!nb_xdp_buff_has_frags(xdp)) {
 		sinfo->nr_frags = 0;
@@ -550,11 +1061,11 @@ int nb_xdp_frag_append(struct nb_xdp_buff *xdp, const void *data, u32 len)
 		return -EINVAL;
 	if (sinfo->nr_frags == NB_XDP_MAX_FRAGS)
 		return -ENOMEM;
-	buf = buf_alloc(thread_caches());
-	if (!buf)
+	page = nb_pkt_frag_page_alloc();
+	if (!page)
 		return -ENOMEM;
 	frag = &sinfo->frags[sinfo->nr_frags++];
-	frag->page = buf->data;
+	frag->page = page;
 	frag->off = 0;
 	frag->size = len;
 	memcpy(frag->page, data, len);
@@ -562,18 +1073,16 @@ int nb_xdp_frag_append(struct nb_xdp_buff *xdp, const void *data, u32 len)
 	return 0;
 }
 
-void nb_xdp_frag_release(struct nb_xdp_frag *frag)
+void nb_xdp_frag_release(struct nb_skb_frag *frag)
 {
-	struct nb_pkt_buf *buf = container_of(frag->page, struct nb_pkt_buf, data[0]);
-
-	obj_free(&buf_pool, &thread_caches()->buf, buf);
+	page_put(thread_caches(), frag->page);
 	frag->page = NULL;
 	frag->size = 0;
 }
 
 void nb_xdp_frags_free(struct nb_xdp_buff *xdp)
 {
-	struct nb_xdp_shared_info *sinfo = nb_xdp_get_shared_info(xdp);
+	struct nb_skb_shared_info *sinfo = nb_xdp_get_shared_info(xdp);
 
 	if (!nb_xdp_buff_has_frags(xdp))
 		return;
@@ -582,4 +1091,6 @@ void nb_xdp_frags_free(struct nb_xdp_buff *xdp)
 	sinfo->nr_frags = 0;
 	sinfo->xdp_frags_size = 0;
 	xdp->flags &= ~NB_XDP_FLAGS_HAS_FRAGS;
+	if (xdp->pkt)
+		xdp->pkt->data_len = 0;
 }

@@ -3,12 +3,27 @@
  * struct nb_pkt, the twin of the kernel's struct sk_buff, and struct nb_xdp_buff, the twin of
  * struct xdp_buff.
  *
- * A packet is a small descriptor over a data buffer taken from the packet pool. The buffer
- * starts with NB_PKT_HEADROOM bytes of headroom (XDP_PACKET_HEADROOM: room for encapsulation
- * and metadata) and ends with NB_PKT_TAILROOM bytes the packet never uses (the kernel keeps its
- * skb_shared_info there; we keep the room so that the XDP and skb limits are the kernel's).
- * Clones share the buffer with a reference count; a write to shared data first takes a private
- * copy (nb_pkt_ensure_writable, the skb_ensure_writable twin).
+ * A packet is a small descriptor over a data buffer taken from the packet pool: its linear
+ * part. The buffer starts with NB_PKT_HEADROOM bytes of headroom (XDP_PACKET_HEADROOM: room for
+ * encapsulation and metadata) and ends with NB_PKT_TAILROOM bytes where the packet's fragment
+ * list lives (struct nb_skb_shared_info, as the kernel keeps skb_shared_info at skb_end_pointer).
+ * A frame longer than the linear part continues in fragments: whole buffers of the pool
+ * ("pages"), at most NB_MAX_SKB_FRAGS. As in the kernel, len counts every byte of the packet
+ * and data_len the bytes in fragments; data .. data + nb_pkt_headlen() is what may be read and
+ * written directly. Code that reads packet bytes beyond the headers uses nb_pkt_header_pointer
+ * or nb_pkt_copy_bits, or pulls them into the linear part first (nb_pkt_may_pull, the
+ * pskb_may_pull twin), which moves the packet to a big buffer (NB_PKT_BIG_BUF_SIZE) when a page
+ * cannot hold them: then any frame can be made linear, as pskb_expand_head makes it.
+ *
+ * Clones share the linear buffer, and with it the fragment list, with a reference count; a
+ * write to shared data first takes a private copy (nb_pkt_ensure_writable, the
+ * skb_ensure_writable twin). Fragment pages have a reference count of their own and are
+ * read-only while it is above one: helpers that write packet bytes pull them into the linear
+ * part, and the XDP hook copies shared pages before a program that may write them runs.
+ *
+ * Offloads are carried as the skb carries them: ip_summed with csum_start and csum_offset
+ * (CHECKSUM_PARTIAL: the stack left the L4 checksum to the device), and gso_size, gso_segs and
+ * gso_type for a super-frame the stack left to the device to segment.
  *
  * The verifier rewrites a program's __sk_buff and xdp_md accesses into loads and stores at the
  * offsets of these structs (ctx_skb.c, ctx_xdp.c): a field's type and place here are part of
@@ -29,10 +44,16 @@ struct nb_pkt_buf;
 #define NB_PKT_HEADROOM 256
 /* Bytes of one data buffer, headroom and tailroom included: one page, as an XDP frame. */
 #define NB_PKT_BUF_SIZE 4096
-/* Room kept free at the end (SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) on x86_64). */
+/* Room at the end for the fragment list (SKB_DATA_ALIGN(sizeof(struct skb_shared_info))). */
 #define NB_PKT_TAILROOM 320
-/* The longest packet a buffer holds when it starts at the default headroom. */
+/* The longest linear part a page holds when it starts at the default headroom. */
 #define NB_PKT_MAX_LEN (NB_PKT_BUF_SIZE - NB_PKT_HEADROOM - NB_PKT_TAILROOM)
+/* Fragments a packet may carry besides its linear part (MAX_SKB_FRAGS). */
+#define NB_MAX_SKB_FRAGS 17
+/* The longest frame: a page's linear part and NB_MAX_SKB_FRAGS whole pages (73152 bytes). */
+#define NB_PKT_MAX_FRAME (NB_PKT_MAX_LEN + NB_MAX_SKB_FRAGS * NB_PKT_BUF_SIZE)
+/* A big buffer: the longest frame, linear, at the default headroom (pskb_expand_head's room). */
+#define NB_PKT_BIG_BUF_SIZE (NB_PKT_HEADROOM + NB_PKT_MAX_FRAME + NB_PKT_TAILROOM)
 /* A header offset that was never set (the kernel's (typeof(skb->mac_header))~0U). */
 #define NB_PKT_HDR_UNSET 0xffff
 /* Largest metadata area in front of the data (xdp_metalen_invalid: 4-byte multiples, <= 32). */
@@ -49,13 +70,35 @@ struct nb_qdisc_cb {
 	u16 tc_classid;
 };
 
+/* ip_summed: what is known of the L4 checksum (the kernel's CHECKSUM_* values). */
+#define NB_CHECKSUM_NONE 0		/* nothing: whoever cares verifies it */
+#define NB_CHECKSUM_UNNECESSARY 1	/* verified (csum_level + 1 checksums) */
+#define NB_CHECKSUM_COMPLETE 2		/* not kept here: receive paths never set it */
+#define NB_CHECKSUM_PARTIAL 3		/* left to the device: csum_start, csum_offset */
+
+/* gso_type bits (the kernel's SKB_GSO_* values). */
+#define NB_SKB_GSO_TCPV4 (1U << 0)
+#define NB_SKB_GSO_DODGY (1U << 1)	/* from an untrusted source: headers to be checked */
+#define NB_SKB_GSO_TCP_ECN (1U << 2)
+#define NB_SKB_GSO_TCP_FIXEDID (1U << 3)
+#define NB_SKB_GSO_TCPV6 (1U << 4)
+#define NB_SKB_GSO_GRE (1U << 6)
+#define NB_SKB_GSO_GRE_CSUM (1U << 7)
+#define NB_SKB_GSO_IPXIP4 (1U << 8)
+#define NB_SKB_GSO_IPXIP6 (1U << 9)
+#define NB_SKB_GSO_UDP_TUNNEL (1U << 10)
+#define NB_SKB_GSO_UDP_TUNNEL_CSUM (1U << 11)
+#define NB_SKB_GSO_UDP (1U << 16)
+#define NB_SKB_GSO_UDP_L4 (1U << 17)
+
 struct nb_pkt {
 	struct nb_pkt *next;		/* bursts, queues and free lists */
-	struct nb_pkt_buf *buf;		/* data buffer, shared by clones */
+	struct nb_pkt_buf *buf;		/* linear buffer, shared by clones */
 	u8 *head;			/* first byte of the buffer: headroom starts here */
 	u8 *data;			/* first byte of the packet */
-	u32 len;			/* packet bytes from data (all linear: no fragments) */
-	u32 end;			/* usable bytes from head: data + len may not pass it */
+	u32 len;			/* packet bytes from data, fragments included (skb->len) */
+	u32 data_len;			/* of them in fragments (skb->data_len) */
+	u32 end;			/* linear bytes from head; the fragment list follows */
 
 	/*
 	 * Packet pointers of the running program, as the kernel's bpf_skb_data_end in skb->cb:
@@ -89,8 +132,13 @@ struct nb_pkt {
 	u8 encapsulation;		/* a tunnel header was added (bpf_skb_adjust_room encap) */
 	u64 tstamp;			/* ns; 0 when not stamped */
 	u64 hwtstamp;			/* hardware timestamp: none here, 0 */
-	u16 gso_size;			/* no segmentation offload: always 0 */
-	u16 gso_segs;
+	u16 gso_size;			/* payload bytes per segment; 0: not a super-frame */
+	u16 gso_segs;			/* segments it makes (0: not counted yet) */
+	u32 gso_type;			/* NB_SKB_GSO_* */
+	u16 csum_start;			/* CHECKSUM_PARTIAL: sum from here (offset from head) */
+	u16 csum_offset;		/* to the checksum field, from csum_start */
+	u8 ip_summed;			/* NB_CHECKSUM_* */
+	u8 csum_level;			/* CHECKSUM_UNNECESSARY: checksums verified, minus one */
 	u32 redirect_depth;		/* nesting of redirects (the kernel's xmit recursion) */
 
 	struct nb_qdisc_cb qdisc_cb;	/* the kernel's skb->cb as the qdisc layer sees it */
@@ -114,28 +162,28 @@ struct nb_xdp_txq_info {
 	u32 ifindex;			/* xdp_md->egress_ifindex */
 };
 
-/* Fragments an XDP buffer may carry besides its linear part (MAX_SKB_FRAGS). */
-#define NB_XDP_MAX_FRAGS 17
+/* Fragments an XDP buffer may carry besides its linear part: a packet's. */
+#define NB_XDP_MAX_FRAGS NB_MAX_SKB_FRAGS
 /* nb_xdp_buff.flags: the buffer has fragments (XDP_FLAGS_HAS_FRAGS). */
 #define NB_XDP_FLAGS_HAS_FRAGS (1U << 0)
 
 /* One fragment (skb_frag_t): size bytes at page + off, page a whole NB_PKT_BUF_SIZE buffer. */
-struct nb_xdp_frag {
+struct nb_skb_frag {
 	u8 *page;
 	u32 off;
 	u32 size;
 };
 
 /*
- * The fragments of a multi-buffer XDP frame, as the kernel's skb_shared_info: kept in the
- * tailroom at the end of the linear buffer (nb_xdp_get_shared_info), which is what the
- * NB_PKT_TAILROOM bytes the packet never uses are for. Read only when the buffer has
- * NB_XDP_FLAGS_HAS_FRAGS set.
+ * The fragments of a packet or a multi-buffer XDP frame, as the kernel's skb_shared_info: kept
+ * at the end of the linear buffer, in the NB_PKT_TAILROOM bytes the packet never uses
+ * (nb_pkt_shinfo, nb_xdp_get_shared_info). nr_frags is valid for every packet; xdp_frags_size
+ * only while an XDP program runs on the frame (nb_pkt_to_xdp sets it, nb_xdp_to_pkt reads it).
  */
-struct nb_xdp_shared_info {
+struct nb_skb_shared_info {
 	u8 nr_frags;
 	u32 xdp_frags_size;		/* bytes in all fragments */
-	struct nb_xdp_frag frags[NB_XDP_MAX_FRAGS];
+	struct nb_skb_frag frags[NB_MAX_SKB_FRAGS];
 };
 
 /*
@@ -157,13 +205,13 @@ struct nb_xdp_buff {
 	struct nb_pkt *pkt;		/* the packet whose buffer this is */
 };
 
-_Static_assert(sizeof(struct nb_xdp_shared_info) <= NB_PKT_TAILROOM,
+_Static_assert(sizeof(struct nb_skb_shared_info) <= NB_PKT_TAILROOM,
 	       "the fragment list lives in the tailroom of the linear buffer");
 
 /* xdp_get_shared_info_from_buff: the fragment list at the end of the linear buffer. */
-static inline struct nb_xdp_shared_info *nb_xdp_get_shared_info(const struct nb_xdp_buff *xdp)
+static inline struct nb_skb_shared_info *nb_xdp_get_shared_info(const struct nb_xdp_buff *xdp)
 {
-	return (struct nb_xdp_shared_info *)(xdp->data_hard_start + xdp->frame_sz -
+	return (struct nb_skb_shared_info *)(xdp->data_hard_start + xdp->frame_sz -
 					     NB_PKT_TAILROOM);
 }
 
@@ -189,15 +237,32 @@ static inline u32 nb_xdp_get_buff_len(const struct nb_xdp_buff *xdp)
  */
 int nb_xdp_frag_append(struct nb_xdp_buff *xdp, const void *data, u32 len);
 /* Give a fragment's page back to the pool (__xdp_return of a fragment page). */
-void nb_xdp_frag_release(struct nb_xdp_frag *frag);
+void nb_xdp_frag_release(struct nb_skb_frag *frag);
 /* Release every fragment and clear NB_XDP_FLAGS_HAS_FRAGS (xdp_return_frags). */
 void nb_xdp_frags_free(struct nb_xdp_buff *xdp);
 
-/* Packet pointers for programs: the twin of bpf_compute_data_pointers. */
+/* Bytes of the linear part: what data points to (skb_headlen). */
+static inline u32 nb_pkt_headlen(const struct nb_pkt *pkt)
+{
+	return pkt->len - pkt->data_len;
+}
+
+static inline bool nb_pkt_is_nonlinear(const struct nb_pkt *pkt)
+{
+	return pkt->data_len != 0;
+}
+
+/* The fragment list at the end of the linear buffer (skb_shinfo). */
+static inline struct nb_skb_shared_info *nb_pkt_shinfo(const struct nb_pkt *pkt)
+{
+	return (struct nb_skb_shared_info *)(pkt->head + pkt->end);
+}
+
+/* Packet pointers for programs: the twin of bpf_compute_data_pointers (the linear part). */
 static inline void nb_pkt_compute_data_pointers(struct nb_pkt *pkt)
 {
 	pkt->bpf_data_meta = pkt->data - pkt->meta_len;
-	pkt->bpf_data_end = pkt->data + pkt->len;
+	pkt->bpf_data_end = pkt->data + nb_pkt_headlen(pkt);
 }
 
 static inline u32 nb_pkt_headroom(const struct nb_pkt *pkt)
@@ -205,10 +270,41 @@ static inline u32 nb_pkt_headroom(const struct nb_pkt *pkt)
 	return (u32)(pkt->data - pkt->head);
 }
 
+/* Room after the linear part; none for a packet with fragments, as skb_tailroom says. */
 static inline u32 nb_pkt_tailroom(const struct nb_pkt *pkt)
 {
-	return pkt->end - nb_pkt_headroom(pkt) - pkt->len;
+	return nb_pkt_is_nonlinear(pkt) ? 0 : pkt->end - nb_pkt_headroom(pkt) - pkt->len;
 }
+
+static inline bool nb_pkt_is_gso(const struct nb_pkt *pkt)
+{
+	return pkt->gso_size != 0;
+}
+
+static inline bool nb_pkt_is_gso_tcp(const struct nb_pkt *pkt)
+{
+	return pkt->gso_type & (NB_SKB_GSO_TCPV4 | NB_SKB_GSO_TCPV6);
+}
+
+/* Forget the segmentation (skb_gso_reset). */
+static inline void nb_pkt_gso_reset(struct nb_pkt *pkt)
+{
+	pkt->gso_size = 0;
+	pkt->gso_segs = 0;
+	pkt->gso_type = 0;
+}
+
+/* Where CHECKSUM_PARTIAL's sum starts, from data (skb_checksum_start_offset). */
+static inline int nb_pkt_checksum_start_offset(const struct nb_pkt *pkt)
+{
+	return pkt->csum_start - nb_pkt_headroom(pkt);
+}
+
+/*
+ * Mark the L4 checksum as left to the device (skb_partial_csum_set): start and off from data.
+ * false when the field lies outside the linear part.
+ */
+bool nb_pkt_partial_csum_set(struct nb_pkt *pkt, u32 start, u32 off);
 
 static inline u8 *nb_pkt_mac_header(const struct nb_pkt *pkt)
 {
@@ -256,7 +352,10 @@ static inline u8 *nb_pkt_pull(struct nb_pkt *pkt, u32 n)
 	return pkt->data;
 }
 
-/* Add bytes at the end (skb_put); returns their first byte. The caller checked the tailroom. */
+/*
+ * Add bytes at the end of a linear packet (skb_put); returns their first byte. The caller
+ * checked the tailroom, which a packet with fragments does not have.
+ */
 static inline u8 *nb_pkt_put(struct nb_pkt *pkt, u32 n)
 {
 	u8 *tail = pkt->data + pkt->len;
@@ -265,12 +364,8 @@ static inline u8 *nb_pkt_put(struct nb_pkt *pkt, u32 n)
 	return tail;
 }
 
-/* Cut the packet to len bytes (skb_trim). */
-static inline void nb_pkt_trim(struct nb_pkt *pkt, u32 len)
-{
-	if (len < pkt->len)
-		pkt->len = len;
-}
+/* Cut the packet to len bytes, fragments included (pskb_trim). */
+void nb_pkt_trim(struct nb_pkt *pkt, u32 len);
 
 /*
  * Packets and the pool (pkt.c). Allocation never calls malloc on the hot path: buffers come from
@@ -279,8 +374,30 @@ static inline void nb_pkt_trim(struct nb_pkt *pkt, u32 len)
 
 /* A packet with an empty data area at the default headroom; NULL when memory runs out. */
 struct nb_pkt *nb_pkt_alloc(void);
-/* A packet holding a copy of len bytes; NULL when len > NB_PKT_MAX_LEN or memory runs out. */
+/*
+ * A packet holding a copy of len bytes: the first NB_PKT_MAX_LEN linear, the rest in fragments.
+ * NULL when len > NB_PKT_MAX_FRAME or memory runs out.
+ */
 struct nb_pkt *nb_pkt_alloc_data(const void *data, u32 len);
+/*
+ * Append len bytes copied from data: into the linear part while the packet has no fragments
+ * and room, then into new fragment pages. 0, -EMSGSIZE past NB_PKT_MAX_FRAME (nothing added),
+ * -ENOMEM when the pool is empty (the packet may have grown by a part).
+ */
+int nb_pkt_append(struct nb_pkt *pkt, const void *data, u32 len);
+/* Append len bytes of from, at off, to to (fragments read, written as nb_pkt_append). */
+int nb_pkt_append_from(struct nb_pkt *to, const struct nb_pkt *from, u32 off, u32 len);
+/*
+ * Give to from's metadata (device, mark, hash, offloads, ...) and its headers at the same
+ * offsets from data (skb_copy_header); to keeps its own buffer and bytes.
+ */
+void nb_pkt_copy_header(struct nb_pkt *to, const struct nb_pkt *from);
+/* A page for a fragment (NB_PKT_BUF_SIZE bytes) to fill before nb_pkt_add_frag; NULL: no memory. */
+u8 *nb_pkt_frag_page_alloc(void);
+/* Give back a page from nb_pkt_frag_page_alloc that no fragment holds (put_page). */
+void nb_pkt_frag_page_free(u8 *page);
+/* Append size bytes at page + off as the next fragment (skb_add_rx_frag); the packet owns it. */
+void nb_pkt_add_frag(struct nb_pkt *pkt, u8 *page, u32 off, u32 size);
 void nb_pkt_free(struct nb_pkt *pkt);
 /* Free a list linked through ->next. */
 void nb_pkt_free_list(struct nb_pkt *pkt);
@@ -298,6 +415,50 @@ int nb_pkt_ensure_writable(struct nb_pkt *pkt, u32 write_len);
 /* Take private data whatever is written (skb_unclone): 0 or -ENOMEM. */
 int nb_pkt_unclone(struct nb_pkt *pkt);
 /*
+ * Make the first len bytes linear (pskb_may_pull): 0, -EINVAL when the packet is shorter,
+ * -ENOMEM. Fragment bytes move into the linear part, which becomes private and moves to a big
+ * buffer when its page is too small; packet pointers (data, headers) stay valid offsets.
+ */
+int nb_pkt_may_pull(struct nb_pkt *pkt, u32 len);
+/*
+ * Private linear data with at least tailroom bytes after it (pskb_expand_head with ntail): a
+ * big buffer when the page has not. The packet must be linear. 0, -EINVAL or -ENOMEM.
+ */
+int nb_pkt_grow_tailroom(struct nb_pkt *pkt, u32 tailroom);
+/* Make the whole packet linear (skb_linearize): 0 or -ENOMEM. */
+static inline int nb_pkt_linearize(struct nb_pkt *pkt)
+{
+	return nb_pkt_is_nonlinear(pkt) ? nb_pkt_may_pull(pkt, pkt->len) : 0;
+}
+/* Give every fragment a page of its own, so that its bytes may be written. 0 or -ENOMEM. */
+int nb_pkt_frags_make_private(struct nb_pkt *pkt);
+/* Copy len bytes at off from data, fragments included (skb_copy_bits): 0 or -EFAULT. */
+int nb_pkt_copy_bits(const struct nb_pkt *pkt, u32 off, void *to, u32 len);
+/*
+ * Write len bytes at off (skb_store_bits): 0 or -EFAULT. The bytes must be private: the linear
+ * part unshared and the fragments written to made private first.
+ */
+int nb_pkt_store_bits(struct nb_pkt *pkt, u32 off, const void *from, u32 len);
+/* len bytes at off: a pointer into the linear part, else copied into buf; NULL past the end. */
+static inline const void *nb_pkt_header_pointer(const struct nb_pkt *pkt, u32 off, u32 len,
+						 void *buf)
+{
+	if ((u64)off + len <= nb_pkt_headlen(pkt))
+		return pkt->data + off;
+	return nb_pkt_copy_bits(pkt, off, buf, len) ? NULL : buf;
+}
+/*
+ * The one's complement sum of len bytes at off, fragments included, added to sum (skb_checksum).
+ * The caller checked that the packet holds them.
+ */
+u32 nb_pkt_checksum(const struct nb_pkt *pkt, u32 off, u32 len, u32 sum);
+/*
+ * Complete a CHECKSUM_PARTIAL checksum in software (skb_checksum_help): the field gets the sum
+ * from csum_start to the end, and the packet becomes CHECKSUM_NONE. 0, or -EINVAL when the
+ * field lies outside the packet, -ENOMEM.
+ */
+int nb_pkt_checksum_help(struct nb_pkt *pkt);
+/*
  * Private data with at least headroom bytes before data (skb_cow_head). A buffer never grows:
  * the bytes move towards the end when the tailroom allows it, else -ENOMEM.
  */
@@ -313,7 +474,7 @@ int nb_pkt_vlan_insert_tag(struct nb_pkt *pkt, __be16 proto, u16 tci);
  */
 int nb_pkt_vlan_push_inside(struct nb_pkt *pkt);
 
-/* Packets and data buffers handed out and not yet returned, across all threads. */
+/* Packets and data buffers (pages, big buffers) handed out and not yet returned. */
 long nb_pkt_pool_outstanding(void);
 /* Return this thread's cached buffers to the shared pool (a worker that stops calls it). */
 void nb_pkt_pool_flush_cache(void);
@@ -337,8 +498,21 @@ static inline void nb_pkt_clear_hash(struct nb_pkt *pkt)
 /* The flow hash, computed from the headers when the packet has none yet (skb_get_hash). */
 u32 nb_pkt_get_hash(struct nb_pkt *pkt);
 
-/* Generic XDP: view pkt's buffer as an XDP buffer for rxq. The packet must have private data. */
+/*
+ * Generic XDP: view pkt's buffer as an XDP buffer for rxq. The packet must have private data;
+ * its fragments, if any, become the buffer's (NB_XDP_FLAGS_HAS_FRAGS).
+ */
 void nb_pkt_to_xdp(struct nb_pkt *pkt, struct nb_xdp_buff *xdp, const struct nb_xdp_rxq_info *rxq);
+
+/* Carry the program's moves of data, data_end, data_meta and the fragments' length back. */
+static inline void nb_xdp_update_pkt_data(const struct nb_xdp_buff *xdp, struct nb_pkt *pkt)
+{
+	pkt->data = xdp->data;
+	pkt->data_len = nb_xdp_buff_has_frags(xdp) ? nb_xdp_get_shared_info(xdp)->xdp_frags_size : 0;
+	pkt->len = (u32)(xdp->data_end - xdp->data) + pkt->data_len;
+	pkt->meta_len = (u8)(xdp->data - xdp->data_meta);
+}
+
 /*
  * After XDP_PASS (and before a redirect transmits it): carry the program's moves of data,
  * data_end and data_meta into the packet; headers are reset to the new start, protocol is read

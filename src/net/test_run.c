@@ -234,7 +234,10 @@ static int test_run_skb(const struct nb_prog *prog, struct nb_test_run_opts *opt
 		memset(nb_pkt_push(pkt, ETH_HLEN), 0, ETH_HLEN);
 	if (has_ctx)
 		skb_to_ctx(pkt, &ctx);
-	err = test_finish(opts, pkt->data, pkt->len, &ctx, sizeof(ctx), has_ctx);
+	/* no helper leaves a test skb with fragments; should one, data_out is the whole packet */
+	err = nb_pkt_linearize(pkt);
+	if (!err)
+		err = test_finish(opts, pkt->data, pkt->len, &ctx, sizeof(ctx), has_ctx);
 out:
 	nb_pkt_free(pkt);
 	nb_dev_put(found);
@@ -251,7 +254,7 @@ out:
 static int test_finish_xdp(struct nb_test_run_opts *opts, const struct nb_xdp_buff *xdp,
 			   u32 retval, const struct xdp_md *ctx, bool has_ctx)
 {
-	const struct nb_xdp_shared_info *sinfo = nb_xdp_get_shared_info(xdp);
+	const struct nb_skb_shared_info *sinfo = nb_xdp_get_shared_info(xdp);
 	u32 frags_size = nb_xdp_buff_has_frags(xdp) ? sinfo->xdp_frags_size : 0;
 	u32 size = (u32)(xdp->data_end - xdp->data_meta) + frags_size, copy = size;
 	int err = 0;
@@ -269,7 +272,7 @@ static int test_finish_xdp(struct nb_test_run_opts *opts, const struct nb_xdp_bu
 		off = copy - frags_size;
 		memcpy(out, xdp->data_meta, off);
 		for (unsigned int i = 0; frags_size && i < sinfo->nr_frags; i++) {
-			const struct nb_xdp_frag *frag = &sinfo->frags[i];
+			const struct nb_skb_frag *frag = &sinfo->frags[i];
 			u32 n;
 
 			if (off >= copy) {

@@ -18,6 +18,14 @@
 #include "net/worker.h"
 #include "net/xdp.h"
 
+int nb_xdp_prepare_frags(const struct nb_prog *prog, struct nb_pkt *pkt)
+{
+	if (likely(!nb_pkt_is_nonlinear(pkt)))
+		return 0;
+	return nb_prog_xdp_has_frags(prog) ? nb_pkt_frags_make_private(pkt) :
+					     nb_pkt_linearize(pkt);
+}
+
 u32 nb_xdp_prog_run(const struct nb_prog *prog, struct nb_xdp_buff *xdp)
 {
 	/* The poll's epoch section covers the run (nb_xdp_rx_burst, nb_xdp_do_flush). */
@@ -56,6 +64,10 @@ static bool xdp_run_one(struct nb_dev *dev, struct nb_xdp_dev *xd, const struct 
 	u32 act;
 	int err;
 
+	if (unlikely(nb_xdp_prepare_frags(prog, pkt))) {
+		nb_pkt_drop(pkt, dev, NB_DROP_NOMEM);
+		return false;
+	}
 	/*
 	 * The program may write the frame and grow it at the front: generic XDP gives it private
 	 * data and the full XDP_PACKET_HEADROOM (netif_receive_generic_xdp); a frame too long to

@@ -146,10 +146,15 @@ long nb_xdp_redirect_map(struct nb_map *map, u64 index, u64 flags, u64 flag_mask
  */
 static inline void nb_xdp_update_frame(const struct nb_xdp_buff *xdp, struct nb_pkt *pkt)
 {
-	pkt->data = xdp->data;
-	pkt->len = (u32)(xdp->data_end - xdp->data);
-	pkt->meta_len = (u8)(xdp->data - xdp->data_meta);
+	nb_xdp_update_pkt_data(xdp, pkt);
 }
+
+/*
+ * Before prog sees a frame with fragments (netif_skb_check_for_xdp): a program that handles
+ * them (xdp.frags) gets them, each page its own to write (skb_cow_data_for_xdp); any other gets
+ * the frame made linear, however long. 0 or -ENOMEM (the caller drops the frame).
+ */
+int nb_xdp_prepare_frags(const struct nb_prog *prog, struct nb_pkt *pkt);
 
 /*
  * Run an XDP program on xdp and return its verdict; the twin of bpf_prog_run_xdp (the worker's

@@ -108,6 +108,11 @@ static unsigned int devmap_prog_run(struct nb_xdp_bulk_queue *bq, struct nb_xdp_
 		struct nb_xdp_buff xdp;
 		u32 act;
 
+		if (nb_xdp_prepare_frags(bq->xdp_prog, pkt)) {
+			st->xmit_prog_drops++;
+			nb_pkt_free(pkt);
+			continue;
+		}
 		nb_pkt_to_xdp(pkt, &xdp, &rxq);
 		xdp.txq = &txq;
 		act = nb_xdp_prog_run(bq->xdp_prog, &xdp);

@@ -230,8 +230,8 @@ NB_TEST(io_pcap_errors)
 	struct nb_pkt *pkts[NB_BURST];
 	pcap_t *dead;
 	pcap_dumper_t *d;
-	struct pcap_pkthdr h = { .caplen = 5000, .len = 5000 };
-	static u8 big[5000], small[60];
+	struct pcap_pkthdr h = { .caplen = NB_PKT_MAX_FRAME + 1, .len = NB_PKT_MAX_FRAME + 1 };
+	static u8 big[NB_PKT_MAX_FRAME + 1], small[60];
 
 	NB_ASSERT_EQ(nb_port_open_str("pcap", "rx /nonexistent/x.pcap", &port, &log), -ENOENT);
 	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "/nonexistent/x.pcap");
@@ -248,17 +248,23 @@ NB_TEST(io_pcap_errors)
 	NB_ASSERT_EQ(nb_port_open_str("pcap", words, &port, &log), -EINVAL);
 	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "only Ethernet");
 
-	dead = pcap_open_dead(DLT_EN10MB, 65535);
+	/* beyond the longest frame: skipped; a jumbo frame: read, in fragments */
+	dead = pcap_open_dead(DLT_EN10MB, 262144);
 	d = pcap_dump_open(dead, path);
+	pcap_dump((u_char *)d, &h, big);
+	h.caplen = h.len = 9000;
 	pcap_dump((u_char *)d, &h, big);
 	h.caplen = h.len = sizeof(small);
 	pcap_dump((u_char *)d, &h, small);
 	pcap_dump_close(d);
 	pcap_close(dead);
 	port = make_port("pcap", words);
-	NB_ASSERT_EQ(nb_port_rx_burst(port, pkts, NB_BURST), 1);
-	NB_ASSERT_EQ(pkts[0]->len, sizeof(small));
+	NB_ASSERT_EQ(nb_port_rx_burst(port, pkts, NB_BURST), 2);
+	NB_ASSERT_EQ(pkts[0]->len, 9000);
+	NB_ASSERT(nb_pkt_is_nonlinear(pkts[0]));
+	NB_ASSERT_EQ(pkts[1]->len, sizeof(small));
 	nb_pkt_free(pkts[0]);
+	nb_pkt_free(pkts[1]);
 	NB_ASSERT_EQ(nb_port_rx_burst(port, pkts, NB_BURST), 0);
 	nb_port_close(port);
 	unlink(path);

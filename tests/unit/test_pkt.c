@@ -24,7 +24,9 @@ NB_TEST(pkt_alloc_layout)
 	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 2);	/* a descriptor and a buffer */
 	nb_pkt_free(pkt);
 	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
-	NB_ASSERT(!nb_pkt_alloc_data("x", NB_PKT_MAX_LEN + 1));
+	/* beyond the longest frame there is nothing to allocate (fragments: test_pkt_frags.c) */
+	NB_ASSERT(!nb_pkt_alloc_data("x", NB_PKT_MAX_FRAME + 1));
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
 }
 
 /* Many packets in flight at once: the pool grows, then everything comes back. */
@@ -189,10 +191,16 @@ NB_TEST(pkt_cow_head)
 	NB_ASSERT_EQ(pkt->bpf_data_end, pkt->data + 16);
 	NB_ASSERT_EQ(clone->data, clone->head + 6);	/* the sharer is untouched */
 	NB_ASSERT_MEM_EQ(clone->data, "0123456789abcdef", 16);
-	/* A full buffer has no room to give. */
-	nb_pkt_put(big, NB_PKT_MAX_LEN);
-	NB_ASSERT_EQ(nb_pkt_cow_head(big, NB_PKT_HEADROOM + 1), -ENOMEM);
+	/* A full page has no room to give: the packet moves to a big buffer, which has. */
+	memset(nb_pkt_put(big, NB_PKT_MAX_LEN), 0x5a, NB_PKT_MAX_LEN);
 	NB_ASSERT_EQ(nb_pkt_cow_head(big, NB_PKT_HEADROOM), 0);
+	NB_ASSERT_EQ(big->end, NB_PKT_BUF_SIZE - NB_PKT_TAILROOM);
+	NB_ASSERT_EQ(nb_pkt_cow_head(big, NB_PKT_HEADROOM + 1), 0);
+	NB_ASSERT_EQ(big->end, NB_PKT_BIG_BUF_SIZE - NB_PKT_TAILROOM);
+	NB_ASSERT(nb_pkt_headroom(big) >= NB_PKT_HEADROOM + 1);
+	NB_ASSERT_EQ(big->len, NB_PKT_MAX_LEN);
+	NB_ASSERT_EQ(big->data[0], 0x5a);
+	NB_ASSERT_EQ(big->data[NB_PKT_MAX_LEN - 1], 0x5a);
 	nb_pkt_free(big);
 	nb_pkt_free(clone);
 	nb_pkt_free(pkt);

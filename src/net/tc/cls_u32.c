@@ -39,14 +39,19 @@ struct u32_head {
 	struct u32_knode *list;		/* by node id */
 };
 
-/* The word at toff from data, or NULL past the packet (skb_header_pointer). */
-static const u8 *u32_word(const struct nb_pkt *pkt, int toff)
+/*
+ * The word at toff from data, or NULL past the packet (skb_header_pointer): in the linear part
+ * or its headroom directly, in the fragments through buf.
+ */
+static const u8 *u32_word(const struct nb_pkt *pkt, int toff, u8 buf[4])
 {
 	const u8 *p = pkt->data + toff;
 
-	if (p < pkt->head || p + 4 > pkt->data + pkt->len)
+	if (p < pkt->head)
 		return NULL;
-	return p;
+	if (toff < 0)
+		return p + 4 <= pkt->data + nb_pkt_headlen(pkt) ? p : NULL;
+	return nb_pkt_header_pointer(pkt, (u32)toff, 4, buf);
 }
 
 static int u32_classify(struct nb_pkt *pkt, const struct nb_tcf_proto *tp,
@@ -66,7 +71,8 @@ static int u32_classify(struct nb_pkt *pkt, const struct nb_tcf_proto *tp,
 
 		for (unsigned int i = 0; i < n->nkeys; i++, key++) {
 			int toff = off + key->off + (off2 & key->offmask);
-			const u8 *data = u32_word(pkt, toff);
+			u8 buf[4];
+			const u8 *data = u32_word(pkt, toff, buf);
 			__be32 word;
 
 			if (!data)
