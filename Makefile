@@ -123,9 +123,10 @@ ifeq ($(SANITIZE),)
 CHECK_FUZZ := fuzz-build
 endif
 
+# NETBPF_RUNDIR: daemons the tests start, and the commands they run, never meet a user's.
 check: $(NBTEST) $(NETBPF) $(BPF_OBJS) $(CHECK_FUZZ)
 	$(Q)NB_BUILD=$(BUILD) NETBPF=$(abspath $(NETBPF)) NB_FUZZ_DIR=$(abspath build/fuzz) \
-		$(NBTEST) -j $(TEST_JOBS) --scripts tests/cli
+		NETBPF_RUNDIR=$(abspath $(BUILD))/run $(NBTEST) -j $(TEST_JOBS) --scripts tests/cli
 
 demo: $(NETBPF) $(BPF_OBJS)
 	$(Q)$(NETBPF) run

@@ -43,6 +43,8 @@ void nb_map_put_uref(struct nb_map *map);
 void nb_map_release_uref(struct nb_map *map);
 /* A new reference on the map with this id, or NULL. */
 struct nb_map *nb_map_get_by_id(__u32 id);
+/* The next map id above start_id (0: the first), as BPF_MAP_GET_NEXT_ID; -ENOENT: none. */
+int nb_map_get_next_id(__u32 start_id, __u32 *next_id);
 
 __u32 nb_map_id(const struct nb_map *map);
 const char *nb_map_name(const struct nb_map *map);
@@ -66,5 +68,15 @@ int nb_map_update_elem(struct nb_map *map, const void *key, const void *value, _
 int nb_map_delete_elem(struct nb_map *map, const void *key);
 int nb_map_get_next_key(struct nb_map *map, const void *key, void *next_key);
 int nb_map_lookup_and_delete_elem(struct nb_map *map, const void *key, void *value);
+/*
+ * BPF_MAP_LOOKUP_BATCH: up to *count elements after the key in_batch (NULL: from the start),
+ * keys and values packed one after another; out_batch (key_size bytes) receives where the next
+ * call goes on. *count becomes the number found; -ENOENT when the walk reached the end.
+ */
+int nb_map_lookup_batch(struct nb_map *map, const void *in_batch, void *out_batch, void *keys,
+			void *values, __u32 *count);
+/* BPF_MAP_UPDATE_BATCH: *count elements; *count becomes the number written before an error. */
+int nb_map_update_batch(struct nb_map *map, const void *keys, const void *values, __u32 *count,
+			__u64 elem_flags);
 
 #endif /* NETBPF_MAP_H */

@@ -130,6 +130,8 @@ struct nb_map *nb_object_map_map(const struct nb_object_map *map);
  */
 int nb_pin_map(const char *path, struct nb_map *map);	/* -EEXIST when taken */
 struct nb_map *nb_pin_get_map(const char *path);		/* new reference, or NULL */
+/* The path map is pinned at (the first, when several): 0, -ENOENT, -ENAMETOOLONG. */
+int nb_pin_get_path(const struct nb_map *map, char *buf, size_t size);
 int nb_unpin(const char *path);					/* -ENOENT when not pinned */
 void nb_unpin_all(void);
 

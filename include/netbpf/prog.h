@@ -9,6 +9,7 @@
 #ifndef NETBPF_PROG_H
 #define NETBPF_PROG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/bpf.h>
 
@@ -79,5 +80,35 @@ __u32 nb_prog_verified_insns(const struct nb_prog *prog);
  * the SHA-256 of the loaded instructions with map load immediates zeroed (src/bpf/prog_tag.c).
  */
 int nb_prog_tag(const struct nb_prog *prog, __u8 tag[BPF_TAG_SIZE]);
+
+/* The next program id above start_id (0: the first), as BPF_PROG_GET_NEXT_ID; -ENOENT: none. */
+int nb_prog_get_next_id(__u32 start_id, __u32 *next_id);
+
+#define NB_PROG_INFO_MAP_IDS 64
+
+/* What bpftool prog show prints, as struct bpf_prog_info holds it. */
+struct nb_prog_info {
+	__u32 id;
+	enum bpf_prog_type type;
+	char name[BPF_OBJ_NAME_LEN];
+	__u8 tag[BPF_TAG_SIZE];
+	bool gpl_compatible;
+	__u32 xlated_prog_len;		/* bytes of instructions as the engines run them */
+	__u32 jited_prog_len;		/* bytes of machine code; 0: interpreted */
+	__u32 verified_insns;
+	__u32 nr_map_ids;		/* maps the program uses (the first 64 in map_ids) */
+	__u32 map_ids[NB_PROG_INFO_MAP_IDS];
+	__u64 run_time_ns;		/* while statistics were on (nb_bpf_stats_enable) */
+	__u64 run_cnt;
+};
+
+int nb_prog_get_info(const struct nb_prog *prog, struct nb_prog_info *info);
+
+/*
+ * Count and time every program run, as sysctl kernel.bpf_stats_enabled=1 does: two clock reads
+ * per run, so off unless asked for.
+ */
+void nb_bpf_stats_enable(bool on);
+bool nb_bpf_stats_enabled(void);
 
 #endif /* NETBPF_PROG_H */

@@ -59,6 +59,11 @@ unsigned int nb_nr_cpus(void)
 	return n;
 }
 
+unsigned int nb_nr_cpus_if_fixed(void)
+{
+	return __atomic_load_n(&nr_cpus, __ATOMIC_ACQUIRE);
+}
+
 unsigned int nb_this_cpu(void)
 {
 	return this_cpu;

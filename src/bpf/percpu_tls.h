@@ -11,4 +11,11 @@
  */
 long nb_this_cpu_tp_offset(void);
 
+/*
+ * The number of workers if it is fixed already, else 0, without fixing it: for per-CPU data
+ * that must not decide the number (a program's run statistics, which size themselves by
+ * NB_MAX_CPUS when it is still open).
+ */
+unsigned int nb_nr_cpus_if_fixed(void);
+
 #endif /* NB_BPF_PERCPU_TLS_H */

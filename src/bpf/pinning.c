@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +70,21 @@ struct nb_map *nb_pin_get_map(const char *path)
 		map = nb_map_get((*pp)->map);
 	pthread_mutex_unlock(&pins_lock);
 	return map;
+}
+
+int nb_pin_get_path(const struct nb_map *map, char *buf, size_t size)
+{
+	int err = -ENOENT;
+
+	pthread_mutex_lock(&pins_lock);
+	for (struct pin *p = pins; p; p = p->next) {
+		if (p->map != map)
+			continue;
+		err = snprintf(buf, size, "%s", p->path) < (int)size ? 0 : -ENAMETOOLONG;
+		break;
+	}
+	pthread_mutex_unlock(&pins_lock);
+	return err;
 }
 
 static void pin_free(struct pin *p)

@@ -9,12 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bpf/prog.h"
 #include "bpf/prog_type.h"
 #include "bpf/map.h"
 #include "bpf/jit.h"
 #include "bpf/epoch.h"
+#include "bpf/percpu_tls.h"
 
 /* Program ids: a table guarded by a mutex, as map ids are (prog_array updates name programs). */
 static pthread_mutex_t prog_ids_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -43,15 +45,102 @@ static int prog_id_alloc(struct nb_prog *prog)
 	return 0;
 }
 
+/* A reference unless the last one is going (bpf_prog_inc_not_zero). */
+static struct nb_prog *prog_get_not_zero(struct nb_prog *prog)
+{
+	int ref = __atomic_load_n(&prog->refcnt, __ATOMIC_RELAXED);
+
+	do {
+		if (!ref)
+			return NULL;
+	} while (!__atomic_compare_exchange_n(&prog->refcnt, &ref, ref + 1, false,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return prog;
+}
+
 struct nb_prog *nb_prog_get_by_id(__u32 id)
 {
 	struct nb_prog *prog = NULL;
 
 	pthread_mutex_lock(&prog_ids_lock);
 	if (id < prog_id_cap && prog_by_id[id])
-		prog = nb_prog_get(prog_by_id[id]);
+		prog = prog_get_not_zero(prog_by_id[id]);
 	pthread_mutex_unlock(&prog_ids_lock);
 	return prog;
+}
+
+int nb_prog_get_next_id(__u32 start_id, __u32 *next_id)
+{
+	int err = -ENOENT;
+
+	pthread_mutex_lock(&prog_ids_lock);
+	for (u32 id = start_id + 1; id < prog_id_cap && id < next_prog_id; id++) {
+		if (prog_by_id[id]) {
+			*next_id = id;
+			err = 0;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&prog_ids_lock);
+	return err;
+}
+
+/* sysctl kernel.bpf_stats_enabled: every run is counted and timed while it is on. */
+bool nb_prog_stats_on;
+
+void nb_bpf_stats_enable(bool on)
+{
+	__atomic_store_n(&nb_prog_stats_on, on, __ATOMIC_RELAXED);
+}
+
+bool nb_bpf_stats_enabled(void)
+{
+	return __atomic_load_n(&nb_prog_stats_on, __ATOMIC_RELAXED);
+}
+
+/* The real clock even in the deterministic mode: run time is about this machine. */
+static u64 stats_clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+u64 nb_prog_run_stats(const struct nb_prog *prog, const void *ctx)
+{
+	struct nb_prog_stats *st = &prog->stats[nb_this_cpu() % prog->nr_stats];
+	u64 start = stats_clock_ns(), ret;
+
+	ret = prog->jited ? prog->jited((u64)(uintptr_t)ctx, 0) :
+			    nb_interp_run(prog, (u64)(uintptr_t)ctx, 0);
+	/* this worker is the only writer of its slot: a load and a store, never torn */
+	__atomic_store_n(&st->run_time_ns, st->run_time_ns + stats_clock_ns() - start,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&st->run_cnt, st->run_cnt + 1, __ATOMIC_RELAXED);
+	return ret;
+}
+
+int nb_prog_get_info(const struct nb_prog *prog, struct nb_prog_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->id = prog->id;
+	info->type = prog->type;
+	memcpy(info->name, prog->name, sizeof(info->name));
+	nb_prog_tag(prog, info->tag);
+	info->gpl_compatible = prog->gpl_compatible;
+	info->xlated_prog_len = prog->len * sizeof(struct bpf_insn);
+	info->jited_prog_len = prog->jited ? (u32)prog->jit_size : 0;
+	info->verified_insns = prog->verified_insns;
+	info->nr_map_ids = prog->used_map_cnt;
+	for (u32 i = 0; i < prog->used_map_cnt && i < NB_PROG_INFO_MAP_IDS; i++)
+		info->map_ids[i] = nb_map_id(prog->used_maps[i]);
+	for (unsigned int cpu = 0; prog->stats && cpu < prog->nr_stats; cpu++) {
+		info->run_cnt += __atomic_load_n(&prog->stats[cpu].run_cnt, __ATOMIC_RELAXED);
+		info->run_time_ns += __atomic_load_n(&prog->stats[cpu].run_time_ns,
+						     __ATOMIC_RELAXED);
+	}
+	return 0;
 }
 
 /* Licenses the kernel treats as GPL-compatible (license_is_gpl_compatible). */
@@ -185,10 +274,13 @@ int nb_prog_load(enum bpf_prog_type type, const struct bpf_insn *insns, unsigned
 	}
 	prog->len = insn_cnt;
 	prog->insns = dup_insns(insns, insn_cnt ? insn_cnt : 1);
-	if (!prog->insns) {
+	prog->nr_stats = nb_nr_cpus_if_fixed() ?: NB_MAX_CPUS;
+	prog->stats = aligned_alloc(64, prog->nr_stats * sizeof(*prog->stats));
+	if (!prog->insns || !prog->stats) {
 		err = -ENOMEM;
 		goto err;
 	}
+	memset(prog->stats, 0, prog->nr_stats * sizeof(*prog->stats));
 	err = nb_check_insns(prog, log);
 	if (!err)
 		err = resolve_map_refs(prog, opts, log);
@@ -248,6 +340,7 @@ void nb_prog_put(struct nb_prog *prog)
 	free(prog->helpers);
 	free(prog->orig_insns);
 	free(prog->insns);
+	free(prog->stats);
 	free(prog);
 }
 

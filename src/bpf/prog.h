@@ -16,6 +16,12 @@ typedef u64 (*nb_jited_fn)(u64 r1, u64 r2);
 /* Native entry of a program JIT-compiled in checked mode; env is a struct nb_jit_env. */
 typedef u64 (*nb_jited_checked_fn)(u64 r1, u64 r2, void *env);
 
+/* One worker's share of a program's run statistics (bpf_prog_stats), a cache line each. */
+struct nb_prog_stats {
+	u64 run_cnt;
+	u64 run_time_ns;
+} __attribute__((aligned(64)));
+
 struct nb_func_info {
 	u32 start;
 	u32 stack_depth;
@@ -60,7 +66,15 @@ struct nb_prog {
 	size_t jit_size;
 	u32 *jit_insn_offs;		/* native offset of each xlated instruction, for dumps */
 	const void *jit_tail_entry;	/* where a tail call into this program jumps */
+
+	struct nb_prog_stats *stats;	/* nr_stats entries, counted while nb_prog_stats_on */
+	unsigned int nr_stats;
 };
+
+/* kernel.bpf_stats_enabled (nb_bpf_stats_enable): the static key's twin. */
+extern bool nb_prog_stats_on;
+/* A run counted and timed in this worker's statistics. */
+u64 nb_prog_run_stats(const struct nb_prog *prog, const void *ctx);
 
 /* Engines. */
 u64 nb_interp_run(const struct nb_prog *prog, u64 r1, u64 r2);
@@ -73,6 +87,8 @@ u64 nb_interp_run_chain(const struct nb_prog *prog, u64 r1, u32 tail_calls);
  */
 static inline u64 nb_prog_run_locked(const struct nb_prog *prog, const void *ctx)
 {
+	if (unlikely(__atomic_load_n(&nb_prog_stats_on, __ATOMIC_RELAXED)))
+		return nb_prog_run_stats(prog, ctx);
 	if (prog->jited)
 		return prog->jited((u64)(uintptr_t)ctx, 0);
 	return nb_interp_run(prog, (u64)(uintptr_t)ctx, 0);

@@ -15,7 +15,8 @@ struct nb_cli_opts {
 	bool force;	/* -force */
 	bool interp;	/* --interp: never JIT */
 	bool unsafe_no_verify; /* --unsafe-no-verify: load programs without a proof */
-	const char *netns; /* -n NAME */
+	const char *netns; /* -n NAME: the network namespace to run in */
+	const char *daemon; /* -D NAME: the daemon that datapath commands go to */
 	const char *batch; /* -batch FILE: execute a script without running the datapath */
 };
 
@@ -34,11 +35,27 @@ int cmd_diff(int argc, char **argv);
 int cmd_link(int argc, char **argv);
 int cmd_tc(int argc, char **argv);
 int cmd_ip(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_daemon(int argc, char **argv);	/* daemon.c */
+int cmd_monitor(int argc, char **argv);	/* client.c */
+
+/*
+ * A daemon for this command (client.c): *fdp connected to the named one, or to "default" when
+ * it runs; -1 when none is named and none runs. Returns 0 or an exit status (a named daemon
+ * that is not there).
+ */
+int nb_cli_daemon_connect(int *fdp);
+/* Run WORD ARGS... on the daemon behind fd; print its output and errors; its exit status. */
+int nb_cli_forward(int fd, const char *word, int argc, char **argv);
+/* -n NAME: enter the network namespace /run/netns/NAME as ip -n does (netns.c). */
+int nb_cli_enter_netns(const char *name);
 
 /* The command language (src/ctl) from the command line (words.c). */
 struct nb_ctl;
 /* A context with the global options and the examples directory for object paths. */
 void nb_cli_ctl_init(struct nb_ctl *ctl);
+/* One line WORD ARGS... of the command language in this process (words.c): the exit status. */
+int nb_cli_words(const char *word, int argc, char **argv);
 /* Print the error of err (if any) on stderr and free the log: the exit status. */
 int nb_cli_ctl_status(struct nb_ctl *ctl, int err);
 /*
@@ -48,6 +65,9 @@ int nb_cli_ctl_status(struct nb_ctl *ctl, int err);
 const char *nb_cli_examples_dir(void);
 /* netbpf -batch FILE (run.c). */
 int nb_cli_batch(const char *path);
+/* Execute a script file (relative object paths from its directory first): an exit status. */
+int nb_cli_exec_script(struct nb_ctl *ctl, const char *path, const char *const *sets,
+		       int set_cnt);
 /* netbpf prog verify ... (src/cli/prog_verify.c). */
 int prog_verify(int argc, char **argv);
 /* netbpf prog dump { xlated | jited } ... (src/cli/prog_dump.c). */

@@ -2,11 +2,16 @@
 /*
  * netbpf: global options, then one command word, as ip and tc read their command lines.
  *
- *   netbpf [-j] [-p] [-s] [-n NAME] [-force] [--interp] [--unsafe-no-verify] OBJECT ...
+ *   netbpf [-j] [-p] [-s] [-n NAME] [-D NAME] [-force] [--interp] [--unsafe-no-verify] OBJECT ...
+ *
+ * -n NAME runs the command in the network namespace NAME (ip netns's /run/netns/NAME), as ip
+ * -n does. With a daemon (-D NAME, $NETBPF_DAEMON, or one named "default" running), the words
+ * that act on a datapath go to it (client.c); the others always act in this process.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "ctl/args.h"
@@ -21,14 +26,34 @@ struct command {
 
 static const struct command commands[] = {
 	{ "run", cmd_run, "run a script of tc/ip/link lines, or the built-in default" },
+	{ "daemon", cmd_daemon, "hold a datapath that later commands drive (-D NAME)" },
 	{ "link", cmd_link, "add, set, delete or show devices and their ports" },
 	{ "tc", cmd_tc, "qdiscs, filters and actions (tc's words)" },
 	{ "ip", cmd_ip, "ip link set dev X xdp obj F [sec S] | off" },
 	{ "prog", cmd_prog, "load an object file and list its programs and maps" },
-	{ "map", cmd_map, "show, dump, look up, update or delete an object's maps" },
+	{ "map", cmd_map, "show, dump, look up, update or delete maps (live or an object's)" },
+	{ "stats", cmd_stats, "the datapath's counters, filters, actions and workers" },
+	{ "monitor", cmd_monitor, "a daemon's rates, a line a second" },
 	{ "diff", cmd_diff, "run packets through the kernel and netbpf and compare" },
 	{ "vm", cmd_vm, "run or disassemble raw eBPF bytecode" },
 };
+
+/*
+ * Whether a command acts on a datapath, and so goes to a daemon when one is there: the link,
+ * tc, ip and stats words, map on a live map (id, name or pinned, not an object file), prog show.
+ */
+static bool nb_cli_for_daemon(const char *word, int argc, char **argv)
+{
+	if (!strcmp(word, "link") || !strcmp(word, "tc") || !strcmp(word, "ip") ||
+	    !strcmp(word, "stats"))
+		return true;
+	if (!strcmp(word, "map"))
+		return argc >= 1 && (argc == 1 || !strcmp(argv[1], "id") ||
+				     !strcmp(argv[1], "name") || !strcmp(argv[1], "pinned"));
+	if (!strcmp(word, "prog"))
+		return argc >= 1 && (nb_matches(argv[0], "show") || nb_matches(argv[0], "list"));
+	return false;
+}
 
 void nb_cli_error(const char *fmt, ...)
 {
@@ -49,7 +74,8 @@ static int usage(FILE *out)
 		fprintf(out, "%s%s", i ? " | " : " ", commands[i].word);
 	fprintf(out, " }\n"
 		     "       OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -n[etns] NAME |\n"
-		     "                    -f[orce] | --interp | --unsafe-no-verify }\n");
+		     "                    -D | --daemon NAME | -f[orce] | --interp |\n"
+		     "                    --unsafe-no-verify }\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].word, commands[i].summary);
 	return out == stdout ? NB_EXIT_OK : NB_EXIT_USAGE;
@@ -82,6 +108,12 @@ int main(int argc, char **argv)
 				return NB_EXIT_USAGE;
 			}
 			nb_cli.netns = argv[i];
+		} else if (!strcmp(opt, "D") || !strcmp(opt, "daemon")) {
+			if (++i >= argc) {
+				nb_cli_error("option \"%s\" needs a daemon name", argv[i - 1]);
+				return NB_EXIT_USAGE;
+			}
+			nb_cli.daemon = argv[i];
 		} else if (nb_matches(opt, "batch")) {
 			if (++i >= argc) {
 				nb_cli_error("option \"-batch\" needs a file");
@@ -95,15 +127,28 @@ int main(int argc, char **argv)
 			return NB_EXIT_USAGE;
 		}
 	}
+	if (nb_cli.netns && nb_cli_enter_netns(nb_cli.netns))
+		return NB_EXIT_ERR;
 	if (nb_cli.batch)
 		return nb_cli_batch(nb_cli.batch);
 	if (i >= argc)
 		return usage(stderr);
 	if (nb_matches(argv[i], "help"))
 		return usage(stdout);
-	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
-		if (nb_matches(argv[i], commands[c].word))
+	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
+		int fd, status;
+
+		if (!nb_matches(argv[i], commands[c].word))
+			continue;
+		if (!nb_cli_for_daemon(commands[c].word, argc - i - 1, argv + i + 1))
 			return commands[c].fn(argc - i - 1, argv + i + 1);
+		status = nb_cli_daemon_connect(&fd);
+		if (status || fd < 0)
+			return status ? status : commands[c].fn(argc - i - 1, argv + i + 1);
+		status = nb_cli_forward(fd, commands[c].word, argc - i - 1, argv + i + 1);
+		close(fd);
+		return status;
+	}
 	nb_cli_error("object \"%s\" is unknown, try \"netbpf help\"", argv[i]);
 	return NB_EXIT_USAGE;
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * netbpf map: an object's maps, in bpftool's words. The object is loaded (its maps created and
- * filled with global data and initial slots, no program) for the one command.
+ * netbpf map: maps in bpftool's words. With MAP first (id, name or pinned, see src/ctl/map.c)
+ * they are the datapath's maps: a daemon's, or this process's (none) without one. With an
+ * object file first they are the object's: loaded (maps created and filled with global data
+ * and initial slots, no program) for the one command.
  *
  *   netbpf map show   OBJ [MAP]
  *   netbpf map dump   OBJ MAP
@@ -19,11 +21,11 @@
 
 #include <bpf/libbpf.h>
 #include <netbpf/map.h>
-#include <netbpf/percpu.h>
 
 #include "cli/cli.h"
 #include "ctl/args.h"
 #include "ctl/json.h"
+#include "ctl/map.h"
 
 enum map_verb { MAP_SHOW, MAP_DUMP, MAP_LOOKUP, MAP_UPDATE, MAP_DELETE };
 
@@ -163,67 +165,10 @@ static struct nb_object_map *select_map(const struct map_args *a)
 	return NULL;
 }
 
-static bool is_percpu(enum bpf_map_type type)
-{
-	return type == BPF_MAP_TYPE_PERCPU_ARRAY || type == BPF_MAP_TYPE_PERCPU_HASH ||
-	       type == BPF_MAP_TYPE_LRU_PERCPU_HASH || type == BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE;
-}
-
 /* Bytes one value takes in userspace: per-CPU maps hold one 8-byte-aligned slot per worker. */
 static size_t user_value_size(struct nb_map *map)
 {
 	return nb_map_user_value_size(map);
-}
-
-static void print_hex(const unsigned char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		printf("%s%02x", i ? " " : "", p[i]);
-}
-
-static void print_elem_text(struct nb_map *map, const unsigned char *key,
-			    const unsigned char *value)
-{
-	size_t vs = nb_map_value_size(map);
-
-	if (!is_percpu(nb_map_type(map))) {
-		printf("key: ");
-		print_hex(key, nb_map_key_size(map));
-		printf("  value: ");
-		print_hex(value, vs);
-		putchar('\n');
-		return;
-	}
-	printf("key:\n");
-	print_hex(key, nb_map_key_size(map));
-	putchar('\n');
-	for (unsigned int cpu = 0; cpu < nb_nr_cpus(); cpu++) {
-		printf("value (CPU %02u): ", cpu);
-		print_hex(value + cpu * ((vs + 7) & ~7UL), vs);
-		putchar('\n');
-	}
-}
-
-static void print_elem_json(struct nb_json *j, struct nb_map *map, const unsigned char *key,
-			    const unsigned char *value)
-{
-	size_t vs = nb_map_value_size(map);
-
-	nb_json_start_object(j, NULL);
-	nb_json_hex_bytes(j, "key", key, nb_map_key_size(map));
-	if (!is_percpu(nb_map_type(map))) {
-		nb_json_hex_bytes(j, "value", value, vs);
-	} else {
-		nb_json_start_array(j, "values");
-		for (unsigned int cpu = 0; cpu < nb_nr_cpus(); cpu++) {
-			nb_json_start_object(j, NULL);
-			nb_json_uint(j, "cpu", cpu);
-			nb_json_hex_bytes(j, "value", value + cpu * ((vs + 7) & ~7UL), vs);
-			nb_json_end_object(j);
-		}
-		nb_json_end_array(j);
-	}
-	nb_json_end_object(j);
 }
 
 static int map_dump(struct nb_object_map *m)
@@ -258,10 +203,7 @@ static int map_dump(struct nb_object_map *m)
 			continue; /* deleted under us */
 		if (err)
 			break;
-		if (j)
-			print_elem_json(j, map, key, value);
-		else
-			print_elem_text(map, key, value);
+		nb_ctl_map_print_elem(stdout, j, map, key, value);
 		n++;
 	}
 	if (err && err != -ENOENT) {
@@ -309,14 +251,10 @@ static int map_elem(enum map_verb verb, struct map_args *a, struct nb_object_map
 			return NB_EXIT_ERR;
 		err = nb_map_lookup_elem(map, a->key, value);
 		if (!err) {
-			if (nb_cli.json) {
-				struct nb_json *j = nb_json_new(stdout, nb_cli.pretty);
+			struct nb_json *j = nb_cli.json ? nb_json_new(stdout, nb_cli.pretty) : NULL;
 
-				print_elem_json(j, map, a->key, value);
-				nb_json_free(j);
-			} else {
-				print_elem_text(map, a->key, value);
-			}
+			nb_ctl_map_print_elem(stdout, j, map, a->key, value);
+			nb_json_free(j);
 		}
 		free(value);
 		break;
@@ -388,6 +326,10 @@ int cmd_map(int argc, char **argv)
 
 	if (argc < 1 || nb_matches(argv[0], "help"))
 		return map_usage();
+	/* a live map (id, name, pinned), or all of them: the datapath's, as scripts say it */
+	if (argc == 1 || !strcmp(argv[1], "id") || !strcmp(argv[1], "name") ||
+	    !strcmp(argv[1], "pinned"))
+		return nb_cli_words("map", argc, argv);
 	for (int v = 0; v < (int)(sizeof(verbs) / sizeof(verbs[0])) && verb < 0; v++)
 		if (nb_matches(argv[0], verbs[v]))
 			verb = v;

@@ -7,9 +7,9 @@
  *   netbpf prog verify ...
  *   netbpf prog dump { xlated | jited } OBJ [sec S] [type T]   (prog_dump.c)
  *
- * A one-shot command keeps nothing loaded once it exits, so there is no `prog show`: `prog load`
- * lists the programs (id, type, name, section, instructions) and maps (id, type, name, flags,
- * key and value size, max_entries) as bpftool's show does, in JSON with -j.
+ * `prog load` lists an object's programs (id, type, name, section, instructions) and maps (id,
+ * type, name, flags, key and value size, max_entries) as bpftool's show does, in JSON with -j.
+ * `prog show` lists the datapath's programs (src/ctl/prog.c): a daemon's, when one runs.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -188,11 +188,9 @@ int cmd_prog(int argc, char **argv)
 		return prog_dump(argc - 1, argv + 1);
 	if (nb_matches(argv[0], "run"))
 		return prog_run(argc - 1, argv + 1);
-	if (nb_matches(argv[0], "show") || nb_matches(argv[0], "list")) {
-		nb_cli_error("prog %s: nothing stays loaded between commands; \"netbpf prog load "
-			     "OBJ\" lists an object's programs and maps", argv[0]);
-		return NB_EXIT_USAGE;
-	}
+	/* the datapath's programs: a daemon's, or this process's (none) */
+	if (nb_matches(argv[0], "show") || nb_matches(argv[0], "list"))
+		return nb_cli_words("prog", argc, argv);
 	nb_cli_error("prog: command \"%s\" is unknown, try \"netbpf prog help\"", argv[0]);
 	return NB_EXIT_USAGE;
 }

@@ -3,7 +3,7 @@
  * netbpf prog run OBJ [sec S] [--type tc|xdp|socket] [--set NAME=VALUE]...
  *                     (--data-in FILE | --pcap-in FILE)
  *                     [--pcap-out FILE] [--ctx-in FILE] [--ctx-out FILE] [--repeat N]
- *                     [--map NAME=FILE]...
+ *                     [--map NAME=FILE]... [--maps]
  *
  * BPF_PROG_TEST_RUN's twin (nb_prog_test_run) on every packet, with the side effects kept: maps
  * preloaded by --map stay updated from packet to packet, and each verdict sends the resulting
@@ -21,6 +21,7 @@
  * interface too; copies into a device's receive path go up its stack and are not written.
  * Dropped packets are written nowhere. The summary prints, per packet, its number, the verdict,
  * the length out, the destination and the mean duration of a run; -j prints it as JSON.
+ * --maps then prints every map's elements as `map dump` does (in the JSON document with -j).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -37,7 +38,9 @@
 #include "cli/cli.h"
 #include "ctl/args.h"
 #include "ctl/diff.h"
+#include "ctl/ctl.h"
 #include "ctl/json.h"
+#include "ctl/map.h"
 #include "ctl/map_file.h"
 #include "io/pcap_read.h"
 #include "io/pcapng.h"
@@ -58,6 +61,7 @@ struct run_args {
 	long repeat;
 	struct nb_map_file maps[MAX_MAP_FILES];
 	unsigned int map_cnt;
+	bool print_maps;		/* --maps: every map's elements at the end */
 };
 
 struct run_state {
@@ -78,7 +82,7 @@ static int run_usage(void)
 	fprintf(stderr, "Usage: netbpf prog run OBJ [sec SECTION] [--type tc|xdp|socket] "
 			"[--set NAME=VALUE]... (--data-in FILE | --pcap-in FILE)\n"
 			"                     [--pcap-out FILE] [--ctx-in FILE] [--ctx-out FILE] "
-			"[--repeat N] [--map NAME=FILE]...\n");
+			"[--repeat N] [--map NAME=FILE]... [--maps]\n");
 	return NB_EXIT_USAGE;
 }
 
@@ -102,6 +106,10 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct nb_log *
 		const char *w = argv[i], *v;
 		char *end;
 
+		if (!strcmp(w, "--maps")) {
+			a->print_maps = true;
+			continue;
+		}
 		if (i + 1 >= argc) {
 			nb_cli_error("\"%s\" needs an argument", w);
 			return NB_EXIT_USAGE;
@@ -144,7 +152,8 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct nb_log *
 			a->map_cnt++;
 		} else {
 			nb_cli_error("argument \"%s\" is wrong: expected sec, --type, --set, "
-				     "--data-in, --pcap-in, --pcap-out, --ctx-in, --ctx-out, --repeat or --map", w);
+				     "--data-in, --pcap-in, --pcap-out, --ctx-in, --ctx-out, --repeat, --map "
+				     "or --maps", w);
 			return NB_EXIT_USAGE;
 		}
 	}
@@ -464,8 +473,16 @@ int prog_run(int argc, char **argv)
 		nb_json_start_array(s.j, "packets");
 	}
 	err = run_packets(&a, &s);
-	if (s.j) {
+	if (s.j)
 		nb_json_end_array(s.j);
+	if (a.print_maps) {
+		/* what the packets left in the maps, as map dump prints it */
+		struct nb_ctl ctl;
+
+		nb_cli_ctl_init(&ctl);
+		nb_ctl_maps_print(&ctl, s.j);
+	}
+	if (s.j) {
 		nb_json_end_object(s.j);
 		nb_json_free(s.j);
 	}

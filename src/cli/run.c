@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * netbpf run [SCRIPT] [--duration S | --packets N] [--workers N] [--set VAR=VALUE]...
+ * netbpf run [SCRIPT] [--duration S | --packets N] [--workers N] [--set VAR=VALUE]... [--maps]
  *
  * Executes a script of link/tc/ip lines (src/ctl), then runs the datapath (netbpf/datapath.h:
  * worker threads that own the devices' receive queues); the main thread watches the counters,
@@ -33,14 +33,12 @@
 #include "ctl/args.h"
 #include "ctl/ctl.h"
 #include "ctl/json.h"
+#include "ctl/map.h"
+#include "ctl/stats.h"
 #include "ctl/tc.h"
-#include "io/gen.h"
-#include "io/port.h"
 #include "io/sink.h"
 #include "net/dev.h"
-#include "net/xdp.h"
 
-#define MAX_DEVS 256
 #define MAX_WORKERS 64
 #define MAX_SETS 64
 
@@ -78,6 +76,7 @@ struct run_opts {
 	unsigned int workers;
 	const char *sets[MAX_SETS];
 	int set_cnt;
+	bool print_maps;	/* --maps */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -131,11 +130,13 @@ static bool parse_run_args(int argc, char **argv, struct run_opts *o)
 				return false;
 			}
 			o->sets[o->set_cnt++] = argv[i];
+		} else if (!strcmp(w, "--maps")) {
+			o->print_maps = true;
 		} else if (w[0] != '-' && !o->script) {
 			o->script = w;
 		} else {
 			nb_cli_error("Error: argument \"%s\" is wrong: expected SCRIPT, --duration S, "
-				     "--packets N, --workers N or --set VAR=VALUE", w);
+				     "--packets N, --workers N, --set VAR=VALUE or --maps", w);
 			return false;
 		}
 	}
@@ -171,19 +172,46 @@ const char *nb_cli_examples_dir(void)
 	return NULL;
 }
 
+int nb_cli_exec_script(struct nb_ctl *ctl, const char *path, const char *const *sets, int set_cnt)
+{
+	char dir[PATH_MAX];
+	uint8_t *text;
+	size_t len;
+	int err;
+
+	err = nb_read_file(path, &text, &len);
+	if (err) {
+		fprintf(stderr, "Error: cannot read script \"%s\": %s\n", path, strerror(-err));
+		return NB_EXIT_ERR;
+	}
+	text = realloc(text, len + 1);
+	if (!text)
+		return NB_EXIT_ERR;
+	text[len] = 0;
+	snprintf(dir, sizeof(dir), "%s", path);
+	if (strrchr(dir, '/'))
+		*strrchr(dir, '/') = 0;
+	else
+		snprintf(dir, sizeof(dir), ".");
+	ctl->base_dir = dir;
+	err = nb_ctl_script_run(ctl, path, (char *)text, sets, set_cnt);
+	free(text);
+	ctl->base_dir = NULL;
+	return nb_cli_ctl_status(ctl, err);
+}
+
 /* The script's text: a file, or the default. 0 or an exit status. */
 static int exec_script(struct nb_ctl *ctl, const struct run_opts *o)
 {
-	char count_set[64], dir[PATH_MAX];
+	char count_set[64];
 	const char *sets[MAX_SETS + 1];
-	uint8_t *text;
-	size_t len;
 	int err, set_cnt = 0;
 
 	if (!o->script) {
 		if (!ctl->obj_dir) {
-			fprintf(stderr, "Error: the example objects (tcbpf1.o) are not next to this "
-				"netbpf (build/examples or PREFIX/share/netbpf/examples): run make\n");
+			fprintf(stderr, "Error: the example objects (tcbpf1.o) are not next to "
+				"this netbpf (build/examples or PREFIX/share/netbpf/examples): run "
+				"make\n");
 			return NB_EXIT_ERR;
 		}
 		snprintf(count_set, sizeof(count_set), "COUNT=%llu",
@@ -194,25 +222,7 @@ static int exec_script(struct nb_ctl *ctl, const struct run_opts *o)
 		err = nb_ctl_script_run(ctl, "default", default_script, sets, set_cnt);
 		return nb_cli_ctl_status(ctl, err);
 	}
-	err = nb_read_file(o->script, &text, &len);
-	if (err) {
-		fprintf(stderr, "Error: cannot read script \"%s\": %s\n", o->script, strerror(-err));
-		return NB_EXIT_ERR;
-	}
-	text = realloc(text, len + 1);
-	if (!text)
-		return NB_EXIT_ERR;
-	text[len] = 0;
-	snprintf(dir, sizeof(dir), "%s", o->script);
-	if (strrchr(dir, '/'))
-		*strrchr(dir, '/') = 0;
-	else
-		snprintf(dir, sizeof(dir), ".");
-	ctl->base_dir = dir;
-	err = nb_ctl_script_run(ctl, o->script, (char *)text, o->sets, o->set_cnt);
-	free(text);
-	ctl->base_dir = NULL;
-	return nb_cli_ctl_status(ctl, err);
+	return nb_cli_exec_script(ctl, o->script, o->sets, o->set_cnt);
 }
 
 int nb_cli_batch(const char *path)
@@ -228,92 +238,6 @@ int nb_cli_batch(const char *path)
 	return status;
 }
 
-struct totals {
-	u64 rx, tx, drops, host, exceptions, redirects;	/* redirects: XDP's and tc's */
-};
-
-static void dev_totals(struct nb_dev *dev, struct totals *t)
-{
-	struct nb_dev_stats_total s;
-	struct nb_xdp_stats x;
-
-	nb_dev_stats_read(dev, &s);
-	nb_dev_xdp_stats_read(dev, &x);
-	t->rx = s.rx_packets;
-	t->tx = s.tx_packets;
-	t->drops = s.rx_dropped;
-	t->host = s.host_packets;
-	t->redirects = x.redirect + x.tx + s.tc_redirect;
-	t->exceptions = x.aborted + x.invalid + x.redirect_err + s.drops[NB_DROP_RECURSION] +
-			s.drops[NB_DROP_NO_DEV] + s.drops[NB_DROP_TX_ERROR] +
-			s.drops[NB_DROP_TOO_BIG] + s.drops[NB_DROP_NOMEM] +
-			s.drops[NB_DROP_DEV_DOWN];
-}
-
-static void print_filters_text(struct nb_dev *dev, enum nb_tc_hook hook,
-			       const struct nb_tc_filter_info *info, void *ctx)
-{
-	char cbuf[32], hbuf[32];
-
-	(void)ctx;
-	printf("  %-8s %-7s pref %-5u %-8s handle %-10s %12llu pkts %14llu bytes %12llu drops\n",
-	       nb_dev_name(dev), hook == NB_TC_INGRESS ? "ingress" : "egress", info->id.pref,
-	       info->kind, nb_ctl_handle_name(info->kind, info->id.handle, hbuf, sizeof(hbuf)),
-	       (unsigned long long)info->stats.packets,
-	       (unsigned long long)info->stats.bytes, (unsigned long long)info->stats.drops);
-	/* a shared action (bind > 1) shows the packets of every filter bound to it */
-	for (unsigned int a = 0; a < info->action_cnt; a++)
-		printf("  %-8s %-7s   action %u: %-6s %-10s index %-4u bind %-3d %12llu pkts "
-		       "%14llu bytes %12llu drops\n", "", "", a + 1, info->actions[a].kind,
-		       nb_ctl_control_name(info->actions[a].control, cbuf, sizeof(cbuf)),
-		       info->actions[a].index, info->actions[a].bindcnt,
-		       (unsigned long long)info->actions[a].stats.packets,
-		       (unsigned long long)info->actions[a].stats.bytes,
-		       (unsigned long long)info->actions[a].stats.drops);
-}
-
-struct json_filters {
-	struct nb_json *j;
-	struct nb_dev *dev;
-};
-
-static void print_filters_json(struct nb_dev *dev, enum nb_tc_hook hook,
-			       const struct nb_tc_filter_info *info, void *ctx)
-{
-	struct json_filters *jf = ctx;
-	struct nb_json *j = jf->j;
-	char cbuf[32];
-
-	if (dev != jf->dev)
-		return;
-	nb_json_start_object(j, NULL);
-	nb_json_string(j, "hook", hook == NB_TC_INGRESS ? "ingress" : "egress");
-	nb_json_uint(j, "chain", info->id.chain);
-	nb_json_uint(j, "pref", info->id.pref);
-	nb_json_string(j, "kind", info->kind);
-	nb_json_uint(j, "handle", info->id.handle);
-	nb_json_uint(j, "packets", info->stats.packets);
-	nb_json_uint(j, "bytes", info->stats.bytes);
-	nb_json_uint(j, "drops", info->stats.drops);
-	nb_json_start_array(j, "actions");
-	for (unsigned int a = 0; a < info->action_cnt; a++) {
-		nb_json_start_object(j, NULL);
-		nb_json_uint(j, "order", a + 1);
-		nb_json_string(j, "kind", info->actions[a].kind);
-		nb_json_string(j, "control", nb_ctl_control_name(info->actions[a].control, cbuf,
-								 sizeof(cbuf)));
-		nb_json_uint(j, "index", info->actions[a].index);
-		nb_json_int(j, "ref", info->actions[a].refcnt);
-		nb_json_int(j, "bind", info->actions[a].bindcnt);
-		nb_json_uint(j, "packets", info->actions[a].stats.packets);
-		nb_json_uint(j, "bytes", info->actions[a].stats.bytes);
-		nb_json_uint(j, "drops", info->actions[a].stats.drops);
-		nb_json_end_object(j);
-	}
-	nb_json_end_array(j);
-	nb_json_end_object(j);
-}
-
 static u64 sink_delivered(struct nb_dev *dev)
 {
 	struct nb_sink_counts sc = { 0 };
@@ -323,35 +247,39 @@ static u64 sink_delivered(struct nb_dev *dev)
 	return sc.packets;
 }
 
-/* The default's table; returns false when a packet went missing. */
-static bool default_table(struct nb_dev **devs, unsigned int n, struct nb_json *j)
+/* The default's table, after the summary; *ok becomes false when a packet went missing. */
+static void default_table(struct nb_ctl *ctl, struct nb_json *j, void *ctx)
 {
-	bool all = true;
+	bool *ok = ctx, all = true;
+	FILE *out = ctl->out;
 
 	if (!j)
-		printf("\n%-40s %12s %12s %12s %12s\n", "seed set-up (gen -> tc ingress -> sink)",
-		       "generated", "redirected", "delivered", "dropped");
+		fprintf(out, "\n%-40s %12s %12s %12s %12s\n",
+			"seed set-up (gen -> tc ingress -> sink)", "generated", "redirected",
+			"delivered", "dropped");
 	else
 		nb_json_start_array(j, "seed");
 	for (unsigned int s = 0; s < 3; s++) {
-		struct nb_dev *gen = NULL, *sink = NULL;
 		struct nb_dev_stats_total gs, ss;
+		struct nb_dev *gen, *sink;
 		char gname[16], sname[16];
 		u64 delivered;
 
 		snprintf(gname, sizeof(gname), "gen%u", s + 1);
 		snprintf(sname, sizeof(sname), "sink%u", s + 1);
-		for (unsigned int d = 0; d < n; d++) {
-			if (!strcmp(nb_dev_name(devs[d]), gname))
-				gen = devs[d];
-			if (!strcmp(nb_dev_name(devs[d]), sname))
-				sink = devs[d];
+		gen = nb_dev_get_by_name(gname);
+		sink = nb_dev_get_by_name(sname);
+		if (!gen || !sink) {
+			nb_dev_put(gen);
+			nb_dev_put(sink);
+			all = false;
+			break;
 		}
-		if (!gen || !sink)
-			return false;
 		nb_dev_stats_read(gen, &gs);
 		nb_dev_stats_read(sink, &ss);
 		delivered = sink_delivered(sink);
+		nb_dev_put(gen);
+		nb_dev_put(sink);
 		if (delivered != gs.rx_packets || ss.tx_packets != gs.rx_packets)
 			all = false;
 		if (j) {
@@ -363,190 +291,51 @@ static bool default_table(struct nb_dev **devs, unsigned int n, struct nb_json *
 			nb_json_uint(j, "dropped", gs.rx_dropped);
 			nb_json_end_object(j);
 		} else {
-			printf("%-40s %12llu %12llu %12llu %12llu%s\n", default_names[s],
-			       (unsigned long long)gs.rx_packets, (unsigned long long)ss.tx_packets,
-			       (unsigned long long)delivered, (unsigned long long)gs.rx_dropped,
-			       gs.clones ? " (originals, after their clones left)" : "");
+			fprintf(out, "%-40s %12llu %12llu %12llu %12llu%s\n", default_names[s],
+				(unsigned long long)gs.rx_packets,
+				(unsigned long long)ss.tx_packets, (unsigned long long)delivered,
+				(unsigned long long)gs.rx_dropped,
+				gs.clones ? " (originals, after their clones left)" : "");
 		}
 	}
 	if (j) {
 		nb_json_end_array(j);
 		nb_json_bool(j, "all_delivered", all);
 	} else {
-		printf("every packet delivered to its sink: %s\n", all ? "yes" : "NO");
+		fprintf(out, "every packet delivered to its sink: %s\n", all ? "yes" : "NO");
 	}
-	return all;
+	*ok = all;
 }
 
-/* The actions of one kind, for the summary: what no filter holds shows here too. */
-static int print_action_json(const struct nb_tc_action_info *info, void *ctx)
+struct run_end {
+	const struct run_opts *o;
+	bool *ok;
+};
+
+/* After the summary: the default's table, every map's elements (--maps). */
+static void run_extra(struct nb_ctl *ctl, struct nb_json *j, void *ctx)
 {
-	struct nb_json *j = ctx;
-	char cbuf[32];
+	struct run_end *end = ctx;
 
-	nb_json_start_object(j, NULL);
-	nb_json_string(j, "kind", info->kind);
-	nb_json_uint(j, "index", info->index);
-	nb_json_string(j, "control", nb_ctl_control_name(info->control, cbuf, sizeof(cbuf)));
-	nb_json_int(j, "ref", info->refcnt);
-	nb_json_int(j, "bind", info->bindcnt);
-	nb_json_uint(j, "packets", info->stats.packets);
-	nb_json_uint(j, "bytes", info->stats.bytes);
-	nb_json_uint(j, "drops", info->stats.drops);
-	nb_json_uint(j, "overlimits", info->stats.overlimits);
-	nb_json_end_object(j);
-	return 0;
-}
-
-static int print_action_text(const struct nb_tc_action_info *info, void *ctx)
-{
-	char cbuf[32];
-
-	(void)ctx;
-	printf("  %-6s index %-5u %-18s ref %-3d bind %-3d %12llu pkts %14llu bytes %12llu drops\n",
-	       info->kind, info->index, nb_ctl_control_name(info->control, cbuf, sizeof(cbuf)),
-	       info->refcnt, info->bindcnt, (unsigned long long)info->stats.packets,
-	       (unsigned long long)info->stats.bytes, (unsigned long long)info->stats.drops);
-	return 0;
-}
-
-static void summary_actions(struct nb_json *j)
-{
-	if (j)
-		nb_json_start_array(j, "actions");
-	else
-		printf("\nactions (tc actions list):\n");
-	for (const char *const *kind = nb_tc_action_kinds(); *kind; kind++) {
-		struct nb_log log = { 0 };
-
-		nb_tc_actions_walk(*kind, j ? print_action_json : print_action_text, j, &log);
-		nb_log_free(&log);
-	}
-	if (j)
-		nb_json_end_array(j);
-}
-
-static void summary(struct nb_dev **devs, unsigned int n, double secs, bool is_default,
-		    const char *shows, bool *ok)
-{
-	struct nb_json *j = NULL;
-
-	if (nb_cli.json) {
-		j = nb_json_new(stdout, nb_cli.pretty);
-		nb_json_start_object(j, NULL);
-		/* what the script's show lines printed, one document each */
-		nb_json_raw_values(j, "commands", shows);
-		nb_json_uint(j, "duration_ms", (u64)(secs * 1000));
-		nb_json_start_array(j, "devices");
-	} else {
-		printf("%-10s %7s %12s %14s %12s %14s %12s %12s %12s %12s  %s\n", "device",
-		       "ifindex", "rx_packets", "rx_bytes", "tx_packets", "tx_bytes", "host",
-		       "xdp_redir", "tc_redir", "dropped", "drops by reason");
-	}
-	for (unsigned int d = 0; d < n; d++) {
-		struct nb_dev_stats_total s;
-		struct nb_xdp_stats x;
-
-		nb_dev_stats_read(devs[d], &s);
-		nb_dev_xdp_stats_read(devs[d], &x);
-		if (j) {
-			struct json_filters jf = { j, devs[d] };
-
-			nb_json_start_object(j, NULL);
-			nb_json_string(j, "name", nb_dev_name(devs[d]));
-			nb_json_uint(j, "ifindex", nb_dev_ifindex(devs[d]));
-			nb_json_uint(j, "rx_packets", s.rx_packets);
-			nb_json_uint(j, "rx_bytes", s.rx_bytes);
-			nb_json_uint(j, "tx_packets", s.tx_packets);
-			nb_json_uint(j, "tx_bytes", s.tx_bytes);
-			nb_json_uint(j, "host_packets", s.host_packets);
-			nb_json_uint(j, "consumed", s.consumed);
-			nb_json_uint(j, "clones", s.clones);
-			nb_json_uint(j, "xdp_redirect", x.redirect + x.tx);
-			nb_json_uint(j, "tc_redirect", s.tc_redirect);
-			nb_json_uint(j, "dropped", s.rx_dropped);
-			nb_json_start_object(j, "drops");
-			for (int r = 0; r < NB_DROP_REASON_MAX; r++)
-				if (s.drops[r])
-					nb_json_uint(j, nb_drop_reason_name(r), s.drops[r]);
-			nb_json_end_object(j);
-			nb_json_start_array(j, "filters");
-			nb_ctl_for_each_filter(print_filters_json, &jf);
-			nb_json_end_array(j);
-			nb_json_end_object(j);
-			continue;
-		}
-		printf("%-10s %7u %12llu %14llu %12llu %14llu %12llu %12llu %12llu %12llu ",
-		       nb_dev_name(devs[d]), nb_dev_ifindex(devs[d]),
-		       (unsigned long long)s.rx_packets, (unsigned long long)s.rx_bytes,
-		       (unsigned long long)s.tx_packets, (unsigned long long)s.tx_bytes,
-		       (unsigned long long)s.host_packets,
-		       (unsigned long long)(x.redirect + x.tx), (unsigned long long)s.tc_redirect,
-		       (unsigned long long)s.rx_dropped);
-		for (int r = 0; r < NB_DROP_REASON_MAX; r++)
-			if (s.drops[r])
-				printf(" %s:%llu", nb_drop_reason_name(r),
-				       (unsigned long long)s.drops[r]);
-		printf("\n");
-	}
-	if (j) {
-		nb_json_end_array(j);
-		summary_actions(j);
-	} else {
-		printf("\nfilters and actions:\n");
-		nb_ctl_for_each_filter(print_filters_text, NULL);
-		summary_actions(NULL);
-		printf("ran %.3f s\n", secs);
-	}
-	if (is_default)
-		*ok = default_table(devs, n, j);
-	if (j) {
-		nb_json_end_object(j);
-		nb_json_free(j);
-	}
-}
-
-static void live_line(struct nb_dev **devs, unsigned int n, struct totals *last, double dt,
-		      double elapsed, const struct run_opts *o, u64 made, u64 goal)
-{
-	printf("[%6.1fs]", elapsed);
-	for (unsigned int d = 0; d < n; d++) {
-		struct totals t;
-
-		dev_totals(devs[d], &t);
-		printf(" %s rx %.2f tx %.2f drop %.2f Mpps redir %llu exc %llu |",
-		       nb_dev_name(devs[d]), (t.rx - last[d].rx) / dt / 1e6,
-		       (t.tx - last[d].tx) / dt / 1e6, (t.drops - last[d].drops) / dt / 1e6,
-		       (unsigned long long)t.redirects, (unsigned long long)t.exceptions);
-		last[d] = t;
-	}
-	if (o->duration)
-		printf(" %.0f%% of %.1fs", 100.0 * elapsed / o->duration, o->duration);
-	else if (goal)
-		printf(" %.0f%% of %llu packets", 100.0 * made / goal, (unsigned long long)goal);
-	printf("\n");
-	fflush(stdout);
+	if (!end->o->script)
+		default_table(ctl, j, end->ok);
+	if (end->o->print_maps)
+		nb_ctl_maps_print(ctl, j);
 }
 
 static int run_datapath(const struct run_opts *o, const char *shows, bool *ok)
 {
-	static struct totals last[MAX_DEVS];
 	struct nb_datapath_opts dopts = { .sz = sizeof(dopts), .workers = o->workers,
 					  .packets = o->packets };
-	struct nb_dev *devs[MAX_DEVS];
-	unsigned int n = nb_dev_list(devs, MAX_DEVS), quiet = 0;
 	bool tty = isatty(STDOUT_FILENO) && !nb_cli.json;
 	double start = now_s(), last_live = start;
 	struct nb_datapath *dp = NULL;
 	struct nb_log log = { 0 };
+	struct nb_ctl_rates rates;
+	unsigned int quiet = 0;
+	struct nb_ctl ctl;
 	int err;
 
-	if (n > MAX_DEVS) {
-		for (unsigned int d = 0; d < MAX_DEVS; d++)
-			nb_dev_put(devs[d]);
-		fprintf(stderr, "Error: more than %d devices\n", MAX_DEVS);
-		return NB_EXIT_ERR;
-	}
 	dopts.log = &log;
 	err = nb_datapath_create(&dopts, &dp);
 	if (!err)
@@ -554,8 +343,11 @@ static int run_datapath(const struct run_opts *o, const char *shows, bool *ok)
 	if (err) {
 		fprintf(stderr, "Error: cannot start the datapath: %s\n",
 			nb_log_text(&log)[0] ? nb_log_text(&log) : strerror(-err));
-		goto out;
+		nb_datapath_destroy(dp);
+		nb_log_free(&log);
+		return NB_EXIT_ERR;
 	}
+	nb_ctl_rates_init(&rates, start);
 	interrupted = 0;
 	signal(SIGINT, on_sigint);
 	for (;;) {
@@ -564,9 +356,8 @@ static int run_datapath(const struct run_opts *o, const char *shows, bool *ok)
 		bool finishing, idle;
 
 		nb_datapath_progress(dp, &p);
-		if (p.generators_done && o->packets)
-			nb_datapath_stop_generators(dp);
-		if ((o->duration && t - start >= o->duration) || interrupted)
+		if ((p.generators_done && o->packets) ||
+		    (o->duration && t - start >= o->duration) || interrupted)
 			nb_datapath_stop_generators(dp);
 		/* without generators, frames come from outside (afxdp, ...): --duration waits */
 		finishing = (o->duration && t - start >= o->duration) || interrupted ||
@@ -577,20 +368,38 @@ static int run_datapath(const struct run_opts *o, const char *shows, bool *ok)
 		if (quiet >= 2)
 			break;
 		if (tty && t - last_live >= 1.0) {
-			live_line(devs, n, last, t - last_live, t - start, o, p.generated, p.goal);
+			char suffix[64] = "";
+
+			if (o->duration)
+				snprintf(suffix, sizeof(suffix), " %.0f%% of %.1fs",
+					 100.0 * (t - start) / o->duration, o->duration);
+			else if (p.goal)
+				snprintf(suffix, sizeof(suffix), " %.0f%% of %llu packets",
+					 100.0 * p.generated / p.goal, (unsigned long long)p.goal);
+			nb_ctl_rates_sample(&rates, t);
+			nb_ctl_rates_print(stdout, NULL, &rates, suffix);
+			fflush(stdout);
 			last_live = t;
 		}
 		usleep(finishing ? 2000 : 20000);
 	}
 	nb_datapath_stop(dp);
 	signal(SIGINT, SIG_DFL);
-	summary(devs, n, now_s() - start, !o->script, shows, ok);
-out:
+	nb_cli_ctl_init(&ctl);
+	ctl.dp = dp;
+	{
+		struct run_end end = { o, ok };
+		struct nb_ctl_summary_opts so = { .secs = now_s() - start, .shows = shows,
+						  .extra = run_extra, .ctx = &end };
+
+		if (nb_cli.json && !shows)
+			so.shows = "";
+		nb_ctl_summary(&ctl, &so);
+	}
+	nb_ctl_rates_free(&rates);
 	nb_datapath_destroy(dp);
 	nb_log_free(&log);
-	for (unsigned int d = 0; d < n; d++)
-		nb_dev_put(devs[d]);
-	return err ? NB_EXIT_ERR : NB_EXIT_OK;
+	return NB_EXIT_OK;
 }
 
 int cmd_run(int argc, char **argv)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * netbpf link | tc | ip: one line of the command language on the command line. The datapath
- * lives in this process, so a line acts on an empty one: `link add` and the tc and ip words
- * check their words and objects (a filter loads and verifies its program) and then the
- * process ends. Lines that build on each other go into a script: `netbpf run SCRIPT`, or
- * `netbpf -batch SCRIPT` to execute it without running the datapath.
+ * netbpf link | tc | ip | stats: one line of the command language on the command line. With a
+ * daemon the line goes to it (client.c). Without one the datapath lives in this process, so a
+ * line acts on an empty one: `link add` and the tc and ip words check their words and objects
+ * (a filter loads and verifies its program) and then the process ends. Lines that build on
+ * each other go into a script (`netbpf run SCRIPT`, `netbpf -batch SCRIPT`) or to a daemon.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,12 +35,10 @@ int nb_cli_ctl_status(struct nb_ctl *ctl, int err)
 		fputs(t[0] ? t : "Error: failed\n", stderr);
 	}
 	nb_log_free(&ctl->log);
-	if (!err)
-		return NB_EXIT_OK;
-	return ctl->usage ? NB_EXIT_USAGE : NB_EXIT_ERR;
+	return nb_ctl_status(ctl, err);
 }
 
-static int words(const char *word, int argc, char **argv)
+int nb_cli_words(const char *word, int argc, char **argv)
 {
 	char **line = calloc(argc + 2, sizeof(*line));
 	struct nb_ctl ctl;
@@ -60,15 +58,20 @@ static int words(const char *word, int argc, char **argv)
 
 int cmd_link(int argc, char **argv)
 {
-	return words("link", argc, argv);
+	return nb_cli_words("link", argc, argv);
 }
 
 int cmd_tc(int argc, char **argv)
 {
-	return words("tc", argc, argv);
+	return nb_cli_words("tc", argc, argv);
 }
 
 int cmd_ip(int argc, char **argv)
 {
-	return words("ip", argc, argv);
+	return nb_cli_words("ip", argc, argv);
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	return nb_cli_words("stats", argc, argv);
 }

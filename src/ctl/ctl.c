@@ -10,6 +10,8 @@
 
 #include "ctl/args.h"
 #include "ctl/ctl.h"
+#include "ctl/stats.h"
+#include "common/types.h"
 
 static void error_line(struct nb_ctl *ctl, const char *fmt, va_list ap)
 {
@@ -93,15 +95,30 @@ const char *nb_ctl_obj_path(const struct nb_ctl *ctl, const char *path, char *bu
 	return buf;
 }
 
+int nb_ctl_status(const struct nb_ctl *ctl, int err)
+{
+	if (!err)
+		return 0;
+	return ctl->usage ? 2 : 1;
+}
+
 int nb_ctl_exec(struct nb_ctl *ctl, int argc, char **argv)
 {
+	static const struct {
+		const char *word;
+		int (*fn)(struct nb_ctl *ctl, int argc, char **argv);
+	} words[] = {
+		{ "link", nb_ctl_link }, { "tc", nb_ctl_tc }, { "ip", nb_ctl_ip },
+		{ "map", nb_ctl_map }, { "prog", nb_ctl_prog }, { "stats", nb_ctl_stats },
+		{ "monitor", nb_ctl_monitor },
+	};
+
 	if (argc < 1)
-		return nb_ctl_usage(ctl, "a command word is missing (link, tc or ip)");
-	if (!strcmp(argv[0], "link"))
-		return nb_ctl_link(ctl, argc - 1, argv + 1);
-	if (!strcmp(argv[0], "tc"))
-		return nb_ctl_tc(ctl, argc - 1, argv + 1);
-	if (!strcmp(argv[0], "ip"))
-		return nb_ctl_ip(ctl, argc - 1, argv + 1);
-	return nb_ctl_wrong(ctl, argv[0], "unknown command word, expected link, tc or ip");
+		return nb_ctl_usage(ctl, "a command word is missing (link, tc, ip, map, prog, "
+				    "stats or monitor)");
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (!strcmp(argv[0], words[i].word))
+			return words[i].fn(ctl, argc - 1, argv + 1);
+	return nb_ctl_wrong(ctl, argv[0], "unknown command word, expected link, tc, ip, map, "
+			    "prog, stats or monitor");
 }

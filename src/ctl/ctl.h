@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The command language of the tc, ip and link words, shared by the command line (one line per
- * process) and script files (netbpf run, netbpf -batch): each line is split into words and
- * handed to the word's parser (link.c, tc.c, ip.c), which acts on the datapath in this process
- * and prints what show commands print (text, or JSON with -j) on ctl->out.
+ * The command language of the tc, ip, link, map and prog words, shared by the command line,
+ * script files (netbpf run, netbpf -batch) and a daemon's control socket: each line is split
+ * into words and handed to the word's parser (link.c, tc.c, ip.c, map.c, prog.c, stats.c),
+ * which acts on the datapath in this process and prints what show commands print (text, or
+ * JSON with -j) on ctl->out.
  *
  * Errors follow iproute2: a line "Error: argument "foo" is wrong: unknown classifier" in
  * ctl->log naming the word at fault and what was expected. ctl->usage marks usage errors (a
@@ -17,6 +18,9 @@
 
 #include <netbpf/log.h>
 
+struct nb_datapath;
+struct nb_ctl_rates;
+
 struct nb_ctl {
 	FILE *out;		/* show output */
 	bool json;		/* -j */
@@ -27,14 +31,25 @@ struct nb_ctl {
 	const char *obj_dir;	/* then this one (the built examples); NULL: none */
 	struct nb_log log;	/* the error of the last line */
 	bool usage;		/* the error is a usage error */
+	struct nb_datapath *dp;	/* the running datapath (stats shows its workers); NULL: none */
+	struct nb_ctl_rates *rates; /* a daemon's rate samples (stats, monitor); NULL: none */
 };
 
-/* One command line: WORD ARGS... with WORD link, tc or ip. 0 or a negative errno. */
+/*
+ * One command line: WORD ARGS... with WORD link, tc, ip, map, prog, stats or monitor. 0 or a
+ * negative errno.
+ */
 int nb_ctl_exec(struct nb_ctl *ctl, int argc, char **argv);
 
 int nb_ctl_link(struct nb_ctl *ctl, int argc, char **argv);
 int nb_ctl_tc(struct nb_ctl *ctl, int argc, char **argv);
 int nb_ctl_ip(struct nb_ctl *ctl, int argc, char **argv);
+int nb_ctl_map(struct nb_ctl *ctl, int argc, char **argv);	/* map.c */
+int nb_ctl_prog(struct nb_ctl *ctl, int argc, char **argv);	/* prog.c */
+/* stats and monitor: stats.c */
+
+/* The exit status of a line that returned err: 0, 1, or 2 for usage errors (iproute2's). */
+int nb_ctl_status(const struct nb_ctl *ctl, int err);
 
 /* "Error: argument "WORD" is wrong: WHAT", -EINVAL. */
 int nb_ctl_wrong(struct nb_ctl *ctl, const char *word, const char *fmt, ...)

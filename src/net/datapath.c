@@ -589,7 +589,7 @@ int nb_datapath_worker_info(struct nb_datapath *dp, unsigned int worker,
 		return -ENOENT;
 	w = &dp->workers[worker];
 	pthread_mutex_lock(&dp->lock);
-	info->cpu = dp->running ? w->cpu : -1;
+	info->cpu = w->cpu;
 	info->rounds = __atomic_load_n(&w->rounds, __ATOMIC_RELAXED);
 	info->idle_rounds = __atomic_load_n(&w->idle_rounds, __ATOMIC_RELAXED);
 	info->packets = __atomic_load_n(&w->packets, __ATOMIC_RELAXED);

@@ -29,6 +29,8 @@ int nb_xdp_prepare_frags(const struct nb_prog *prog, struct nb_pkt *pkt)
 u32 nb_xdp_prog_run(const struct nb_prog *prog, struct nb_xdp_buff *xdp)
 {
 	/* The poll's epoch section covers the run (nb_xdp_rx_burst, nb_xdp_do_flush). */
+	if (unlikely(__atomic_load_n(&nb_prog_stats_on, __ATOMIC_RELAXED)))
+		return (u32)nb_prog_run_stats(prog, xdp);
 	if (likely(prog->jited))
 		return (u32)prog->jited((u64)(uintptr_t)xdp, 0);
 	return (u32)nb_interp_run(prog, (u64)(uintptr_t)xdp, 0);

@@ -89,5 +89,8 @@ expect_error "bad word" 2 'argument "bogus" is wrong' $NETBPF prog load $OBJ/elf
 expect_error "no such section" 1 "elf_hash.o: no program in section nope" \
 	$NETBPF prog load $OBJ/elf_hash.o sec nope
 expect_error "not ELF" 1 "not an ELF file" $NETBPF prog load /etc/hostname
-expect_error "prog show" 2 "nothing stays loaded" $NETBPF prog show
+# without a daemon (none can be found in an empty socket directory) the datapath is this
+# process's: nothing is loaded in it
+out=$(NETBPF_RUNDIR=/nonexistent $NETBPF prog show 2>&1) || fail "prog show exited $?: $out"
+[ -z "$out" ] || fail "prog show without a daemon printed '$out'"
 echo "prog load: all cases behave"

@@ -64,6 +64,17 @@ echo "$out" | grep -q '"packets":\[{"packet":1,"retval":[0-9]*,.*"len_in":14,' |
 printf 'key 1 0 0 0 value 0x2a 0 0 0 0 0 0 0\n' > "$tmp/m.txt"
 out=$($NETBPF prog run $B/tests/bpf/elf_hash.o --pcap-in "$tmp/in.pcap" --map "m=$tmp/m.txt" 2>&1) ||
 	fail "--map: $out"
+# --maps: what the packets left in the map (key 7: 100, then one more), text and JSON
+out=$($NETBPF prog run $B/tests/bpf/elf_hash.o --pcap-in "$tmp/in.pcap" --map "m=$tmp/m.txt" \
+	--maps 2>&1) || fail "--maps: $out"
+echo "$out" | grep -q '^map [0-9]*: hash  name m$' &&
+	echo "$out" | grep -q '^key: 07 00 00 00  value: 65 00 00 00 00 00 00 00$' &&
+	echo "$out" | grep -q '^key: 01 00 00 00  value: 2a 00 00 00 00 00 00 00$' &&
+	echo "$out" | grep -q '^Found 2 elements$' || fail "--maps: $out"
+out=$($NETBPF -j prog run $B/tests/bpf/elf_hash.o --pcap-in "$tmp/in.pcap" --maps 2>&1) ||
+	fail "-j --maps: $out"
+echo "$out" | grep -q '"maps":\[{"id":[0-9]*,"name":"m","type":"hash","elements":\[{"key":\["0x07","0x00","0x00","0x00"\],"value":\["0x65",' ||
+	fail "-j --maps: $out"
 out=$($NETBPF prog run $B/tests/bpf/elf_hash.o --pcap-in "$tmp/in.pcap" --map "x=$tmp/m.txt" 2>&1)
 [ $? -eq 1 ] || fail "unknown map: exit status: $out"
 echo "$out" | grep -q 'has no map x' || fail "unknown map message: $out"

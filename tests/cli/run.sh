@@ -73,6 +73,31 @@ assert dev["a"]["tx_packets"] == 700 and dev["b"]["rx_packets"] == 700, dev
 assert dev["s"]["tx_packets"] == 700, dev
 ' || fail "pipe: $out"
 
+# a script fills the devmap of the XDP program it attached (map words in scripts); --maps
+cat > "$tmp/devmap.tc" <<EOF2
+link add g type gen count 1000
+link add s type sink
+ip link set dev g xdp obj xdp_redirect_map.o
+map update name tx_port key 1 0 0 0 value 2 0 0 0 0 0 0 0
+map lookup pinned tc/globals/nothing key 1 0 0 0
+EOF2
+out=$($NETBPF run "$tmp/devmap.tc" 2>&1); [ $? -eq 1 ] || fail "unpinned map: $out"
+echo "$out" | grep -q "no map is pinned at tc/globals/nothing" || fail "unpinned: $out"
+sed -i '$d' "$tmp/devmap.tc"
+out=$($NETBPF -j run "$tmp/devmap.tc" --maps) || fail "devmap: $out"
+echo "$out" | json '
+dev = {x["name"]: x for x in d["devices"]}
+assert dev["g"]["xdp_redirect"] == 1000 and dev["s"]["tx_packets"] == 1000, dev
+m = d["maps"][0]
+assert m["name"] == "tx_port" and m["type"] == "devmap", m
+assert m["elements"] == [{"key": ["0x01", "0x00", "0x00", "0x00"],
+                          "value": ["0x02"] + ["0x00"] * 7}], m
+assert d["commands"] == [None], d["commands"]
+' || fail "devmap: $out"
+out=$($NETBPF run "$tmp/devmap.tc" --maps) || fail "devmap text: $out"
+echo "$out" | grep -A2 '^map [0-9]*: devmap  name tx_port$' | grep -q '^Found 1 element$' ||
+	fail "--maps text: $out"
+
 # errors: the script line, a missing script, bad options
 printf 'link add g type gen\n\ntc filter add dev g ingress bogus\n' > "$tmp/bad.tc"
 out=$($NETBPF run "$tmp/bad.tc" 2>&1); rc=$?

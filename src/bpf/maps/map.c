@@ -247,13 +247,42 @@ void nb_map_put_uref(struct nb_map *map)
 	nb_map_put(map);
 }
 
+/* A reference unless the last one is going (bpf_map_inc_not_zero). */
+static struct nb_map *map_get_not_zero(struct nb_map *map)
+{
+	int ref = __atomic_load_n(&map->refcnt, __ATOMIC_RELAXED);
+
+	do {
+		if (!ref)
+			return NULL;
+	} while (!__atomic_compare_exchange_n(&map->refcnt, &ref, ref + 1, false,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return map;
+}
+
+int nb_map_get_next_id(__u32 start_id, __u32 *next_id)
+{
+	int err = -ENOENT;
+
+	pthread_mutex_lock(&map_ids_lock);
+	for (u32 id = start_id + 1; id < map_id_cap && id < next_map_id; id++) {
+		if (map_by_id[id]) {
+			*next_id = id;
+			err = 0;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&map_ids_lock);
+	return err;
+}
+
 struct nb_map *nb_map_get_by_id(__u32 id)
 {
 	struct nb_map *map = NULL;
 
 	pthread_mutex_lock(&map_ids_lock);
 	if (id < map_id_cap && map_by_id[id])
-		map = nb_map_get(map_by_id[id]);
+		map = map_get_not_zero(map_by_id[id]);
 	pthread_mutex_unlock(&map_ids_lock);
 	return map;
 }
@@ -430,4 +459,67 @@ int nb_map_direct_value_addr(const struct nb_map *map, u32 off, u64 *addr)
 	if (!map->ops->map_direct_value_addr)
 		return -EOPNOTSUPP;
 	return map->ops->map_direct_value_addr(map, addr, off);
+}
+
+/*
+ * The kernel's generic_map_lookup_batch: up to *count elements after the key in_batch (NULL:
+ * from the first), in get_next_key's order, into keys and values; out_batch receives the last
+ * key, where the next call goes on. -ENOENT once the walk reached the end (*count holds what
+ * this call found). An element deleted between its key and its value is skipped.
+ */
+int nb_map_lookup_batch(struct nb_map *map, const void *in_batch, void *out_batch, void *keys,
+			void *values, __u32 *count)
+{
+	size_t ks = map->key_size, vs = nb_map_user_value_size(map);
+	const void *prev = in_batch;
+	__u32 n = 0, max = *count;
+	int err = 0;
+
+	*count = 0;
+	if (!can_read(map))
+		return -EPERM;
+	if (!ks || !map->ops->map_get_next_key)
+		return -EINVAL;
+	nb_epoch_read_lock();
+	while (n < max) {
+		u8 *key = (u8 *)keys + n * ks;
+
+		err = nb_map_get_next_key(map, prev, key);
+		if (err)
+			break;
+		err = nb_map_lookup_elem(map, key, (u8 *)values + n * vs);
+		if (err == -ENOENT) {
+			/* gone meanwhile: walk on from it, keep nothing */
+			memcpy(out_batch, key, ks);
+			prev = out_batch;
+			continue;
+		}
+		if (err)
+			break;
+		prev = key;
+		n++;
+	}
+	nb_epoch_read_unlock();
+	if (n)
+		memcpy(out_batch, (u8 *)keys + (n - 1) * ks, ks);
+	*count = n;
+	return err;
+}
+
+/* The kernel's generic_map_update_batch: *count becomes the number of elements written. */
+int nb_map_update_batch(struct nb_map *map, const void *keys, const void *values, __u32 *count,
+			__u64 elem_flags)
+{
+	size_t ks = map->key_size, vs = nb_map_user_value_size(map);
+	__u32 n;
+	int err = 0;
+
+	for (n = 0; n < *count; n++) {
+		err = nb_map_update_elem(map, (const u8 *)keys + n * ks,
+					 (const u8 *)values + n * vs, elem_flags);
+		if (err)
+			break;
+	}
+	*count = n;
+	return err;
 }
