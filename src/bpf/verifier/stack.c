@@ -161,19 +161,19 @@ int check_stack_write(struct nb_verifier_env *env, struct nb_func_state *state, 
 	}
 	bool is_st = insn && insn_class(insn) == BPF_ST;
 
-	/* An immediate is spilled as a known scalar, zero too at the slot's start. */
-	if (!reg && is_st && (insn->imm != 0 || first == 0)) {
+	/* An immediate written at the slot's start is spilled as a known scalar. */
+	if (!reg && is_st && first == 0) {
 		mark_reg_known(&fake, (u64)(s64)insn->imm);
 		reg = &fake;
 	}
 	/*
-	 * A register written whole keeps its state; a narrow scalar write too (aligned to its
-	 * size, so inside this slot), as the low bytes of the value. A zero written at the
-	 * slot's start is a spill as in the kernel (save_register_state): an imprecise zero
-	 * matches other spilled scalars when states are compared; elsewhere zero bytes are
-	 * STACK_ZERO.
+	 * As the kernel's save_register_state: a pointer written whole, or a scalar written at
+	 * the slot's start (narrow too: the low bytes of the value), keeps its state, zero
+	 * included, so that an imprecise spilled zero matches other spilled scalars when states
+	 * are compared. Scalars written elsewhere in the slot are plain bytes: zero bytes
+	 * (STACK_ZERO) for a zero, else STACK_MISC.
 	 */
-	if (reg && (is_spillable_pointer(reg) || !register_is_null(reg) || first == 0)) {
+	if (reg && (is_spillable_pointer(reg) || first == 0)) {
 		slot->spilled_ptr = *reg;
 		if (size < NB_REG_SIZE)
 			coerce_reg_to_size(&slot->spilled_ptr, size);

@@ -566,14 +566,28 @@ struct nb_verifier_state *find_prev_entry(struct nb_verifier_env *env,
 	return NULL;
 }
 
+/* cur becomes an unknown scalar of size bytes, unless it decides something or did not change. */
 static void maybe_widen_reg(struct nb_verifier_env *env, const struct nb_reg_state *old,
-			    struct nb_reg_state *cur)
+			    struct nb_reg_state *cur, int size)
 {
 	if (old->type != SCALAR_VALUE || old->type != cur->type)
 		return;
 	if (old->precise || cur->precise || regs_exact(env, old, cur))
 		return;
 	mark_reg_unknown(cur);
+	if (size < NB_REG_SIZE)
+		coerce_reg_to_size(cur, size);
+}
+
+/* Bytes of the spilled register of slot: a narrow spill holds a value of that size. */
+static int spill_size(const struct nb_stack_slot *slot)
+{
+	int size = 0;
+
+	while (slot->spill_off + size < NB_REG_SIZE &&
+	       slot->slot_type[slot->spill_off + size] == STACK_SPILL)
+		size++;
+	return size;
 }
 
 /*
@@ -591,12 +605,12 @@ void widen_imprecise_scalars(struct nb_verifier_env *env, const struct nb_verifi
 		u32 slots = min_t(u32, fold->allocated_stack, fcur->allocated_stack) / NB_REG_SIZE;
 
 		for (u32 i = 0; i < NB_MAX_BPF_REG; i++)
-			maybe_widen_reg(env, &fold->regs[i], &fcur->regs[i]);
+			maybe_widen_reg(env, &fold->regs[i], &fcur->regs[i], NB_REG_SIZE);
 		for (u32 i = 0; i < slots; i++) {
 			if (!slot_has_spill(&fold->stack[i]) || !slot_has_spill(&fcur->stack[i]))
 				continue;
 			maybe_widen_reg(env, &fold->stack[i].spilled_ptr,
-					&fcur->stack[i].spilled_ptr);
+					&fcur->stack[i].spilled_ptr, spill_size(&fcur->stack[i]));
 		}
 	}
 }
