@@ -1784,6 +1784,45 @@ const struct vcase vcases[] = {
 		   REJECT("invalid access to map value, value_size=16 off=16 size=8")),
 	PRUNE_LOOP("prune_precise_loop_offset_safe", 8, ACCEPT),
 
+	/*
+	 * An array looked up with a key known in range cannot miss (6.14's nullness elision):
+	 * the key written as a 4-byte spill or as zero bytes; on a second path the key is out
+	 * of range, and the lookup's verdict must not be pruned against the first.
+	 */
+#define ARRAY_KEY_LOOKUP(key_insn)                                                          \
+	key_insn, NB_MOV64_REG(R2, R10), NB_ALU64_IMM(BPF_ADD, R2, -8), NB_LD_MAP_IDX(R1, 0), \
+	NB_CALL_HELPER(BPF_FUNC_map_lookup_elem), NB_LDX_MEM(BPF_DW, R0, R0, 0), NB_EXIT()
+	{ .name = "array_lookup_known_key_not_null", .type = SF,
+	  INSNS(ARRAY_KEY_LOOKUP(NB_ST_MEM(BPF_W, R10, -8, 3))), MAPS(VM_ARRAY_4_48), ACCEPT },
+	{ .name = "array_lookup_zero_key_not_null", .type = SF,
+	  INSNS(NB_ST_MEM(BPF_W, R10, -4, 7), ARRAY_KEY_LOOKUP(NB_ST_MEM(BPF_W, R10, -8, 0))),
+	  MAPS(VM_ARRAY_4_48), ACCEPT },
+	{ .name = "array_lookup_key_out_of_range", .type = SF,
+	  INSNS(ARRAY_KEY_LOOKUP(NB_ST_MEM(BPF_W, R10, -8, 4))), MAPS(VM_ARRAY_4_48),
+	  REJECT("invalid mem access 'map_value_or_null'") },
+	{ .name = "array_lookup_unknown_key", .type = SF,
+	  INSNS(RANDOM, NB_STX_MEM(BPF_W, R10, R0, -8), NB_MOV64_REG(R2, R10),
+		NB_ALU64_IMM(BPF_ADD, R2, -8), NB_LD_MAP_IDX(R1, 0),
+		NB_CALL_HELPER(BPF_FUNC_map_lookup_elem), NB_LDX_MEM(BPF_DW, R0, R0, 0), NB_EXIT()),
+	  MAPS(VM_ARRAY_4_48), REJECT("invalid mem access 'map_value_or_null'") },
+	{ .name = "hash_lookup_known_key_maybe_null", .type = SF,
+	  INSNS(NB_ST_MEM(BPF_DW, R10, -8, 0), NB_MOV64_REG(R2, R10),
+		NB_ALU64_IMM(BPF_ADD, R2, -8), NB_LD_MAP_IDX(R1, 0),
+		NB_CALL_HELPER(BPF_FUNC_map_lookup_elem), NB_LDX_MEM(BPF_DW, R0, R0, 0), NB_EXIT()),
+	  MAPS(VM_HASH_8_16), REJECT("invalid mem access 'map_value_or_null'") },
+#define PRUNE_ARRAY_KEY(nm, v, verdict)                                                     \
+	{ .name = nm, .type = SF,                                                           \
+	  INSNS(NB_ST_MEM(BPF_DW, R10, -16, 0), RANDOM, NB_MOV64_REG(R6, R0), RANDOM, FILLER, \
+		NB_JMP_IMM(BPF_JGT, R6, 5, 10), NB_MOV64_IMM(R7, 1), FILLER, FILLER, NB_JA(1), \
+		NB_MOV64_IMM(R7, v), NB_STX_MEM(BPF_W, R10, R7, -8), NB_MOV64_IMM(R7, 0),    \
+		NB_MOV64_REG(R2, R10), NB_ALU64_IMM(BPF_ADD, R2, -8), NB_LD_MAP_IDX(R1, 0),  \
+		NB_CALL_HELPER(BPF_FUNC_map_lookup_elem), NB_LDX_MEM(BPF_DW, R0, R0, 0),      \
+		NB_EXIT()),                                                                 \
+	  MAPS(VM_ARRAY_4_48), verdict }
+	PRUNE_ARRAY_KEY("prune_precise_array_key", 4,
+			REJECT("invalid mem access 'map_value_or_null'")),
+	PRUNE_ARRAY_KEY("prune_precise_array_key_safe", 2, ACCEPT),
+
 	/* Clang-compiled programs of tests/bpf/verifier_c.c, loaded one at a time. */
 #define C_CASE(prog, t, verdict) { .name = prog, .obj = "verifier_c.o", .type = t, verdict }
 	C_CASE("ok_tc_count_by_proto", TC, ACCEPT),

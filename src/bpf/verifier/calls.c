@@ -13,6 +13,7 @@
 
 struct call_meta {
 	struct nb_map *map_ptr;
+	s64 const_map_key;	/* the key when known (an array's index), else -1 */
 	int func_id;
 	u32 mem_size;		/* NB_ARG_CONST_ALLOC_SIZE_OR_ZERO */
 	u32 release_ref;	/* NB_ARG_PTR_TO_ALLOC_MEM */
@@ -168,6 +169,56 @@ static int check_const_str(struct nb_verifier_env *env, int regno)
 	return 0;
 }
 
+/*
+ * An array looked up with a key known in range cannot miss: bpf_map_lookup_elem returns the
+ * value, not maybe-null (the kernel's can_elide_value_nullness). Not for inner arrays made
+ * with BPF_F_INNER_MAP, whose sizes may differ from their template's.
+ */
+static bool can_elide_value_nullness(const struct nb_map *map)
+{
+	return (map->map_type == BPF_MAP_TYPE_ARRAY ||
+		map->map_type == BPF_MAP_TYPE_PERCPU_ARRAY) &&
+	       !(map->map_flags & BPF_F_INNER_MAP);
+}
+
+/*
+ * The key behind the stack pointer key when it is known: bytes written zero, or a scalar
+ * spilled whole at the key's start with a known value, which then decides the lookup's
+ * verdict and is marked precise. *value stays -1 otherwise.
+ */
+static int get_constant_map_key(struct nb_verifier_env *env, const struct nb_reg_state *key,
+				u32 key_size, s64 *value)
+{
+	const struct nb_func_state *state = func_of_reg(env, key);
+	const struct nb_stack_slot *slot;
+	int stack_off, spi, first, zero = 0, spill = 0;
+
+	*value = -1;
+	if (key->type != PTR_TO_STACK || !tnum_is_const(key->var_off))
+		return 0;
+	stack_off = key->off + (int)key->var_off.value;
+	if (stack_off >= 0 || (u32)-stack_off > state->allocated_stack)
+		return 0;
+	spi = (-stack_off - 1) / NB_REG_SIZE;
+	first = stack_off + (spi + 1) * NB_REG_SIZE;
+	slot = &state->stack[spi];
+	while (first + zero < NB_REG_SIZE && slot->slot_type[first + zero] == STACK_ZERO)
+		zero++;
+	if ((u32)zero >= key_size) {
+		*value = 0;
+		return 0;
+	}
+	if (!slot_has_spill(slot) || slot->spill_off != first ||
+	    slot->spilled_ptr.type != SCALAR_VALUE)
+		return 0;
+	while (first + spill < NB_REG_SIZE && slot->slot_type[first + spill] == STACK_SPILL)
+		spill++;
+	if ((u32)spill != key_size || !tnum_is_const(slot->spilled_ptr.var_off))
+		return 0;
+	*value = slot->spilled_ptr.var_off.value;
+	return mark_stack_slot_precision(env, key->frameno, spi);
+}
+
 static int check_func_arg(struct nb_verifier_env *env, u32 arg, const struct nb_func_proto *fn,
 			  struct call_meta *meta)
 {
@@ -210,9 +261,13 @@ static int check_func_arg(struct nb_verifier_env *env, u32 arg, const struct nb_
 		err = check_pkt_arg(env, fn, reg, write);
 		if (err)
 			return err;
-		return check_helper_mem_access(env, regno, key ? meta->map_ptr->key_size
-							       : meta->map_ptr->value_size,
-					       false, write);
+		err = check_helper_mem_access(env, regno, key ? meta->map_ptr->key_size
+							      : meta->map_ptr->value_size,
+					      false, write);
+		if (err || !key || !can_elide_value_nullness(meta->map_ptr))
+			return err;
+		return get_constant_map_key(env, reg, meta->map_ptr->key_size,
+					    &meta->const_map_key);
 	}
 	case NB_ARG_PTR_TO_MEM_OR_NULL:
 		if (register_is_null(reg)) {
@@ -376,6 +431,12 @@ static int push_callback(struct nb_verifier_env *env, u32 insn_idx, struct call_
 
 	if (meta->func_id != BPF_FUNC_loop)
 		return push_callback_call(env, insn_idx, meta);
+	/* The kernel's inlining of bpf_loop depends on zero flags: it relies on R4 too. */
+	if (register_is_null(&cur_regs(env)[BPF_REG_4])) {
+		err = mark_chain_precision(env, BPF_REG_4);
+		if (err)
+			return err;
+	}
 	err = mark_chain_precision(env, BPF_REG_1);
 	if (err)
 		return err;
@@ -434,7 +495,7 @@ static void record_func_map(struct nb_verifier_env *env, u32 insn_idx, struct nb
 
 int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *insn_idx)
 {
-	struct call_meta meta = { .func_id = insn->imm, .subprogno = -1 };
+	struct call_meta meta = { .func_id = insn->imm, .subprogno = -1, .const_map_key = -1 };
 	const struct nb_func_proto *fn;
 	struct nb_reg_state *regs;
 	int func_id = insn->imm, err;
@@ -506,6 +567,12 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 		    !meta.map_ptr->inner_map_meta) {
 			verbose(env, "map-in-map without an inner map template\n");
 			return -EINVAL;
+		}
+		if (func_id == BPF_FUNC_map_lookup_elem && can_elide_value_nullness(meta.map_ptr) &&
+		    meta.const_map_key >= 0 && meta.const_map_key < meta.map_ptr->max_entries) {
+			mark_pointer(&regs[BPF_REG_0], PTR_TO_MAP_VALUE);
+			regs[BPF_REG_0].map_ptr = meta.map_ptr;
+			break;
 		}
 		mark_pointer(&regs[BPF_REG_0], PTR_TO_MAP_VALUE | PTR_MAYBE_NULL);
 		regs[BPF_REG_0].map_ptr = meta.map_ptr;

@@ -626,6 +626,14 @@ int mark_chain_precision(struct nb_verifier_env *env, int regno)
 	return __mark_chain_precision(env, env->cur, regno, NULL);
 }
 
+/* The scalar spilled in slot spi of frame frameno decides safety here. */
+int mark_stack_slot_precision(struct nb_verifier_env *env, u32 frameno, u32 spi)
+{
+	bt_reset(&env->bt);
+	bt_set_frame_slot(&env->bt, frameno, spi);
+	return __mark_chain_precision(env, env->cur, -1, NULL);
+}
+
 /*
  * cur was found equivalent to old: what old needed precise, cur's explored ancestors need
  * too, since they are now proven safe through old.

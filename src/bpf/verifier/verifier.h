@@ -401,6 +401,7 @@ u32 insn_stack_access_flags(u32 frameno, u32 spi);
 int push_linked_regs(struct nb_verifier_env *env, const struct nb_reg_state *dst,
 		     const struct nb_reg_state *src);
 int mark_chain_precision(struct nb_verifier_env *env, int regno);
+int mark_stack_slot_precision(struct nb_verifier_env *env, u32 frameno, u32 spi);
 void mark_all_scalars_precise(struct nb_verifier_state *st);
 void mark_all_scalars_imprecise(struct nb_verifier_state *st);
 int propagate_precision(struct nb_verifier_env *env, const struct nb_verifier_state *old,
