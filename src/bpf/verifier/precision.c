@@ -542,8 +542,19 @@ static int __mark_chain_precision(struct nb_verifier_env *env,
 	for (;;) {
 		u32 history = st->jmp_history_cnt;
 
-		if (last_idx < 0)
-			break;	/* nothing before this state's start: give up below */
+		if (last_idx < 0) {
+			/*
+			 * The start of a function verified on its own (a global function): its
+			 * arguments were marked in st above and come from its callers, whose
+			 * calls are checked against its prototype only.
+			 */
+			if (st->curframe == 0 && !bt->stack_masks[0] &&
+			    !(bt->reg_masks[0] & ~REGMASK_ARGS)) {
+				bt_reset(bt);
+				return 0;
+			}
+			break;	/* anything else needed: give up below */
+		}
 		for (s64 i = last_idx;;) {
 			int err = 0;
 
