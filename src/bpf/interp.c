@@ -18,6 +18,10 @@
 #include "bpf/map.h"
 #include "bpf/jit.h"
 
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/asan_interface.h>
+#endif
+
 struct interp_frame {
 	u64 callee_saved[4];		/* r6..r9 of the caller */
 	u64 fp;				/* the caller's r10 */
@@ -314,6 +318,69 @@ static __always_inline u64 alu_op(u8 op, u64 dst, u64 src, s16 off, bool is64)
 	}
 }
 
+/*
+ * Under AddressSanitizer the stack bytes outside every active frame's verified depth are
+ * poisoned while a verified program runs, so that an access the verifier should have refused
+ * below a frame is reported where it happens instead of landing in a neighbouring frame (the
+ * JIT sizes its native frames by the same depths: there it would corrupt the thread's stack).
+ * Frames lie NB_STACK_SIZE apart, the main function's at the top. Checked runs bound the whole
+ * stack themselves; unverified programs have no depths.
+ */
+#ifdef __SANITIZE_ADDRESS__
+static u32 frame_depth(const struct nb_prog *prog, const struct bpf_insn *start)
+{
+	u32 idx = start - prog->insns;
+
+	for (u32 k = 0; k < prog->func_cnt; k++)
+		if (prog->funcs[k].start == idx)
+			return prog->funcs[k].stack_depth;
+	return NB_STACK_SIZE;
+}
+
+/*
+ * The function starting at start gets the frame below fp: its verified depth is open, the rest
+ * of the stack below fp is poisoned. A program without depths (unverified) keeps it all open.
+ */
+static void frame_open(const struct nb_prog *prog, const struct bpf_insn *start, u8 *stack,
+		       u64 fp)
+{
+	u8 *top = (u8 *)(uintptr_t)fp;
+	u32 depth = frame_depth(prog, start);
+
+	if (!prog->funcs) {
+		ASAN_UNPOISON_MEMORY_REGION(stack, top - stack);
+		return;
+	}
+	ASAN_POISON_MEMORY_REGION(stack, top - depth - stack);
+	ASAN_UNPOISON_MEMORY_REGION(top - depth, depth);
+}
+
+/* Back in the function whose frame ends at fp: the frames below it are gone. */
+static void frame_close(const struct nb_prog *prog, u8 *stack, u64 fp)
+{
+	if (prog->funcs)
+		ASAN_POISON_MEMORY_REGION(stack, (u8 *)(uintptr_t)fp - NB_STACK_SIZE - stack);
+}
+
+static void stack_release(u8 *stack, size_t size)
+{
+	ASAN_UNPOISON_MEMORY_REGION(stack, size);
+}
+#else
+static inline void frame_open(const struct nb_prog *prog, const struct bpf_insn *start,
+			      u8 *stack, u64 fp)
+{
+}
+
+static inline void frame_close(const struct nb_prog *prog, u8 *stack, u64 fp)
+{
+}
+
+static inline void stack_release(u8 *stack, size_t size)
+{
+}
+#endif
+
 #define CHECK_ACCESS(addr, size)                                                            \
 	do {                                                                                \
 		if (checked && unlikely(!access_ok(env, addr, size))) {                     \
@@ -340,6 +407,8 @@ static __always_inline u64 interp(const struct nb_prog *prog, const struct bpf_i
 		memset(stack, 0, sizeof(stack));
 		env->stack_lo = (u64)(uintptr_t)stack;
 		env->stack_hi = env->stack_lo + sizeof(stack);
+	} else {
+		frame_open(prog, insn, stack, regs[BPF_REG_10]);
 	}
 
 	for (;; insn++) {
@@ -419,8 +488,10 @@ static __always_inline u64 interp(const struct nb_prog *prog, const struct bpf_i
 			if (BPF_MODE(code) == BPF_IND)
 				off = (s32)((u32)regs[insn->src_reg] + (u32)insn->imm);
 			if (prog->ops->ld_abs((const void *)(uintptr_t)regs[BPF_REG_6], off,
-					      insn_size_bytes(insn), &val) < 0)
-				return 0;
+					      insn_size_bytes(insn), &val) < 0) {
+				regs[BPF_REG_0] = 0;
+				goto out;
+			}
 			regs[BPF_REG_0] = val;
 			continue;
 		}
@@ -447,6 +518,8 @@ static __always_inline u64 interp(const struct nb_prog *prog, const struct bpf_i
 				f->prog = prog;
 				regs[BPF_REG_10] -= NB_STACK_SIZE;
 				insn += insn->imm;
+				if (!checked)
+					frame_open(prog, insn + 1, stack, regs[BPF_REG_10]);
 				continue;
 			}
 			regs[BPF_REG_0] = prog->helpers[insn->imm](regs[1], regs[2], regs[3],
@@ -456,12 +529,14 @@ static __always_inline u64 interp(const struct nb_prog *prog, const struct bpf_i
 			struct interp_frame *f;
 
 			if (depth == 0)
-				return regs[BPF_REG_0];
+				goto out;
 			f = &frames[--depth];
 			memcpy(&regs[BPF_REG_6], f->callee_saved, sizeof(f->callee_saved));
 			regs[BPF_REG_10] = f->fp;
 			prog = f->prog;
 			insn = f->ret - 1;
+			if (!checked)
+				frame_close(prog, stack, regs[BPF_REG_10]);
 			continue;
 		}
 		case BPF_OP(NB_OP_TAIL_CALL): {
@@ -480,6 +555,8 @@ static __always_inline u64 interp(const struct nb_prog *prog, const struct bpf_i
 			tail_calls++;
 			prog = next;
 			insn = prog->insns - 1;
+			if (!checked)
+				frame_open(prog, prog->insns, stack, regs[BPF_REG_10]);
 			continue;
 		}
 		default:
@@ -488,6 +565,10 @@ static __always_inline u64 interp(const struct nb_prog *prog, const struct bpf_i
 			continue;
 		}
 	}
+out:
+	if (!checked)
+		stack_release(stack, sizeof(stack));
+	return regs[BPF_REG_0];
 }
 
 u64 nb_interp_run(const struct nb_prog *prog, u64 r1, u64 r2)

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Running a program the way the soundness fuzzer does (tests/fuzz/fuzz_soundness.c): load it;
+ * if the verifier accepts, run it unchecked on the interpreter and then on the JIT, each time
+ * on the same packet, context and map contents taken from the input bytes, and compare what
+ * the two runs left: r0, the packet, every map.
+ *
+ * During the interpreter's run everything around the memory the program was given is
+ * poisoned for AddressSanitizer: the packet buffer outside data_meta..data_end (lifted while a
+ * packet helper runs, and laid again over the data as the helper left it), the padding of map
+ * values, and the stack below each frame's verified depth (src/bpf/interp.c). So under ASan
+ * (the fuzz build, make check SANITIZE=1) an access the verifier should have refused is
+ * reported where it happens; in a plain build the run still compares the engines.
+ */
+#ifndef NB_TEST_SOUND_RUN_H
+#define NB_TEST_SOUND_RUN_H
+
+#include <stddef.h>
+#include <linux/bpf.h>
+
+#include "common/types.h"
+#include "sound_gen.h"
+
+enum sr_verdict {
+	SR_REJECTED,	/* the verifier refused the program: why has its last words */
+	SR_RAN,		/* accepted, ran on every engine, the engines agree */
+	SR_MISMATCH,	/* the engines disagree, or the loads disagree on the verdict */
+};
+
+struct sr_result {
+	enum sr_verdict verdict;
+	u64 r0;			/* the interpreter's */
+	bool jited;		/* the JIT ran too */
+	/* two interpreter runs over different stack garbage agreed: the JIT was compared */
+	bool deterministic;
+	char why[512];
+};
+
+/* The maps generated programs use (one table for every program), created on first use. */
+const struct sg_map *sr_maps(u32 *cnt);
+
+struct nb_prog;
+
+struct sr_opts {
+	/* check that the engines agree (off for programs that leave addresses in results) */
+	bool compare;
+	/*
+	 * Called on the interpreter's program after the load, before it runs: the oracle's own
+	 * tests change a proven program here the way a verifier bug would.
+	 */
+	void (*tamper)(struct nb_prog *prog, void *arg);
+	void *arg;
+};
+
+/*
+ * Load and run insns as a program of type on the environment env[0..env_len) (packet length,
+ * headroom, metadata, bytes, map contents).
+ */
+void sr_run(enum bpf_prog_type type, const struct bpf_insn *insns, u32 cnt,
+	    const struct sr_opts *opts, const u8 *env, size_t env_len, struct sr_result *res);
+
+/* Release the maps and the device (before a leak check). */
+void sr_cleanup(void);
+
+#endif /* NB_TEST_SOUND_RUN_H */
