@@ -143,14 +143,13 @@ endif
 fuzz-build: $(BPF_OBJS)
 	$(Q)$(MAKE) --no-print-directory SANITIZE=fuzz $(FUZZ_BINS)
 
-# Long runs, seeded with the BPF objects; the corpus grows in build/fuzz/corpus/TARGET.
-fuzz: fuzz-build
-	$(Q)for f in $(FUZZ_BINS); do \
-		n=$$(basename $$f); mkdir -p build/fuzz/corpus/$$n; \
-		echo "  FUZZ   $$n for $(FUZZ_TIME) s"; \
-		$$f -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -timeout=10 \
-			-artifact_prefix=build/fuzz/ build/fuzz/corpus/$$n \
-			$(BUILD)/tests/bpf $(BUILD)/examples || exit 1; \
+# Long runs (FUZZ_TIME seconds per target, or FUZZ=TARGET for one), each with its seeds and
+# limits (tests/fuzz/run.sh); the corpus grows in build/fuzz/corpus/TARGET.
+fuzz: fuzz-build $(NETBPF)
+	$(Q)for f in $(if $(FUZZ),build/fuzz/$(FUZZ),$(FUZZ_BINS)); do \
+		n=$$(basename $$f); echo "  FUZZ   $$n for $(FUZZ_TIME) s"; \
+		NB_BUILD=$(BUILD) NETBPF=$(abspath $(NETBPF)) NB_FUZZ_DIR=build/fuzz \
+			bash tests/fuzz/run.sh $$n $(FUZZ_TIME) || exit 1; \
 	done
 
 install: $(NETBPF) $(LIB) $(BPF_OBJS)
