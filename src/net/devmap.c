@@ -425,11 +425,16 @@ static int enqueue_to(struct nb_dtab_netdev *obj, struct nb_dtab_netdev **last,
 	struct nb_pkt *copy;
 
 	if (*last) {
+		int err;
+
 		copy = nb_pkt_copy(pkt);
 		if (!copy)
 			return -ENOMEM;
-		if (nb_xdp_enqueue((*last)->dev, copy, dev_rx, (*last)->xdp_prog))
-			nb_pkt_free(copy);
+		/* a new packet on the receiver's path: counted, so that every copy ends somewhere */
+		nb_dev_this_stats(dev_rx)->clones++;
+		err = nb_xdp_enqueue((*last)->dev, copy, dev_rx, (*last)->xdp_prog);
+		if (err)
+			nb_pkt_drop(copy, dev_rx, nb_xdp_redirect_drop_reason(err));
 	}
 	*last = obj;
 	return 0;
@@ -465,9 +470,13 @@ int nb_dev_map_enqueue_multi(struct nb_pkt *pkt, struct nb_dev *dev_rx, struct n
 			}
 		}
 	}
-	/* The last entry takes the frame itself; with no entry at all it is freed. */
-	if (!last || nb_xdp_enqueue(last->dev, pkt, dev_rx, last->xdp_prog))
-		nb_pkt_free(pkt);
+	/*
+	 * The last entry takes the frame itself. With no entry at all the kernel frees it and
+	 * reports a redirect; here it is also a no_dev drop of the receiver, so that it is seen.
+	 */
+	err = last ? nb_xdp_enqueue(last->dev, pkt, dev_rx, last->xdp_prog) : -ENOENT;
+	if (err)
+		nb_pkt_drop(pkt, dev_rx, nb_xdp_redirect_drop_reason(err));
 	return 0;
 }
 

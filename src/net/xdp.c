@@ -36,25 +36,6 @@ u32 nb_xdp_prog_run(const struct nb_prog *prog, struct nb_xdp_buff *xdp)
 	return (u32)nb_interp_run(prog, (u64)(uintptr_t)xdp, 0);
 }
 
-/* The drop reason of a redirect the target refused. */
-static enum nb_drop_reason redirect_drop_reason(int err)
-{
-	switch (err) {
-	case -ENETDOWN:
-		return NB_DROP_DEV_DOWN;
-	case -EMSGSIZE:
-		return NB_DROP_TOO_BIG;
-	case -ENOMEM:
-		return NB_DROP_NOMEM;
-	case -EINVAL:
-	case -ENOENT:
-	case -EOPNOTSUPP:
-		return NB_DROP_NO_DEV;
-	default:
-		return NB_DROP_XDP_ABORTED;
-	}
-}
-
 /*
  * One frame through the program. Returns true when the frame passed and stays with the caller;
  * false when it was consumed (queued or dropped).
@@ -99,7 +80,7 @@ static bool xdp_run_one(struct nb_dev *dev, struct nb_xdp_dev *xd, const struct 
 		if (unlikely(err)) {
 			/* The kernel's trace_xdp_exception for a refused redirect. */
 			st->redirect_err++;
-			nb_pkt_drop(pkt, dev, redirect_drop_reason(err));
+			nb_pkt_drop(pkt, dev, nb_xdp_redirect_drop_reason(err));
 			return false;
 		}
 		if (act == XDP_TX)

@@ -12,9 +12,11 @@
 #ifndef NB_NET_XDP_H
 #define NB_NET_XDP_H
 
+#include <errno.h>
 #include <linux/bpf.h>
 #include <linux/if_link.h>
 
+#include <netbpf/dev.h>
 #include <netbpf/log.h>
 
 #include "common/types.h"
@@ -112,6 +114,25 @@ void nb_dev_xdp_stats_reset(struct nb_dev *dev);
  * the program's changes (data, metadata) applied, for nb_netif_receive. Returns their number.
  */
 unsigned int nb_xdp_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n);
+
+/* The drop reason of a redirect the target refused (the error of nb_xdp_enqueue and kin). */
+static inline enum nb_drop_reason nb_xdp_redirect_drop_reason(int err)
+{
+	switch (err) {
+	case -ENETDOWN:
+		return NB_DROP_DEV_DOWN;
+	case -EMSGSIZE:
+		return NB_DROP_TOO_BIG;
+	case -ENOMEM:
+		return NB_DROP_NOMEM;
+	case -EINVAL:
+	case -ENOENT:
+	case -EOPNOTSUPP:
+		return NB_DROP_NO_DEV;
+	default:
+		return NB_DROP_XDP_ABORTED;
+	}
+}
 
 /*
  * Act on an XDP_REDIRECT verdict (xdp_do_redirect): queue pkt towards the target the helper

@@ -207,6 +207,7 @@ static void broadcast(enum bpf_map_type type)
 				xt_dev("d2", "keep 32") };
 	struct nb_dev *down = xt_dev("d3", "keep 32");
 	struct nb_map *map = mt_map(type, 4, 4, 8, 0);
+	struct nb_dev_stats_total before, after;
 	struct nb_pkt *pkts[20];
 
 	for (u32 i = 0; i < 3; i++)
@@ -231,12 +232,17 @@ static void broadcast(enum bpf_map_type type)
 	for (u32 i = 0; i < 3; i++)
 		xt_sink_expect(d[i], 50, 3);
 	nb_map_put(map);
-	/* an empty map consumes the frame */
+	/* an empty map consumes the frame: a redirect, as in the kernel, and a counted drop */
 	map = mt_map(type, 4, 4, 8, 0);
 	xt_attach(d[0], xt_prog_redirect_map(map, 0, BPF_F_BROADCAST));
 	xt_burst(d[0], pkts, 0, 2);
+	nb_dev_stats_read(d[0], &before);
 	NB_ASSERT_EQ(nb_xdp_rx_burst(d[0], pkts, 2), 0);
 	NB_ASSERT_EQ(xt_stats(d[0]).redirect_err, 0);
+	nb_dev_stats_read(d[0], &after);
+	NB_ASSERT_EQ(after.drops[NB_DROP_NO_DEV] - before.drops[NB_DROP_NO_DEV], 2);
+	/* the copies of the first bursts were clones of d0: 20 + 3 * 2 */
+	NB_ASSERT_EQ(after.clones, 26);
 	nb_map_put(map);
 	xt_teardown();
 }
