@@ -75,6 +75,7 @@ struct run_state {
 	unsigned long packets;
 	unsigned int clones;	/* of the current packet, sent out of a device */
 	int err;		/* a write of a clone failed */
+	int refused;		/* the first packet the test run refused (the run goes on) */
 };
 
 static int run_usage(void)
@@ -294,8 +295,15 @@ static int run_one(struct run_state *s, const u8 *data, u32 len, long repeat)
 	s->clones = 0;
 	err = nb_prog_test_run(s->prog, &opts);
 	nb_net_flush();	/* the clones it sent */
-	if (!err)
-		err = s->err;
+	if (err) {
+		/* a frame the type cannot take: said, and the next one runs (exit status 1) */
+		nb_cli_error("packet %lu (%u bytes): the test run fails: %s", s->packets, len,
+			     strerror(-err));
+		if (!s->refused)
+			s->refused = err;
+		return 0;
+	}
+	err = s->err;
 	if (err) {
 		nb_cli_error("packet %lu (%u bytes): the test run fails: %s", s->packets, len,
 			     strerror(-err));
@@ -398,7 +406,7 @@ static int run_packets(struct run_args *a, struct run_state *s)
 			print_log(&log);
 	}
 	nb_log_free(&log);
-	return err;
+	return err ? err : s->refused;
 }
 
 static int write_ctx_out(const struct run_args *a, const struct run_state *s)
