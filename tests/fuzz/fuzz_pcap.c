@@ -3,8 +3,8 @@
  * libFuzzer target: pcap and pcapng files as netbpf reads them. The input is the file; it is
  * read twice, as `netbpf prog run --pcap-in` reads it (every frame, whatever its length, into
  * the test run of a tc and an XDP program that read the first byte past the Ethernet header)
- * and as a pcap port of `netbpf run` reads it (frames into pool packets, too long ones counted
- * and skipped, two passes). No crash, no sanitizer report, every packet given back.
+ * and as a pcap port of `netbpf run` reads it (frames into pool packets, fragments beyond a
+ * page, too long ones counted and skipped, two passes). No crash, no sanitizer report, every packet given back.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -87,7 +87,7 @@ static void read_as_port(const char *path)
 		for (int rounds = 0; rounds < 1000; rounds++) {
 			n = nb_port_rx_burst(port, pkts, ARRAY_SIZE(pkts));
 			for (unsigned int i = 0; i < n; i++) {
-				if (pkts[i]->len > NB_PKT_MAX_LEN)
+				if (pkts[i]->len > NB_PKT_MAX_FRAME)
 					__builtin_trap();
 				nb_pkt_free(pkts[i]);
 			}

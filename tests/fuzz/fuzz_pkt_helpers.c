@@ -9,7 +9,8 @@
  *
  *   byte 0        0: tc (sched_cls), 1: XDP
  *   bytes 1..2    frame length (little endian, wrapped to the buffer)
- *   byte 3        headroom (tc) / metadata length (XDP)
+ *   byte 3        headroom (tc) / metadata length (XDP); tc with the top bit: a frame beyond a
+ *                 page, in fragments
  *   byte 4        XDP: fragments to append (0..3)
  *   then          the frame's bytes, then calls: helper (1 byte) and five u32 arguments
  */
@@ -98,8 +99,10 @@ static void check_pkt(const struct nb_pkt *pkt, const struct nb_xdp_buff *xdp)
 			__builtin_trap();
 		return;
 	}
-	if (pkt->data < pkt->head || pkt->data + pkt->len > pkt->head + pkt->end ||
-	    pkt->end > NB_PKT_BUF_SIZE || pkt->bpf_data_end != pkt->data + pkt->len ||
+	u32 linear = pkt->len - pkt->data_len;
+
+	if (pkt->data_len > pkt->len || pkt->data < pkt->head ||
+	    pkt->data + linear > pkt->head + pkt->end || pkt->bpf_data_end != pkt->data + linear ||
 	    pkt->data - pkt->meta_len < pkt->head)
 		__builtin_trap();
 }
@@ -164,22 +167,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	len = in_byte(&in) | (u32)in_byte(&in) << 8;
 	room = in_byte(&in);
 	frags = in_byte(&in) % 4;
-	pkt = nb_pkt_alloc();
-	if (!pkt)
-		return 0;
-	pkt->dev = dev;
-	if (is_xdp) {
-		u32 meta = 4 * (room % 9);
+	if (!is_xdp && (room & 0x80)) {
+		/* a frame beyond a page: its tail in fragments (bytes the input need not hold) */
+		static u8 big[3 * NB_PKT_BUF_SIZE];
 
-		len %= NB_PKT_MAX_LEN + 1;
-		pkt->data = pkt->head + NB_PKT_HEADROOM;
-		pkt->meta_len = (u8)meta;
+		len = NB_PKT_MAX_LEN + len % (sizeof(big) - NB_PKT_MAX_LEN);
+		for (u32 i = 0; i < len; i++)
+			big[i] = in_byte(&in);
+		pkt = nb_pkt_alloc_data(big, len);
+		if (!pkt)
+			return 0;
 	} else {
-		len %= NB_PKT_BUF_SIZE - NB_PKT_TAILROOM - room + 1;
-		pkt->data = pkt->head + room;
+		pkt = nb_pkt_alloc();
+		if (!pkt)
+			return 0;
+		if (is_xdp) {
+			len %= NB_PKT_MAX_LEN + 1;
+			pkt->data = pkt->head + NB_PKT_HEADROOM;
+			pkt->meta_len = (u8)(4 * (room % 9));
+		} else {
+			len %= NB_PKT_BUF_SIZE - NB_PKT_TAILROOM - room + 1;
+			pkt->data = pkt->head + room;
+		}
+		for (u8 *p = nb_pkt_put(pkt, len), *end = p + len; p < end; p++)
+			*p = in_byte(&in);
 	}
-	for (u8 *p = nb_pkt_put(pkt, len), *end = p + len; p < end; p++)
-		*p = in_byte(&in);
+	pkt->dev = dev;
 	if (is_xdp) {
 		rxq = (struct nb_xdp_rxq_info){ .dev = dev, .ifindex = dev->ifindex,
 						.frag_size = NB_PKT_BUF_SIZE };

@@ -255,18 +255,23 @@ static void pkt_bounds(const struct sr_pkt *p, u8 **lo, u8 **hi)
 	}
 }
 
+/*
+ * The linear buffer outside the data is poisoned, up to the fragment list at its end, which the
+ * library reads (nb_pkt_shinfo); a helper may move the packet to another buffer, whose bounds
+ * are taken afresh each time.
+ */
 static void pkt_poison(const struct sr_pkt *p)
 {
 	u8 *head = p->pkt->head, *lo, *hi;
 
 	pkt_bounds(p, &lo, &hi);
 	ASAN_POISON_MEMORY_REGION(head, lo - head);
-	ASAN_POISON_MEMORY_REGION(hi, head + NB_PKT_BUF_SIZE - hi);
+	ASAN_POISON_MEMORY_REGION(hi, head + p->pkt->end - hi);
 }
 
 static void pkt_unpoison(const struct sr_pkt *p)
 {
-	ASAN_UNPOISON_MEMORY_REGION(p->pkt->head, NB_PKT_BUF_SIZE);
+	ASAN_UNPOISON_MEMORY_REGION(p->pkt->head, p->pkt->end);
 }
 
 /* A packet as the environment describes it: length, headroom, metadata, bytes. */
@@ -289,7 +294,7 @@ static int pkt_make(struct sr_pkt *p, enum bpf_prog_type type, struct env *e)
 	if (!p->pkt)
 		return -ENOMEM;
 	/* headroom and tailroom the program may reach through helpers: the same for each engine */
-	for (u32 i = 0; i < NB_PKT_BUF_SIZE; i++)
+	for (u32 i = 0; i < p->pkt->end; i++)
 		p->pkt->head[i] = (u8)(i * 7 + 1);
 	p->pkt->data = p->pkt->head + headroom;
 	env_bytes(e, nb_pkt_put(p->pkt, len), len);

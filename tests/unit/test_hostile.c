@@ -10,9 +10,9 @@
  *   - the test run (what `netbpf prog run` does): each call ends in a result or the test
  *     run's documented refusal (-EINVAL for a frame the program type cannot take);
  *   - the datapath: a device with the program at its XDP hook or its tc ingress and egress
- *     hooks receives every frame that fits a packet (and, for tc, transmits it too); every
- *     packet is accounted for (received = sent + delivered + consumed + dropped) and every
- *     buffer goes back to the pool.
+ *     hooks receives every frame a packet can hold, beyond a page in fragments (and, for tc,
+ *     transmits it too); every packet is accounted for (received = sent + delivered +
+ *     consumed + dropped) and every buffer goes back to the pool.
  *
  * Under make check SANITIZE=1 a stray access in a helper or the datapath is an ASan report.
  * tests/cli/hostile.sh sends the same file through `netbpf prog run` and `netbpf run`.
@@ -135,7 +135,7 @@ static void through_datapath(struct nb_prog *prog, const struct frames *f, const
 	for (u32 i = 0; i < f->n; i++) {
 		struct nb_pkt *pkt;
 
-		if (f->len[i] > NB_PKT_MAX_LEN || f->len[i] == 0)
+		if (f->len[i] > NB_PKT_MAX_FRAME || f->len[i] == 0)
 			continue;	/* a port takes no such frame: tests/cli/hostile.sh */
 		pkt = received(dev, f->data[i], f->len[i]);
 		nb_worker_receive_burst(dev, &pkt, 1);
