@@ -38,6 +38,9 @@ fuzz_verifier)
 fuzz_soundness)
 	opts+=(-timeout=30 -max_len=4096)
 	;;
+fuzz_control)
+	opts+=(-max_len=4096)
+	;;
 fuzz_btf)
 	# the .BTF and .BTF.ext of every test object, each behind the 4-byte length of its .BTF
 	for o in "$BUILD"/tests/bpf/*.o; do
