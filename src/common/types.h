@@ -33,7 +33,12 @@ typedef __s64 s64;
 #define min_t(type, a, b) ((type)(a) < (type)(b) ? (type)(a) : (type)(b))
 #define max_t(type, a, b) ((type)(a) > (type)(b) ? (type)(a) : (type)(b))
 
-#define READ_ONCE(x)	 (*(const volatile __typeof__(x) *)&(x))
-#define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+/*
+ * The kernel's READ_ONCE and WRITE_ONCE: one whole load or store of a scalar, which the compiler
+ * may neither split, merge nor drop. Relaxed atomics say so to the compiler and to
+ * ThreadSanitizer (a value another thread writes is no data race) and compile to plain moves.
+ */
+#define READ_ONCE(x)	 __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
 #endif /* NB_COMMON_TYPES_H */

@@ -44,6 +44,7 @@
 #include "net/csum.h"
 #include "net/dev.h"
 #include "net/pkt.h"
+#include "common/u64_stats.h"
 
 #define AFP_MAX_QUEUES 64
 /* RX ring: 32 blocks of 128 KiB (4 MiB) per socket; frames are packed into blocks. */
@@ -102,7 +103,7 @@ static inline struct tpacket3_hdr *tx_frame(const struct afp_queue *q, u32 i)
 static void count_drops(struct afp_port *ap, enum nb_drop_reason reason, u64 n)
 {
 	if (ap->port->dev && n)
-		nb_dev_this_stats(ap->port->dev)->drops[reason] += n;
+		nb_u64_stats_add(&nb_dev_this_stats(ap->port->dev)->drops[reason], n);
 }
 
 /* The kernel's ring drops since the last read (reading resets them). */
@@ -113,7 +114,7 @@ static void read_kernel_drops(struct afp_port *ap, struct afp_queue *q)
 
 	if (getsockopt(q->fd, SOL_PACKET, PACKET_STATISTICS, &st, &len) || !st.tp_drops)
 		return;
-	q->stats.rx_kernel_drops += st.tp_drops;
+	nb_u64_stats_add(&q->stats.rx_kernel_drops, st.tp_drops);
 	count_drops(ap, NB_DROP_RX_OVERFLOW, st.tp_drops);
 }
 
@@ -188,7 +189,7 @@ static struct nb_pkt *rx_frame(struct afp_port *ap, struct afp_queue *q,
 	if (unlikely(sll->sll_pkttype == PACKET_OUTGOING))
 		return NULL;
 	if (unlikely(h->tp_len > NB_PKT_MAX_LEN || h->tp_snaplen < h->tp_len)) {
-		q->stats.rx_too_big++;
+		nb_u64_stats_inc(&q->stats.rx_too_big);
 		count_drops(ap, NB_DROP_TOO_BIG, 1);
 		return NULL;
 	}
@@ -244,7 +245,7 @@ static unsigned int queue_rx(struct afp_port *ap, struct afp_queue *q, struct nb
 		else
 			rx_block_release(q);
 	}
-	q->stats.rx_packets += n;
+	nb_u64_stats_add(&q->stats.rx_packets, n);
 	return n;
 }
 
@@ -318,7 +319,8 @@ static void queue_tx_ring(struct afp_queue *q, struct nb_pkt **pkts, unsigned in
 			continue;
 		status = __atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE);
 		if (status == TP_STATUS_WRONG_FORMAT) {
-			q->stats.tx_errors++;	/* refused at an earlier kick; reuse the slot */
+			/* refused at an earlier kick; reuse the slot */
+			nb_u64_stats_inc(&q->stats.tx_errors);
 		} else if (status != TP_STATUS_AVAILABLE) {
 			for (unsigned int k = i; k < n; k++)
 				sent[k] = false;
@@ -367,7 +369,8 @@ static void queue_tx_mmsg(struct afp_queue *q, struct nb_pkt **pkts, unsigned in
 		if (r < 0) {
 			if (errno == EAGAIN || errno == ENOBUFS)
 				break;
-			q->stats.tx_errors++;	/* this frame is refused: go on behind it */
+			/* this frame is refused: go on behind it */
+			nb_u64_stats_inc(&q->stats.tx_errors);
 			done++;
 			continue;
 		}
@@ -397,7 +400,7 @@ static unsigned int afp_tx_burst(struct nb_port *port, struct nb_pkt **pkts, uns
 			queue_tx_ring(q, chunk, cnt, sent);
 		for (unsigned int i = 0; i < cnt; i++)
 			taken += sent[i];
-		q->stats.tx_packets += taken;
+		nb_u64_stats_add(&q->stats.tx_packets, taken);
 		pthread_spin_unlock(&q->tx_lock);
 		/* The taken frames are copied: free them. The others move to the front of the
 		 * failed ones, which end up at the end of pkts for the caller to drop. */
@@ -636,15 +639,8 @@ static void afp_describe(const struct nb_port *port, char *buf, size_t size)
 	const struct afp_port *ap = port->priv;
 	struct nb_port_queue_stats t = { 0 };
 
-	for (unsigned int i = 0; i < ap->nr_queues; i++) {
-		const struct nb_port_queue_stats *s = &ap->queues[i].stats;
-
-		t.rx_packets += s->rx_packets;
-		t.tx_packets += s->tx_packets;
-		t.rx_kernel_drops += s->rx_kernel_drops;
-		t.rx_too_big += s->rx_too_big;
-		t.tx_errors += s->tx_errors;
-	}
+	for (unsigned int i = 0; i < ap->nr_queues; i++)
+		nb_port_queue_stats_sum(&t, &ap->queues[i].stats);
 	snprintf(buf, size, "afpacket dev %s queues %u tx %s, %llu received, %llu sent, "
 		 "%llu ring drops, %llu too big, %llu tx errors", ap->ifname, ap->nr_queues,
 		 ap->tx_mmsg ? "sendmmsg" : "ring", (unsigned long long)t.rx_packets,
@@ -659,7 +655,8 @@ static int afp_queue_stats(const struct nb_port *port, unsigned int q,
 
 	if (q >= ap->nr_queues)
 		return -ENOENT;
-	*st = ap->queues[q].stats;
+	memset(st, 0, sizeof(*st));
+	nb_port_queue_stats_sum(st, &ap->queues[q].stats);
 	return 0;
 }
 

@@ -53,6 +53,7 @@
 #include "io/port.h"
 #include "net/dev.h"
 #include "net/pkt.h"
+#include "common/u64_stats.h"
 
 #define FRAME_SIZE XSK_UMEM__DEFAULT_FRAME_SIZE
 #define RING_SIZE 2048			/* every ring; rx and tx frames each */
@@ -142,11 +143,16 @@ static void stats_sync(struct afxdp_port *ap, struct afxdp_queue *q)
 	if (dev) {
 		u64 *drops = nb_dev_this_stats(dev)->drops;
 
-		drops[NB_DROP_PORT_RX_NO_BUFFER] += s.rx_dropped - q->seen.rx_dropped;
-		drops[NB_DROP_RX_OVERFLOW] += s.rx_ring_full - q->seen.rx_ring_full;
-		drops[NB_DROP_PORT_TX_INVALID] += s.tx_invalid_descs - q->seen.tx_invalid_descs;
+		nb_u64_stats_add(&drops[NB_DROP_PORT_RX_NO_BUFFER],
+				 s.rx_dropped - q->seen.rx_dropped);
+		nb_u64_stats_add(&drops[NB_DROP_RX_OVERFLOW], s.rx_ring_full - q->seen.rx_ring_full);
+		nb_u64_stats_add(&drops[NB_DROP_PORT_TX_INVALID],
+				 s.tx_invalid_descs - q->seen.tx_invalid_descs);
 	}
-	q->seen = s;
+	/* queue_stats reads these from another thread */
+	WRITE_ONCE(q->seen.rx_dropped, s.rx_dropped);
+	WRITE_ONCE(q->seen.rx_ring_full, s.rx_ring_full);
+	WRITE_ONCE(q->seen.tx_invalid_descs, s.tx_invalid_descs);
 }
 
 /* Completed transmits give their frames back to the free list (under tx_lock). */
@@ -218,7 +224,7 @@ static unsigned int queue_rx(struct afxdp_port *ap, struct afxdp_queue *q, struc
 		if (d->len <= NB_PKT_MAX_LEN)
 			pkt = nb_pkt_alloc_data(xsk_umem__get_data(q->area, addr), d->len);
 		else
-			q->rx_too_big++;
+			nb_u64_stats_inc(&q->rx_too_big);
 		if (pkt)
 			pkts[got++] = pkt;
 		else if (ap->port->dev)
@@ -228,7 +234,7 @@ static unsigned int queue_rx(struct afxdp_port *ap, struct afxdp_queue *q, struc
 	}
 	xsk_ring_cons__release(&q->rx, n);
 	fq_refill(q);
-	q->rx_packets += got;
+	nb_u64_stats_add(&q->rx_packets, got);
 	return got;
 }
 
@@ -316,8 +322,8 @@ static unsigned int afxdp_tx_burst(struct nb_port *port, struct nb_pkt **pkts, u
 		xsk_ring_prod__submit(&q->tx, k);
 		tx_kick(q);
 	}
-	q->tx_packets += k;
-	q->tx_full += n - k;
+	nb_u64_stats_add(&q->tx_packets, k);
+	nb_u64_stats_add(&q->tx_full, n - k);
 	pthread_spin_unlock(&q->tx_lock);
 	for (u32 i = 0; i < k; i++)
 		nb_pkt_free(pkts[i]);

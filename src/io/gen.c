@@ -39,6 +39,7 @@
 #include "io/port.h"
 #include "net/csum.h"
 #include "net/pkt.h"
+#include "common/u64_stats.h"
 
 /* The longest frame: an IP packet of 65535 bytes (ETH_MAX_MTU) behind its Ethernet header. */
 #define GEN_MAX_SIZE (65535 + ETH_HLEN)
@@ -405,7 +406,8 @@ static unsigned int gen_rx_burst(struct nb_port *port, struct nb_pkt **pkts, uns
 			break;
 		}
 		/* the fields that walk are in the headers: in the linear part */
-		patch_frame(g, pkt->data, g->made++);
+		patch_frame(g, pkt->data, g->made);
+		nb_u64_stats_inc(&g->made);	/* progress is read by other threads */
 		pkts[n] = pkt;
 	}
 	return n;
@@ -418,7 +420,7 @@ static unsigned int gen_tx_burst(struct nb_port *port, struct nb_pkt **pkts, uns
 
 	for (unsigned int i = 0; i < n; i++)
 		nb_pkt_free(pkts[i]);
-	g->tx_packets += n;
+	nb_u64_stats_add(&g->tx_packets, n);
 	return n;
 }
 
@@ -612,10 +614,12 @@ static void gen_describe(const struct nb_port *port, char *buf, size_t size)
 	const struct gen *g = port->priv;
 
 	if (g->count)
-		snprintf(buf, size, "gen made %llu of %llu", (unsigned long long)g->made,
+		snprintf(buf, size, "gen made %llu of %llu",
+			 (unsigned long long)nb_u64_stats_read(&g->made),
 			 (unsigned long long)g->count);
 	else
-		snprintf(buf, size, "gen made %llu", (unsigned long long)g->made);
+		snprintf(buf, size, "gen made %llu",
+			 (unsigned long long)nb_u64_stats_read(&g->made));
 }
 
 static const struct nb_port_ops gen_port_ops;

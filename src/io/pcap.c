@@ -22,6 +22,7 @@
 #include "io/port.h"
 #include "net/dev.h"
 #include "net/pkt.h"
+#include "common/u64_stats.h"
 
 /* libpcap's largest snaplen: the longest frame fits, as do a kernel's super-frames */
 #define PCAP_SNAPLEN 262144
@@ -148,7 +149,7 @@ static unsigned int pcap_rx_burst(struct nb_port *port, struct nb_pkt **pkts, un
 			continue;
 		}
 		if (hdr->caplen > NB_PKT_MAX_FRAME) {
-			pp->skipped_too_big++;
+			nb_u64_stats_inc(&pp->skipped_too_big);
 			if (port->dev)
 				nb_dev_count_drop(port->dev, NB_DROP_TOO_BIG);
 			continue;
@@ -158,7 +159,7 @@ static unsigned int pcap_rx_burst(struct nb_port *port, struct nb_pkt **pkts, un
 			break;
 		pkt->tstamp = (u64)hdr->ts.tv_sec * 1000000000ull + (u64)hdr->ts.tv_usec * 1000;
 		pkts[n++] = pkt;
-		pp->rx_packets++;
+		nb_u64_stats_inc(&pp->rx_packets);	/* describe reads it from elsewhere */
 		pp->pass_packets++;
 	}
 	return n;
@@ -174,7 +175,7 @@ static unsigned int pcap_tx_burst(struct nb_port *port, struct nb_pkt **pkts, un
 		nb_pcap_writer_write(pp->tx, pkts[i]);
 		nb_pkt_free(pkts[i]);
 	}
-	pp->tx_packets += n;
+	nb_u64_stats_add(&pp->tx_packets, n);
 	return n;
 }
 
@@ -235,8 +236,8 @@ static void pcap_describe(const struct nb_port *port, char *buf, size_t size)
 	const struct pcap_port *pp = port->priv;
 
 	snprintf(buf, size, "pcap rx %s (%llu read, %llu too big) tx %llu written",
-		 pp->rx_path ? pp->rx_path : "-", (unsigned long long)pp->rx_packets,
-		 (unsigned long long)pp->skipped_too_big, (unsigned long long)pp->tx_packets);
+		 pp->rx_path ? pp->rx_path : "-", (unsigned long long)nb_u64_stats_read(&pp->rx_packets),
+		 (unsigned long long)nb_u64_stats_read(&pp->skipped_too_big), (unsigned long long)nb_u64_stats_read(&pp->tx_packets));
 }
 
 static const struct nb_port_ops pcap_port_ops = {

@@ -16,6 +16,7 @@
 #include "io/port.h"
 #include "net/dev.h"
 #include "net/pkt.h"
+#include "common/u64_stats.h"
 
 struct pipe_end {
 	struct pipe_end *peer;
@@ -40,9 +41,13 @@ static unsigned int pipe_tx_burst(struct nb_port *port, struct nb_pkt **pkts, un
 	if (!peer || (peer->port->dev && !READ_ONCE(peer->port->dev->up)))
 		return 0;
 	pthread_spin_lock(&peer->lock);
-	for (done = 0; done < n && peer->tail - peer->head < peer->size; done++)
-		peer->ring[peer->tail++ & (peer->size - 1)] = pkts[done];
-	self->tx_packets += done;	/* every sender through self holds this lock */
+	for (done = 0; done < n && peer->tail - peer->head < peer->size; done++) {
+		peer->ring[peer->tail & (peer->size - 1)] = pkts[done];
+		/* the receiver peeks at tail without the lock */
+		WRITE_ONCE(peer->tail, peer->tail + 1);
+	}
+	/* every sender through self holds this lock */
+	nb_u64_stats_add(&self->tx_packets, done);
 	pthread_spin_unlock(&peer->lock);
 	return done;
 }
@@ -56,13 +61,14 @@ static unsigned int pipe_rx_burst(struct nb_port *port, struct nb_pkt **pkts, un
 		return 0;
 	pthread_spin_lock(&self->lock);
 	for (n = 0; n < max && self->head != self->tail; n++) {
-		struct nb_pkt *pkt = self->ring[self->head++ & (self->size - 1)];
+		struct nb_pkt *pkt = self->ring[self->head & (self->size - 1)];
 
+		WRITE_ONCE(self->head, self->head + 1);
 		pkt->next = NULL;
 		pkts[n] = pkt;
 	}
+	nb_u64_stats_add(&self->rx_packets, n);
 	pthread_spin_unlock(&self->lock);
-	self->rx_packets += n;
 	return n;
 }
 
@@ -105,8 +111,10 @@ static void pipe_describe(const struct nb_port *port, char *buf, size_t size)
 	const struct pipe_end *self = port->priv;
 
 	snprintf(buf, size, "pipe %s, %llu sent, %llu received, %u queued",
-		 self->peer ? "connected" : "unconnected", (unsigned long long)self->tx_packets,
-		 (unsigned long long)self->rx_packets, self->tail - self->head);
+		 self->peer ? "connected" : "unconnected",
+		 (unsigned long long)nb_u64_stats_read(&self->tx_packets),
+		 (unsigned long long)nb_u64_stats_read(&self->rx_packets),
+		 READ_ONCE(self->tail) - READ_ONCE(self->head));
 }
 
 int nb_pipe_connect(struct nb_port *a, struct nb_port *b)

@@ -13,6 +13,7 @@
 #include <netbpf/log.h>
 
 #include "common/types.h"
+#include "common/u64_stats.h"
 
 struct nb_pkt;
 struct nb_dev;
@@ -45,6 +46,17 @@ struct nb_port_queue_stats {
 	u64 rx_too_big;		/* frames above NB_PKT_MAX_LEN, dropped */
 	u64 tx_errors;		/* frames the kernel refused */
 };
+
+/* Add queue src's counters to *sum, each read whole while the queue's owner counts on. */
+static inline void nb_port_queue_stats_sum(struct nb_port_queue_stats *sum,
+					   const struct nb_port_queue_stats *src)
+{
+	sum->rx_packets += nb_u64_stats_read(&src->rx_packets);
+	sum->tx_packets += nb_u64_stats_read(&src->tx_packets);
+	sum->rx_kernel_drops += nb_u64_stats_read(&src->rx_kernel_drops);
+	sum->rx_too_big += nb_u64_stats_read(&src->rx_too_big);
+	sum->tx_errors += nb_u64_stats_read(&src->tx_errors);
+}
 
 struct nb_port_ops {
 	const char *kind;		/* "gen", "sink", "pipe", "pcap", ... */

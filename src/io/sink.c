@@ -16,6 +16,7 @@
 #include "io/port.h"
 #include "io/sink.h"
 #include "net/pkt.h"
+#include "common/u64_stats.h"
 
 struct sink {
 	u64 packets;
@@ -34,8 +35,8 @@ static unsigned int sink_tx_burst(struct nb_port *port, struct nb_pkt **pkts, un
 	for (unsigned int i = 0; i < n; i++) {
 		struct nb_pkt *pkt = pkts[i];
 
-		s->packets++;
-		s->bytes += pkt->len;
+		nb_u64_stats_inc(&s->packets);
+		nb_u64_stats_add(&s->bytes, pkt->len);
 		if (s->pcap)
 			nb_pcap_writer_write(s->pcap, pkt);
 		if (s->keep) {
@@ -87,8 +88,9 @@ static void sink_describe(const struct nb_port *port, char *buf, size_t size)
 {
 	const struct sink *s = port->priv;
 
-	snprintf(buf, size, "sink %llu packets %llu bytes", (unsigned long long)s->packets,
-		 (unsigned long long)s->bytes);
+	snprintf(buf, size, "sink %llu packets %llu bytes",
+		 (unsigned long long)nb_u64_stats_read(&s->packets),
+		 (unsigned long long)nb_u64_stats_read(&s->bytes));
 }
 
 int nb_sink_counts(const struct nb_port *port, struct nb_sink_counts *counts)
@@ -98,8 +100,8 @@ int nb_sink_counts(const struct nb_port *port, struct nb_sink_counts *counts)
 	if (port->ops != &sink_port_ops)
 		return -EINVAL;
 	s = port->priv;
-	counts->packets = s->packets;
-	counts->bytes = s->bytes;
+	counts->packets = nb_u64_stats_read(&s->packets);
+	counts->bytes = nb_u64_stats_read(&s->bytes);
 	return 0;
 }
 

@@ -31,6 +31,7 @@
 #include "io/port.h"
 #include "net/dev.h"
 #include "net/pkt.h"
+#include "common/u64_stats.h"
 
 #define TAP_MAX_QUEUES 64
 /* A frame read past NB_PKT_MAX_LEN lands here, so that its length is known and it is dropped. */
@@ -80,14 +81,14 @@ static unsigned int queue_rx(struct tap_port *tp, struct tap_queue *q, struct nb
 			break;		/* EAGAIN: nothing more; other errors: try next poll */
 		}
 		if (unlikely(len > NB_PKT_MAX_LEN)) {
-			q->stats.rx_too_big++;
+			nb_u64_stats_inc(&q->stats.rx_too_big);
 			nb_pkt_drop(pkt, tp->port->dev, NB_DROP_TOO_BIG);
 			continue;
 		}
 		nb_pkt_put(pkt, (u32)len);
 		pkts[n++] = pkt;
 	}
-	q->stats.rx_packets += n;
+	nb_u64_stats_add(&q->stats.rx_packets, n);
 	return n;
 }
 
@@ -147,10 +148,10 @@ static unsigned int tap_tx_burst(struct nb_port *port, struct nb_pkt **pkts, uns
 		}
 		/* a full queue (EAGAIN) or a refusal: the caller drops and counts it */
 		if (errno != EAGAIN)
-			q->stats.tx_errors++;
+			nb_u64_stats_inc(&q->stats.tx_errors);
 		pkts[failed++] = pkt;
 	}
-	q->stats.tx_packets += sent;
+	nb_u64_stats_add(&q->stats.tx_packets, sent);
 	pthread_spin_unlock(&q->tx_lock);
 	/* the taken frames are freed; the refused ones go to the end for the caller */
 	memmove(pkts + sent, pkts, failed * sizeof(*pkts));
@@ -301,14 +302,8 @@ static void tap_describe(const struct nb_port *port, char *buf, size_t size)
 	const struct tap_port *tp = port->priv;
 	struct nb_port_queue_stats t = { 0 };
 
-	for (unsigned int i = 0; i < tp->nr_queues; i++) {
-		const struct nb_port_queue_stats *s = &tp->queues[i].stats;
-
-		t.rx_packets += s->rx_packets;
-		t.tx_packets += s->tx_packets;
-		t.rx_too_big += s->rx_too_big;
-		t.tx_errors += s->tx_errors;
-	}
+	for (unsigned int i = 0; i < tp->nr_queues; i++)
+		nb_port_queue_stats_sum(&t, &tp->queues[i].stats);
 	snprintf(buf, size, "tap dev %s queues %u, %llu received, %llu sent, %llu too big, "
 		 "%llu tx errors", tp->ifname, tp->nr_queues, (unsigned long long)t.rx_packets,
 		 (unsigned long long)t.tx_packets, (unsigned long long)t.rx_too_big,
@@ -322,7 +317,8 @@ static int tap_queue_stats(const struct nb_port *port, unsigned int q,
 
 	if (q >= tp->nr_queues)
 		return -ENOENT;
-	*st = tp->queues[q].stats;
+	memset(st, 0, sizeof(*st));
+	nb_port_queue_stats_sum(st, &tp->queues[q].stats);
 	return 0;
 }
 

@@ -23,6 +23,7 @@
 #include "net/pkt.h"
 #include "net/redirect.h"
 #include "net/tc/pkt_cls.h"
+#include "common/u64_stats.h"
 
 /* Devices with packets waiting to be sent in one worker's burst. */
 #define NB_XMIT_QUEUES 8
@@ -92,7 +93,7 @@ static struct nb_tcf_block *dev_tc_block(const struct nb_dev *dev, enum nb_tc_ho
 /* TC_ACT_STOLEN, QUEUED, TRAP: the packet is taken (consume_skb). */
 static void pkt_consume(struct nb_pkt *pkt, struct nb_dev *dev)
 {
-	nb_dev_this_stats(dev)->consumed++;
+	nb_u64_stats_inc(&nb_dev_this_stats(dev)->consumed);
 	nb_pkt_free(pkt);
 }
 
@@ -101,8 +102,8 @@ static void deliver_to_host(struct nb_pkt *pkt, struct nb_dev *dev)
 {
 	struct nb_dev_stats *s = nb_dev_this_stats(dev);
 
-	s->host_packets++;
-	s->host_bytes += pkt->len;
+	nb_u64_stats_inc(&s->host_packets);
+	nb_u64_stats_add(&s->host_bytes, pkt->len);
 	nb_pkt_free(pkt);
 }
 
@@ -355,7 +356,7 @@ int nb_skb_do_redirect(struct nb_pkt *pkt)
 		nb_pkt_drop(pkt, pkt->dev, NB_DROP_NO_DEV);
 		return -EINVAL;
 	}
-	nb_dev_this_stats(pkt->dev)->tc_redirect++;
+	nb_u64_stats_inc(&nb_dev_this_stats(pkt->dev)->tc_redirect);
 	if (flags & NB_BPF_F_PEER) {
 		struct nb_dev *peer = dev->peer;
 

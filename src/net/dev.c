@@ -23,6 +23,7 @@
 #include "net/gso.h"
 #include "net/pkt.h"
 #include "net/xdp.h"
+#include "common/u64_stats.h"
 
 /* The largest ifindex the table holds. */
 #define NB_DEV_MAX_IFINDEX 65535
@@ -451,8 +452,8 @@ static unsigned int rx_received(struct nb_dev *dev, struct nb_pkt **pkts, unsign
 		bytes += pkts[i]->len;
 	}
 	s = nb_dev_this_stats(dev);
-	s->rx_packets += n;
-	s->rx_bytes += bytes;
+	nb_u64_stats_add(&s->rx_packets, n);
+	nb_u64_stats_add(&s->rx_bytes, bytes);
 	return n;
 }
 
@@ -486,9 +487,9 @@ static unsigned int port_xmit(struct nb_dev *dev, struct nb_dev_stats *s, struct
 		bytes -= pkts[i]->len;
 		nb_pkt_free(pkts[i]);
 	}
-	s->tx_packets += sent;
-	s->tx_bytes += bytes;
-	s->drops[NB_DROP_TX_ERROR] += cnt - sent;
+	nb_u64_stats_add(&s->tx_packets, sent);
+	nb_u64_stats_add(&s->tx_bytes, bytes);
+	nb_u64_stats_add(&s->drops[NB_DROP_TX_ERROR], cnt - sent);
 	return sent;
 }
 
@@ -502,7 +503,8 @@ unsigned int nb_dev_tx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
 	if (!n)
 		return 0;
 	if (!READ_ONCE(dev->up) || !dev->port) {
-		s->drops[READ_ONCE(dev->up) ? NB_DROP_TX_ERROR : NB_DROP_DEV_DOWN] += n;
+		nb_u64_stats_add(&s->drops[READ_ONCE(dev->up) ? NB_DROP_TX_ERROR :
+					   NB_DROP_DEV_DOWN], n);
 		for (unsigned int i = 0; i < n; i++)
 			nb_pkt_free(pkts[i]);
 		return 0;
@@ -514,7 +516,7 @@ unsigned int nb_dev_tx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
 
 		/* Ports have no VLAN offload: an offloaded tag goes into the frame. */
 		if (unlikely(pkt->vlan_present) && nb_pkt_vlan_push_inside(pkt)) {
-			s->drops[NB_DROP_NOMEM]++;
+			nb_u64_stats_inc(&s->drops[NB_DROP_NOMEM]);
 			nb_pkt_free(pkt);
 			continue;
 		}
@@ -525,7 +527,8 @@ unsigned int nb_dev_tx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
 			      pkt->ip_summed == NB_CHECKSUM_PARTIAL))) {
 			pkt = nb_validate_xmit(pkt, features, &err);
 			if (!pkt) {
-				s->drops[err == -ENOMEM ? NB_DROP_NOMEM : NB_DROP_OFFLOAD]++;
+				nb_u64_stats_inc(&s->drops[err == -ENOMEM ? NB_DROP_NOMEM :
+							   NB_DROP_OFFLOAD]);
 				nb_pkt_free(pkts[i]);
 				continue;
 			}

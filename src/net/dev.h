@@ -12,6 +12,7 @@
 #include <netbpf/dev.h>
 
 #include "common/types.h"
+#include "common/u64_stats.h"
 
 struct nb_pkt;
 struct nb_port;
@@ -80,21 +81,21 @@ static inline void nb_dev_count_rx(struct nb_dev *dev, u32 bytes)
 {
 	struct nb_dev_stats *s = nb_dev_this_stats(dev);
 
-	s->rx_packets++;
-	s->rx_bytes += bytes;
+	nb_u64_stats_inc(&s->rx_packets);
+	nb_u64_stats_add(&s->rx_bytes, bytes);
 }
 
 static inline void nb_dev_count_tx(struct nb_dev *dev, u32 bytes)
 {
 	struct nb_dev_stats *s = nb_dev_this_stats(dev);
 
-	s->tx_packets++;
-	s->tx_bytes += bytes;
+	nb_u64_stats_inc(&s->tx_packets);
+	nb_u64_stats_add(&s->tx_bytes, bytes);
 }
 
 static inline void nb_dev_count_drop(struct nb_dev *dev, enum nb_drop_reason reason)
 {
-	nb_dev_this_stats(dev)->drops[reason]++;
+	nb_u64_stats_inc(&nb_dev_this_stats(dev)->drops[reason]);
 }
 
 /* Drop a packet: count it on dev (when not NULL) for reason and free it (kfree_skb_reason). */

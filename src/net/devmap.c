@@ -23,6 +23,7 @@
 #include "net/devmap.h"
 #include "net/pkt.h"
 #include "net/xdp.h"
+#include "common/u64_stats.h"
 
 struct nb_dtab_netdev {
 	struct nb_dev *dev;		/* referenced while the entry lives */
@@ -431,7 +432,7 @@ static int enqueue_to(struct nb_dtab_netdev *obj, struct nb_dtab_netdev **last,
 		if (!copy)
 			return -ENOMEM;
 		/* a new packet on the receiver's path: counted, so that every copy ends somewhere */
-		nb_dev_this_stats(dev_rx)->clones++;
+		nb_u64_stats_inc(&nb_dev_this_stats(dev_rx)->clones);
 		err = nb_xdp_enqueue((*last)->dev, copy, dev_rx, (*last)->xdp_prog);
 		if (err)
 			nb_pkt_drop(copy, dev_rx, nb_xdp_redirect_drop_reason(err));

@@ -14,6 +14,7 @@
 #include "net/filter.h"
 #include "net/pkt.h"
 #include "net/redirect.h"
+#include "common/u64_stats.h"
 
 #define CTX_PKT(r1) ((struct nb_pkt *)(uintptr_t)(r1))
 
@@ -74,8 +75,8 @@ static u64 bpf_clone_redirect(u64 r1, u64 ifindex, u64 flags, u64 r4, u64 r5)
 		return (u64)-ENOMEM;
 	}
 	stats = nb_dev_this_stats(pkt->dev);
-	stats->clones++;
-	stats->tc_redirect++;
+	nb_u64_stats_inc(&stats->clones);
+	nb_u64_stats_inc(&stats->tc_redirect);
 	return (u64)(s64)nb_bpf_redirect_pkt(clone, dev, (u32)flags);
 }
 

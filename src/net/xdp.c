@@ -17,6 +17,7 @@
 #include "net/redirect.h"
 #include "net/worker.h"
 #include "net/xdp.h"
+#include "common/u64_stats.h"
 
 int nb_xdp_prepare_frags(const struct nb_prog *prog, struct nb_pkt *pkt)
 {
@@ -63,14 +64,14 @@ static bool xdp_run_one(struct nb_dev *dev, struct nb_xdp_dev *xd, const struct 
 	}
 	nb_pkt_to_xdp(pkt, &xdp, &xd->rxq);
 	act = nb_xdp_prog_run(prog, &xdp);
-	st->run++;
+	nb_u64_stats_inc(&st->run);
 	switch (act) {
 	case XDP_PASS:
 		nb_xdp_to_pkt(&xdp, pkt);
-		st->pass++;
+		nb_u64_stats_inc(&st->pass);
 		return true;
 	case XDP_DROP:
-		st->drop++;
+		nb_u64_stats_inc(&st->drop);
 		nb_pkt_drop(pkt, dev, NB_DROP_XDP);
 		return false;
 	case XDP_TX:
@@ -79,22 +80,22 @@ static bool xdp_run_one(struct nb_dev *dev, struct nb_xdp_dev *xd, const struct 
 		err = act == XDP_TX ? nb_xdp_do_tx(dev, pkt) : nb_xdp_do_redirect(dev, pkt);
 		if (unlikely(err)) {
 			/* The kernel's trace_xdp_exception for a refused redirect. */
-			st->redirect_err++;
+			nb_u64_stats_inc(&st->redirect_err);
 			nb_pkt_drop(pkt, dev, nb_xdp_redirect_drop_reason(err));
 			return false;
 		}
 		if (act == XDP_TX)
-			st->tx++;
+			nb_u64_stats_inc(&st->tx);
 		else
-			st->redirect++;
+			nb_u64_stats_inc(&st->redirect);
 		return false;
 	case XDP_ABORTED:
-		st->aborted++;
+		nb_u64_stats_inc(&st->aborted);
 		nb_pkt_drop(pkt, dev, NB_DROP_XDP_ABORTED);
 		return false;
 	default:
 		/* bpf_warn_invalid_xdp_action, then handled as XDP_ABORTED. */
-		st->invalid++;
+		nb_u64_stats_inc(&st->invalid);
 		nb_pkt_drop(pkt, dev, NB_DROP_XDP_ABORTED);
 		return false;
 	}
@@ -178,7 +179,9 @@ static const char *mode_name(u32 flags)
 	return "default";
 }
 
-int nb_dev_xdp_attach(struct nb_dev *dev, struct nb_prog *prog, u32 flags, struct nb_log *log)
+/* dev_change_xdp_fd: expected is checked when flags has XDP_FLAGS_REPLACE. */
+static int xdp_change(struct nb_dev *dev, struct nb_prog *prog, struct nb_prog *expected,
+		      u32 flags, struct nb_log *log)
 {
 	struct nb_xdp_dev *xd;
 	struct nb_prog *old;
@@ -197,11 +200,6 @@ int nb_dev_xdp_attach(struct nb_dev *dev, struct nb_prog *prog, u32 flags, struc
 		nb_log_printf(log, "%s: XDP offload (xdpoffload) needs a device that offloads "
 			      "programs; this one has none\n", dev->name);
 		return -EOPNOTSUPP;
-	}
-	if (flags & XDP_FLAGS_REPLACE) {
-		nb_log_printf(log, "%s: XDP_FLAGS_REPLACE needs the expected program, which this "
-			      "interface does not take\n", dev->name);
-		return -EINVAL;
 	}
 	if (prog) {
 		if (prog->type != BPF_PROG_TYPE_XDP) {
@@ -222,6 +220,11 @@ int nb_dev_xdp_attach(struct nb_dev *dev, struct nb_prog *prog, u32 flags, struc
 	if (!xd)
 		return -ENOMEM;
 	old = xd->prog;
+	if ((flags & XDP_FLAGS_REPLACE) && old != expected) {
+		nb_log_printf(log, "%s: the attached XDP program is %s, not the one to replace\n",
+			      dev->name, old ? old->name : "none");
+		return -EEXIST;
+	}
 	if (old && prog && (flags & XDP_FLAGS_UPDATE_IF_NOEXIST)) {
 		nb_log_printf(log, "%s: XDP program already attached (replace it with -force)\n",
 			      dev->name);
@@ -236,10 +239,27 @@ int nb_dev_xdp_attach(struct nb_dev *dev, struct nb_prog *prog, u32 flags, struc
 	}
 	if (prog)
 		nb_prog_get(prog);
-	xd->attach_flags = prog ? flags : 0;
+	xd->attach_flags = prog ? flags & ~(u32)XDP_FLAGS_REPLACE : 0;
+	/* one release store: a frame runs the old program or the new, never neither */
 	__atomic_store_n(&xd->prog, prog, __ATOMIC_RELEASE);
 	prog_retire(old);
 	return 0;
+}
+
+int nb_dev_xdp_attach(struct nb_dev *dev, struct nb_prog *prog, u32 flags, struct nb_log *log)
+{
+	if (flags & XDP_FLAGS_REPLACE) {
+		nb_log_printf(log, "%s: XDP_FLAGS_REPLACE needs the expected program: "
+			      "nb_dev_xdp_replace\n", dev->name);
+		return -EINVAL;
+	}
+	return xdp_change(dev, prog, NULL, flags, log);
+}
+
+int nb_dev_xdp_replace(struct nb_dev *dev, struct nb_prog *prog, struct nb_prog *expected,
+		       u32 flags, struct nb_log *log)
+{
+	return xdp_change(dev, prog, expected, flags | XDP_FLAGS_REPLACE, log);
 }
 
 struct nb_prog *nb_dev_xdp_prog(struct nb_dev *dev, u32 *flags)

@@ -99,6 +99,13 @@ void nb_xdp_dev_free(struct nb_dev *dev);
  * other is used), XDP_FLAGS_HW_MODE is refused. The device takes its own reference on prog.
  */
 int nb_dev_xdp_attach(struct nb_dev *dev, struct nb_prog *prog, u32 flags, struct nb_log *log);
+/*
+ * XDP_FLAGS_REPLACE (dev_change_xdp_fd's expected_fd): the same, done only while expected is the
+ * attached program (NULL: none is); -EEXIST otherwise. The control plane changes programs one
+ * at a time (the rtnl twin), so what was checked is what is replaced.
+ */
+int nb_dev_xdp_replace(struct nb_dev *dev, struct nb_prog *prog, struct nb_prog *expected,
+		       u32 flags, struct nb_log *log);
 /* The attached program (a new reference) or NULL; *flags receives the attach flags. */
 struct nb_prog *nb_dev_xdp_prog(struct nb_dev *dev, u32 *flags);
 

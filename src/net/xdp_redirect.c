@@ -25,6 +25,7 @@
 #include "net/devmap.h"
 #include "net/redirect.h"
 #include "net/xdp.h"
+#include "common/u64_stats.h"
 
 /* One 802.1Q tag (VLAN_HLEN, not in the uapi headers). */
 #define NB_VLAN_HLEN 4
@@ -109,7 +110,7 @@ static unsigned int devmap_prog_run(struct nb_xdp_bulk_queue *bq, struct nb_xdp_
 		u32 act;
 
 		if (nb_xdp_prepare_frags(bq->xdp_prog, pkt)) {
-			st->xmit_prog_drops++;
+			nb_u64_stats_inc(&st->xmit_prog_drops);
 			nb_pkt_free(pkt);
 			continue;
 		}
@@ -122,8 +123,8 @@ static unsigned int devmap_prog_run(struct nb_xdp_bulk_queue *bq, struct nb_xdp_
 			continue;
 		}
 		if (act != XDP_DROP)
-			st->aborted++;
-		st->xmit_prog_drops++;
+			nb_u64_stats_inc(&st->aborted);
+		nb_u64_stats_inc(&st->xmit_prog_drops);
 		nb_pkt_free(pkt);
 	}
 	return kept;
@@ -147,15 +148,15 @@ static void bq_xmit_all(struct nb_xdp_bulk_queue *bq)
 		bq->q[i]->dev = dev;
 	/* A device that cannot transmit at all is the kernel's ndo_xdp_xmit error. */
 	if (unlikely(!READ_ONCE(dev->up) || !dev->port))
-		st->xmit_errors++;
+		nb_u64_stats_inc(&st->xmit_errors);
 	/* Transmits what the port takes, frees and counts the rest. */
 	sent = nb_dev_tx_burst(dev, bq->q, to_send);
 out:
 	bq->count = 0;
-	st->xmit_calls++;
-	st->xmit_sent += sent;
-	st->xmit_drops += cnt - sent;
-	st->flush_sizes[cnt]++;
+	nb_u64_stats_inc(&st->xmit_calls);
+	nb_u64_stats_add(&st->xmit_sent, sent);
+	nb_u64_stats_add(&st->xmit_drops, cnt - sent);
+	nb_u64_stats_inc(&st->flush_sizes[cnt]);
 }
 
 /*

@@ -145,7 +145,13 @@ stats t "assert dev['s1']['tx_packets'] - $sent < 1000" || fail "s1 still sends"
 # stats and monitor: the rates move
 $NETBPF -D t stats | grep -Eq "^up [0-9.]+ s$" || fail "stats"
 out=$($NETBPF -D t monitor count 2 interval 0.2) || fail "monitor: $out"
-[ "$(echo "$out" | grep -c 'g1 rx 0.0[45]')" -eq 2 ] || fail "monitor rates: $out"
+[ "$(echo "$out" | grep -Ec '^\[ *[0-9.]+s\] g0 rx .* g1 rx 0\.0[1-9] ')" -eq 2 ] ||
+	fail "monitor rates: $out"
+out=$($NETBPF -j -D t monitor count 1) || fail "-j monitor: $out"
+echo "$out" | json "
+r = {x['name']: x for x in d['devices']}
+assert r['g1']['rx_pps'] > 5000 and r['g0']['rx_pps'] == 0 and d['interval_ms'] > 500, d
+" || fail "-j monitor: $out"
 
 # relative paths are the caller's; links come and go while the workers run
 mkdir "$tmp/rel" && cp "$EX/tcbpf1.o" "$tmp/rel/x.o"

@@ -188,8 +188,19 @@ NB_TEST(xdp_attach_rules)
 	NB_ASSERT_EQ(nb_dev_xdp_attach(dev, devmap_prog, 0, &log), -EINVAL);
 	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "devmap");
 	NB_ASSERT_EQ(nb_dev_xdp_attach(dev, tc, 0, &log), -EINVAL);
+	/* XDP_FLAGS_REPLACE: only over the expected program, and only through replace */
+	NB_ASSERT_EQ(nb_dev_xdp_attach(dev, p1, XDP_FLAGS_REPLACE, &log), -EINVAL);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "nb_dev_xdp_replace");
+	NB_ASSERT_EQ(nb_dev_xdp_replace(dev, p1, p1, XDP_FLAGS_SKB_MODE, &log), -EEXIST);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "not the one to replace");
+	NB_ASSERT_EQ(nb_dev_xdp_replace(dev, p1, p2, XDP_FLAGS_SKB_MODE, &log), 0);
+	cur = nb_dev_xdp_prog(dev, &flags);
+	NB_ASSERT_EQ(cur, p1);
+	NB_ASSERT_EQ(flags, XDP_FLAGS_SKB_MODE);
+	nb_prog_put(cur);
 	/* removal, then a different mode is fine */
 	NB_ASSERT_EQ(nb_dev_xdp_attach(dev, NULL, XDP_FLAGS_SKB_MODE, &log), 0);
+	NB_ASSERT_EQ(nb_dev_xdp_replace(dev, p2, p1, 0, &log), -EEXIST);	/* none attached */
 	NB_ASSERT_EQ(nb_dev_xdp_prog(dev, NULL), NULL);
 	NB_ASSERT_EQ(nb_dev_xdp_attach(dev, p1, XDP_FLAGS_DRV_MODE | XDP_FLAGS_UPDATE_IF_NOEXIST,
 				       &log), 0);

@@ -17,6 +17,7 @@
 #include "net/pkt.h"
 #include "net/tc/pkt_cls.h"
 #include "net/worker.h"
+#include "common/u64_stats.h"
 
 static struct nb_tc_action_ops *act_base;	/* by kind name */
 
@@ -60,11 +61,11 @@ void nb_tcf_action_count(const struct nb_tc_action *a, const struct nb_pkt *pkt)
 	struct nb_tc_pcpu_stats *s = nb_tc_this_stats(a->stats);
 	u64 now = nb_worker_coarse_ns();
 
-	s->packets++;
-	s->bytes += pkt->len;
-	s->lastuse = now;
+	nb_u64_stats_inc(&s->packets);
+	nb_u64_stats_add(&s->bytes, pkt->len);
+	WRITE_ONCE(s->lastuse, now);
 	if (unlikely(!s->firstuse))
-		s->firstuse = now;
+		WRITE_ONCE(s->firstuse, now);
 }
 
 /* The kind's index table (tcf_idrinfo): a list sorted by index, changed under the tc lock. */

@@ -12,6 +12,7 @@
 #include "bpf/prog.h"
 #include "net/pkt.h"
 #include "net/tc/pkt_cls.h"
+#include "common/u64_stats.h"
 
 struct tcf_bpf {
 	struct nb_prog *filter;
@@ -37,7 +38,7 @@ static int tcf_bpf_act(struct nb_pkt *pkt, const struct nb_tc_action *a,
 		break;
 	case TC_ACT_SHOT:
 		action = filter_res;
-		nb_tc_this_stats(a->stats)->drops++;
+		nb_u64_stats_inc(&nb_tc_this_stats(a->stats)->drops);
 		break;
 	case TC_ACT_UNSPEC:
 		action = READ_ONCE(a->control);

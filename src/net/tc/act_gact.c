@@ -4,6 +4,7 @@
  * result (ok/pass, drop/shot, pipe, reclassify, continue, stolen, trap, goto chain N, jump N).
  */
 #include "net/tc/pkt_cls.h"
+#include "common/u64_stats.h"
 
 static int tcf_gact_act(struct nb_pkt *pkt, const struct nb_tc_action *a,
 			struct nb_tcf_result *res)
@@ -12,7 +13,7 @@ static int tcf_gact_act(struct nb_pkt *pkt, const struct nb_tc_action *a,
 
 	nb_tcf_action_count(a, pkt);
 	if (action == TC_ACT_SHOT)
-		nb_tc_this_stats(a->stats)->drops++;
+		nb_u64_stats_inc(&nb_tc_this_stats(a->stats)->drops);
 	return action;
 }
 

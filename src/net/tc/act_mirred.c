@@ -19,6 +19,7 @@
 #include "net/dev.h"
 #include "net/pkt.h"
 #include "net/tc/pkt_cls.h"
+#include "common/u64_stats.h"
 
 struct tcf_mirred {
 	int eaction;
@@ -90,21 +91,21 @@ static int mirred_to_dev(struct nb_pkt *pkt, const struct nb_tc_action *a,
 		to_send = nb_pkt_clone(pkt);
 		if (!to_send)
 			goto err_cant_do;
-		nb_dev_this_stats(pkt->dev)->clones++;
+		nb_u64_stats_inc(&nb_dev_this_stats(pkt->dev)->clones);
 	}
-	nb_dev_this_stats(pkt->dev)->tc_redirect++;
+	nb_u64_stats_inc(&nb_dev_this_stats(pkt->dev)->tc_redirect);
 	to_send->skb_iif = pkt->dev->ifindex;
 	to_send->dev = dev;
 	if (is_redirect && to_send == pkt)
 		retval = NB_TC_ACT_CONSUMED;
 	if (mirred_forward(at_ingress, mirred_wants_ingress(m->eaction), to_send))
-		nb_tc_this_stats(a->stats)->overlimits++;
+		nb_u64_stats_inc(&nb_tc_this_stats(a->stats)->overlimits);
 	return retval;
 
 err_cant_do:
 	if (is_redirect)
 		retval = TC_ACT_SHOT;
-	nb_tc_this_stats(a->stats)->overlimits++;
+	nb_u64_stats_inc(&nb_tc_this_stats(a->stats)->overlimits);
 	return retval;
 }
 
@@ -122,14 +123,15 @@ static int tcf_mirred_act(struct nb_pkt *pkt, const struct nb_tc_action *a,
 	nb_tcf_action_count(a, pkt);
 	dev = __atomic_load_n(&m->dev, __ATOMIC_ACQUIRE);
 	if (unlikely(!dev)) {
-		nb_tc_this_stats(a->stats)->overlimits++;	/* target device is gone */
+		/* target device is gone */
+		nb_u64_stats_inc(&nb_tc_this_stats(a->stats)->overlimits);
 		goto dec_nest_level;
 	}
 	retval = mirred_to_dev(pkt, a, m, dev, retval);
 dec_nest_level:
 	nb_mirred_nest_dec();
 	if (retval == TC_ACT_SHOT)
-		nb_tc_this_stats(a->stats)->drops++;
+		nb_u64_stats_inc(&nb_tc_this_stats(a->stats)->drops);
 	return retval;
 }
 

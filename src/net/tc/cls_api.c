@@ -18,6 +18,7 @@
 #include "net/dev.h"
 #include "net/pkt.h"
 #include "net/tc/pkt_cls.h"
+#include "common/u64_stats.h"
 
 static struct nb_tcf_proto_ops *tcf_proto_base;
 
@@ -77,8 +78,8 @@ void nb_tc_stats_update(struct nb_tc_pcpu_stats *stats, const struct nb_pkt *pkt
 {
 	struct nb_tc_pcpu_stats *s = nb_tc_this_stats(stats);
 
-	s->packets++;
-	s->bytes += pkt->len;
+	nb_u64_stats_inc(&s->packets);
+	nb_u64_stats_add(&s->bytes, pkt->len);
 }
 
 void nb_tc_stats_read(const struct nb_tc_pcpu_stats *stats, struct nb_tc_stats *sum)
@@ -228,7 +229,7 @@ int nb_tc_run(struct nb_tcf_block *block, struct nb_pkt *pkt)
 	ret = nb_tcf_classify(pkt, tp, &res);
 	switch (ret) {
 	case TC_ACT_SHOT:
-		nb_tc_this_stats(block->stats)->drops++;
+		nb_u64_stats_inc(&nb_tc_this_stats(block->stats)->drops);
 		break;
 	case TC_ACT_OK:
 	case TC_ACT_RECLASSIFY:

@@ -22,6 +22,7 @@
 #include "bpf/prog.h"
 #include "net/pkt.h"
 #include "net/tc/pkt_cls.h"
+#include "common/u64_stats.h"
 
 struct cls_bpf_prog {
 	struct cls_bpf_prog *next;
@@ -76,7 +77,7 @@ static int cls_bpf_classify(struct nb_pkt *pkt, const struct nb_tcf_proto *tp,
 				continue;
 			nb_tc_stats_update(prog->stats, pkt);
 			if (ret == TC_ACT_SHOT)
-				nb_tc_this_stats(prog->stats)->drops++;
+				nb_u64_stats_inc(&nb_tc_this_stats(prog->stats)->drops);
 			break;
 		}
 
@@ -88,7 +89,7 @@ static int cls_bpf_classify(struct nb_pkt *pkt, const struct nb_tcf_proto *tp,
 		if (ret < 0)
 			continue;
 		if (ret == TC_ACT_SHOT)
-			nb_tc_this_stats(prog->stats)->drops++;
+			nb_u64_stats_inc(&nb_tc_this_stats(prog->stats)->drops);
 		break;
 	}
 	return ret;

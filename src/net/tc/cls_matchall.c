@@ -8,6 +8,7 @@
 
 #include "net/pkt.h"
 #include "net/tc/pkt_cls.h"
+#include "common/u64_stats.h"
 
 struct cls_mall_head {
 	u32 handle;
@@ -28,7 +29,7 @@ static int mall_classify(struct nb_pkt *pkt, const struct nb_tcf_proto *tp,
 	nb_tc_stats_update(head->stats, pkt);
 	ret = nb_tcf_exts_exec(pkt, &head->exts, res);
 	if (ret == TC_ACT_SHOT)
-		nb_tc_this_stats(head->stats)->drops++;
+		nb_u64_stats_inc(&nb_tc_this_stats(head->stats)->drops);
 	return ret;
 }
 

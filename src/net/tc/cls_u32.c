@@ -19,6 +19,7 @@
 
 #include "net/pkt.h"
 #include "net/tc/pkt_cls.h"
+#include "common/u64_stats.h"
 
 #define U32_ROOT_HTID 0x80000000U	/* 800: */
 #define U32_NODE_MASK 0xfffU
@@ -91,7 +92,7 @@ static int u32_classify(struct nb_pkt *pkt, const struct nb_tcf_proto *tp,
 		if (r < 0)
 			continue;
 		if (r == TC_ACT_SHOT)
-			nb_tc_this_stats(n->stats)->drops++;
+			nb_u64_stats_inc(&nb_tc_this_stats(n->stats)->drops);
 		return r;
 	}
 	return -1;
