@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * netbpf run [SCRIPT] [--duration S | --packets N] [--workers N] [--set VAR=VALUE]... [--maps]
+ *            [--pool-packets N]
  *
  * Executes a script of link/tc/ip lines (src/ctl), then runs the datapath (netbpf/datapath.h:
  * worker threads that own the devices' receive queues); the main thread watches the counters,
@@ -38,6 +39,7 @@
 #include "ctl/tc.h"
 #include "io/sink.h"
 #include "net/dev.h"
+#include "net/pkt.h"
 
 #define MAX_WORKERS 64
 #define MAX_SETS 64
@@ -74,6 +76,7 @@ struct run_opts {
 	double duration;	/* 0: none */
 	u64 packets;		/* 0: none */
 	unsigned int workers;
+	unsigned long pool_packets;	/* 0: the packet pools grow as they must */
 	const char *sets[MAX_SETS];
 	int set_cnt;
 	bool print_maps;	/* --maps */
@@ -132,11 +135,19 @@ static bool parse_run_args(int argc, char **argv, struct run_opts *o)
 			o->sets[o->set_cnt++] = argv[i];
 		} else if (!strcmp(w, "--maps")) {
 			o->print_maps = true;
+		} else if (!strcmp(w, "--pool-packets") && i + 1 < argc) {
+			o->pool_packets = strtoul(argv[++i], &end, 0);
+			if (*end || !o->pool_packets || argv[i][0] == '-') {
+				nb_cli_error("Error: argument \"%s\" is wrong: --pool-packets takes a "
+					     "count", argv[i]);
+				return false;
+			}
 		} else if (w[0] != '-' && !o->script) {
 			o->script = w;
 		} else {
 			nb_cli_error("Error: argument \"%s\" is wrong: expected SCRIPT, --duration S, "
-				     "--packets N, --workers N, --set VAR=VALUE or --maps", w);
+				     "--packets N, --workers N, --set VAR=VALUE, --maps or "
+				     "--pool-packets N", w);
 			return false;
 		}
 	}
@@ -418,6 +429,7 @@ int cmd_run(int argc, char **argv)
 		nb_cli_error("Error: --duration and --packets exclude each other");
 		return NB_EXIT_USAGE;
 	}
+	nb_pkt_pool_set_max(o.pool_packets);
 	status = nb_set_nr_cpus(o.workers);
 	if (status) {
 		nb_cli_error("Error: cannot use %u workers: %s", o.workers, strerror(-status));

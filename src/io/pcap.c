@@ -155,8 +155,13 @@ static unsigned int pcap_rx_burst(struct nb_port *port, struct nb_pkt **pkts, un
 			continue;
 		}
 		pkt = nb_pkt_alloc_data(data, hdr->caplen);
-		if (!pkt)
+		if (!pkt) {
+			/* the frame is read: without a packet for it, it is a counted drop */
+			if (port->dev)
+				nb_dev_count_drop(port->dev, NB_DROP_NOMEM);
+			pp->pass_packets++;	/* the file is not empty for all that */
 			break;
+		}
 		pkt->tstamp = (u64)hdr->ts.tv_sec * 1000000000ull + (u64)hdr->ts.tv_usec * 1000;
 		pkts[n++] = pkt;
 		nb_u64_stats_inc(&pp->rx_packets);	/* describe reads it from elsewhere */

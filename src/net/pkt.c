@@ -55,6 +55,7 @@ struct obj_pool {
 	void **chunks;
 	size_t nchunks;
 	size_t created;		/* objects ever made */
+	size_t max_objs;	/* 0: no cap (nb_pkt_pool_set_max) */
 };
 
 struct obj_cache {
@@ -99,6 +100,8 @@ static int pool_grow(struct obj_pool *pool)
 	void **chunks, **free;
 	u8 *chunk;
 
+	if (pool->max_objs && pool->created >= pool->max_objs)
+		return -ENOBUFS;
 	/* The stack must hold every object ever made: all may come back at once. */
 	if (pool->created + pool->chunk_objs > pool->cap) {
 		size_t cap = pool->cap ? pool->cap * 2 : 4 * pool->chunk_objs;
@@ -232,6 +235,19 @@ static size_t pool_outstanding(struct obj_pool *pool, size_t cached)
 	out = pool->created - pool->nfree;
 	pthread_mutex_unlock(&pool->lock);
 	return out - cached;
+}
+
+void nb_pkt_pool_set_max(unsigned long packets)
+{
+	struct obj_pool *pools[] = { &pkt_pool, &buf_pool, &big_pool };
+	/* a big buffer holds as much as 18 page buffers */
+	unsigned long max[] = { packets, packets, packets ? (packets + 17) / 18 : 0 };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(pools); i++) {
+		pthread_mutex_lock(&pools[i]->lock);
+		pools[i]->max_objs = max[i];
+		pthread_mutex_unlock(&pools[i]->lock);
+	}
 }
 
 long nb_pkt_pool_outstanding(void)

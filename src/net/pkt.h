@@ -474,6 +474,13 @@ int nb_pkt_vlan_insert_tag(struct nb_pkt *pkt, __be16 proto, u16 tci);
  */
 int nb_pkt_vlan_push_inside(struct nb_pkt *pkt);
 
+/*
+ * Cap the packet pools at about packets descriptors and page buffers (the pools grow by chunks
+ * of 256, so the cap rounds up to one), big buffers in proportion; 0: no cap, the default. An
+ * allocation beyond the cap fails as one does when memory runs out: ports and the datapath count
+ * a nomem drop and go on (netbpf run --pool-packets).
+ */
+void nb_pkt_pool_set_max(unsigned long packets);
 /* Packets and data buffers (pages, big buffers) handed out and not yet returned. */
 long nb_pkt_pool_outstanding(void);
 /* Return this thread's cached buffers to the shared pool (a worker that stops calls it). */
