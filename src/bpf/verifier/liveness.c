@@ -279,8 +279,14 @@ static int commit_stack_write_marks(struct nb_verifier_env *env, struct func_ins
 		u64 mask = lv->write_masks_acc[frame], old;
 		struct per_frame_masks *m;
 
-		if (!mask && !fi->must_write_set[idx])
-			continue;
+		if (!mask) {
+			/* Nothing written: must_write can only be, or become, empty. */
+			if (!fi->must_write_set[idx])
+				continue;
+			m = get_frame_masks(fi, frame, lv->write_insn_idx);
+			if (!m || !m->must_write)
+				continue;
+		}
 		m = alloc_frame_masks(fi, frame, lv->write_insn_idx);
 		if (!m)
 			return -ENOMEM;

@@ -587,21 +587,19 @@ static int __mark_chain_precision(struct nb_verifier_env *env,
 		for (int fr = bt->frame; fr >= 0; fr--) {
 			struct nb_func_state *func = st->frame[fr];
 
-			for (u32 i = 0; i < BPF_REG_10; i++) {
+			for (u32 regs = bt->reg_masks[fr]; regs; regs &= regs - 1) {
+				u32 i = __builtin_ctz(regs);
 				struct nb_reg_state *reg = &func->regs[i];
 
-				if (!bt_is_frame_reg_set(bt, fr, i))
-					continue;
 				if (reg->type != SCALAR_VALUE || reg->precise)
 					bt_clear_frame_reg(bt, fr, i);
 				else
 					mark_reg_precise(reg, changed);
 			}
-			for (u32 i = 0; i < 64; i++) {
+			for (u64 slots = bt->stack_masks[fr]; slots; slots &= slots - 1) {
+				u32 i = __builtin_ctzll(slots);
 				struct nb_stack_slot *slot;
 
-				if (!bt_is_frame_slot_set(bt, fr, i))
-					continue;
 				if (i >= func->allocated_stack / NB_REG_SIZE) {
 					/* A slot the state never had: something was missed. */
 					mark_all_scalars_precise(starting_state);
