@@ -174,9 +174,12 @@ static int do_check_insn(struct nb_verifier_env *env, u32 *insn_idx, bool *path_
 			return 0;
 		case BPF_EXIT:
 			if (env->cur->curframe) {
-				err = check_reg_arg_read(env, BPF_REG_0);
-				/* The callee's reads reach its callers' instances first. */
-				err = err ?: nb_update_live_stack(env);
+				/*
+				 * A function's R0 goes back to its caller as it is: unwritten, the
+				 * caller cannot read it (the kernel checks no more at the exit).
+				 * The callee's reads reach its callers' instances first.
+				 */
+				err = nb_update_live_stack(env);
 				return err ?: prepare_func_exit(env, insn_idx);
 			}
 			*path_done = true;
