@@ -2,9 +2,10 @@
 /*
  * Structural checks every program passes before anything else looks at it, as the first passes of
  * the kernel's bpf_check do: each opcode is defined with its reserved fields zero, ldimm64 comes
- * in pairs, registers exist and r10 is never written, jumps and calls land on instructions inside
- * their own subprogram, and no subprogram can fall off its end. The verifier and the checked
- * interpreter both rely on these facts, so undefined opcodes never reach an engine.
+ * in pairs, registers exist (and r10 is never written by a program that runs without a proof),
+ * jumps and calls land on instructions inside their own subprogram, and no subprogram can fall
+ * off its end. The verifier and the checked interpreter both rely on these facts, so undefined
+ * opcodes never reach an engine.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -183,8 +184,12 @@ static int check_mem(const struct bpf_insn *insn, u32 i, struct nb_log *log)
 	}
 }
 
-/* Registers read and written: none beyond r10, and r10 is read only. */
-static int check_regs(const struct bpf_insn *insn, u32 i, struct nb_log *log)
+/*
+ * Registers read and written: none beyond r10. For a program run without a proof, r10 is
+ * never written anywhere; the verifier checks it only on the paths it walks, as the kernel's
+ * does (a write in code no path reaches is no error, and never runs).
+ */
+static int check_regs(const struct bpf_insn *insn, u32 i, bool unverified, struct nb_log *log)
 {
 	u8 cls = insn_class(insn);
 	bool writes_dst = cls == BPF_ALU || cls == BPF_ALU64 || cls == BPF_LDX ||
@@ -194,6 +199,8 @@ static int check_regs(const struct bpf_insn *insn, u32 i, struct nb_log *log)
 		return reject(log, i, "R%d is invalid", insn->dst_reg);
 	if (insn->src_reg >= NB_MAX_BPF_REG && !insn_is_ldimm64(insn) && !insn_is_call(insn))
 		return reject(log, i, "R%d is invalid", insn->src_reg);
+	if (!unverified)
+		return 0;
 	if (writes_dst && insn->dst_reg == BPF_REG_10)
 		return reject(log, i, "frame pointer is read only");
 	if (insn_is_atomic(insn) && (insn->imm & BPF_FETCH) && insn->imm != BPF_CMPXCHG &&
@@ -292,6 +299,7 @@ static int check_cfg(const struct bpf_insn *insns, u32 len, const bool *second_h
 int nb_check_insns(struct nb_prog *prog, struct nb_log *log)
 {
 	const struct bpf_insn *insns = prog->insns;
+	bool unverified = prog->load_flags & (NB_PROG_LOAD_CHECKED | NB_PROG_LOAD_UNSAFE_NO_VERIFY);
 	u32 len = prog->len;
 	bool *second_half, *subprog_start;
 	int err = 0;
@@ -316,7 +324,7 @@ int nb_check_insns(struct nb_prog *prog, struct nb_log *log)
 
 		err = check_opcode(insn, i, len, log);
 		if (!err)
-			err = check_regs(insn, i, log);
+			err = check_regs(insn, i, unverified, log);
 		if (!err && insn_class(insn) == BPF_LD && !insn_is_ldimm64(insn) &&
 		    !prog->ops->ld_abs)
 			err = reject(log, i, "BPF_LD_[ABS|IND] instructions not allowed for "

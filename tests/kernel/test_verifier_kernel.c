@@ -6,14 +6,16 @@
  * netbpf with the same program type and maps and compares:
  *
  *   - same verdict: agreement;
- *   - the kernel accepts, netbpf rejects: a disagreement (netbpf stricter), reported;
+ *   - the kernel accepts, netbpf rejects: a disagreement (netbpf stricter), which fails the case
+ *     unless the case documents it (netbpf_differs: a kernel feature netbpf lacks);
  *   - the kernel rejects, netbpf accepts: an unsafe accept, the test fails.
  *
  * "verifier-kernel/table" runs every case in one process and prints the agreement table with
- * both logs of each disagreement; it fails on any unsafe accept. For the cases both accept it
- * compares the instructions each verifier processed (bpf_prog_info's verified_insns): netbpf
- * prunes states as the kernel does, so the table fails when netbpf processes more than 1.5
- * times the kernel's count on a case, or more than 1.1 times on the median.
+ * both logs of each disagreement; it fails on any unsafe accept or undocumented disagreement.
+ * For the cases both accept it compares the instructions each verifier processed
+ * (bpf_prog_info's verified_insns): netbpf prunes states as the kernel does, so the table fails
+ * when netbpf processes more than 1.5 times the kernel's count on a case, or more than 1.1
+ * times on the median.
  */
 #include <errno.h>
 #include <signal.h>
@@ -500,10 +502,18 @@ static void test_case(const void *arg)
 		NB_FAIL("%s: UNSAFE ACCEPT: netbpf accepts what the kernel rejects with:\n%s",
 			c->name, c->reason);
 	case VC_STRICTER:
-		printf("netbpf: reject (disagreement: the kernel accepts)\n");
-		print_head("  ", r.nb_log, 3);
+		if (!c->netbpf_differs)
+			NB_FAIL("%s: netbpf rejects what the kernel accepts:\n%s", c->name,
+				r.nb_log ? r.nb_log : "");
+		if (!r.nb_log || !strstr(r.nb_log, c->netbpf_differs))
+			NB_FAIL("%s: netbpf rejects, but not for the documented reason \"%s\":\n%s",
+				c->name, c->netbpf_differs, r.nb_log ? r.nb_log : "");
+		printf("netbpf: reject (a documented difference: %s)\n", c->netbpf_differs);
 		break;
 	case VC_AGREE:
+		if (c->netbpf_differs)
+			NB_FAIL("%s: netbpf now gives the kernel's verdict: the difference "
+				"documented (\"%s\") is gone", c->name, c->netbpf_differs);
 		printf("netbpf: %s%s\n", verdict(r.nb_err),
 		       r.nb_err ? same_reason(c, &r) ? " (with the kernel's reason)" :
 						 " (with another reason)" : "");
@@ -549,7 +559,7 @@ static void ratio_add(struct vc_ratios *q, const struct vcase *c, const struct v
 static void test_table(const void *arg)
 {
 	unsigned int counts[VC__COUNT] = { 0 }, wrong = 0, kernel_accepts = 0;
-	unsigned int same_reasons = 0;
+	unsigned int same_reasons = 0, documented = 0;
 	struct vc_ratios ratios = { .v = calloc(vcase_cnt, sizeof(double)) };
 	double median = 0;
 	char why[128];
@@ -576,9 +586,12 @@ static void test_table(const void *arg)
 			same_reasons += r.outcome == VC_AGREE && same_reason(c, &r);
 			ratio_add(&ratios, c, &r);
 		}
+		if (VC_COMPARE_NETBPF && r.outcome == VC_STRICTER && c->netbpf_differs)
+			documented++;
 		switch (VC_COMPARE_NETBPF ? r.outcome : VC_AGREE) {
 		case VC_STRICTER:
-			printf("DISAGREE     %s: the kernel accepts, netbpf rejects\n", c->name);
+			printf("DISAGREE     %s: the kernel accepts, netbpf rejects%s\n", c->name,
+			       c->netbpf_differs ? " (documented)" : "");
 			print_tail("  kernel: ", r.kernel_log, 1);
 			print_head("  netbpf: ", r.nb_log, 3);
 			break;
@@ -603,10 +616,11 @@ static void test_table(const void *arg)
 		       "the kernel disagrees with the corpus",
 		       vcase_cnt, kernel_accepts, vcase_cnt - kernel_accepts, wrong);
 	if (VC_COMPARE_NETBPF)
-		nb_test_report("netbpf vs kernel: %u agree, %u disagree (netbpf stricter), %u "
-			       "unsafe accepts, %u unsupported, %u not verified, %u crashed or hung",
-			       counts[VC_AGREE], counts[VC_STRICTER], counts[VC_UNSAFE],
-			       counts[VC_UNSUPPORTED], counts[VC_UNABLE], counts[VC_BROKEN]);
+		nb_test_report("netbpf vs kernel: %u agree, %u disagree (netbpf stricter, %u of them "
+			       "documented), %u unsafe accepts, %u unsupported, %u not verified, %u "
+			       "crashed or hung", counts[VC_AGREE], counts[VC_STRICTER], documented,
+			       counts[VC_UNSAFE], counts[VC_UNSUPPORTED], counts[VC_UNABLE],
+			       counts[VC_BROKEN]);
 	if (VC_COMPARE_NETBPF)
 		nb_test_report("agreeing rejects whose netbpf log has the kernel's reason: %u of %u",
 			       same_reasons, vcase_cnt - kernel_accepts);
@@ -625,6 +639,9 @@ static void test_table(const void *arg)
 		NB_FAIL("%u cases where the kernel disagrees with the corpus", wrong);
 	if (counts[VC_UNSAFE])
 		NB_FAIL("%u unsafe accepts", counts[VC_UNSAFE]);
+	if (counts[VC_STRICTER] > documented)
+		NB_FAIL("%u rejects of what the kernel accepts, not documented as differences",
+			counts[VC_STRICTER] - documented);
 	if (counts[VC_BROKEN])
 		NB_FAIL("netbpf crashed or hung on %u cases", counts[VC_BROKEN]);
 	if (ratios.over)

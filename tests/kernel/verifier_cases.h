@@ -55,6 +55,11 @@ struct vcase {
 	enum vc_map maps[VC_MAX_MAPS]; /* BPF_PSEUDO_MAP_IDX i names maps[i]; VM_NONE ends */
 	bool accept;		/* the kernel's verdict as root */
 	const char *reason;	/* rejects: a substring of the kernel's log */
+	/*
+	 * A kernel accept netbpf refuses on purpose (a kernel feature netbpf does not have):
+	 * why, and a substring of netbpf's log. Any other disagreement fails the case.
+	 */
+	const char *netbpf_differs;
 	enum bpf_attach_type attach; /* expected_attach_type (XDP devmap programs) */
 };
 

@@ -290,6 +290,89 @@ NB_TEST(verifier_bounds_alu_sound)
 	}
 }
 
+/* BPF_END on x86's little endian: to_le truncates, to_be and bswap swap then truncate. */
+static u64 concrete_end(bool alu64, bool to_be, int bits, u64 x)
+{
+	bool swap = alu64 || to_be;
+
+	switch (bits) {
+	case 16:
+		return swap ? __builtin_bswap16((u16)x) : (u16)x;
+	case 32:
+		return swap ? __builtin_bswap32((u32)x) : (u32)x;
+	default:
+		return swap ? __builtin_bswap64(x) : x;
+	}
+}
+
+NB_TEST(verifier_bounds_end_sound)
+{
+	static const int widths[] = { 16, 32, 64 };
+
+	for (int i = 0; i < 100000; i++) {
+		bool alu64 = rnd() & 1, to_be = rnd() & 1;
+		int bits = widths[rnd() % 3];
+		struct bpf_insn insn = {
+			.code = (u8)((alu64 ? BPF_ALU64 : BPF_ALU) | BPF_END |
+				     (alu64 || !to_be ? BPF_TO_LE : BPF_TO_BE)),
+			.imm = bits,
+		};
+		struct abs_val a;
+		struct nb_reg_state res;
+
+		make_abs(&a, rnd() % 8 == 0);
+		res = a.reg;
+		adjust_scalar_min_max_vals(NULL, &insn, &res, res);
+		for (int k = 0; k < NSAMPLES; k++) {
+			u64 r = concrete_end(alu64, to_be, bits, a.v[k]);
+
+			if (reg_has(&res, r))
+				continue;
+			print_reg("src", &a.reg);
+			print_reg("result", &res);
+			NB_FAIL("end%d %s: %#llx gives %#llx, outside the result", bits,
+				alu64 ? "bswap" : to_be ? "be" : "le", (unsigned long long)a.v[k],
+				(unsigned long long)r);
+		}
+	}
+}
+
+/* movsx and ldsx: the low bytes sign-extended, in 64 bits or within the subregister. */
+NB_TEST(verifier_bounds_sign_extension_sound)
+{
+	static const int sizes[] = { 1, 2, 4 };
+
+	for (int i = 0; i < 100000; i++) {
+		int size = sizes[rnd() % 3];
+		bool sub = size < 4 && (rnd() & 1);
+		struct abs_val a;
+		struct nb_reg_state res;
+
+		make_abs(&a, rnd() % 8 == 0);
+		res = a.reg;
+		if (sub) {
+			coerce_subreg_to_size_sx(&res, size);
+			zext_32_to_64(&res);
+			reg_bounds_sync(&res);
+		} else {
+			coerce_reg_to_size_sx(&res, size);
+		}
+		for (int k = 0; k < NSAMPLES; k++) {
+			u64 x = a.v[k];
+			s64 v = size == 1 ? (s8)x : size == 2 ? (s16)x : (s32)x;
+			u64 r = sub ? (u32)v : (u64)v;
+
+			if (reg_has(&res, r))
+				continue;
+			print_reg("src", &a.reg);
+			print_reg("result", &res);
+			NB_FAIL("sign extension of %d bytes%s: %#llx gives %#llx, outside the result",
+				size, sub ? " in the subregister" : "", (unsigned long long)x,
+				(unsigned long long)r);
+		}
+	}
+}
+
 static bool concrete_cond(u8 op, bool is32, u64 x, u64 y)
 {
 	if (is32) {

@@ -248,6 +248,13 @@ static const struct vt_case cases[] = {
 	    NB_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_0, 0), EXIT0 } },
 	{ "map_type_incompatible", 0, "cannot pass map_type 4 into func bpf_map_lookup_elem#1",
 	  { LOOKUP(VT_MAP_PERF), EXIT0 } },
+	/* The kernel reads struct bpf_map through vmlinux BTF; netbpf says it cannot. */
+	{ "map_ptr_field_read", 0,
+	  "R1 reads a field of struct bpf_map (off=24 size=4): not supported by netbpf",
+	  { VT_LD_MAP(BPF_REG_1, VT_MAP_HASH_8_16), NB_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_1, 24),
+	    NB_EXIT() } },
+	{ "map_ptr_field_write", 0, "only read from bpf_map is supported",
+	  { VT_LD_MAP(BPF_REG_1, VT_MAP_HASH_8_16), NB_ST_MEM(BPF_W, BPF_REG_1, 24, 0), EXIT0 } },
 	{ "map_ptr_arithmetic", 0, "R1 pointer arithmetic on map_ptr prohibited",
 	  { VT_LD_MAP(BPF_REG_1, VT_MAP_HASH_8_16), NB_ALU64_IMM(BPF_ADD, BPF_REG_1, 8),
 	    EXIT0 } },
@@ -465,6 +472,44 @@ static const struct vt_case cases[] = {
 	{ "loop_conditional_infinite", 0, "infinite loop detected",
 	  { NB_MOV64_IMM(BPF_REG_0, 5), NB_JMP_IMM(BPF_JGT, BPF_REG_0, 1, -1), NB_EXIT() } },
 };
+
+/*
+ * Code no path reaches passes the verifier whatever it holds (a write to r10 here) and never
+ * reaches an engine: the branch whose side is dead becomes a plain jump, the dead instruction
+ * a trap (a jump to itself), and the program runs as proven on both engines.
+ */
+NB_TEST(verifier_dead_code_trapped)
+{
+	static const struct bpf_insn insns[] = {
+		NB_MOV64_IMM(BPF_REG_0, 7), NB_JMP_IMM(BPF_JEQ, BPF_REG_0, 7, 1),
+		NB_MOV64_IMM(BPF_REG_10, 0), NB_EXIT(),
+	};
+	static const unsigned int flags[] = { NB_PROG_LOAD_INTERP, 0 };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(flags); i++) {
+		struct nb_log log = { 0 };
+		struct nb_prog_load_opts opts = {
+			.sz = sizeof(opts), .license = "GPL", .log = &log, .flags = flags[i],
+		};
+		const struct bpf_insn *x;
+		struct nb_prog *prog;
+		unsigned int cnt;
+		int err;
+
+		err = nb_prog_load(BPF_PROG_TYPE_SYSCALL, insns, ARRAY_SIZE(insns), &opts, &prog);
+		if (err)
+			NB_FAIL("rejected (%d): %s", err, nb_log_text(&log));
+		x = nb_prog_xlated(prog, &cnt);
+		NB_ASSERT_EQ(cnt, ARRAY_SIZE(insns));
+		NB_ASSERT_EQ(x[1].code, BPF_JMP | BPF_JA);
+		NB_ASSERT_EQ(x[1].off, 1);
+		NB_ASSERT_EQ(x[2].code, BPF_JMP | BPF_JA);
+		NB_ASSERT_EQ(x[2].off, -1);
+		NB_ASSERT_EQ(nb_prog_run(prog, NULL), 7);
+		nb_prog_put(prog);
+		nb_log_free(&log);
+	}
+}
 
 static void __attribute__((constructor)) register_cases(void)
 {

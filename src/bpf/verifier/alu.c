@@ -1,316 +1,518 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ALU instructions: how every operation moves a scalar's bounds (the kernel's
- * adjust_scalar_min_max_vals, for both the 64-bit register and its 32-bit subregister) and
- * which pointer arithmetic is allowed and what it yields (adjust_ptr_min_max_vals).
+ * adjust_scalar_min_max_vals, for both the 64-bit register and its 32-bit subregister), which
+ * pointer arithmetic is allowed and what it yields (adjust_ptr_min_max_vals), how moves copy and
+ * link registers (a copy shares the source's id; r1 = r2 + K stays linked with the constant),
+ * so that a bound a comparison later learns on one holds for the others.
  *
- * Ranges are computed in 128-bit arithmetic: an operation whose extreme results do not fit the
- * operation's width may wrap, and then the range says nothing.
+ * Each rule follows the kernel's, precision included: netbpf must accept and refuse what the
+ * kernel does, so a bound the kernel does not compute is not computed here either.
  */
 #include <string.h>
 
 #include "bpf/verifier/verifier.h"
-
-typedef __int128 s128;
-typedef unsigned __int128 u128;
-
-/* One signed and one unsigned range at a width of 32 or 64 bits. */
-struct range {
-	s64 smin, smax;
-	u64 umin, umax;
-};
-
-static s64 smin_of(int bits)
-{
-	return bits == 64 ? LLONG_MIN : INT_MIN;
-}
-
-static s64 smax_of(int bits)
-{
-	return bits == 64 ? LLONG_MAX : INT_MAX;
-}
-
-static u64 umax_of(int bits)
-{
-	return bits == 64 ? ULLONG_MAX : UINT_MAX;
-}
-
-static void range_unbounded(struct range *r, int bits)
-{
-	r->smin = smin_of(bits);
-	r->smax = smax_of(bits);
-	r->umin = 0;
-	r->umax = umax_of(bits);
-}
-
-static void range_signed_unbounded(struct range *r, int bits)
-{
-	r->smin = smin_of(bits);
-	r->smax = smax_of(bits);
-}
-
-static void range_set_signed(struct range *r, s128 lo, s128 hi, int bits)
-{
-	if (lo < smin_of(bits) || hi > smax_of(bits)) {
-		range_signed_unbounded(r, bits);
-		return;
-	}
-	r->smin = (s64)lo;
-	r->smax = (s64)hi;
-}
-
-/* An unsigned result range: exact, or wrapped as a whole, or nothing known. */
-static void range_set_unsigned(struct range *r, s128 lo, s128 hi, int bits)
-{
-	s128 span = (s128)umax_of(bits) + 1;
-
-	if (lo >= 0 && hi < span) {
-		r->umin = (u64)lo;
-		r->umax = (u64)hi;
-	} else if (lo >= span && hi < 2 * span) {
-		r->umin = (u64)(lo - span);
-		r->umax = (u64)(hi - span);
-	} else if (lo < 0 && hi < 0 && lo >= -span) {
-		r->umin = (u64)(lo + span);
-		r->umax = (u64)(hi + span);
-	} else {
-		r->umin = 0;
-		r->umax = umax_of(bits);
-	}
-}
-
-static void range_add(struct range *d, const struct range *s, int bits)
-{
-	range_set_signed(d, (s128)d->smin + s->smin, (s128)d->smax + s->smax, bits);
-	range_set_unsigned(d, (s128)d->umin + s->umin, (s128)d->umax + s->umax, bits);
-}
-
-static void range_sub(struct range *d, const struct range *s, int bits)
-{
-	range_set_signed(d, (s128)d->smin - s->smax, (s128)d->smax - s->smin, bits);
-	range_set_unsigned(d, (s128)d->umin - (s128)s->umax, (s128)d->umax - (s128)s->umin, bits);
-}
-
-static void range_mul(struct range *d, const struct range *s, int bits)
-{
-	s128 c[4] = { (s128)d->smin * s->smin, (s128)d->smin * s->smax, (s128)d->smax * s->smin,
-		      (s128)d->smax * s->smax };
-	s128 lo = c[0], hi = c[0];
-	u128 umax = (u128)d->umax * s->umax;
-
-	for (int i = 1; i < 4; i++) {
-		lo = c[i] < lo ? c[i] : lo;
-		hi = c[i] > hi ? c[i] : hi;
-	}
-	range_set_signed(d, lo, hi, bits);
-	if (umax > umax_of(bits)) {
-		d->umin = 0;
-		d->umax = umax_of(bits);
-	} else {
-		d->umin = d->umin * s->umin;
-		d->umax = (u64)umax;
-	}
-}
-
-/* Bitwise results: the tnum bounds the unsigned range; signs only when both are non-negative. */
-static void range_and(struct range *d, const struct range *s, struct tnum t, int bits)
-{
-	d->umin = t.value;
-	d->umax = min_t(u64, d->umax, s->umax);
-	if (d->smin < 0 || s->smin < 0) {
-		range_signed_unbounded(d, bits);
-	} else {
-		d->smin = d->umin;
-		d->smax = d->umax;
-	}
-}
-
-static void range_or(struct range *d, const struct range *s, struct tnum t, int bits)
-{
-	d->umin = max_t(u64, d->umin, s->umin);
-	d->umax = t.value | t.mask;
-	if (d->smin < 0 || s->smin < 0) {
-		range_signed_unbounded(d, bits);
-	} else {
-		d->smin = d->umin;
-		d->smax = d->umax;
-	}
-}
-
-static void range_xor(struct range *d, const struct range *s, struct tnum t, int bits)
-{
-	d->umin = t.value;
-	d->umax = t.value | t.mask;
-	if (d->smin < 0 || s->smin < 0) {
-		range_signed_unbounded(d, bits);
-	} else {
-		d->smin = d->umin;
-		d->smax = d->umax;
-	}
-}
-
-static void range_lsh(struct range *d, u8 sh, int bits)
-{
-	range_set_signed(d, (s128)d->smin * ((s128)1 << sh), (s128)d->smax * ((s128)1 << sh),
-			 bits);
-	if (((u128)d->umax << sh) > umax_of(bits)) {
-		d->umin = 0;
-		d->umax = umax_of(bits);
-	} else {
-		d->umin <<= sh;
-		d->umax <<= sh;
-	}
-}
-
-static void range_rsh(struct range *d, u8 sh, int bits)
-{
-	d->umin >>= sh;
-	d->umax >>= sh;
-	range_signed_unbounded(d, bits);
-}
-
-static void range_arsh(struct range *d, u8 sh, int bits)
-{
-	d->smin >>= sh;
-	d->smax >>= sh;
-	d->umin = 0;
-	d->umax = umax_of(bits);
-}
-
-static struct range reg_range64(const struct nb_reg_state *r)
-{
-	return (struct range){ r->smin_value, r->smax_value, r->umin_value, r->umax_value };
-}
-
-static struct range reg_range32(const struct nb_reg_state *r)
-{
-	return (struct range){ r->s32_min_value, r->s32_max_value, r->u32_min_value,
-			       r->u32_max_value };
-}
-
-static bool range_is_const(const struct range *r)
-{
-	return r->smin == r->smax && r->umin == r->umax;
-}
 
 static const char *const alu_op_names[16] = {
 	"+=", "-=", "*=", "/=", "|=", "&=", "<<=", ">>=", "neg", "%=", "^=", "=", "s>>=", "endian",
 };
 
 /*
- * Scalar op scalar. The 64-bit and 32-bit views are computed separately; a 32-bit instruction
- * then zero-extends its subregister result.
+ * Additions and subtractions: a signed bound that overflows says nothing; an unsigned range
+ * that wraps as a whole (every sum overflows, or none) stays a range, one that wraps in part
+ * says nothing.
+ */
+static void scalar32_min_max_add(struct nb_reg_state *dst, const struct nb_reg_state *src)
+{
+	s32 smin, smax;
+	u32 umin, umax;
+	bool min_of, max_of;
+
+	if (__builtin_add_overflow(dst->s32_min_value, src->s32_min_value, &smin) ||
+	    __builtin_add_overflow(dst->s32_max_value, src->s32_max_value, &smax)) {
+		smin = INT_MIN;
+		smax = INT_MAX;
+	}
+	dst->s32_min_value = smin;
+	dst->s32_max_value = smax;
+	min_of = __builtin_add_overflow(dst->u32_min_value, src->u32_min_value, &umin);
+	max_of = __builtin_add_overflow(dst->u32_max_value, src->u32_max_value, &umax);
+	if (!min_of && max_of) {
+		umin = 0;
+		umax = UINT_MAX;
+	}
+	dst->u32_min_value = umin;
+	dst->u32_max_value = umax;
+}
+
+static void scalar_min_max_add(struct nb_reg_state *dst, const struct nb_reg_state *src)
+{
+	s64 smin, smax;
+	u64 umin, umax;
+	bool min_of, max_of;
+
+	if (__builtin_add_overflow(dst->smin_value, src->smin_value, &smin) ||
+	    __builtin_add_overflow(dst->smax_value, src->smax_value, &smax)) {
+		smin = LLONG_MIN;
+		smax = LLONG_MAX;
+	}
+	dst->smin_value = smin;
+	dst->smax_value = smax;
+	min_of = __builtin_add_overflow(dst->umin_value, src->umin_value, &umin);
+	max_of = __builtin_add_overflow(dst->umax_value, src->umax_value, &umax);
+	if (!min_of && max_of) {
+		umin = 0;
+		umax = ULLONG_MAX;
+	}
+	dst->umin_value = umin;
+	dst->umax_value = umax;
+}
+
+static void scalar32_min_max_sub(struct nb_reg_state *dst, const struct nb_reg_state *src)
+{
+	s32 smin, smax;
+	u32 umin, umax;
+	bool min_uf, max_uf;
+
+	if (__builtin_sub_overflow(dst->s32_min_value, src->s32_max_value, &smin) ||
+	    __builtin_sub_overflow(dst->s32_max_value, src->s32_min_value, &smax)) {
+		smin = INT_MIN;
+		smax = INT_MAX;
+	}
+	dst->s32_min_value = smin;
+	dst->s32_max_value = smax;
+	min_uf = __builtin_sub_overflow(dst->u32_min_value, src->u32_max_value, &umin);
+	max_uf = __builtin_sub_overflow(dst->u32_max_value, src->u32_min_value, &umax);
+	if (min_uf && !max_uf) {
+		umin = 0;
+		umax = UINT_MAX;
+	}
+	dst->u32_min_value = umin;
+	dst->u32_max_value = umax;
+}
+
+static void scalar_min_max_sub(struct nb_reg_state *dst, const struct nb_reg_state *src)
+{
+	s64 smin, smax;
+	u64 umin, umax;
+	bool min_uf, max_uf;
+
+	if (__builtin_sub_overflow(dst->smin_value, src->smax_value, &smin) ||
+	    __builtin_sub_overflow(dst->smax_value, src->smin_value, &smax)) {
+		smin = LLONG_MIN;
+		smax = LLONG_MAX;
+	}
+	dst->smin_value = smin;
+	dst->smax_value = smax;
+	min_uf = __builtin_sub_overflow(dst->umin_value, src->umax_value, &umin);
+	max_uf = __builtin_sub_overflow(dst->umax_value, src->umin_value, &umax);
+	if (min_uf && !max_uf) {
+		umin = 0;
+		umax = ULLONG_MAX;
+	}
+	dst->umin_value = umin;
+	dst->umax_value = umax;
+}
+
+/* A product that may overflow says nothing; else the corners bound it. */
+static void scalar32_min_max_mul(struct nb_reg_state *dst, const struct nb_reg_state *src)
+{
+	s32 p[4], lo, hi;
+	u32 umin, umax;
+
+	if (__builtin_mul_overflow(dst->u32_max_value, src->u32_max_value, &umax) ||
+	    __builtin_mul_overflow(dst->u32_min_value, src->u32_min_value, &umin)) {
+		umin = 0;
+		umax = UINT_MAX;
+	}
+	dst->u32_min_value = umin;
+	dst->u32_max_value = umax;
+	if (__builtin_mul_overflow(dst->s32_min_value, src->s32_min_value, &p[0]) ||
+	    __builtin_mul_overflow(dst->s32_min_value, src->s32_max_value, &p[1]) ||
+	    __builtin_mul_overflow(dst->s32_max_value, src->s32_min_value, &p[2]) ||
+	    __builtin_mul_overflow(dst->s32_max_value, src->s32_max_value, &p[3])) {
+		dst->s32_min_value = INT_MIN;
+		dst->s32_max_value = INT_MAX;
+		return;
+	}
+	lo = hi = p[0];
+	for (int i = 1; i < 4; i++) {
+		lo = min_t(s32, lo, p[i]);
+		hi = max_t(s32, hi, p[i]);
+	}
+	dst->s32_min_value = lo;
+	dst->s32_max_value = hi;
+}
+
+static void scalar_min_max_mul(struct nb_reg_state *dst, const struct nb_reg_state *src)
+{
+	s64 p[4], lo, hi;
+	u64 umin, umax;
+
+	if (__builtin_mul_overflow(dst->umax_value, src->umax_value, &umax) ||
+	    __builtin_mul_overflow(dst->umin_value, src->umin_value, &umin)) {
+		umin = 0;
+		umax = ULLONG_MAX;
+	}
+	dst->umin_value = umin;
+	dst->umax_value = umax;
+	if (__builtin_mul_overflow(dst->smin_value, src->smin_value, &p[0]) ||
+	    __builtin_mul_overflow(dst->smin_value, src->smax_value, &p[1]) ||
+	    __builtin_mul_overflow(dst->smax_value, src->smin_value, &p[2]) ||
+	    __builtin_mul_overflow(dst->smax_value, src->smax_value, &p[3])) {
+		dst->smin_value = LLONG_MIN;
+		dst->smax_value = LLONG_MAX;
+		return;
+	}
+	lo = hi = p[0];
+	for (int i = 1; i < 4; i++) {
+		lo = min_t(s64, lo, p[i]);
+		hi = max_t(s64, hi, p[i]);
+	}
+	dst->smin_value = lo;
+	dst->smax_value = hi;
+}
+
+/* The signed bounds of a bitwise result: its unsigned ones when they do not cross the sign. */
+static void signed32_from_unsigned(struct nb_reg_state *dst)
+{
+	if ((s32)dst->u32_min_value <= (s32)dst->u32_max_value) {
+		dst->s32_min_value = dst->u32_min_value;
+		dst->s32_max_value = dst->u32_max_value;
+	} else {
+		dst->s32_min_value = INT_MIN;
+		dst->s32_max_value = INT_MAX;
+	}
+}
+
+static void signed_from_unsigned(struct nb_reg_state *dst)
+{
+	if ((s64)dst->umin_value <= (s64)dst->umax_value) {
+		dst->smin_value = dst->umin_value;
+		dst->smax_value = dst->umax_value;
+	} else {
+		dst->smin_value = LLONG_MIN;
+		dst->smax_value = LLONG_MAX;
+	}
+}
+
+static void mark_reg32_known(struct nb_reg_state *reg, u32 v)
+{
+	reg->var_off = tnum_const_subreg(reg->var_off, v);
+	reg->s32_min_value = reg->s32_max_value = (s32)v;
+	reg->u32_min_value = reg->u32_max_value = v;
+}
+
+/* Set a known value over the whole register, keeping its type and id. */
+static void mark_known_keep_id(struct nb_reg_state *reg, u64 v)
+{
+	u32 id = reg->id;
+	s32 off = reg->off;
+
+	mark_reg_known(reg, v);
+	reg->id = id;
+	reg->off = off;
+}
+
+/* AND, OR, XOR after the tnum: the tnum bounds the unsigned range, the operands' too. */
+static void scalar32_min_max_bitwise(struct nb_reg_state *dst, const struct nb_reg_state *src,
+				     u8 op)
+{
+	struct tnum var32 = tnum_subreg(dst->var_off);
+
+	if (tnum_is_const(tnum_subreg(src->var_off)) && tnum_is_const(var32)) {
+		mark_reg32_known(dst, var32.value);
+		return;
+	}
+	switch (op) {
+	case BPF_AND:
+		dst->u32_min_value = var32.value;
+		dst->u32_max_value = min_t(u32, dst->u32_max_value, src->u32_max_value);
+		break;
+	case BPF_OR:
+		dst->u32_min_value = max_t(u32, dst->u32_min_value, src->u32_min_value);
+		dst->u32_max_value = var32.value | var32.mask;
+		break;
+	default: /* BPF_XOR */
+		dst->u32_min_value = var32.value;
+		dst->u32_max_value = var32.value | var32.mask;
+		break;
+	}
+	signed32_from_unsigned(dst);
+}
+
+static void scalar_min_max_bitwise(struct nb_reg_state *dst, const struct nb_reg_state *src,
+				   u8 op)
+{
+	if (tnum_is_const(src->var_off) && tnum_is_const(dst->var_off)) {
+		mark_known_keep_id(dst, dst->var_off.value);
+		return;
+	}
+	switch (op) {
+	case BPF_AND:
+		dst->umin_value = dst->var_off.value;
+		dst->umax_value = min_t(u64, dst->umax_value, src->umax_value);
+		break;
+	case BPF_OR:
+		dst->umin_value = max_t(u64, dst->umin_value, src->umin_value);
+		dst->umax_value = dst->var_off.value | dst->var_off.mask;
+		break;
+	default: /* BPF_XOR */
+		dst->umin_value = dst->var_off.value;
+		dst->umax_value = dst->var_off.value | dst->var_off.mask;
+		break;
+	}
+	signed_from_unsigned(dst);
+	reg_update_bounds(dst);
+}
+
+/* Shifts by a known amount below the width (the only ones whose result is computed). */
+static void scalar32_min_max_lsh(struct nb_reg_state *dst, u32 sh)
+{
+	struct tnum subreg = tnum_subreg(dst->var_off);
+
+	dst->s32_min_value = INT_MIN;
+	dst->s32_max_value = INT_MAX;
+	/* The top bit may be shifted out: nothing is known. */
+	if (dst->u32_max_value > 1ULL << (31 - sh)) {
+		dst->u32_min_value = 0;
+		dst->u32_max_value = UINT_MAX;
+	} else {
+		dst->u32_min_value <<= sh;
+		dst->u32_max_value <<= sh;
+	}
+	dst->var_off = tnum_subreg(tnum_lshift(subreg, sh));
+	mark_reg64_unbounded(dst);
+	reg_update_bounds32(dst);
+}
+
+static void scalar_min_max_lsh(struct nb_reg_state *dst, u32 sh)
+{
+	/* x << 32 of a non-negative subregister: the common sign-extension idiom's first half. */
+	if (sh == 32 && dst->s32_max_value >= 0)
+		dst->smax_value = (s64)dst->s32_max_value << 32;
+	else
+		dst->smax_value = LLONG_MAX;
+	if (sh == 32 && dst->s32_min_value >= 0)
+		dst->smin_value = (s64)dst->s32_min_value << 32;
+	else
+		dst->smin_value = LLONG_MIN;
+	if (dst->umax_value > 1ULL << (63 - sh)) {
+		dst->umin_value = 0;
+		dst->umax_value = ULLONG_MAX;
+	} else {
+		dst->umin_value <<= sh;
+		dst->umax_value <<= sh;
+	}
+	/* The 32-bit view of a 64-bit shift, as the subregister's own shift would give it. */
+	dst->s32_min_value = INT_MIN;
+	dst->s32_max_value = INT_MAX;
+	if (sh > 31 || dst->u32_max_value > 1ULL << (31 - sh)) {
+		dst->u32_min_value = 0;
+		dst->u32_max_value = UINT_MAX;
+	} else {
+		dst->u32_min_value <<= sh;
+		dst->u32_max_value <<= sh;
+	}
+	dst->var_off = tnum_lshift(dst->var_off, sh);
+	reg_update_bounds(dst);
+}
+
+static void scalar32_min_max_rsh(struct nb_reg_state *dst, u32 sh)
+{
+	struct tnum subreg = tnum_subreg(dst->var_off);
+
+	dst->s32_min_value = INT_MIN;
+	dst->s32_max_value = INT_MAX;
+	dst->var_off = tnum_rshift(subreg, sh);
+	dst->u32_min_value >>= sh;
+	dst->u32_max_value >>= sh;
+	mark_reg64_unbounded(dst);
+	reg_update_bounds32(dst);
+}
+
+static void scalar_min_max_rsh(struct nb_reg_state *dst, u32 sh)
+{
+	dst->smin_value = LLONG_MIN;
+	dst->smax_value = LLONG_MAX;
+	dst->var_off = tnum_rshift(dst->var_off, sh);
+	dst->umin_value >>= sh;
+	dst->umax_value >>= sh;
+	mark_reg32_unbounded(dst);
+	reg_update_bounds(dst);
+}
+
+static void scalar32_min_max_arsh(struct nb_reg_state *dst, u32 sh)
+{
+	dst->s32_min_value >>= sh;
+	dst->s32_max_value >>= sh;
+	dst->var_off = tnum_arshift(tnum_subreg(dst->var_off), sh, 32);
+	dst->u32_min_value = 0;
+	dst->u32_max_value = UINT_MAX;
+	mark_reg64_unbounded(dst);
+	reg_update_bounds32(dst);
+}
+
+static void scalar_min_max_arsh(struct nb_reg_state *dst, u32 sh)
+{
+	dst->smin_value >>= sh;
+	dst->smax_value >>= sh;
+	dst->var_off = tnum_arshift(dst->var_off, sh, 64);
+	dst->umin_value = 0;
+	dst->umax_value = ULLONG_MAX;
+	mark_reg32_unbounded(dst);
+	reg_update_bounds(dst);
+}
+
+static u64 swab(u64 v, int bits)
+{
+	switch (bits) {
+	case 16:
+		return __builtin_bswap16((u16)v);
+	case 32:
+		return __builtin_bswap32((u32)v);
+	default:
+		return __builtin_bswap64(v);
+	}
+}
+
+/*
+ * BPF_END: a byte swap (bswap, or to_be on this little-endian machine) swaps the known bits and
+ * forgets the ranges, which the swapped tnum gives back; to_le only truncates.
+ */
+static void scalar_byte_swap(struct nb_reg_state *dst, const struct bpf_insn *insn)
+{
+	bool swap = insn_class(insn) == BPF_ALU64 || BPF_SRC(insn->code) == BPF_TO_BE;
+	int bits = insn->imm;
+
+	if (swap) {
+		dst->var_off = TNUM(swab(dst->var_off.value, bits), swab(dst->var_off.mask, bits));
+		mark_reg_unbounded(dst);
+	}
+	if (bits == 16 || bits == 32)
+		coerce_reg_to_size(dst, bits / 8);
+}
+
+/*
+ * The shift operand must be a known constant below the width for the result to be computed;
+ * every other operation is computed whatever its operands (div and mod never are).
+ */
+static bool is_safe_to_compute_dst_reg_range(const struct bpf_insn *insn,
+					     const struct nb_reg_state *src)
+{
+	bool alu32 = insn_class(insn) != BPF_ALU64;
+	bool src_is_const;
+
+	if (alu32)
+		src_is_const = tnum_is_const(tnum_subreg(src->var_off)) &&
+			       src->s32_min_value == src->s32_max_value &&
+			       src->u32_min_value == src->u32_max_value;
+	else
+		src_is_const = tnum_is_const(src->var_off) &&
+			       src->smin_value == src->smax_value &&
+			       src->umin_value == src->umax_value;
+	switch (BPF_OP(insn->code)) {
+	case BPF_ADD: case BPF_SUB: case BPF_NEG: case BPF_AND: case BPF_XOR: case BPF_OR:
+	case BPF_MUL: case BPF_END:
+		return true;
+	case BPF_LSH: case BPF_RSH: case BPF_ARSH:
+		return src_is_const && src->umax_value < (alu32 ? 32u : 64u);
+	default:
+		return false;
+	}
+}
+
+/*
+ * Scalar dst op= src. Both the 64-bit and the 32-bit views are computed; a 32-bit instruction
+ * then zero-extends its subregister result. dst's id is the caller's business.
  */
 int adjust_scalar_min_max_vals(struct nb_verifier_env *env, struct bpf_insn *insn,
 			       struct nb_reg_state *dst, struct nb_reg_state src)
 {
 	bool alu32 = insn_class(insn) != BPF_ALU64;
-	int bits = alu32 ? 32 : 64;
 	u8 op = BPF_OP(insn->code);
-	struct range d64 = reg_range64(dst), s64r = reg_range64(&src);
-	struct range d32 = reg_range32(dst), s32r = reg_range32(&src);
-	struct range *sr = alu32 ? &s32r : &s64r;
-	struct tnum sv = alu32 ? tnum_subreg(src.var_off) : src.var_off;
-	bool src_known = tnum_is_const(sv);
-	struct tnum t;
-	u8 sh;
+	struct nb_reg_state neg;
 
-	/* Bounds from a dead branch or an inconsistent constant: trust nothing. */
-	if (!reg_bounds_sane(&src) || (src_known && !range_is_const(sr))) {
+	(void)env;
+	if (!is_safe_to_compute_dst_reg_range(insn, &src)) {
+		u32 id = dst->id;
+
 		mark_reg_unknown(dst);
+		dst->id = id;
 		return 0;
 	}
-	dst->id = 0;
 	switch (op) {
 	case BPF_ADD:
-		t = tnum_add(dst->var_off, src.var_off);
-		range_add(&d64, &s64r, 64);
-		range_add(&d32, &s32r, 32);
+		scalar32_min_max_add(dst, &src);
+		scalar_min_max_add(dst, &src);
+		dst->var_off = tnum_add(dst->var_off, src.var_off);
 		break;
 	case BPF_SUB:
-		t = tnum_sub(dst->var_off, src.var_off);
-		range_sub(&d64, &s64r, 64);
-		range_sub(&d32, &s32r, 32);
+		scalar32_min_max_sub(dst, &src);
+		scalar_min_max_sub(dst, &src);
+		dst->var_off = tnum_sub(dst->var_off, src.var_off);
+		break;
+	case BPF_NEG:
+		neg = *dst;
+		mark_known_keep_id(dst, 0);
+		scalar32_min_max_sub(dst, &neg);
+		scalar_min_max_sub(dst, &neg);
+		dst->var_off = tnum_neg(neg.var_off);
 		break;
 	case BPF_MUL:
-		t = tnum_mul(dst->var_off, src.var_off);
-		range_mul(&d64, &s64r, 64);
-		range_mul(&d32, &s32r, 32);
+		dst->var_off = tnum_mul(dst->var_off, src.var_off);
+		scalar32_min_max_mul(dst, &src);
+		scalar_min_max_mul(dst, &src);
 		break;
 	case BPF_AND:
-		t = tnum_and(dst->var_off, src.var_off);
-		range_and(&d64, &s64r, t, 64);
-		range_and(&d32, &s32r, tnum_subreg(t), 32);
+		dst->var_off = tnum_and(dst->var_off, src.var_off);
+		scalar32_min_max_bitwise(dst, &src, op);
+		scalar_min_max_bitwise(dst, &src, op);
 		break;
 	case BPF_OR:
-		t = tnum_or(dst->var_off, src.var_off);
-		range_or(&d64, &s64r, t, 64);
-		range_or(&d32, &s32r, tnum_subreg(t), 32);
+		dst->var_off = tnum_or(dst->var_off, src.var_off);
+		scalar32_min_max_bitwise(dst, &src, op);
+		scalar_min_max_bitwise(dst, &src, op);
 		break;
 	case BPF_XOR:
-		t = tnum_xor(dst->var_off, src.var_off);
-		range_xor(&d64, &s64r, t, 64);
-		range_xor(&d32, &s32r, tnum_subreg(t), 32);
+		dst->var_off = tnum_xor(dst->var_off, src.var_off);
+		scalar32_min_max_bitwise(dst, &src, op);
+		scalar_min_max_bitwise(dst, &src, op);
 		break;
 	case BPF_LSH:
-	case BPF_RSH:
-	case BPF_ARSH:
-		/* Only a known shift below the width has a predictable result. */
-		if (!src_known || sv.value >= (u64)bits) {
-			mark_reg_unknown(dst);
-			if (alu32) {
-				coerce_reg_to_size(dst, 4);
-			}
-			return 0;
-		}
-		sh = sv.value;
-		if (op == BPF_LSH) {
-			t = tnum_lshift(dst->var_off, sh);
-			range_lsh(&d64, sh, 64);
-			range_lsh(&d32, sh, 32);
-		} else if (op == BPF_RSH) {
-			if (alu32) {
-				t = tnum_rshift(tnum_subreg(dst->var_off), sh);
-				range_rsh(&d32, sh, 32);
-			} else {
-				t = tnum_rshift(dst->var_off, sh);
-				range_rsh(&d64, sh, 64);
-				range_unbounded(&d32, 32);
-			}
-		} else {
-			if (alu32) {
-				t = tnum_arshift(tnum_subreg(dst->var_off), sh, 32);
-				range_arsh(&d32, sh, 32);
-			} else {
-				t = tnum_arshift(dst->var_off, sh, 64);
-				range_arsh(&d64, sh, 64);
-				range_unbounded(&d32, 32);
-			}
-		}
-		break;
-	default:
-		/* div, mod: the kernel tracks nothing through them. */
-		mark_reg_unknown(dst);
 		if (alu32)
-			coerce_reg_to_size(dst, 4);
-		return 0;
+			scalar32_min_max_lsh(dst, src.u32_min_value);
+		else
+			scalar_min_max_lsh(dst, src.umin_value);
+		break;
+	case BPF_RSH:
+		if (alu32)
+			scalar32_min_max_rsh(dst, src.u32_min_value);
+		else
+			scalar_min_max_rsh(dst, src.umin_value);
+		break;
+	case BPF_ARSH:
+		if (alu32)
+			scalar32_min_max_arsh(dst, src.u32_min_value);
+		else
+			scalar_min_max_arsh(dst, src.umin_value);
+		break;
+	case BPF_END:
+		scalar_byte_swap(dst, insn);
+		break;
 	}
-	dst->var_off = t;
-	dst->smin_value = d64.smin;
-	dst->smax_value = d64.smax;
-	dst->umin_value = d64.umin;
-	dst->umax_value = d64.umax;
-	dst->s32_min_value = (s32)d32.smin;
-	dst->s32_max_value = (s32)d32.smax;
-	dst->u32_min_value = (u32)d32.umin;
-	dst->u32_max_value = (u32)d32.umax;
-	if (alu32) {
-		/* Only the subregister is meaningful; the upper half becomes zero. */
-		dst->var_off = tnum_subreg(t);
+	/* 32-bit operations zero-extend; a byte swap has set its own width. */
+	if (alu32 && op != BPF_END)
 		zext_32_to_64(dst);
-	}
 	reg_bounds_sync(dst);
 	return 0;
+}
+
+void scalar_add_const(struct nb_reg_state *dst, const struct nb_reg_state *src)
+{
+	scalar32_min_max_add(dst, src);
+	scalar_min_max_add(dst, src);
+	dst->var_off = tnum_add(dst->var_off, src->var_off);
 }
 
 static int check_reg_sane_offset(struct nb_verifier_env *env, const struct nb_reg_state *reg,
@@ -343,26 +545,33 @@ static int check_reg_sane_offset(struct nb_verifier_env *env, const struct nb_re
 	return 0;
 }
 
-/* pointer += scalar, pointer -= scalar, scalar += pointer. */
+/*
+ * pointer += scalar, pointer -= scalar, scalar += pointer (off_is_dst: the scalar is the
+ * destination register, which takes the pointer's type).
+ */
 static int adjust_ptr_min_max_vals(struct nb_verifier_env *env, struct bpf_insn *insn,
 				   const struct nb_reg_state *ptr_reg,
-				   const struct nb_reg_state *off_reg)
+				   const struct nb_reg_state *off_reg, bool off_is_dst)
 {
-	struct nb_reg_state *regs = cur_regs(env), *dst_reg = &regs[insn->dst_reg];
+	struct nb_reg_state *dst_reg = &cur_regs(env)[insn->dst_reg];
 	bool known = tnum_is_const(off_reg->var_off);
 	s64 smin_val = off_reg->smin_value, smax_val = off_reg->smax_value;
 	u64 umin_val = off_reg->umin_value, umax_val = off_reg->umax_value;
 	u8 op = BPF_OP(insn->code);
 	u32 dst = insn->dst_reg;
 	struct nb_reg_state ptr = *ptr_reg;
-	s128 lo, hi;
 	int err;
 
+	/* An offset with bounds from a dead branch taints the result. */
+	if ((known && (smin_val != smax_val || umin_val != umax_val)) || smin_val > smax_val ||
+	    umin_val > umax_val) {
+		mark_reg_unknown(dst_reg);
+		return 0;
+	}
 	if (insn_class(insn) != BPF_ALU64) {
 		/* Privileged: a 32-bit difference involving an address is a number. */
 		if (op == BPF_SUB) {
 			mark_reg_unknown(dst_reg);
-			coerce_reg_to_size(dst_reg, 4);
 			return 0;
 		}
 		verbose(env, "R%d 32-bit pointer arithmetic prohibited\n", dst);
@@ -379,21 +588,11 @@ static int adjust_ptr_min_max_vals(struct nb_verifier_env *env, struct bpf_insn 
 			break;
 		/* fall through */
 	case PTR_TO_PACKET_END:
-	case PTR_TO_FUNC:
 		verbose(env, "R%d pointer arithmetic on %s prohibited\n", dst,
 			reg_type_str(ptr.type));
 		return -EACCES;
 	default:
 		break;
-	}
-	if (op != BPF_ADD && op != BPF_SUB) {
-		if (op == BPF_AND || op == BPF_OR || op == BPF_XOR)
-			verbose(env, "R%d bitwise operator %s on pointer prohibited\n", dst,
-				alu_op_names[op >> 4]);
-		else
-			verbose(env, "R%d pointer arithmetic with %s operator prohibited\n", dst,
-				alu_op_names[op >> 4]);
-		return -EACCES;
 	}
 	err = check_reg_sane_offset(env, off_reg, ptr.type);
 	if (!err)
@@ -401,8 +600,35 @@ static int adjust_ptr_min_max_vals(struct nb_verifier_env *env, struct bpf_insn 
 	if (err)
 		return err;
 
-	if (op == BPF_SUB) {
-		if (dst_reg == off_reg) {
+	switch (op) {
+	case BPF_ADD:
+		*dst_reg = ptr;
+		mark_reg32_unbounded(dst_reg);
+		if (known && ptr.off + smin_val == (s64)(s32)(ptr.off + smin_val)) {
+			/* pointer += K: into the fixed offset */
+			dst_reg->off = ptr.off + (s32)smin_val;
+			break;
+		}
+		/* A variable part: the fixed offset stays, the variable offset moves. */
+		if (__builtin_add_overflow(ptr.smin_value, smin_val, &dst_reg->smin_value) ||
+		    __builtin_add_overflow(ptr.smax_value, smax_val, &dst_reg->smax_value)) {
+			dst_reg->smin_value = LLONG_MIN;
+			dst_reg->smax_value = LLONG_MAX;
+		}
+		if (__builtin_add_overflow(ptr.umin_value, umin_val, &dst_reg->umin_value) ||
+		    __builtin_add_overflow(ptr.umax_value, umax_val, &dst_reg->umax_value)) {
+			dst_reg->umin_value = 0;
+			dst_reg->umax_value = ULLONG_MAX;
+		}
+		dst_reg->var_off = tnum_add(ptr.var_off, off_reg->var_off);
+		if (reg_is_pkt_pointer(&ptr)) {
+			/* Something unknown was added: a new base whose range is to be proven. */
+			dst_reg->id = ++env->id_gen;
+			dst_reg->range = 0;
+		}
+		break;
+	case BPF_SUB:
+		if (off_is_dst) {
 			verbose(env, "R%d tried to subtract pointer from scalar\n", dst);
 			return -EACCES;
 		}
@@ -410,56 +636,52 @@ static int adjust_ptr_min_max_vals(struct nb_verifier_env *env, struct bpf_insn 
 			verbose(env, "R%d subtraction from stack pointer prohibited\n", dst);
 			return -EACCES;
 		}
-	}
-	*dst_reg = ptr;
-	if (known) {
-		s64 off = op == BPF_ADD ? (s64)ptr.off + smin_val : (s64)ptr.off - smin_val;
-
-		if (off == (s64)(s32)off) {
-			dst_reg->off = (s32)off;
-			goto out;
+		*dst_reg = ptr;
+		mark_reg32_unbounded(dst_reg);
+		if (known && ptr.off - smin_val == (s64)(s32)(ptr.off - smin_val)) {
+			/* pointer -= K */
+			dst_reg->off = ptr.off - (s32)smin_val;
+			break;
 		}
-	}
-	/* A variable part: the fixed offset stays, the variable offset moves. */
-	if (op == BPF_ADD) {
-		lo = (s128)ptr.smin_value + smin_val;
-		hi = (s128)ptr.smax_value + smax_val;
-		dst_reg->var_off = tnum_add(ptr.var_off, off_reg->var_off);
-	} else {
-		lo = (s128)ptr.smin_value - smax_val;
-		hi = (s128)ptr.smax_value - smin_val;
+		if (__builtin_sub_overflow(ptr.smin_value, smax_val, &dst_reg->smin_value) ||
+		    __builtin_sub_overflow(ptr.smax_value, smin_val, &dst_reg->smax_value)) {
+			dst_reg->smin_value = LLONG_MIN;
+			dst_reg->smax_value = LLONG_MAX;
+		}
+		if (ptr.umin_value < umax_val) {
+			dst_reg->umin_value = 0;
+			dst_reg->umax_value = ULLONG_MAX;
+		} else {
+			dst_reg->umin_value = ptr.umin_value - umax_val;
+			dst_reg->umax_value = ptr.umax_value - umin_val;
+		}
 		dst_reg->var_off = tnum_sub(ptr.var_off, off_reg->var_off);
+		if (reg_is_pkt_pointer(&ptr)) {
+			dst_reg->id = ++env->id_gen;
+			/* A non-negative subtrahend keeps the range proven before. */
+			if (smin_val < 0)
+				dst_reg->range = 0;
+		}
+		break;
+	case BPF_AND:
+	case BPF_OR:
+	case BPF_XOR:
+		verbose(env, "R%d bitwise operator %s on pointer prohibited\n", dst,
+			alu_op_names[op >> 4]);
+		return -EACCES;
+	default:
+		verbose(env, "R%d pointer arithmetic with %s operator prohibited\n", dst,
+			alu_op_names[op >> 4]);
+		return -EACCES;
 	}
-	if (lo < LLONG_MIN || hi > LLONG_MAX) {
-		dst_reg->smin_value = LLONG_MIN;
-		dst_reg->smax_value = LLONG_MAX;
-	} else {
-		dst_reg->smin_value = (s64)lo;
-		dst_reg->smax_value = (s64)hi;
-	}
-	if (op == BPF_ADD) {
-		lo = (s128)ptr.umin_value + umin_val;
-		hi = (s128)ptr.umax_value + umax_val;
-	} else {
-		lo = (s128)ptr.umin_value - (s128)umax_val;
-		hi = (s128)ptr.umax_value - (s128)umin_val;
-	}
-	if (lo < 0 || hi > (s128)ULLONG_MAX) {
-		dst_reg->umin_value = 0;
-		dst_reg->umax_value = ULLONG_MAX;
-	} else {
-		dst_reg->umin_value = (u64)lo;
-		dst_reg->umax_value = (u64)hi;
-	}
-	mark_reg32_unbounded(dst_reg);
-	if (reg_is_pkt_pointer_any(&ptr)) {
-		/* Something unknown was added: a new base whose range is still to be proven. */
-		dst_reg->id = ++env->id_gen;
+	err = check_reg_sane_offset(env, dst_reg, ptr.type);
+	if (err)
+		return err;
+	/* A place at or beyond pkt_end was the pointer's, not the moved one's. */
+	if (reg_is_pkt_pointer(dst_reg) && dst_reg->range < 0)
 		dst_reg->range = 0;
-	}
-out:
 	reg_bounds_sync(dst_reg);
-	return check_reg_sane_offset(env, dst_reg, dst_reg->type);
+	return 0;
 }
 
 int check_reg_arg_read(struct nb_verifier_env *env, u32 regno)
@@ -471,142 +693,217 @@ int check_reg_arg_read(struct nb_verifier_env *env, u32 regno)
 	return 0;
 }
 
-static u64 bswap_n(u64 v, int bits)
+/* Registers are written only below r10: the frame pointer is read only. */
+int check_reg_arg_write(struct nb_verifier_env *env, u32 regno)
 {
-	switch (bits) {
-	case 16:
-		return __builtin_bswap16((u16)v);
-	case 32:
-		return __builtin_bswap32((u32)v);
-	default:
-		return __builtin_bswap64(v);
+	if (regno == BPF_REG_10) {
+		verbose(env, "frame pointer is read only\n");
+		return -EACCES;
 	}
+	return 0;
 }
 
-static int check_end(struct nb_verifier_env *env, struct bpf_insn *insn,
-		     struct nb_reg_state *dst)
+/* Bits a value needs: a copy narrower than that cannot stay linked with it. */
+static int get_reg_width(const struct nb_reg_state *reg)
 {
-	bool swap = insn_class(insn) == BPF_ALU64 || BPF_SRC(insn->code) == BPF_TO_BE;
-	int bits = insn->imm;
+	return reg->umax_value ? 64 - __builtin_clzll(reg->umax_value) : 0;
+}
 
-	if (dst->type != SCALAR_VALUE) {
-		/* Privileged: the bytes of an address are a number. */
-		mark_reg_unknown(dst);
-		if (bits < 64)
-			coerce_reg_to_size(dst, bits / 8);
-		return 0;
+/*
+ * Before a copy: give the source an id the copy will share (a constant needs none). A source
+ * already linked by a constant loses that link, since a copy of it cannot add another.
+ */
+void assign_scalar_id_before_mov(struct nb_verifier_env *env, struct nb_reg_state *src)
+{
+	if (src->type != SCALAR_VALUE)
+		return;
+	if (src->id & NB_ADD_CONST) {
+		src->id = 0;
+		src->off = 0;
 	}
-	dst->id = 0;
-	if (tnum_is_const(dst->var_off)) {
-		u64 v = dst->var_off.value;
+	if (!src->id && !tnum_is_const(src->var_off))
+		src->id = ++env->id_gen;
+}
 
-		v = swap ? bswap_n(v, bits) : (bits == 64 ? v : v & ((1ULL << bits) - 1));
-		mark_reg_known(dst, v);
-		return 0;
-	}
-	if (!swap) {
-		coerce_reg_to_size(dst, bits / 8);
-		return 0;
-	}
-	mark_reg_unknown(dst);
-	coerce_reg_to_size(dst, bits / 8);
-	return 0;
+static void clear_scalar_id(struct nb_reg_state *reg)
+{
+	reg->id = 0;
+	reg->off = 0;
 }
 
 static int check_mov(struct nb_verifier_env *env, struct bpf_insn *insn)
 {
 	struct nb_reg_state *regs = cur_regs(env);
-	struct nb_reg_state *dst = &regs[insn->dst_reg];
+	struct nb_reg_state *dst = &regs[insn->dst_reg], *src = &regs[insn->src_reg];
 	bool alu64 = insn_class(insn) == BPF_ALU64;
+	bool no_sext;
 	int err;
 
-	if (BPF_SRC(insn->code) == BPF_K) {
-		if (alu64)
-			mark_reg_known(dst, (u64)(s64)insn->imm);
-		else
-			mark_reg_known(dst, (u32)insn->imm);
-		return 0;
+	if (BPF_SRC(insn->code) == BPF_X) {
+		err = check_reg_arg_read(env, insn->src_reg);
+		if (err)
+			return err;
 	}
-	err = check_reg_arg_read(env, insn->src_reg);
+	err = check_reg_arg_write(env, insn->dst_reg);
 	if (err)
 		return err;
-	if (insn->off) {
-		struct nb_reg_state src = regs[insn->src_reg];
-
-		if (src.type != SCALAR_VALUE)
-			mark_reg_unknown(&src);	/* privileged: an address is a number */
-		*dst = src;
-		dst->id = 0;
-		coerce_reg_to_size_sx(dst, insn->off / 8);
-		if (!alu64) {
-			coerce_reg_to_size(dst, 4);
-		}
+	if (BPF_SRC(insn->code) == BPF_K) {
+		mark_reg_known(dst, alu64 ? (u64)(s64)insn->imm : (u64)(u32)insn->imm);
 		return 0;
 	}
-	if (alu64) {
-		struct nb_reg_state *src = &regs[insn->src_reg];
-
+	if (alu64 && !insn->off) {
 		/* Copies of a scalar share an id: a bound learned on one holds for all. */
-		if (src->type == SCALAR_VALUE && !src->id && !tnum_is_const(src->var_off))
-			src->id = ++env->id_gen;
+		assign_scalar_id_before_mov(env, src);
 		*dst = *src;
 		return 0;
 	}
-	if (regs[insn->src_reg].type != SCALAR_VALUE) {
-		/* Privileged: the low half of an address is just a number. */
+	if (src->type != SCALAR_VALUE) {
+		/* Privileged: part of an address is just a number. */
 		mark_reg_unknown(dst);
-		coerce_reg_to_size(dst, 4);
+		if (!alu64) {
+			zext_32_to_64(dst);
+			reg_bounds_sync(dst);
+		}
 		return 0;
 	}
-	*dst = regs[insn->src_reg];
-	dst->id = 0;
-	coerce_reg_to_size(dst, 4);
+	if (insn->off) {
+		/* A sign extension of a value that has no sign to extend keeps the link. */
+		no_sext = src->umax_value < (1ULL << (insn->off - 1));
+		if (no_sext)
+			assign_scalar_id_before_mov(env, src);
+		*dst = *src;
+		if (!no_sext)
+			clear_scalar_id(dst);
+		if (alu64) {
+			coerce_reg_to_size_sx(dst, insn->off / 8);
+			return 0;
+		}
+		coerce_subreg_to_size_sx(dst, insn->off / 8);
+	} else {
+		/* w1 = w2: linked only when the value fits the subregister. */
+		bool fits = get_reg_width(src) <= 32;
+
+		if (fits)
+			assign_scalar_id_before_mov(env, src);
+		*dst = *src;
+		if (!fits)
+			clear_scalar_id(dst);
+	}
+	zext_32_to_64(dst);
+	reg_bounds_sync(dst);
 	return 0;
+}
+
+/*
+ * scalar op= scalar, with the link r1 = r2 + K remembered: an addition or subtraction of a
+ * constant to a register sharing an id keeps the id, flagged with the constant in off.
+ */
+static int adjust_scalar_reg(struct nb_verifier_env *env, struct bpf_insn *insn,
+			     struct nb_reg_state *dst, const struct nb_reg_state *src)
+{
+	bool alu32 = insn_class(insn) != BPF_ALU64;
+	u8 op = BPF_OP(insn->code);
+	int err;
+
+	err = adjust_scalar_min_max_vals(env, insn, dst, *src);
+	if (err)
+		return err;
+	/* r1 += r1 is no constant: the source changed with the destination. */
+	if ((op == BPF_ADD || op == BPF_SUB) && dst->id && src != dst &&
+	    src->type == SCALAR_VALUE && reg_is_const(src, alu32)) {
+		u64 val = reg_const_value(src, alu32);
+		s32 off;
+
+		if (!alu32 && ((s64)val < INT_MIN || (s64)val > INT_MAX))
+			goto clear_id;
+		if (alu32 && (dst->umin_value > UINT_MAX || dst->umax_value > UINT_MAX))
+			goto clear_id;
+		off = (s32)val;
+		if (op == BPF_SUB) {
+			if (off == INT_MIN)
+				goto clear_id;
+			off = -off;
+		}
+		/* A second constant cannot be added to the link. */
+		if (dst->id & NB_ADD_CONST)
+			goto clear_id;
+		dst->id |= alu32 ? NB_ADD_CONST32 : NB_ADD_CONST64;
+		dst->off = off;
+		return 0;
+	}
+clear_id:
+	clear_scalar_id(dst);
+	return 0;
+}
+
+/*
+ * Bounds that contradict each other after an operation (from a path that cannot run): the
+ * register is made unbounded, as the kernel's reg_bounds_sanity_check does.
+ */
+static void alu_bounds_sanitize(struct nb_reg_state *reg)
+{
+	if (reg->type == SCALAR_VALUE && !reg_bounds_sane(reg)) {
+		mark_reg_unbounded(reg);
+		reg_bounds_sync(reg);
+	}
 }
 
 int check_alu_op(struct nb_verifier_env *env, struct bpf_insn *insn)
 {
 	struct nb_reg_state *regs = cur_regs(env);
-	struct nb_reg_state *dst = &regs[insn->dst_reg], src;
+	struct nb_reg_state *dst = &regs[insn->dst_reg], *src, imm;
 	bool alu64 = insn_class(insn) == BPF_ALU64;
 	u8 op = BPF_OP(insn->code);
 	int err;
 
-	if (op == BPF_MOV)
-		return check_mov(env, insn);
-	err = check_reg_arg_read(env, insn->dst_reg);
-	if (err)
+	if (op == BPF_MOV) {
+		err = check_mov(env, insn);
+		if (!err)
+			alu_bounds_sanitize(dst);
 		return err;
-	if (op == BPF_END)
-		return check_end(env, insn, dst);
-	if (op == BPF_NEG) {
-		if (dst->type != SCALAR_VALUE)
-			mark_reg_unknown(dst);	/* privileged: an address is a number */
-		/* -x == 0 - x */
-		src = *dst;
-		mark_reg_known(dst, 0);
-		return adjust_scalar_min_max_vals(env, &(struct bpf_insn){
-			.code = (u8)(insn_class(insn) | BPF_SUB | BPF_X) }, dst, src);
+	}
+	if (op == BPF_END || op == BPF_NEG) {
+		err = check_reg_arg_read(env, insn->dst_reg);
+		if (!err)
+			err = check_reg_arg_write(env, insn->dst_reg);
+		if (err)
+			return err;
+		if (dst->type != SCALAR_VALUE) {
+			/* Privileged: the bytes of an address are a number. */
+			mark_reg_unknown(dst);
+			return 0;
+		}
+		err = adjust_scalar_min_max_vals(env, insn, dst, *dst);
+		clear_scalar_id(dst);
+		alu_bounds_sanitize(dst);
+		return err;
 	}
 	if (BPF_SRC(insn->code) == BPF_X) {
 		err = check_reg_arg_read(env, insn->src_reg);
 		if (err)
 			return err;
-		src = regs[insn->src_reg];
+		src = &regs[insn->src_reg];
 	} else {
-		mark_reg_known(&src, alu64 ? (u64)(s64)insn->imm : (u64)(u32)insn->imm);
-		if ((op == BPF_MOD || op == BPF_DIV) && insn->imm == 0) {
-			verbose(env, "div by zero\n");
-			return -EINVAL;
-		}
-		if ((op == BPF_LSH || op == BPF_RSH || op == BPF_ARSH) &&
-		    (insn->imm < 0 || insn->imm >= (alu64 ? 64 : 32))) {
-			verbose(env, "invalid shift %d\n", insn->imm);
-			return -EINVAL;
-		}
+		/* The immediate, sign-extended to 64 bits as the kernel's fake register holds it. */
+		mark_reg_known(&imm, (u64)(s64)insn->imm);
+		src = &imm;
 	}
-	if (dst->type != SCALAR_VALUE || src.type != SCALAR_VALUE) {
-		if (dst->type != SCALAR_VALUE && src.type != SCALAR_VALUE) {
+	err = check_reg_arg_read(env, insn->dst_reg);
+	if (!err)
+		err = check_reg_arg_write(env, insn->dst_reg);
+	if (err)
+		return err;
+	if ((op == BPF_MOD || op == BPF_DIV) && BPF_SRC(insn->code) == BPF_K && insn->imm == 0) {
+		verbose(env, "div by zero\n");
+		return -EINVAL;
+	}
+	if ((op == BPF_LSH || op == BPF_RSH || op == BPF_ARSH) && BPF_SRC(insn->code) == BPF_K &&
+	    (insn->imm < 0 || insn->imm >= (alu64 ? 64 : 32))) {
+		verbose(env, "invalid shift %d\n", insn->imm);
+		return -EINVAL;
+	}
+	if (src->type != SCALAR_VALUE) {
+		if (dst->type != SCALAR_VALUE) {
 			if (op == BPF_SUB) {
 				/*
 				 * Privileged: the distance between two pointers is a number, in
@@ -619,27 +916,28 @@ int check_alu_op(struct nb_verifier_env *env, struct bpf_insn *insn)
 				alu_op_names[op >> 4]);
 			return -EACCES;
 		}
-		if (dst->type != SCALAR_VALUE) {
-			/* pointer += scalar: the scalar's value is the pointer's offset now. */
-			if (BPF_SRC(insn->code) == BPF_X) {
-				err = mark_chain_precision(env, insn->src_reg);
-				if (err)
-					return err;
-			}
-			return adjust_ptr_min_max_vals(env, insn, dst, &src);
-		}
-		if (op == BPF_SUB) {
-			verbose(env, "R%d tried to subtract pointer from scalar\n", insn->dst_reg);
-			return -EACCES;
-		}
+		/*
+		 * scalar += pointer: the pointer's rules with the operands swapped; the scalar's
+		 * value is the pointer's offset now, so it must be matched exactly.
+		 */
 		{
 			struct nb_reg_state off = *dst;
 
 			err = mark_chain_precision(env, insn->dst_reg);
 			if (err)
 				return err;
-			return adjust_ptr_min_max_vals(env, insn, &regs[insn->src_reg], &off);
+			return adjust_ptr_min_max_vals(env, insn, src, &off, true);
 		}
+	}
+	if (dst->type != SCALAR_VALUE) {
+		struct nb_reg_state off = *src;
+
+		if (BPF_SRC(insn->code) == BPF_X) {
+			err = mark_chain_precision(env, insn->src_reg);
+			if (err)
+				return err;
+		}
+		return adjust_ptr_min_max_vals(env, insn, dst, &off, false);
 	}
 	/* A precise result needs a precise operand. */
 	if (BPF_SRC(insn->code) == BPF_X && dst->precise) {
@@ -647,5 +945,8 @@ int check_alu_op(struct nb_verifier_env *env, struct bpf_insn *insn)
 		if (err)
 			return err;
 	}
-	return adjust_scalar_min_max_vals(env, insn, dst, src);
+	err = adjust_scalar_reg(env, insn, dst, src);
+	if (!err)
+		alu_bounds_sanitize(dst);
+	return err;
 }

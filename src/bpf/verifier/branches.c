@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Conditional jumps: decide the branch when the operands' bounds allow (is_branch_taken), else
- * explore both sides with the operands' bounds refined by the condition on each side
- * (reg_set_min_max), a null check turning a maybe-null pointer into a pointer or zero on every
- * copy (mark_ptr_or_null_regs), and packet pointer comparisons proving a readable range on every
- * pointer of the same origin (find_good_pkt_pointers).
+ * explore both sides with the scalar operands' bounds refined by the condition on each side
+ * (reg_set_min_max) and carried to every register linked to them (sync_linked_regs), a null
+ * check turning a maybe-null pointer into a pointer or zero on every copy
+ * (mark_ptr_or_null_regs), and packet pointer comparisons proving a readable range on every
+ * pointer of the same origin (find_good_pkt_pointers) or placing a pointer at or beyond pkt_end
+ * (mark_pkt_end).
+ *
+ * A side whose refined bounds hold no value is still explored, as the kernel explores it: only
+ * is_branch_taken decides a branch, so that netbpf walks the paths the kernel walks.
  */
 #include <string.h>
 
 #include "bpf/verifier/verifier.h"
 
-typedef unsigned __int128 u128;
-typedef __int128 s128;
-
-/* Condition that holds on the fall-through side of a jump with opcode op. */
-u8 flip_opcode(u8 op)
+/* The condition that holds on the fall-through side of a jump (the kernel's rev_opcode). */
+u8 rev_opcode(u8 op)
 {
 	switch (op) {
 	case BPF_JEQ: return BPF_JNE;
@@ -27,10 +29,38 @@ u8 flip_opcode(u8 op)
 	case BPF_JSLE: return BPF_JSGT;
 	case BPF_JSGE: return BPF_JSLT;
 	case BPF_JSLT: return BPF_JSGE;
-	case BPF_JSET: return 0xf0;	/* "no bit in common": internal only */
-	default: return BPF_JSET;	/* 0xf0 */
+	case BPF_JSET: return NB_JNSET;
+	default: return BPF_JSET;	/* NB_JNSET */
 	}
 }
+
+/* The same condition with its operands swapped: a > b is b < a (the kernel's flip_opcode). */
+static u8 flip_opcode(u8 op)
+{
+	switch (op) {
+	case BPF_JGT: return BPF_JLT;
+	case BPF_JLT: return BPF_JGT;
+	case BPF_JGE: return BPF_JLE;
+	case BPF_JLE: return BPF_JGE;
+	case BPF_JSGT: return BPF_JSLT;
+	case BPF_JSLT: return BPF_JSGT;
+	case BPF_JSGE: return BPF_JSLE;
+	case BPF_JSLE: return BPF_JSGE;
+	default: return op;	/* JEQ, JNE, JSET, NB_JNSET are symmetric */
+	}
+}
+
+static bool is_reg_const(const struct nb_reg_state *reg, bool is32)
+{
+	return reg->type == SCALAR_VALUE && reg_is_const(reg, is32);
+}
+
+#define SWAP_REGS(a, b)                                                                    \
+	do {                                                                               \
+		typeof(a) t_ = (a);                                                        \
+		(a) = (b);                                                                 \
+		(b) = t_;                                                                  \
+	} while (0)
 
 /* The view of a register at a comparison's width. */
 struct cmp_view {
@@ -48,6 +78,28 @@ static struct cmp_view view_of(const struct nb_reg_state *r, bool is32)
 				  r->umax_value };
 }
 
+static bool tnum_overlap(struct tnum a, struct tnum b)
+{
+	return !((a.value ^ b.value) & ~(a.mask | b.mask));
+}
+
+/* Two scalars that differ whatever values they hold: no range or known bit in common. */
+static bool scalars_differ(const struct nb_reg_state *r1, const struct nb_reg_state *r2,
+			   bool is32)
+{
+	struct cmp_view a = view_of(r1, is32), b = view_of(r2, is32);
+
+	if (!tnum_overlap(a.t, b.t))
+		return true;
+	if (a.umin > b.umax || a.umax < b.umin || a.smin > b.smax || a.smax < b.smin)
+		return true;
+	/* Inconclusive 64-bit ranges: the 32-bit halves may still tell. */
+	return !is32 && (r1->u32_min_value > r2->u32_max_value ||
+			 r1->u32_max_value < r2->u32_min_value ||
+			 r1->s32_min_value > r2->s32_max_value ||
+			 r1->s32_max_value < r2->s32_min_value);
+}
+
 /* 1: the condition always holds, 0: never, -1: it depends. */
 static int is_scalar_branch_taken(const struct nb_reg_state *r1, const struct nb_reg_state *r2,
 				  u8 op, bool is32)
@@ -58,26 +110,28 @@ static int is_scalar_branch_taken(const struct nb_reg_state *r1, const struct nb
 	case BPF_JEQ:
 		if (tnum_is_const(a.t) && tnum_is_const(b.t))
 			return a.t.value == b.t.value;
-		if (a.umin > b.umax || a.umax < b.umin || a.smin > b.smax || a.smax < b.smin)
-			return 0;
-		if ((a.t.value ^ b.t.value) & ~(a.t.mask | b.t.mask))
-			return 0;
-		return -1;
-	case BPF_JNE: {
-		int r = is_scalar_branch_taken(r1, r2, BPF_JEQ, is32);
-
-		return r < 0 ? r : !r;
-	}
+		return scalars_differ(r1, r2, is32) ? 0 : -1;
+	case BPF_JNE:
+		if (tnum_is_const(a.t) && tnum_is_const(b.t))
+			return a.t.value != b.t.value;
+		return scalars_differ(r1, r2, is32) ? 1 : -1;
 	case BPF_JSET:
-		if (a.t.value & b.t.value)
-			return 1;
-		if (!((a.t.value | a.t.mask) & (b.t.value | b.t.mask)))
-			return 0;
-		return -1;
 	case NB_JNSET: {
-		int r = is_scalar_branch_taken(r1, r2, BPF_JSET, is32);
+		int set;
 
-		return r < 0 ? r : !r;
+		/* Decided only against a known mask. */
+		if (!is_reg_const(r2, is32)) {
+			SWAP_REGS(a, b);
+			if (!is_reg_const(r1, is32))
+				return -1;
+		}
+		if (a.t.value & b.t.value)
+			set = 1;
+		else if (!((a.t.value | a.t.mask) & b.t.value))
+			set = 0;
+		else
+			return -1;
+		return op == BPF_JSET ? set : !set;
 	}
 	case BPF_JGT:
 		if (a.umin > b.umax)
@@ -92,9 +146,17 @@ static int is_scalar_branch_taken(const struct nb_reg_state *r1, const struct nb
 			return 0;
 		return -1;
 	case BPF_JLT:
-		return is_scalar_branch_taken(r2, r1, BPF_JGT, is32);
+		if (a.umax < b.umin)
+			return 1;
+		if (a.umin >= b.umax)
+			return 0;
+		return -1;
 	case BPF_JLE:
-		return is_scalar_branch_taken(r2, r1, BPF_JGE, is32);
+		if (a.umax <= b.umin)
+			return 1;
+		if (a.umin > b.umax)
+			return 0;
+		return -1;
 	case BPF_JSGT:
 		if (a.smin > b.smax)
 			return 1;
@@ -108,156 +170,333 @@ static int is_scalar_branch_taken(const struct nb_reg_state *r1, const struct nb
 			return 0;
 		return -1;
 	case BPF_JSLT:
-		return is_scalar_branch_taken(r2, r1, BPF_JSGT, is32);
+		if (a.smax < b.smin)
+			return 1;
+		if (a.smin >= b.smax)
+			return 0;
+		return -1;
 	case BPF_JSLE:
-		return is_scalar_branch_taken(r2, r1, BPF_JSGE, is32);
+		if (a.smax <= b.smin)
+			return 1;
+		if (a.smin > b.smax)
+			return 0;
+		return -1;
 	}
 	return -1;
 }
 
+/*
+ * Pointers that are never NULL once checked or made, as the kernel's reg_not_null lists them:
+ * the context, the stack and packet pointers are not among them, so comparing one with zero
+ * explores both sides.
+ */
 static bool reg_not_null(const struct nb_reg_state *reg)
 {
 	u32 t = base_type(reg->type);
 
 	if (reg->type & PTR_MAYBE_NULL)
 		return false;
-	return t == PTR_TO_STACK || t == PTR_TO_CTX || t == PTR_TO_MAP_VALUE ||
-	       t == PTR_TO_MAP_KEY || t == CONST_PTR_TO_MAP || t == PTR_TO_PACKET ||
-	       t == PTR_TO_PACKET_META || t == PTR_TO_MEM || t == PTR_TO_FUNC;
+	return t == PTR_TO_MAP_VALUE || t == PTR_TO_MAP_KEY || t == CONST_PTR_TO_MAP ||
+	       t == PTR_TO_MEM;
+}
+
+/* A packet pointer compared with pkt_end after an earlier comparison placed it (mark_pkt_end). */
+static int is_pkt_ptr_branch_taken(const struct nb_reg_state *dst, const struct nb_reg_state *src,
+				   u8 op)
+{
+	const struct nb_reg_state *pkt;
+
+	if (src->type == PTR_TO_PACKET_END) {
+		pkt = dst;
+	} else if (dst->type == PTR_TO_PACKET_END) {
+		pkt = src;
+		op = flip_opcode(op);
+	} else {
+		return -1;
+	}
+	if (pkt->range >= 0)
+		return -1;
+	switch (op) {
+	case BPF_JLE:	/* pkt <= pkt_end */
+	case BPF_JGT:	/* pkt > pkt_end */
+		if (pkt->range == BEYOND_PKT_END)
+			return op == BPF_JGT;
+		break;
+	case BPF_JLT:	/* pkt < pkt_end */
+	case BPF_JGE:	/* pkt >= pkt_end */
+		if (pkt->range == BEYOND_PKT_END || pkt->range == AT_PKT_END)
+			return op == BPF_JGE;
+		break;
+	}
+	return -1;
 }
 
 int is_branch_taken(const struct nb_reg_state *r1, const struct nb_reg_state *r2, u8 op,
 		    bool is32)
 {
-	if (r1->type == SCALAR_VALUE && r2->type == SCALAR_VALUE)
-		return is_scalar_branch_taken(r1, r2, op, is32);
-	/* A pointer that cannot be NULL compared with zero. */
-	if (!is32 && (op == BPF_JEQ || op == BPF_JNE)) {
-		const struct nb_reg_state *ptr = r1->type == SCALAR_VALUE ? r2 : r1;
-		const struct nb_reg_state *val = r1->type == SCALAR_VALUE ? r1 : r2;
-
-		if (val->type == SCALAR_VALUE && register_is_null(val) && reg_not_null(ptr))
-			return op == BPF_JNE;
+	if (reg_is_pkt_pointer_any(r1) && reg_is_pkt_pointer_any(r2) && !is32)
+		return is_pkt_ptr_branch_taken(r1, r2, op);
+	if (reg_is_pointer(r1) || reg_is_pointer(r2)) {
+		/* Only a pointer that cannot be NULL against the constant zero. */
+		if (!is_reg_const(r2, is32)) {
+			op = flip_opcode(op);
+			SWAP_REGS(r1, r2);
+		}
+		/*
+		 * The kernel decides 32-bit comparisons of a pointer with zero too; but the
+		 * low half of a valid address may be zero, so netbpf leaves them undecided.
+		 */
+		if (is32 || !is_reg_const(r2, is32) || !reg_not_null(r1) ||
+		    reg_const_value(r2, is32) != 0)
+			return -1;
+		if (op == BPF_JEQ)
+			return 0;
+		if (op == BPF_JNE)
+			return 1;
+		return -1;
 	}
-	return -1;
+	return is_scalar_branch_taken(r1, r2, op, is32);
 }
 
-/* Write a comparison view back into the register's 64- or 32-bit bounds. */
-static void view_store(struct nb_reg_state *r, const struct cmp_view *v, bool is32)
+static void refine32(struct nb_reg_state *r1, struct nb_reg_state *r2, u8 op)
 {
-	if (is32) {
-		r->var_off = tnum_with_subreg(r->var_off, v->t);
-		r->s32_min_value = (s32)v->smin;
-		r->s32_max_value = (s32)v->smax;
-		r->u32_min_value = (u32)v->umin;
-		r->u32_max_value = (u32)v->umax;
-	} else {
-		r->var_off = v->t;
-		r->smin_value = v->smin;
-		r->smax_value = v->smax;
-		r->umin_value = v->umin;
-		r->umax_value = v->umax;
+	struct tnum t;
+	u32 val;
+
+	switch (op) {
+	case BPF_JEQ:
+		r1->u32_min_value = max_t(u32, r1->u32_min_value, r2->u32_min_value);
+		r1->u32_max_value = min_t(u32, r1->u32_max_value, r2->u32_max_value);
+		r1->s32_min_value = max_t(s32, r1->s32_min_value, r2->s32_min_value);
+		r1->s32_max_value = min_t(s32, r1->s32_max_value, r2->s32_max_value);
+		r2->u32_min_value = r1->u32_min_value;
+		r2->u32_max_value = r1->u32_max_value;
+		r2->s32_min_value = r1->s32_min_value;
+		r2->s32_max_value = r1->s32_max_value;
+		t = tnum_intersect(tnum_subreg(r1->var_off), tnum_subreg(r2->var_off));
+		r1->var_off = tnum_with_subreg(r1->var_off, t);
+		r2->var_off = tnum_with_subreg(r2->var_off, t);
+		break;
+	case BPF_JNE:
+		/* Only a constant at the very edge of the other's range tells something. */
+		if (!is_reg_const(r2, true))
+			SWAP_REGS(r1, r2);
+		if (!is_reg_const(r2, true))
+			break;
+		val = reg_const_value(r2, true);
+		if (r1->u32_min_value == val)
+			r1->u32_min_value++;
+		if (r1->u32_max_value == val)
+			r1->u32_max_value--;
+		if (r1->s32_min_value == (s32)val)
+			r1->s32_min_value++;
+		if (r1->s32_max_value == (s32)val)
+			r1->s32_max_value--;
+		break;
+	case BPF_JSET:
+		if (!is_reg_const(r2, true))
+			SWAP_REGS(r1, r2);
+		if (!is_reg_const(r2, true))
+			break;
+		val = reg_const_value(r2, true);
+		/* Some bit of a mask is set: known only for a single bit. */
+		if (!val || (val & (val - 1)))
+			break;
+		t = tnum_or(tnum_subreg(r1->var_off), tnum_const(val));
+		r1->var_off = tnum_with_subreg(r1->var_off, t);
+		break;
+	case NB_JNSET:
+		if (!is_reg_const(r2, true))
+			SWAP_REGS(r1, r2);
+		if (!is_reg_const(r2, true))
+			break;
+		val = reg_const_value(r2, true);
+		/* Ranges forgotten before the bits narrow, so a dead side stays consistent. */
+		mark_reg_unbounded(r1);
+		t = tnum_and(tnum_subreg(r1->var_off), tnum_const(~val));
+		r1->var_off = tnum_with_subreg(r1->var_off, t);
+		break;
+	case BPF_JLE:
+		r1->u32_max_value = min_t(u32, r1->u32_max_value, r2->u32_max_value);
+		r2->u32_min_value = max_t(u32, r1->u32_min_value, r2->u32_min_value);
+		break;
+	case BPF_JLT:
+		r1->u32_max_value = min_t(u32, r1->u32_max_value, r2->u32_max_value - 1);
+		r2->u32_min_value = max_t(u32, r1->u32_min_value + 1, r2->u32_min_value);
+		break;
+	case BPF_JSLE:
+		r1->s32_max_value = min_t(s32, r1->s32_max_value, r2->s32_max_value);
+		r2->s32_min_value = max_t(s32, r1->s32_min_value, r2->s32_min_value);
+		break;
+	case BPF_JSLT:
+		r1->s32_max_value = min_t(s32, r1->s32_max_value, (s32)((u32)r2->s32_max_value - 1));
+		r2->s32_min_value = max_t(s32, (s32)((u32)r1->s32_min_value + 1), r2->s32_min_value);
+		break;
+	}
+}
+
+static void refine64(struct nb_reg_state *r1, struct nb_reg_state *r2, u8 op)
+{
+	u64 val;
+
+	switch (op) {
+	case BPF_JEQ:
+		r1->umin_value = max_t(u64, r1->umin_value, r2->umin_value);
+		r1->umax_value = min_t(u64, r1->umax_value, r2->umax_value);
+		r1->smin_value = max_t(s64, r1->smin_value, r2->smin_value);
+		r1->smax_value = min_t(s64, r1->smax_value, r2->smax_value);
+		r2->umin_value = r1->umin_value;
+		r2->umax_value = r1->umax_value;
+		r2->smin_value = r1->smin_value;
+		r2->smax_value = r1->smax_value;
+		r1->var_off = tnum_intersect(r1->var_off, r2->var_off);
+		r2->var_off = r1->var_off;
+		break;
+	case BPF_JNE:
+		if (!is_reg_const(r2, false))
+			SWAP_REGS(r1, r2);
+		if (!is_reg_const(r2, false))
+			break;
+		val = reg_const_value(r2, false);
+		if (r1->umin_value == val)
+			r1->umin_value++;
+		if (r1->umax_value == val)
+			r1->umax_value--;
+		if (r1->smin_value == (s64)val)
+			r1->smin_value++;
+		if (r1->smax_value == (s64)val)
+			r1->smax_value--;
+		break;
+	case BPF_JSET:
+		if (!is_reg_const(r2, false))
+			SWAP_REGS(r1, r2);
+		if (!is_reg_const(r2, false))
+			break;
+		val = reg_const_value(r2, false);
+		if (!val || (val & (val - 1)))
+			break;
+		r1->var_off = tnum_or(r1->var_off, tnum_const(val));
+		break;
+	case NB_JNSET:
+		if (!is_reg_const(r2, false))
+			SWAP_REGS(r1, r2);
+		if (!is_reg_const(r2, false))
+			break;
+		val = reg_const_value(r2, false);
+		mark_reg_unbounded(r1);
+		r1->var_off = tnum_and(r1->var_off, tnum_const(~val));
+		break;
+	case BPF_JLE:
+		r1->umax_value = min_t(u64, r1->umax_value, r2->umax_value);
+		r2->umin_value = max_t(u64, r1->umin_value, r2->umin_value);
+		break;
+	case BPF_JLT:
+		r1->umax_value = min_t(u64, r1->umax_value, r2->umax_value - 1);
+		r2->umin_value = max_t(u64, r1->umin_value + 1, r2->umin_value);
+		break;
+	case BPF_JSLE:
+		r1->smax_value = min_t(s64, r1->smax_value, r2->smax_value);
+		r2->smin_value = max_t(s64, r1->smin_value, r2->smin_value);
+		break;
+	case BPF_JSLT:
+		r1->smax_value = min_t(s64, r1->smax_value, (s64)((u64)r2->smax_value - 1));
+		r2->smin_value = max_t(s64, (s64)((u64)r1->smin_value + 1), r2->smin_value);
+		break;
 	}
 }
 
 /*
- * Narrow r1 and r2 to the values for which "r1 op r2" holds. Returns false when no values do.
+ * Narrow r1 and r2 to the values for which "r1 op r2" holds, as the kernel's regs_refine_cond_op
+ * does (a wrapping edge refines nothing). Returns false when no values are left: the side is
+ * dead, though the walk still explores it as the kernel does.
  */
-bool regs_refine_cond_op(struct nb_reg_state *r1, struct nb_reg_state *r2, u8 op,
-			 bool is32)
+bool regs_refine_cond_op(struct nb_reg_state *r1, struct nb_reg_state *r2, u8 op, bool is32)
 {
-	struct cmp_view a = view_of(r1, is32), b = view_of(r2, is32);
-	u64 umax_w = is32 ? UINT_MAX : ULLONG_MAX;
-	s64 smin_w = is32 ? INT_MIN : LLONG_MIN, smax_w = is32 ? INT_MAX : LLONG_MAX;
-
+	/* a > b is b < a: one rule for each pair. */
 	switch (op) {
-	case BPF_JEQ:
-		a.t = tnum_intersect(a.t, b.t);
-		a.umin = max_t(u64, a.umin, b.umin);
-		a.umax = min_t(u64, a.umax, b.umax);
-		a.smin = max_t(s64, a.smin, b.smin);
-		a.smax = min_t(s64, a.smax, b.smax);
-		b = a;
-		break;
-	case BPF_JNE: {
-		struct cmp_view *v = tnum_is_const(b.t) ? &a : &b;
-		const struct cmp_view *k = tnum_is_const(b.t) ? &b : &a;
-		u64 c = k->t.value;
-		s64 sc = is32 ? (s64)(s32)(u32)c : (s64)c;
-
-		if (!tnum_is_const(k->t))
-			break;
-		if (tnum_is_const(v->t) && v->t.value == c)
-			return false;
-		if (v->umin == c)
-			v->umin++;
-		if (v->umax == c)
-			v->umax--;
-		if (v->smin == sc)
-			v->smin++;
-		if (v->smax == sc)
-			v->smax--;
+	case BPF_JGE: case BPF_JGT: case BPF_JSGE: case BPF_JSGT:
+		op = flip_opcode(op);
+		SWAP_REGS(r1, r2);
 		break;
 	}
-	case BPF_JSET:
-		if (tnum_is_const(b.t) && b.t.value && !(b.t.value & (b.t.value - 1)))
-			a.t = tnum_or(a.t, b.t);
-		break;
-	case NB_JNSET:
-		if (tnum_is_const(b.t))
-			a.t = tnum_and(a.t, tnum_const(~b.t.value & umax_w));
-		break;
-	case BPF_JGT:
-		if (b.umin == umax_w || a.umax == 0)
-			return false;
-		a.umin = max_t(u64, a.umin, b.umin + 1);
-		b.umax = min_t(u64, b.umax, a.umax - 1);
-		break;
-	case BPF_JGE:
-		a.umin = max_t(u64, a.umin, b.umin);
-		b.umax = min_t(u64, b.umax, a.umax);
-		break;
-	case BPF_JLT:
-		return regs_refine_cond_op(r2, r1, BPF_JGT, is32);
-	case BPF_JLE:
-		return regs_refine_cond_op(r2, r1, BPF_JGE, is32);
-	case BPF_JSGT:
-		if (b.smin == smax_w || a.smax == smin_w)
-			return false;
-		a.smin = max_t(s64, a.smin, b.smin + 1);
-		b.smax = min_t(s64, b.smax, a.smax - 1);
-		break;
-	case BPF_JSGE:
-		a.smin = max_t(s64, a.smin, b.smin);
-		b.smax = min_t(s64, b.smax, a.smax);
-		break;
-	case BPF_JSLT:
-		return regs_refine_cond_op(r2, r1, BPF_JSGT, is32);
-	case BPF_JSLE:
-		return regs_refine_cond_op(r2, r1, BPF_JSGE, is32);
-	}
-	if (a.umin > a.umax || a.smin > a.smax || b.umin > b.umax || b.smin > b.smax)
-		return false;
-	if ((a.t.value & a.t.mask) || (b.t.value & b.t.mask))
-		return false;
-	view_store(r1, &a, is32);
-	view_store(r2, &b, is32);
+	if (is32)
+		refine32(r1, r2, op);
+	else
+		refine64(r1, r2, op);
 	reg_bounds_sync(r1);
 	reg_bounds_sync(r2);
 	return reg_bounds_sane(r1) && reg_bounds_sane(r2);
 }
 
-/* Every scalar sharing the id of a refined register learns the same bounds. */
-static void find_equal_scalars(struct nb_verifier_state *vstate, const struct nb_reg_state *known)
+/*
+ * A side whose bounds became inconsistent cannot run; its registers are made unbounded (the
+ * kernel's reg_bounds_sanity_check) so that the walk goes on with states that mean something.
+ */
+static void reg_bounds_sanitize(struct nb_reg_state *reg)
+{
+	if (!reg_bounds_sane(reg)) {
+		mark_reg_unbounded(reg);
+		reg_bounds_sync(reg);
+	}
+}
+
+/* Both sides of "r1 op r2" with scalars: true_* on the jump, false_* on the fall-through. */
+static void reg_set_min_max(struct nb_reg_state *true_r1, struct nb_reg_state *true_r2,
+			    struct nb_reg_state *false_r1, struct nb_reg_state *false_r2, u8 op,
+			    bool is32)
+{
+	if (false_r1->type != SCALAR_VALUE || false_r2->type != SCALAR_VALUE)
+		return;
+	regs_refine_cond_op(false_r1, false_r2, rev_opcode(op), is32);
+	regs_refine_cond_op(true_r1, true_r2, op, is32);
+	reg_bounds_sanitize(true_r1);
+	reg_bounds_sanitize(true_r2);
+	reg_bounds_sanitize(false_r1);
+	reg_bounds_sanitize(false_r2);
+}
+
+/*
+ * Every register linked to known (the same base id, in any frame, spilled ones included) takes
+ * its bounds: the same value, or the value moved by the difference of their constants (r1 =
+ * r2 + 4 learns r2's bound plus 4). push_linked_regs left the id to at most LINKED_REGS_MAX of
+ * them, as the kernel's collect_linked_regs does.
+ */
+static void sync_linked_regs(struct nb_verifier_state *vstate, const struct nb_reg_state *known)
 {
 	struct nb_reg_state *reg;
 
-	if (!known->id)
-		return;
 	for_each_reg_in_state(vstate, reg, {
-		if (reg->type == SCALAR_VALUE && reg->id == known->id)
+		struct nb_reg_state delta;
+		u32 id = reg->id;
+		s32 off = reg->off;
+
+		if (reg->type != SCALAR_VALUE || reg == known || !id ||
+		    (id & ~NB_ADD_CONST) != (known->id & ~NB_ADD_CONST))
+			continue;
+		if ((!(id & NB_ADD_CONST) && !(known->id & NB_ADD_CONST)) || off == known->off) {
 			*reg = *known;
+			continue;
+		}
+		/* reg = known + (reg's constant - known's constant), in the link's width */
+		*reg = *known;
+		reg->id = id;
+		reg->off = off;
+		mark_reg_known(&delta, (u64)((s64)off - (s64)known->off));
+		scalar_add_const(reg, &delta);
+		if ((id | known->id) & NB_ADD_CONST32)
+			zext_32_to_64(reg);
+		reg_bounds_sync(reg);
 	});
+}
+
+static void mark_ptr_not_null_reg(struct nb_reg_state *reg)
+{
+	reg->type &= ~PTR_MAYBE_NULL;
+	/* A map-in-map lookup yields the inner map. */
+	if (reg->type == PTR_TO_MAP_VALUE && reg->map_ptr->inner_map_meta) {
+		reg->type = CONST_PTR_TO_MAP;
+		reg->map_ptr = reg->map_ptr->inner_map_meta;
+	}
 }
 
 static void mark_ptr_or_null_reg(struct nb_reg_state *reg, u32 id, bool is_null)
@@ -268,24 +507,19 @@ static void mark_ptr_or_null_reg(struct nb_reg_state *reg, u32 id, bool is_null)
 		mark_reg_known_zero(reg);
 		return;
 	}
-	reg->type &= ~PTR_MAYBE_NULL;
+	mark_ptr_not_null_reg(reg);
 	/* The id served the null check; ringbuf memory keeps its reference id. */
 	reg->id = 0;
-	/* A map-in-map lookup yields the inner map. */
-	if (reg->type == PTR_TO_MAP_VALUE && reg->map_ptr->inner_map_meta) {
-		reg->type = CONST_PTR_TO_MAP;
-		reg->map_ptr = reg->map_ptr->inner_map_meta;
-	}
 }
 
 /* The twin of mark_ptr_or_null_regs: the comparison settles every copy of the pointer. */
-static void mark_ptr_or_null_regs(struct nb_verifier_env *env, struct nb_verifier_state *vstate,
-				  u32 id, u32 ref_obj_id, bool is_null)
+static void mark_ptr_or_null_regs(struct nb_verifier_state *vstate, u32 id, u32 ref_obj_id,
+				  bool is_null)
 {
 	struct nb_reg_state *reg;
 
 	for_each_reg_in_state(vstate, reg, mark_ptr_or_null_reg(reg, id, is_null));
-	if (is_null && ref_obj_id) {
+	if (is_null && ref_obj_id && ref_obj_id == id) {
 		/* Nothing was reserved: nothing to release. */
 		for (u32 i = 0; i < vstate->acquired_refs; i++) {
 			if (vstate->refs[i].id != ref_obj_id)
@@ -301,7 +535,7 @@ static void find_good_pkt_pointers(struct nb_verifier_state *vstate,
 				   bool range_right_open)
 {
 	struct nb_reg_state *reg;
-	u32 new_range;
+	s32 new_range;
 
 	if (dst_reg->off < 0 || (dst_reg->off == 0 && range_right_open))
 		return;
@@ -314,53 +548,90 @@ static void find_good_pkt_pointers(struct nb_verifier_state *vstate,
 		new_range++;
 	for_each_reg_in_state(vstate, reg, {
 		if (reg->type == type && reg->id == dst_reg->id)
-			reg->range = max_t(u32, reg->range, new_range);
+			reg->range = max_t(s32, reg->range, new_range);
 	});
 }
 
-static bool is_pkt_pair(const struct nb_reg_state *a, const struct nb_reg_state *b)
+/*
+ * The pointer in regno of the current frame is at least at pkt_end (beyond it when the
+ * comparison was strict): a later comparison of it with pkt_end is decided.
+ */
+static void mark_pkt_end(struct nb_verifier_state *vstate, u32 regno, bool range_open)
 {
-	/* pkt vs pkt_end, or pkt_meta vs pkt */
-	return (a->type == PTR_TO_PACKET && b->type == PTR_TO_PACKET_END) ||
-	       (a->type == PTR_TO_PACKET_META && b->type == PTR_TO_PACKET);
+	struct nb_reg_state *reg = &vstate->frame[vstate->curframe]->regs[regno];
+
+	if (reg->type != PTR_TO_PACKET)
+		return;
+	reg->range = range_open ? BEYOND_PKT_END : AT_PKT_END;
 }
 
-/* this_branch: the condition is false (fall through); other_branch: it is true (jump). */
+/* A packet pointer with no offset of any kind: where the packet starts. */
+static bool reg_is_init_pkt_pointer(const struct nb_reg_state *reg, u32 type)
+{
+	return reg->type == type && reg->off == 0 && tnum_equals_const(reg->var_off, 0);
+}
+
+/*
+ * pkt' against pkt_end, or pkt_meta' against the packet's start: the lower pointer is the one
+ * whose range a comparison may prove.
+ */
+static bool pkt_below(const struct nb_reg_state *low, const struct nb_reg_state *high)
+{
+	return (low->type == PTR_TO_PACKET && high->type == PTR_TO_PACKET_END) ||
+	       (low->type == PTR_TO_PACKET_META && reg_is_init_pkt_pointer(high, PTR_TO_PACKET));
+}
+
+/*
+ * this_branch: the condition is false (fall through); other_branch: it is true (jump).
+ * "dst op src" with dst the lower pointer: a range when the true side means dst' <= end
+ * (right-open for <); with src the lower pointer, the same with the sides swapped.
+ */
 static void try_match_pkt_pointers(const struct bpf_insn *insn,
 				   const struct nb_reg_state *dst_reg,
 				   const struct nb_reg_state *src_reg,
 				   struct nb_verifier_state *this_branch,
 				   struct nb_verifier_state *other_branch)
 {
-	bool dst_low = is_pkt_pair(dst_reg, src_reg);	/* dst is the data pointer */
-	bool src_low = is_pkt_pair(src_reg, dst_reg);
+	bool dst_low = pkt_below(dst_reg, src_reg), src_low = pkt_below(src_reg, dst_reg);
 
 	if (BPF_SRC(insn->code) != BPF_X || insn_class(insn) == BPF_JMP32)
 		return;
 	switch (BPF_OP(insn->code)) {
 	case BPF_JGT:
-		if (dst_low)		/* ptr' > end: false side ptr' <= end */
+		if (dst_low) {		/* pkt' > end: false side pkt' <= end */
 			find_good_pkt_pointers(this_branch, dst_reg, dst_reg->type, false);
-		else if (src_low)	/* end > ptr': true side ptr' < end */
+			mark_pkt_end(other_branch, insn->dst_reg, true);
+		} else if (src_low) {	/* end > pkt': true side pkt' < end */
 			find_good_pkt_pointers(other_branch, src_reg, src_reg->type, true);
+			mark_pkt_end(this_branch, insn->src_reg, false);
+		}
 		break;
 	case BPF_JLT:
-		if (dst_low)		/* ptr' < end */
+		if (dst_low) {		/* pkt' < end */
 			find_good_pkt_pointers(other_branch, dst_reg, dst_reg->type, true);
-		else if (src_low)	/* end < ptr': false side ptr' <= end */
+			mark_pkt_end(this_branch, insn->dst_reg, false);
+		} else if (src_low) {	/* end < pkt': false side pkt' <= end */
 			find_good_pkt_pointers(this_branch, src_reg, src_reg->type, false);
+			mark_pkt_end(other_branch, insn->src_reg, true);
+		}
 		break;
 	case BPF_JGE:
-		if (dst_low)		/* ptr' >= end: false side ptr' < end */
+		if (dst_low) {		/* pkt' >= end: false side pkt' < end */
 			find_good_pkt_pointers(this_branch, dst_reg, dst_reg->type, true);
-		else if (src_low)	/* end >= ptr' */
+			mark_pkt_end(other_branch, insn->dst_reg, false);
+		} else if (src_low) {	/* end >= pkt' */
 			find_good_pkt_pointers(other_branch, src_reg, src_reg->type, false);
+			mark_pkt_end(this_branch, insn->src_reg, true);
+		}
 		break;
 	case BPF_JLE:
-		if (dst_low)		/* ptr' <= end */
+		if (dst_low) {		/* pkt' <= end */
 			find_good_pkt_pointers(other_branch, dst_reg, dst_reg->type, false);
-		else if (src_low)	/* end <= ptr': false side ptr' < end */
+			mark_pkt_end(this_branch, insn->dst_reg, true);
+		} else if (src_low) {	/* end <= pkt': false side pkt' < end */
 			find_good_pkt_pointers(this_branch, src_reg, src_reg->type, true);
+			mark_pkt_end(other_branch, insn->src_reg, false);
+		}
 		break;
 	}
 }
@@ -368,120 +639,110 @@ static void try_match_pkt_pointers(const struct bpf_insn *insn,
 int check_cond_jmp_op(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *insn_idx)
 {
 	struct nb_verifier_state *this_branch = env->cur, *other_branch;
-	struct nb_reg_state *regs = cur_regs(env), *dst_reg = &regs[insn->dst_reg], src_reg;
-	struct nb_reg_state t_dst, t_src, f_dst, f_src;
+	struct nb_reg_state *regs = cur_regs(env), *dst_reg, *src_reg, *o_regs;
+	struct nb_reg_state fake_src, o_fake_src;
 	bool is32 = insn_class(insn) == BPF_JMP32;
+	u32 flags = 0;
+	bool is_x = BPF_SRC(insn->code) == BPF_X;
 	u8 op = BPF_OP(insn->code);
-	bool true_ok = true, false_ok = true;
-	u32 target = *insn_idx + insn->off + 1;
 	int pred, err;
 
 	err = check_reg_arg_read(env, insn->dst_reg);
 	if (err)
 		return err;
-	if (BPF_SRC(insn->code) == BPF_X) {
+	dst_reg = &regs[insn->dst_reg];
+	if (is_x) {
 		err = check_reg_arg_read(env, insn->src_reg);
 		if (err)
 			return err;
-		src_reg = regs[insn->src_reg];
+		src_reg = &regs[insn->src_reg];
 	} else {
-		mark_reg_known(&src_reg, is32 ? (u64)(u32)insn->imm : (u64)(s64)insn->imm);
+		mark_reg_known(&fake_src, is32 ? (u64)(u32)insn->imm : (u64)(s64)insn->imm);
+		src_reg = &fake_src;
 	}
 	/* Comparisons of stack pointers need no precision (backtracking skips them). */
-	if (dst_reg->type == PTR_TO_STACK || (BPF_SRC(insn->code) == BPF_X &&
-					       src_reg.type == PTR_TO_STACK)) {
-		err = push_jmp_history(env, this_branch,
-				       (dst_reg->type == PTR_TO_STACK ? NB_INSN_F_DST_REG_STACK : 0) |
-				       (BPF_SRC(insn->code) == BPF_X &&
-					src_reg.type == PTR_TO_STACK ? NB_INSN_F_SRC_REG_STACK : 0),
-				       0);
+	if (dst_reg->type == PTR_TO_STACK)
+		flags |= NB_INSN_F_DST_REG_STACK;
+	if (is_x && src_reg->type == PTR_TO_STACK)
+		flags |= NB_INSN_F_SRC_REG_STACK;
+	if (flags) {
+		err = push_jmp_history(env, this_branch, flags, 0);
 		if (err)
 			return err;
 	}
 
-	pred = is_branch_taken(dst_reg, &src_reg, op, is32);
-	/* A scalar compared with itself (or a linked copy): the outcome is known. */
-	if (BPF_SRC(insn->code) == BPF_X && dst_reg->type == SCALAR_VALUE &&
-	    src_reg.type == SCALAR_VALUE &&
-	    (insn->src_reg == insn->dst_reg || (dst_reg->id && dst_reg->id == src_reg.id))) {
-		switch (op) {
-		case BPF_JEQ: case BPF_JGE: case BPF_JLE: case BPF_JSGE: case BPF_JSLE:
-			pred = 1;
-			break;
-		case BPF_JNE: case BPF_JGT: case BPF_JLT: case BPF_JSGT: case BPF_JSLT:
-			pred = 0;
-			break;
-		}
-	}
-	if (pred < 0 && dst_reg->type == SCALAR_VALUE && src_reg.type == SCALAR_VALUE) {
-		/* Refine both sides now: a side without values is dead. */
-		t_dst = f_dst = *dst_reg;
-		t_src = f_src = src_reg;
-		true_ok = regs_refine_cond_op(&t_dst, &t_src, op, is32);
-		false_ok = regs_refine_cond_op(&f_dst, &f_src, flip_opcode(op), is32);
-		/* Unreachable either way: keep walking the fall-through, nothing new. */
-		if (!true_ok)
-			pred = 0;
-		else if (!false_ok)
-			pred = 1;
-	}
+	pred = is_branch_taken(dst_reg, src_reg, op, is32);
 	if (pred >= 0) {
 		/* The operands' values decided the branch: they must be matched exactly. */
 		if (dst_reg->type == SCALAR_VALUE)
 			err = mark_chain_precision(env, insn->dst_reg);
-		if (!err && BPF_SRC(insn->code) == BPF_X && src_reg.type == SCALAR_VALUE)
+		if (!err && is_x && src_reg->type == SCALAR_VALUE)
 			err = mark_chain_precision(env, insn->src_reg);
 		if (err)
 			return err;
 	}
 	if (pred == 1) {
-		*insn_idx = target - 1;
+		*insn_idx += insn->off;
 		return 0;
 	}
 	if (pred == 0)
 		return 0;
 
-	/* Scalars linked to the operands learn their bounds: record which, for backtracking. */
-	if (dst_reg->type == SCALAR_VALUE) {
-		err = push_linked_regs(env, dst_reg,
-				       BPF_SRC(insn->code) == BPF_X ? &regs[insn->src_reg] : NULL);
-		if (err)
-			return err;
-		/* Beyond the links recorded, registers lost their id: so do the copies. */
-		t_dst.id = f_dst.id = dst_reg->id;
-		if (BPF_SRC(insn->code) == BPF_X)
-			t_src.id = f_src.id = regs[insn->src_reg].id;
-	}
-	other_branch = push_stack(env, target, *insn_idx);
+	/* The scalars a refinement moves, recorded before the state is copied. */
+	err = push_linked_regs(env, dst_reg, is_x ? src_reg : NULL);
+	if (err)
+		return err;
+
+	other_branch = push_stack(env, *insn_idx + insn->off + 1, *insn_idx);
 	if (!other_branch)
 		return -ENOMEM;
-	if (dst_reg->type == SCALAR_VALUE && src_reg.type == SCALAR_VALUE) {
-		struct nb_reg_state *o_regs = other_branch->frame[other_branch->curframe]->regs;
+	o_regs = other_branch->frame[other_branch->curframe]->regs;
+	if (is_x) {
+		reg_set_min_max(&o_regs[insn->dst_reg], &o_regs[insn->src_reg], dst_reg, src_reg,
+				op, is32);
+	} else {
+		o_fake_src = fake_src;
+		reg_set_min_max(&o_regs[insn->dst_reg], &o_fake_src, dst_reg, &fake_src, op, is32);
+	}
+	if (is_x && src_reg->type == SCALAR_VALUE && src_reg->id) {
+		sync_linked_regs(this_branch, src_reg);
+		sync_linked_regs(other_branch, &o_regs[insn->src_reg]);
+	}
+	if (dst_reg->type == SCALAR_VALUE && dst_reg->id) {
+		sync_linked_regs(this_branch, dst_reg);
+		sync_linked_regs(other_branch, &o_regs[insn->dst_reg]);
+	}
 
-		o_regs[insn->dst_reg] = t_dst;
-		*dst_reg = f_dst;
-		if (BPF_SRC(insn->code) == BPF_X) {
-			o_regs[insn->src_reg] = t_src;
-			regs[insn->src_reg] = f_src;
-			find_equal_scalars(other_branch, &t_src);
-			find_equal_scalars(this_branch, &f_src);
-		}
-		find_equal_scalars(other_branch, &t_dst);
-		find_equal_scalars(this_branch, &f_dst);
-		return 0;
+	/*
+	 * One maybe-null pointer compared with a pointer that is not: equal means not null.
+	 */
+	if (!is32 && is_x && reg_is_pointer(dst_reg) && reg_is_pointer(src_reg) &&
+	    reg_type_may_be_null(dst_reg->type) != reg_type_may_be_null(src_reg->type) &&
+	    (op == BPF_JEQ || op == BPF_JNE)) {
+		struct nb_reg_state *eq_regs = op == BPF_JEQ ? o_regs : regs;
+		u32 maybe_null = reg_type_may_be_null(src_reg->type) ? insn->src_reg
+								     : insn->dst_reg;
+
+		mark_ptr_not_null_reg(&eq_regs[maybe_null]);
 	}
 	/*
 	 * ptr == 0 / ptr != 0 on a maybe-null pointer settles every copy on both sides. Only the
 	 * immediate form counts, as in the kernel.
 	 */
-	if (!is32 && (op == BPF_JEQ || op == BPF_JNE) && BPF_SRC(insn->code) == BPF_K &&
-	    insn->imm == 0 && (dst_reg->type & PTR_MAYBE_NULL) && dst_reg->id) {
+	if (!is32 && (op == BPF_JEQ || op == BPF_JNE) && !is_x && insn->imm == 0 &&
+	    (dst_reg->type & PTR_MAYBE_NULL)) {
 		u32 id = dst_reg->id, ref = dst_reg->ref_obj_id;
 
-		mark_ptr_or_null_regs(env, other_branch, id, ref, op == BPF_JEQ);
-		mark_ptr_or_null_regs(env, this_branch, id, ref, op == BPF_JNE);
+		if (!id) {
+			/* No copies to settle: only the register compared. */
+			mark_ptr_or_null_reg(&o_regs[insn->dst_reg], 0, op == BPF_JEQ);
+			mark_ptr_or_null_reg(dst_reg, 0, op == BPF_JNE);
+			return 0;
+		}
+		mark_ptr_or_null_regs(other_branch, id, ref, op == BPF_JEQ);
+		mark_ptr_or_null_regs(this_branch, id, ref, op == BPF_JNE);
 		return 0;
 	}
-	try_match_pkt_pointers(insn, dst_reg, &src_reg, this_branch, other_branch);
+	try_match_pkt_pointers(insn, dst_reg, src_reg, this_branch, other_branch);
 	return 0;
 }

@@ -72,7 +72,7 @@ void clear_all_pkt_pointers(struct nb_verifier_env *env)
 	struct nb_reg_state *reg;
 
 	for_each_reg_in_state(env->cur, reg, {
-		if (reg_is_pkt_pointer_any(reg) || reg->type == PTR_TO_PACKET_END)
+		if (reg_is_pkt_pointer_any(reg))
 			mark_reg_unknown(reg);
 	});
 }
@@ -100,7 +100,7 @@ static bool is_mem_ptr_type(u32 type)
 static int check_pkt_arg(struct nb_verifier_env *env, const struct nb_func_proto *fn,
 			 const struct nb_reg_state *reg, bool write)
 {
-	if (!reg_is_pkt_pointer_any(reg))
+	if (!reg_is_pkt_pointer(reg))
 		return 0;
 	if (!fn->pkt_access || (write && !may_access_direct_pkt_data(env, NB_WRITE))) {
 		verbose(env, "helper access to the packet is not allowed\n");
@@ -208,7 +208,7 @@ static int get_constant_map_key(struct nb_verifier_env *env, const struct nb_reg
 		*value = 0;
 		return 0;
 	}
-	if (!slot_has_spill(slot) || slot->spill_off != first ||
+	if (!slot_has_spill(slot) || first != 0 ||
 	    slot->spilled_ptr.type != SCALAR_VALUE)
 		return 0;
 	while (first + spill < NB_REG_SIZE && slot->slot_type[first + spill] == STACK_SPILL)

@@ -201,6 +201,39 @@ static int record_funcs(struct nb_verifier_env *env, const u32 *new_idx)
 	return 0;
 }
 
+/*
+ * Code no verified path reaches: a conditional jump one of whose sides was never walked
+ * becomes a jump to the other side (the kernel's opt_hard_wire_dead_code_branches), so that
+ * the engines follow exactly the paths the proof covers even where a comparison was decided
+ * by what the verifier knew rather than by the values; every instruction never walked becomes
+ * a jump to itself (as the kernel's sanitize_dead_code), so that nothing unproven (a write to
+ * r10, say) reaches an engine. The kernel removes such code from a privileged program; here it
+ * stays in place, a trap nothing jumps to, and the program keeps its length.
+ */
+static void sanitize_dead_code(struct nb_verifier_env *env)
+{
+	for (u32 i = 0; i < env->len; i++) {
+		struct bpf_insn *insn = &env->insns[i];
+
+		/*
+		 * The second half of a walked ldimm64 is never marked; that of a dead one follows
+		 * its first half, which is a trap by then.
+		 */
+		if (i > 0 && insn_is_ldimm64(&env->insns[i - 1]))
+			continue;
+		if (!env->aux[i].seen) {
+			*insn = (struct bpf_insn){ .code = BPF_JMP | BPF_JA, .off = -1 };
+			continue;
+		}
+		if (!insn_is_cond_jmp(insn))
+			continue;
+		if (!env->aux[i + 1].seen)
+			*insn = (struct bpf_insn){ .code = BPF_JMP | BPF_JA, .off = insn->off };
+		else if (!env->aux[i + 1 + insn->off].seen)
+			*insn = (struct bpf_insn){ .code = BPF_JMP | BPF_JA, .off = 0 };
+	}
+}
+
 int fixup_insns(struct nb_verifier_env *env)
 {
 	struct bpf_insn buf[NB_MAX_PATCH], *out;
@@ -208,6 +241,7 @@ int fixup_insns(struct nb_verifier_env *env)
 	bool any = false;
 	int err = 0;
 
+	sanitize_dead_code(env);
 	for (u32 i = 0; i < env->len && !any; i++)
 		any = (env->aux[i].ptr_type == PTR_TO_CTX && env->ops->convert_ctx_access) ||
 		      inline_lookup(env, i);

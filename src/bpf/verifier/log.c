@@ -117,14 +117,16 @@ static void print_reg_to(struct nb_log *log, const struct nb_reg_state *reg)
 		return;
 	}
 	nb_log_printf(log, "%s(", reg_type_str(reg->type));
-	if (reg->id)
+	if (reg->id & NB_ADD_CONST)
+		log_add(log, &first, "id=%u%+d", reg->id & ~NB_ADD_CONST, reg->off);
+	else if (reg->id)
 		log_add(log, &first, "id=%u", reg->id);
 	if (reg->ref_obj_id)
 		log_add(log, &first, "ref_obj_id=%u", reg->ref_obj_id);
 	if (base != SCALAR_VALUE && reg->off)
 		log_add(log, &first, "off=%d", reg->off);
 	if (base == PTR_TO_PACKET || base == PTR_TO_PACKET_META)
-		log_add(log, &first, "r=%u", reg->range);
+		log_add(log, &first, "r=%d", reg->range);
 	if (reg->map_ptr && (base == PTR_TO_MAP_VALUE || base == PTR_TO_MAP_KEY ||
 			     base == CONST_PTR_TO_MAP))
 		log_add(log, &first, "map=%s,ks=%u,vs=%u", reg->map_ptr->name,
@@ -170,7 +172,7 @@ void print_verifier_state(struct nb_verifier_env *env, const struct nb_func_stat
 		if (!any)
 			continue;
 		nb_log_printf(env->log, " fp%d=", -(int)(spi + 1) * NB_REG_SIZE);
-		if (slot_has_spill(slot) && !slot->spill_off && slot->slot_type[7] == STACK_SPILL)
+		if (slot_has_spill(slot) && slot->slot_type[7] == STACK_SPILL)
 			print_reg_to(env->log, &slot->spilled_ptr);
 		else
 			nb_log_printf(env->log, "%s", bytes);

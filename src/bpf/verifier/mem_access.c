@@ -9,9 +9,6 @@
 
 #include "bpf/verifier/verifier.h"
 
-int check_stack_write_any(struct nb_verifier_env *env, int ptr_regno, int off, int size,
-			  int value_regno, const struct bpf_insn *insn);
-
 bool may_access_direct_pkt_data(struct nb_verifier_env *env, enum nb_access_type t)
 {
 	if (t == NB_READ)
@@ -95,7 +92,9 @@ static int check_packet_access(struct nb_verifier_env *env, u32 regno, int off, 
 			"(index >=0) check.\n", regno);
 		return -EACCES;
 	}
-	err = check_mem_bounds(env, regno, off, size, reg->range, zero_size_allowed);
+	/* A pointer placed at or beyond pkt_end (negative range) reads nothing. */
+	err = reg->range < 0 ? -EACCES
+			     : check_mem_bounds(env, regno, off, size, reg->range, zero_size_allowed);
 	if (err) {
 		verbose(env, "R%u offset is outside of the packet\n", regno);
 		return err;
@@ -289,26 +288,42 @@ int check_mem_access(struct nb_verifier_env *env, u32 insn_idx, u32 regno, int o
 		if (err)
 			return err;
 		break;
-	case PTR_TO_STACK: {
-		struct nb_func_state *state = func_of_reg(env, reg);
-
+	case PTR_TO_STACK:
 		err = check_stack_alignment(env, reg, off, size);
 		if (err)
 			return err;
 		off += reg->off;
-		err = check_stack_access_within_bounds(env, regno, off, size, t,
-						       t == NB_READ ? " read from" : " write to");
+		err = check_stack_access_within_bounds(env, regno, off, size, t);
 		if (err)
 			return err;
 		if (t == NB_READ)
-			err = check_stack_read(env, state, reg, regno, off, size, value_regno);
+			err = check_stack_read(env, regno, off, size, value_regno);
 		else
-			err = check_stack_write_any(env, regno, off, size, value_regno,
-						    &env->insns[insn_idx]);
+			err = check_stack_write(env, regno, off, size, value_regno,
+						&env->insns[insn_idx]);
 		if (err)
 			return err;
 		break;
-	}
+	case CONST_PTR_TO_MAP:
+		/*
+		 * The kernel lets a privileged program read its struct bpf_map (and the map
+		 * type's struct around it) through vmlinux BTF. netbpf's maps are not that
+		 * struct and it has no kernel BTF to lay one out, so such reads are refused,
+		 * saying why, rather than read from memory that means something else.
+		 */
+		if (t == NB_WRITE) {
+			verbose(env, "only read from bpf_map is supported\n");
+			return -EACCES;
+		}
+		if (reg->off + off < 0) {
+			verbose(env, "R%u is bpf_map invalid negative access: off=%d\n", regno,
+				reg->off + off);
+			return -EACCES;
+		}
+		verbose(env, "R%u reads a field of struct bpf_map (off=%d size=%d): not supported "
+			"by netbpf, whose maps are not the kernel's struct bpf_map\n", regno,
+			reg->off + off, size);
+		return -EOPNOTSUPP;
 	case PTR_TO_PACKET:
 	case PTR_TO_PACKET_META:
 		if (!may_access_direct_pkt_data(env, t)) {
@@ -347,6 +362,8 @@ int check_load_store(struct nb_verifier_env *env, struct bpf_insn *insn)
 	switch (insn_class(insn)) {
 	case BPF_LDX:
 		err = check_reg_arg_read(env, insn->src_reg);
+		if (!err)
+			err = check_reg_arg_write(env, insn->dst_reg);
 		if (err)
 			return err;
 		return check_mem_access(env, idx, insn->src_reg, insn->off, size, NB_READ,
@@ -416,6 +433,11 @@ int check_atomic(struct nb_verifier_env *env, struct bpf_insn *insn)
 		load_reg = BPF_REG_0;
 	else if (insn->imm & BPF_FETCH)
 		load_reg = insn->src_reg;
+	if (load_reg >= 0) {
+		err = check_reg_arg_write(env, load_reg);
+		if (err)
+			return err;
+	}
 	/* Read (the old value must be initialised), then write a plain value. */
 	err = check_mem_access(env, idx, insn->dst_reg, insn->off, size, NB_READ, -1, false);
 	if (!err)
@@ -435,13 +457,13 @@ int check_ld_abs(struct nb_verifier_env *env, struct bpf_insn *insn)
 	struct nb_reg_state *regs = cur_regs(env);
 	int err;
 
+	err = check_reg_arg_read(env, BPF_REG_6);
+	if (err)
+		return err;
 	if (env->cur->acquired_refs) {
 		verbose(env, "BPF_LD_[ABS|IND] cannot be mixed with socket references\n");
 		return -EINVAL;
 	}
-	err = check_reg_arg_read(env, BPF_REG_6);
-	if (err)
-		return err;
 	if (regs[BPF_REG_6].type != PTR_TO_CTX) {
 		verbose(env, "at the time of BPF_LD_ABS|IND R6 != pointer to skb\n");
 		return -EINVAL;
@@ -451,7 +473,12 @@ int check_ld_abs(struct nb_verifier_env *env, struct bpf_insn *insn)
 		if (err)
 			return err;
 	}
-	/* The load may end the program (r0 = 0); R1-R5 are scratch. */
+	if (regs[BPF_REG_6].off || !tnum_equals_const(regs[BPF_REG_6].var_off, 0)) {
+		verbose(env, "dereference of modified ctx ptr R6 off=%d disallowed\n",
+			regs[BPF_REG_6].off);
+		return -EACCES;
+	}
+	/* The load may end the function (r0 = 0); R1-R5 are scratch. */
 	for (int i = BPF_REG_1; i <= BPF_REG_5; i++)
 		mark_reg_not_init(&regs[i]);
 	mark_reg_unknown(&regs[BPF_REG_0]);
@@ -463,7 +490,11 @@ int check_ld_imm(struct nb_verifier_env *env, struct bpf_insn *insn)
 	struct nb_reg_state *dst = &cur_regs(env)[insn->dst_reg];
 	u64 val = insn_ldimm64_val(insn);
 	struct nb_prog *prog = env->prog;
+	int err;
 
+	err = check_reg_arg_write(env, insn->dst_reg);
+	if (err)
+		return err;
 	switch (insn->src_reg) {
 	case 0:
 		mark_reg_known(dst, val);

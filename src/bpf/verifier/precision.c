@@ -177,29 +177,35 @@ static void linked_regs_unpack(u64 val, struct linked_regs *s)
  */
 static void collect_linked_regs(struct nb_verifier_state *vstate, u32 id, struct linked_regs *s)
 {
+	/* Linked by a constant or not, the same base id. */
+	id &= ~NB_ADD_CONST;
 	for (int fr = vstate->curframe; fr >= 0; fr--) {
 		struct nb_func_state *func = vstate->frame[fr];
 
 		for (u32 i = 0; i < BPF_REG_10; i++) {
 			struct nb_reg_state *reg = &func->regs[i];
 
-			if (reg->type != SCALAR_VALUE || reg->id != id)
+			if (reg->type != SCALAR_VALUE || (reg->id & ~NB_ADD_CONST) != id)
 				continue;
-			if (s->cnt < LINKED_REGS_MAX)
+			if (s->cnt < LINKED_REGS_MAX) {
 				linked_regs_push(s, fr, i, true);
-			else
+			} else {
 				reg->id = 0;
+				reg->off = 0;
+			}
 		}
 		for (u32 i = 0; i < func->allocated_stack / NB_REG_SIZE; i++) {
 			struct nb_reg_state *reg = &func->stack[i].spilled_ptr;
 
 			if (!slot_has_spill(&func->stack[i]) || reg->type != SCALAR_VALUE ||
-			    reg->id != id)
+			    (reg->id & ~NB_ADD_CONST) != id)
 				continue;
-			if (s->cnt < LINKED_REGS_MAX)
+			if (s->cnt < LINKED_REGS_MAX) {
 				linked_regs_push(s, fr, i, false);
-			else
+			} else {
 				reg->id = 0;
+				reg->off = 0;
+			}
 		}
 	}
 }
@@ -217,7 +223,7 @@ int push_linked_regs(struct nb_verifier_env *env, const struct nb_reg_state *dst
 
 	if (src_id)
 		collect_linked_regs(env->cur, src_id, &s);
-	if (dst_id && dst_id != src_id)
+	if (dst_id && (dst_id & ~NB_ADD_CONST) != (src_id & ~NB_ADD_CONST))
 		collect_linked_regs(env->cur, dst_id, &s);
 	if (s.cnt > 1)
 		return push_jmp_history(env, env->cur, 0, linked_regs_pack(&s));

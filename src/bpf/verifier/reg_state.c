@@ -9,12 +9,17 @@
 
 #include "bpf/verifier/verifier.h"
 
-void mark_reg_unbounded(struct nb_reg_state *reg)
+void mark_reg64_unbounded(struct nb_reg_state *reg)
 {
 	reg->smin_value = LLONG_MIN;
 	reg->smax_value = LLONG_MAX;
 	reg->umin_value = 0;
 	reg->umax_value = ULLONG_MAX;
+}
+
+void mark_reg_unbounded(struct nb_reg_state *reg)
+{
+	mark_reg64_unbounded(reg);
 	mark_reg32_unbounded(reg);
 }
 
@@ -89,14 +94,16 @@ bool register_is_null(const struct nb_reg_state *reg)
 	return reg->type == SCALAR_VALUE && tnum_equals_const(reg->var_off, 0);
 }
 
+/* Packet data or metadata pointers. */
 bool reg_is_pkt_pointer(const struct nb_reg_state *reg)
 {
-	return reg->type == PTR_TO_PACKET;
+	return reg->type == PTR_TO_PACKET || reg->type == PTR_TO_PACKET_META;
 }
 
+/* Any packet pointer, pkt_end included. */
 bool reg_is_pkt_pointer_any(const struct nb_reg_state *reg)
 {
-	return reg->type == PTR_TO_PACKET || reg->type == PTR_TO_PACKET_META;
+	return reg_is_pkt_pointer(reg) || reg->type == PTR_TO_PACKET_END;
 }
 
 bool reg_is_pointer(const struct nb_reg_state *reg)
@@ -109,8 +116,8 @@ bool reg_type_may_be_null(u32 type)
 	return type & PTR_MAYBE_NULL;
 }
 
-/* Ranges from the tnum: known bits bound the value from both sides. */
-static void update_reg32_bounds(struct nb_reg_state *reg)
+/* Ranges from the tnum: known bits bound the value from both sides (__update_reg32_bounds). */
+void reg_update_bounds32(struct nb_reg_state *reg)
 {
 	struct tnum var32 = tnum_subreg(reg->var_off);
 	u64 smin_bits = var32.value | (var32.mask & 0x80000000ULL);
@@ -133,10 +140,19 @@ static void update_reg64_bounds(struct nb_reg_state *reg)
 	reg->umax_value = min_t(u64, reg->umax_value, reg->var_off.value | reg->var_off.mask);
 }
 
-/* The 32-bit ranges learn from each other and from the 64-bit ranges. */
+void reg_update_bounds(struct nb_reg_state *reg)
+{
+	reg_update_bounds32(reg);
+	update_reg64_bounds(reg);
+}
+
+/*
+ * The 32-bit ranges learn from the 64-bit ones and from each other (__reg32_deduce_bounds).
+ * The low halves of a 64-bit range form a range when the upper halves agree, or when they are
+ * two consecutive numbers and the low halves cross from negative to non-negative.
+ */
 static void deduce_bounds32(struct nb_reg_state *reg)
 {
-	/* The upper halves of umin and umax agree: the low halves bound the subregister. */
 	if ((reg->umin_value >> 32) == (reg->umax_value >> 32)) {
 		reg->u32_min_value = max_t(u32, reg->u32_min_value, (u32)reg->umin_value);
 		reg->u32_max_value = min_t(u32, reg->u32_max_value, (u32)reg->umax_value);
@@ -155,17 +171,35 @@ static void deduce_bounds32(struct nb_reg_state *reg)
 			reg->s32_max_value = min_t(s32, reg->s32_max_value, (s32)reg->smax_value);
 		}
 	}
-	/* An unsigned 32-bit range that does not cross the sign bit is a signed one. */
+	if ((u32)(reg->umin_value >> 32) + 1 == (u32)(reg->umax_value >> 32) &&
+	    (s32)reg->umin_value < 0 && (s32)reg->umax_value >= 0) {
+		reg->s32_min_value = max_t(s32, reg->s32_min_value, (s32)reg->umin_value);
+		reg->s32_max_value = min_t(s32, reg->s32_max_value, (s32)reg->umax_value);
+	}
+	if ((u32)((u64)reg->smin_value >> 32) + 1 == (u32)((u64)reg->smax_value >> 32) &&
+	    (s32)reg->smin_value < 0 && (s32)reg->smax_value >= 0) {
+		reg->s32_min_value = max_t(s32, reg->s32_min_value, (s32)reg->smin_value);
+		reg->s32_max_value = min_t(s32, reg->s32_max_value, (s32)reg->smax_value);
+	}
+	/* An unsigned range that does not cross the sign bit is a signed one... */
 	if ((s32)reg->u32_min_value <= (s32)reg->u32_max_value) {
 		reg->s32_min_value = max_t(s32, reg->s32_min_value, (s32)reg->u32_min_value);
 		reg->s32_max_value = min_t(s32, reg->s32_max_value, (s32)reg->u32_max_value);
 	}
+	/* ...and the other way round; a signed range that does overlaps one end at most. */
 	if ((u32)reg->s32_min_value <= (u32)reg->s32_max_value) {
 		reg->u32_min_value = max_t(u32, reg->u32_min_value, (u32)reg->s32_min_value);
 		reg->u32_max_value = min_t(u32, reg->u32_max_value, (u32)reg->s32_max_value);
+	} else if (reg->u32_max_value < (u32)reg->s32_min_value) {
+		reg->s32_min_value = (s32)reg->u32_min_value;
+		reg->u32_max_value = min_t(u32, reg->u32_max_value, (u32)reg->s32_max_value);
+	} else if ((u32)reg->s32_max_value < reg->u32_min_value) {
+		reg->s32_max_value = (s32)reg->u32_max_value;
+		reg->u32_min_value = max_t(u32, reg->u32_min_value, (u32)reg->s32_min_value);
 	}
 }
 
+/* The same between the signed and unsigned 64-bit ranges (__reg64_deduce_bounds). */
 static void deduce_bounds64(struct nb_reg_state *reg)
 {
 	if ((s64)reg->umin_value <= (s64)reg->umax_value) {
@@ -175,37 +209,52 @@ static void deduce_bounds64(struct nb_reg_state *reg)
 	if ((u64)reg->smin_value <= (u64)reg->smax_value) {
 		reg->umin_value = max_t(u64, reg->umin_value, (u64)reg->smin_value);
 		reg->umax_value = min_t(u64, reg->umax_value, (u64)reg->smax_value);
+	} else if (reg->umax_value < (u64)reg->smin_value) {
+		reg->smin_value = (s64)reg->umin_value;
+		reg->umax_value = min_t(u64, reg->umax_value, (u64)reg->smax_value);
+	} else if ((u64)reg->smax_value < reg->umin_value) {
+		reg->smax_value = (s64)reg->umax_value;
+		reg->umin_value = max_t(u64, reg->umin_value, (u64)reg->smin_value);
 	}
 }
 
-/* The subregister's range narrows the 64-bit range when the upper half is fixed. */
-static void deduce_64_from_32(struct nb_reg_state *reg)
+/* The subregister's ranges tighten the 64-bit ones (__reg_deduce_mixed_bounds). */
+static void deduce_mixed_bounds(struct nb_reg_state *reg)
 {
 	u64 new_umin, new_umax;
 	s64 new_smin, new_smax;
 
 	new_umin = (reg->umin_value & ~0xffffffffULL) | reg->u32_min_value;
 	new_umax = (reg->umax_value & ~0xffffffffULL) | reg->u32_max_value;
-	if ((reg->umin_value >> 32) == (reg->umax_value >> 32)) {
-		reg->umin_value = max_t(u64, reg->umin_value, new_umin);
-		reg->umax_value = min_t(u64, reg->umax_value, new_umax);
-	}
+	reg->umin_value = max_t(u64, reg->umin_value, new_umin);
+	reg->umax_value = min_t(u64, reg->umax_value, new_umax);
 	new_smin = (s64)(((u64)reg->smin_value & ~0xffffffffULL) | reg->u32_min_value);
 	new_smax = (s64)(((u64)reg->smax_value & ~0xffffffffULL) | reg->u32_max_value);
-	if ((reg->smin_value >> 32) == (reg->smax_value >> 32)) {
-		reg->smin_value = max_t(s64, reg->smin_value, new_smin);
-		reg->smax_value = min_t(s64, reg->smax_value, new_smax);
-	}
-	/* A non-negative 32-bit range whose upper half is zero or all ones. */
+	reg->smin_value = max_t(s64, reg->smin_value, new_smin);
+	reg->smax_value = min_t(s64, reg->smax_value, new_smax);
+	/*
+	 * A non-negative subregister in a 64-bit range within [S32_MIN, S32_MAX]: the upper half
+	 * cannot be all ones, so it is zero (after a sign-extending load).
+	 */
 	if (reg->s32_min_value >= 0 && reg->smin_value >= (s64)INT_MIN &&
 	    reg->smax_value <= (s64)INT_MAX) {
-		reg->smin_value = max_t(s64, reg->smin_value, reg->s32_min_value);
-		reg->smax_value = min_t(s64, reg->smax_value, reg->s32_max_value);
-		reg->umin_value = max_t(u64, reg->umin_value, (u64)reg->s32_min_value);
-		reg->umax_value = min_t(u64, reg->umax_value, (u64)reg->s32_max_value);
+		reg->smin_value = reg->s32_min_value;
+		reg->smax_value = reg->s32_max_value;
+		reg->umin_value = reg->s32_min_value;
+		reg->umax_value = reg->s32_max_value;
+		reg->var_off = tnum_intersect(reg->var_off,
+					      tnum_range(reg->smin_value, reg->smax_value));
 	}
 }
 
+static void deduce_bounds(struct nb_reg_state *reg)
+{
+	deduce_bounds32(reg);
+	deduce_bounds64(reg);
+	deduce_mixed_bounds(reg);
+}
+
+/* Bits the ranges imply (__reg_bound_offset). */
 static void bound_offset(struct nb_reg_state *reg)
 {
 	struct tnum var64 = tnum_intersect(reg->var_off,
@@ -218,16 +267,12 @@ static void bound_offset(struct nb_reg_state *reg)
 
 void reg_bounds_sync(struct nb_reg_state *reg)
 {
-	update_reg32_bounds(reg);
-	update_reg64_bounds(reg);
-	deduce_bounds32(reg);
-	deduce_bounds64(reg);
-	deduce_64_from_32(reg);
-	deduce_bounds64(reg);
-	deduce_bounds32(reg);
+	reg_update_bounds(reg);
+	deduce_bounds(reg);
+	deduce_bounds(reg);
+	deduce_bounds(reg);
 	bound_offset(reg);
-	update_reg32_bounds(reg);
-	update_reg64_bounds(reg);
+	reg_update_bounds(reg);
 }
 
 /* No value satisfies every view: the path that led here cannot run. */
@@ -241,27 +286,45 @@ bool reg_bounds_sane(const struct nb_reg_state *reg)
 	if (reg->umin_value > (reg->var_off.value | reg->var_off.mask) ||
 	    reg->umax_value < reg->var_off.value)
 		return false;
+	if (tnum_is_const(reg->var_off)) {
+		u64 v = reg->var_off.value;
+
+		if (reg->umin_value != v || reg->umax_value != v || reg->smin_value != (s64)v ||
+		    reg->smax_value != (s64)v || reg->u32_min_value != (u32)v ||
+		    reg->u32_max_value != (u32)v || reg->s32_min_value != (s32)v ||
+		    reg->s32_max_value != (s32)v)
+			return false;
+	}
 	return true;
 }
 
+/* The subregister's bounds become the register's (__reg_assign_32_into_64 after tnum_subreg). */
 void zext_32_to_64(struct nb_reg_state *reg)
 {
 	reg->var_off = tnum_subreg(reg->var_off);
 	reg->umin_value = reg->u32_min_value;
 	reg->umax_value = reg->u32_max_value;
-	reg->smin_value = reg->u32_min_value;
-	reg->smax_value = reg->u32_max_value;
+	if (reg->s32_min_value >= 0 && reg->s32_max_value >= 0) {
+		reg->smin_value = reg->s32_min_value;
+		reg->smax_value = reg->s32_max_value;
+	} else {
+		reg->smin_value = 0;
+		reg->smax_value = UINT_MAX;
+	}
 }
 
-/* Zero-extending truncation to size bytes, as a narrow load or a 32-bit op leaves a value. */
+/*
+ * Zero-extending truncation to size bytes, as a narrow load leaves a value. A 4-byte
+ * truncation keeps the subregister's bounds: they describe exactly the bytes kept.
+ */
 void coerce_reg_to_size(struct nb_reg_state *reg, int size)
 {
 	u64 mask;
 
 	if (size >= 8)
 		return;
-	mask = (1ULL << (size * 8)) - 1;
 	reg->var_off = tnum_cast(reg->var_off, size);
+	mask = (1ULL << (size * 8)) - 1;
 	if ((reg->umin_value & ~mask) == (reg->umax_value & ~mask)) {
 		reg->umin_value &= mask;
 		reg->umax_value &= mask;
@@ -271,47 +334,99 @@ void coerce_reg_to_size(struct nb_reg_state *reg, int size)
 	}
 	reg->smin_value = reg->umin_value;
 	reg->smax_value = reg->umax_value;
-	if (size == 4) {
-		reg->u32_min_value = reg->umin_value;
-		reg->u32_max_value = reg->umax_value;
-		reg->s32_min_value = INT_MIN;
-		reg->s32_max_value = INT_MAX;
-	} else {
-		reg->u32_min_value = reg->umin_value;
-		reg->u32_max_value = reg->umax_value;
-		reg->s32_min_value = reg->umin_value;
-		reg->s32_max_value = reg->umax_value;
-	}
+	if (size < 4)
+		mark_reg32_unbounded(reg);
 	reg_bounds_sync(reg);
 }
 
-/* Sign-extending truncation (movsx, ldsx): the low size bytes, sign extended to 64 bits. */
+static s64 sext(u64 v, int size)
+{
+	return size == 1 ? (s8)v : size == 2 ? (s16)v : (s32)v;
+}
+
+/*
+ * Sign-extending truncation (movsx, ldsx): the low size bytes sign-extended to 64 bits. The
+ * range survives when the values above the low bytes agree and the extended ends keep one sign.
+ */
 void coerce_reg_to_size_sx(struct nb_reg_state *reg, int size)
 {
-	s64 lo = -(1LL << (size * 8 - 1)), hi = (1LL << (size * 8 - 1)) - 1;
-	u64 v;
+	u64 bits = size * 8;
+	s64 a, b, lo, hi;
 
 	if (size >= 8)
 		return;
 	if (tnum_is_const(reg->var_off)) {
-		v = reg->var_off.value;
-		v = size == 1 ? (u64)(s64)(s8)v : size == 2 ? (u64)(s64)(s16)v : (u64)(s64)(s32)v;
-		set_known(reg, v);
+		u64 v = sext(reg->var_off.value, size);
+
+		reg->var_off = tnum_const(v);
+		reg->smin_value = reg->smax_value = (s64)v;
+		reg->umin_value = reg->umax_value = v;
+		reg->s32_min_value = reg->s32_max_value = (s32)v;
+		reg->u32_min_value = reg->u32_max_value = (u32)v;
 		return;
 	}
-	/* The value's signed range lies inside the target width: extension keeps it. */
-	if (reg->smin_value >= lo && reg->smax_value <= hi) {
-		s64 smin = reg->smin_value, smax = reg->smax_value;
-
-		mark_reg_unbounded(reg);
-		reg->var_off = tnum_unknown;
-		reg->smin_value = smin;
-		reg->smax_value = smax;
-	} else {
-		mark_reg_unbounded(reg);
-		reg->var_off = tnum_unknown;
-		reg->smin_value = lo;
-		reg->smax_value = hi;
+	if (((u64)reg->smax_value >> bits) == ((u64)reg->smin_value >> bits)) {
+		a = sext(reg->smax_value, size);
+		b = sext(reg->smin_value, size);
+		hi = max_t(s64, a, b);
+		lo = min_t(s64, a, b);
+		if ((hi >= 0) == (lo >= 0)) {
+			reg->smin_value = lo;
+			reg->s32_min_value = (s32)lo;
+			reg->smax_value = hi;
+			reg->s32_max_value = (s32)hi;
+			reg->umin_value = lo;
+			reg->u32_min_value = (u32)lo;
+			reg->umax_value = hi;
+			reg->u32_max_value = (u32)hi;
+			reg->var_off = tnum_range(lo, hi);
+			return;
+		}
 	}
-	reg_bounds_sync(reg);
+	lo = -(1LL << (bits - 1));
+	hi = (1LL << (bits - 1)) - 1;
+	reg->smin_value = lo;
+	reg->s32_min_value = (s32)lo;
+	reg->smax_value = hi;
+	reg->s32_max_value = (s32)hi;
+	reg->umin_value = 0;
+	reg->u32_min_value = 0;
+	reg->umax_value = ULLONG_MAX;
+	reg->u32_max_value = UINT_MAX;
+	reg->var_off = tnum_unknown;
+}
+
+/* The same within the subregister (w1 = (s8)w2); the caller zero-extends. */
+void coerce_subreg_to_size_sx(struct nb_reg_state *reg, int size)
+{
+	u32 bits = size * 8;
+	s32 a, b, lo, hi;
+
+	if (tnum_is_const(reg->var_off)) {
+		u32 v = (u32)sext(reg->var_off.value, size);
+
+		reg->var_off = tnum_const((u64)(s64)sext(reg->var_off.value, size));
+		reg->s32_min_value = reg->s32_max_value = (s32)v;
+		reg->u32_min_value = reg->u32_max_value = v;
+		return;
+	}
+	if (((u32)reg->s32_max_value >> bits) == ((u32)reg->s32_min_value >> bits)) {
+		a = (s32)sext(reg->s32_max_value, size);
+		b = (s32)sext(reg->s32_min_value, size);
+		hi = max_t(s32, a, b);
+		lo = min_t(s32, a, b);
+		if ((lo >= 0) == (hi >= 0)) {
+			reg->s32_min_value = lo;
+			reg->s32_max_value = hi;
+			reg->u32_min_value = (u32)lo;
+			reg->u32_max_value = (u32)hi;
+			reg->var_off = tnum_subreg(tnum_range((u32)lo, (u32)hi));
+			return;
+		}
+	}
+	reg->s32_min_value = -(1 << (bits - 1));
+	reg->s32_max_value = (1 << (bits - 1)) - 1;
+	reg->u32_min_value = 0;
+	reg->u32_max_value = UINT_MAX;
+	reg->var_off = tnum_subreg(tnum_unknown);
 }

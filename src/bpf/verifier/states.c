@@ -325,6 +325,11 @@ static bool regsafe(struct nb_verifier_env *env, const struct nb_reg_state *old,
 		/* A value that decided nothing after old: any value will do. */
 		if (!old->precise && exact == NOT_EXACT)
 			return true;
+		/* Linked by a constant in the old state: by the same constant now. */
+		if ((old->id & NB_ADD_CONST) != (cur->id & NB_ADD_CONST))
+			return false;
+		if ((old->id & NB_ADD_CONST) && old->off != cur->off)
+			return false;
 		return range_within(old, cur) && tnum_in(old->var_off, cur->var_off) &&
 		       check_scalar_ids(env, old->id, cur->id);
 	case PTR_TO_MAP_KEY:
@@ -335,8 +340,13 @@ static bool regsafe(struct nb_verifier_env *env, const struct nb_reg_state *old,
 		       check_ids(env, old->ref_obj_id, cur->ref_obj_id);
 	case PTR_TO_PACKET_META:
 	case PTR_TO_PACKET:
-		/* At least as much of the packet proven readable, from the same offset. */
-		if (old->range > cur->range || old->off != cur->off)
+		/*
+		 * At least as much of the packet proven readable, from the same offset; a pointer
+		 * placed against pkt_end (negative range) decides comparisons: only the same.
+		 */
+		if (old->range < 0 ? cur->range != old->range : cur->range < old->range)
+			return false;
+		if (old->off != cur->off)
 			return false;
 		if (!check_ids(env, old->id, cur->id))
 			return false;
@@ -436,9 +446,7 @@ static bool stacksafe(struct nb_verifier_env *env, const struct nb_func_state *o
 			if (o != c)
 				return false;
 		}
-		if (slot_has_spill(os) &&
-		    (os->spill_off != cs->spill_off ||
-		     !regsafe(env, &os->spilled_ptr, &cs->spilled_ptr, exact)))
+		if (slot_has_spill(os) && !regsafe(env, &os->spilled_ptr, &cs->spilled_ptr, exact))
 			return false;
 	}
 	return true;
@@ -510,7 +518,6 @@ static int clean_verifier_state(struct nb_verifier_env *env, struct nb_verifier_
 				continue;
 			mark_reg_not_init(&slot->spilled_ptr);
 			memset(slot->slot_type, STACK_INVALID, sizeof(slot->slot_type));
-			slot->spill_off = 0;
 		}
 	}
 	return 0;
@@ -584,8 +591,7 @@ static int spill_size(const struct nb_stack_slot *slot)
 {
 	int size = 0;
 
-	while (slot->spill_off + size < NB_REG_SIZE &&
-	       slot->slot_type[slot->spill_off + size] == STACK_SPILL)
+	while (size < NB_REG_SIZE && slot->slot_type[size] == STACK_SPILL)
 		size++;
 	return size;
 }

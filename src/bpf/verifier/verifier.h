@@ -51,10 +51,18 @@ static inline u32 base_type(u32 type)
 struct nb_reg_state {
 	u32 type;			/* enum nb_reg_type with flags */
 	s32 off;			/* fixed offset of a pointer */
-	u32 range;			/* packet: bytes proven readable from the base (r=) */
+	/*
+	 * Packet: bytes proven readable from the base (r=), or where the pointer is known to be
+	 * relative to pkt_end (AT_PKT_END, BEYOND_PKT_END) after a failed comparison.
+	 */
+	s32 range;
 	u32 mem_size;			/* PTR_TO_MEM: size of the region */
 	struct nb_map *map_ptr;		/* map value, map key, map pointer */
-	u32 id;				/* copies share it: null checks, packet ranges, scalars */
+	/*
+	 * Copies share it: null checks, packet ranges, scalars. A scalar's id with an
+	 * NB_ADD_CONST flag is a copy of another scalar plus off (linked registers).
+	 */
+	u32 id;
 	u32 ref_obj_id;			/* acquired reference this pointer holds */
 	u32 frameno;			/* PTR_TO_STACK: which frame */
 	u32 subprogno;			/* PTR_TO_FUNC */
@@ -71,6 +79,19 @@ struct nb_reg_state {
 	bool precise;
 };
 
+/* reg->range of a packet pointer known to be at or beyond pkt_end. */
+#define AT_PKT_END		(-1)
+#define BEYOND_PKT_END		(-2)
+
+/*
+ * A scalar id with one of these flags links a register to the others of the same id plus the
+ * constant in its off (r1 = r2; r1 += 4), in 64- or 32-bit arithmetic: a bound learned on one
+ * moves onto the others shifted by the difference (sync_linked_regs), as BPF_ADD_CONST does.
+ */
+#define NB_ADD_CONST64		(1U << 31)
+#define NB_ADD_CONST32		(1U << 30)
+#define NB_ADD_CONST		(NB_ADD_CONST64 | NB_ADD_CONST32)
+
 /* Per-byte stack slot state. */
 enum nb_stack_type {
 	STACK_INVALID = 0,	/* never written: reads are rejected */
@@ -80,18 +101,18 @@ enum nb_stack_type {
 };
 
 /*
- * One 8-byte stack slot; slot_type[0] is the lowest address. A spilled register starts at byte
- * spill_off (0 for pointers and 8-byte spills; a narrow scalar spill may sit higher).
+ * One 8-byte stack slot; slot_type[0] is the lowest address. A spilled register starts at the
+ * slot's start (its first bytes are STACK_SPILL): pointers take the whole slot, a scalar the
+ * width that was written, spilled_ptr holding the full register either way.
  */
 struct nb_stack_slot {
 	struct nb_reg_state spilled_ptr;
 	u8 slot_type[NB_REG_SIZE];
-	u8 spill_off;
 };
 
 static inline bool slot_has_spill(const struct nb_stack_slot *slot)
 {
-	return slot->slot_type[slot->spill_off] == STACK_SPILL;
+	return slot->slot_type[0] == STACK_SPILL;
 }
 
 struct nb_func_state {
@@ -300,10 +321,14 @@ void mark_reg_known(struct nb_reg_state *reg, u64 imm);
 void mark_reg_known_zero(struct nb_reg_state *reg);
 void mark_reg_unbounded(struct nb_reg_state *reg);
 void mark_reg32_unbounded(struct nb_reg_state *reg);
+void mark_reg64_unbounded(struct nb_reg_state *reg);
+void reg_update_bounds(struct nb_reg_state *reg);
+void reg_update_bounds32(struct nb_reg_state *reg);
 void reg_bounds_sync(struct nb_reg_state *reg);
 bool reg_bounds_sane(const struct nb_reg_state *reg);
 void coerce_reg_to_size(struct nb_reg_state *reg, int size);
 void coerce_reg_to_size_sx(struct nb_reg_state *reg, int size);
+void coerce_subreg_to_size_sx(struct nb_reg_state *reg, int size);
 void zext_32_to_64(struct nb_reg_state *reg);
 void mark_pointer(struct nb_reg_state *reg, u32 type);
 bool reg_is_const(const struct nb_reg_state *reg, bool is32);
@@ -327,11 +352,15 @@ void print_failing_path(struct nb_verifier_env *env);
 int adjust_scalar_min_max_vals(struct nb_verifier_env *env, struct bpf_insn *insn,
 			       struct nb_reg_state *dst, struct nb_reg_state src);
 int check_alu_op(struct nb_verifier_env *env, struct bpf_insn *insn);
+/* dst += src on the bounds of both widths and the tnum (linked registers' shifts) */
+void scalar_add_const(struct nb_reg_state *dst, const struct nb_reg_state *src);
 int check_reg_arg_read(struct nb_verifier_env *env, u32 regno);
+int check_reg_arg_write(struct nb_verifier_env *env, u32 regno);
+void assign_scalar_id_before_mov(struct nb_verifier_env *env, struct nb_reg_state *src);
 
 /* branches.c; the first three are exported for the bounds tests */
 #define NB_JNSET 0xf0	/* internal opcode: "no bit in common", the negation of JSET */
-u8 flip_opcode(u8 op);
+u8 rev_opcode(u8 op);
 int is_branch_taken(const struct nb_reg_state *r1, const struct nb_reg_state *r2, u8 op,
 		    bool is32);
 bool regs_refine_cond_op(struct nb_reg_state *r1, struct nb_reg_state *r2, u8 op, bool is32);
@@ -339,16 +368,14 @@ int check_cond_jmp_op(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 
 /* stack.c */
 int grow_stack_state(struct nb_func_state *state, u32 size);
-int check_stack_write(struct nb_verifier_env *env, struct nb_func_state *state, int off,
-		      int size, int value_regno, const struct bpf_insn *insn);
-int check_stack_read(struct nb_verifier_env *env, struct nb_func_state *state,
-		     const struct nb_reg_state *ptr, int ptr_regno, int off, int size,
+int check_stack_access_within_bounds(struct nb_verifier_env *env, int regno, int off,
+				     int access_size, enum nb_access_type type);
+int check_stack_write(struct nb_verifier_env *env, int ptr_regno, int off, int size,
+		      int value_regno, const struct bpf_insn *insn);
+int check_stack_read(struct nb_verifier_env *env, int ptr_regno, int off, int size,
 		     int dst_regno);
 int check_stack_range(struct nb_verifier_env *env, int regno, int off, int access_size,
-		      bool zero_size_allowed, bool uninit_write);
-int check_stack_access_within_bounds(struct nb_verifier_env *env, int regno, int off,
-				     int access_size, enum nb_access_type type,
-				     const char *what);
+		      bool zero_size_allowed, bool write);
 void update_stack_depth(struct nb_verifier_env *env, const struct nb_func_state *state,
 			int off);
 struct nb_func_state *func_of_reg(struct nb_verifier_env *env, const struct nb_reg_state *reg);
