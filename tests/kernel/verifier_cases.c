@@ -800,7 +800,7 @@ const struct vcase vcases[] = {
 	{ .name = "map_in_map_read_inner_map_struct_root", .type = SF,
 	  INSNS(LOOKUP_OR_EXIT(0), NB_LDX_MEM(BPF_DW, R0, R0, 0), NB_EXIT()),
 	  MAPS(VM_ARRAY_OF_MAPS), ACCEPT,
-	  NETBPF_DIFFERS("reads a field of struct bpf_map (off=0 size=8): not supported") },
+	  NETBPF_DIFFERS("reads a field of struct bpf_array (off=0 size=8): not supported") },
 	{ .name = "map_in_map_write_inner_map_struct", .type = SF,
 	  INSNS(LOOKUP_OR_EXIT(0), NB_ST_MEM(BPF_DW, R0, 0, 0), RET0),
 	  MAPS(VM_ARRAY_OF_MAPS), REJECT("only read from bpf_array is supported") },

@@ -304,12 +304,7 @@ static int check_func_arg(struct nb_verifier_env *env, u32 arg, const struct nb_
 			verbose(env, "R%d type=%s expected=ctx\n", regno, reg_type_str(reg->type));
 			return -EACCES;
 		}
-		if (reg->off || !tnum_equals_const(reg->var_off, 0)) {
-			verbose(env, "dereference of modified ctx ptr R%d off=%d disallowed\n",
-				regno, reg->off);
-			return -EACCES;
-		}
-		return 0;
+		return check_ptr_off_reg(env, reg, regno);
 	case NB_ARG_PTR_TO_LONG:
 	case NB_ARG_PTR_TO_INT:
 		if (!is_mem_ptr_type(reg->type)) {

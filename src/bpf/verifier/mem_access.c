@@ -139,25 +139,77 @@ static bool read_rdonly_map(const struct nb_reg_state *reg, int off, int size, u
 	return true;
 }
 
-static int check_ctx_access(struct nb_verifier_env *env, u32 insn_idx, u32 regno, int off,
-			    int size, enum nb_access_type t, int value_regno, bool is_ldsx)
+/* A pointer used only as it was made: no offset of any kind (__check_ptr_off_reg). */
+int check_ptr_off_reg(struct nb_verifier_env *env, const struct nb_reg_state *reg, u32 regno)
 {
-	const struct nb_reg_state *reg = &cur_regs(env)[regno];
-	struct nb_ctx_access_info info = { .reg_type = NB_CTX_SCALAR };
-	struct nb_insn_aux *aux = &env->aux[insn_idx];
-
+	if (reg->off < 0) {
+		verbose(env, "negative offset %s ptr R%u off=%d disallowed\n",
+			reg_type_str(reg->type), regno, reg->off);
+		return -EACCES;
+	}
 	if (reg->off) {
-		verbose(env, "dereference of modified ctx ptr R%u off=%d disallowed\n", regno,
-			reg->off);
+		verbose(env, "dereference of modified %s ptr R%u off=%d disallowed\n",
+			reg_type_str(reg->type), regno, reg->off);
 		return -EACCES;
 	}
 	if (!tnum_is_const(reg->var_off) || reg->var_off.value) {
 		char tn[48];
 
 		tnum_strn(tn, sizeof(tn), reg->var_off);
-		verbose(env, "variable ctx access var_off=%s disallowed\n", tn);
+		verbose(env, "variable %s access var_off=%s disallowed\n", reg_type_str(reg->type),
+			tn);
 		return -EACCES;
 	}
+	return 0;
+}
+
+/* The kernel's struct behind a map of this type, as its map_btf_id names it. */
+static const char *map_struct_name(const struct nb_map *map)
+{
+	switch (map->map_type) {
+	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+	case BPF_MAP_TYPE_PROG_ARRAY:
+	case BPF_MAP_TYPE_PERF_EVENT_ARRAY:
+	case BPF_MAP_TYPE_CGROUP_ARRAY:
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
+		return "bpf_array";
+	case BPF_MAP_TYPE_HASH:
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_LRU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+	case BPF_MAP_TYPE_HASH_OF_MAPS:
+		return "bpf_htab";
+	case BPF_MAP_TYPE_LPM_TRIE:
+		return "lpm_trie";
+	case BPF_MAP_TYPE_QUEUE:
+	case BPF_MAP_TYPE_STACK:
+		return "bpf_queue_stack";
+	case BPF_MAP_TYPE_RINGBUF:
+		return "bpf_ringbuf_map";
+	case BPF_MAP_TYPE_DEVMAP:
+	case BPF_MAP_TYPE_DEVMAP_HASH:
+		return "bpf_dtab";
+	case BPF_MAP_TYPE_CPUMAP:
+		return "bpf_cpu_map";
+	case BPF_MAP_TYPE_XSKMAP:
+		return "xsk_map";
+	default:
+		return "bpf_map";
+	}
+}
+
+static int check_ctx_access(struct nb_verifier_env *env, u32 insn_idx, u32 regno, int off,
+			    int size, enum nb_access_type t, int value_regno, bool is_ldsx)
+{
+	const struct nb_reg_state *reg = &cur_regs(env)[regno];
+	struct nb_ctx_access_info info = { .reg_type = NB_CTX_SCALAR };
+	struct nb_insn_aux *aux = &env->aux[insn_idx];
+	int err;
+
+	err = check_ptr_off_reg(env, reg, regno);
+	if (err)
+		return err;
 	/* A sign-extending load of a field that holds a pointer makes no sense: refused. */
 	if (!env->ops->is_valid_access ||
 	    !env->ops->is_valid_access(off, size, t, env->prog, &info) ||
@@ -208,20 +260,43 @@ int mark_ptr_type(struct nb_verifier_env *env, u32 insn_idx, u32 type)
 	return 0;
 }
 
-static int check_stack_alignment(struct nb_verifier_env *env, const struct nb_reg_state *reg,
-				 int off, int size)
+/*
+ * An access aligned to its size (check_generic_ptr_alignment): required for the stack, whose
+ * spill tracking relies on it, and for atomics anywhere.
+ */
+static int check_ptr_alignment(struct nb_verifier_env *env, const struct nb_reg_state *reg,
+			       int off, int size)
 {
 	struct tnum reg_off = tnum_add(reg->var_off, tnum_const((s64)reg->off + off));
+	const char *desc;
 
-	if (!tnum_is_aligned(reg_off, size)) {
+	if (size == 1 || tnum_is_aligned(reg_off, size))
+		return 0;
+	switch (base_type(reg->type)) {
+	case PTR_TO_STACK:
+		desc = "stack ";
+		break;
+	case PTR_TO_MAP_VALUE:
+		desc = "value ";
+		break;
+	case PTR_TO_MAP_KEY:
+		desc = "key ";
+		break;
+	case PTR_TO_CTX:
+		desc = "context ";
+		break;
+	default:
+		desc = "";
+		break;
+	}
+	{
 		char tn[48];
 
 		tnum_strn(tn, sizeof(tn), reg->var_off);
-		verbose(env, "misaligned stack access off %s+%d+%d size %d\n", tn, reg->off, off,
+		verbose(env, "misaligned %saccess off %s+%d+%d size %d\n", desc, tn, reg->off, off,
 			size);
-		return -EACCES;
 	}
-	return 0;
+	return -EACCES;
 }
 
 int check_mem_access(struct nb_verifier_env *env, u32 insn_idx, u32 regno, int off,
@@ -289,7 +364,7 @@ int check_mem_access(struct nb_verifier_env *env, u32 insn_idx, u32 regno, int o
 			return err;
 		break;
 	case PTR_TO_STACK:
-		err = check_stack_alignment(env, reg, off, size);
+		err = check_ptr_alignment(env, reg, off, size);
 		if (err)
 			return err;
 		off += reg->off;
@@ -304,26 +379,29 @@ int check_mem_access(struct nb_verifier_env *env, u32 insn_idx, u32 regno, int o
 		if (err)
 			return err;
 		break;
-	case CONST_PTR_TO_MAP:
+	case CONST_PTR_TO_MAP: {
+		const char *tname = map_struct_name(reg->map_ptr);
+
 		/*
 		 * The kernel lets a privileged program read its struct bpf_map (and the map
 		 * type's struct around it) through vmlinux BTF. netbpf's maps are not that
 		 * struct and it has no kernel BTF to lay one out, so such reads are refused,
 		 * saying why, rather than read from memory that means something else.
 		 */
-		if (t == NB_WRITE) {
-			verbose(env, "only read from bpf_map is supported\n");
-			return -EACCES;
-		}
 		if (reg->off + off < 0) {
-			verbose(env, "R%u is bpf_map invalid negative access: off=%d\n", regno,
+			verbose(env, "R%u is %s invalid negative access: off=%d\n", regno, tname,
 				reg->off + off);
 			return -EACCES;
 		}
-		verbose(env, "R%u reads a field of struct bpf_map (off=%d size=%d): not supported "
-			"by netbpf, whose maps are not the kernel's struct bpf_map\n", regno,
+		if (t == NB_WRITE) {
+			verbose(env, "only read from %s is supported\n", tname);
+			return -EACCES;
+		}
+		verbose(env, "R%u reads a field of struct %s (off=%d size=%d): not supported by "
+			"netbpf, whose maps are not the kernel's structs\n", regno, tname,
 			reg->off + off, size);
 		return -EOPNOTSUPP;
+	}
 	case PTR_TO_PACKET:
 	case PTR_TO_PACKET_META:
 		if (!may_access_direct_pkt_data(env, t)) {
@@ -391,7 +469,6 @@ int check_atomic(struct nb_verifier_env *env, struct bpf_insn *insn)
 	struct nb_reg_state *regs = cur_regs(env), *dst;
 	int size = insn_size_bytes(insn), load_reg = -1;
 	u32 idx = env->insn_idx;
-	struct tnum addr;
 	int err;
 
 	err = check_reg_arg_read(env, insn->src_reg);
@@ -420,15 +497,9 @@ int check_atomic(struct nb_verifier_env *env, struct bpf_insn *insn)
 		return -EACCES;
 	}
 	/* Atomics need natural alignment even where plain accesses do not. */
-	addr = tnum_add(dst->var_off, tnum_const((s64)dst->off + insn->off));
-	if (!tnum_is_aligned(addr, size)) {
-		char tn[48];
-
-		tnum_strn(tn, sizeof(tn), dst->var_off);
-		verbose(env, "misaligned access off %s+%d+%d size %d\n", tn, dst->off, insn->off,
-			size);
-		return -EACCES;
-	}
+	err = check_ptr_alignment(env, dst, insn->off, size);
+	if (err)
+		return err;
 	if (insn->imm == BPF_CMPXCHG)
 		load_reg = BPF_REG_0;
 	else if (insn->imm & BPF_FETCH)
@@ -473,11 +544,9 @@ int check_ld_abs(struct nb_verifier_env *env, struct bpf_insn *insn)
 		if (err)
 			return err;
 	}
-	if (regs[BPF_REG_6].off || !tnum_equals_const(regs[BPF_REG_6].var_off, 0)) {
-		verbose(env, "dereference of modified ctx ptr R6 off=%d disallowed\n",
-			regs[BPF_REG_6].off);
-		return -EACCES;
-	}
+	err = check_ptr_off_reg(env, &regs[BPF_REG_6], BPF_REG_6);
+	if (err)
+		return err;
 	/* The load may end the function (r0 = 0); R1-R5 are scratch. */
 	for (int i = BPF_REG_1; i <= BPF_REG_5; i++)
 		mark_reg_not_init(&regs[i]);
