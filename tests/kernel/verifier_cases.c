@@ -1944,6 +1944,12 @@ const struct vcase vcases[] = {
 		  NB_MOV64_REG(R1, R2), NB_ALU64_IMM(BPF_ADD, R1, 80), NB_JMP_REG(BPF_JGT, R1, R3, 1),
 		  NB_EXIT(), NB_ALU64_IMM(BPF_SUB, R1, 80), NB_JMP_REG(BPF_JGT, R1, R3, 2),
 		  NB_LDX_MEM(BPF_DW, R0, R9, 0), NB_EXIT(), NB_EXIT()),
+	/* movsx of a value whose subregister fits the width: the 32-bit signed range is kept. */
+	{ .name = "sf_movsx_keeps_subreg_range", .type = SF,
+	  INSNS(RANDOM, NB_ALU64_IMM(BPF_AND, R0, 0xf), NB_ALU32_IMM(BPF_SUB, R0, 8),
+		NB_MOVSX64_REG(R1, R0, 16), NB_JMP_IMM(BPF_JSGT, R1, 7, 2), RET0,
+		NB_LDX_MEM(BPF_DW, R0, R9, 0), NB_EXIT()),
+	  ACCEPT },
 	/* A byte swap keeps the known bits, swapped. */
 	{ .name = "sf_be16_keeps_bits", .type = SF,
 	  INSNS(RANDOM, NB_ALU64_IMM(BPF_AND, R0, 0xff), NB_ENDIAN(BPF_TO_BE, R0, 16),

@@ -345,8 +345,10 @@ static s64 sext(u64 v, int size)
 }
 
 /*
- * Sign-extending truncation (movsx, ldsx): the low size bytes sign-extended to 64 bits. The
- * range survives when the values above the low bytes agree and the extended ends keep one sign.
+ * Sign-extending truncation (movsx, ldsx): the low size bytes sign-extended to 64 bits. When the
+ * subregister's signed range already fits the width, the low 32 bits do not change and the
+ * upper ones repeat their sign: the 64-bit signed range is the 32-bit one. Else the range
+ * survives when the values above the low bytes agree and the extended ends keep one sign.
  */
 void coerce_reg_to_size_sx(struct nb_reg_state *reg, int size)
 {
@@ -363,6 +365,17 @@ void coerce_reg_to_size_sx(struct nb_reg_state *reg, int size)
 		reg->umin_value = reg->umax_value = v;
 		reg->s32_min_value = reg->s32_max_value = (s32)v;
 		reg->u32_min_value = reg->u32_max_value = (u32)v;
+		return;
+	}
+	lo = -(1LL << (bits - 1));
+	hi = (1LL << (bits - 1)) - 1;
+	if (reg->s32_min_value >= lo && reg->s32_max_value <= hi) {
+		reg->smin_value = reg->s32_min_value;
+		reg->smax_value = reg->s32_max_value;
+		reg->umin_value = 0;
+		reg->umax_value = ULLONG_MAX;
+		reg->var_off = tnum_unknown;
+		reg_bounds_sync(reg);
 		return;
 	}
 	if (((u64)reg->smax_value >> bits) == ((u64)reg->smin_value >> bits)) {
