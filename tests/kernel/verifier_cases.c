@@ -1950,6 +1950,12 @@ const struct vcase vcases[] = {
 		NB_MOVSX64_REG(R1, R0, 16), NB_JMP_IMM(BPF_JSGT, R1, 7, 2), RET0,
 		NB_LDX_MEM(BPF_DW, R0, R9, 0), NB_EXIT()),
 	  ACCEPT },
+	/* Multiplication's known bits are the kernel's (tnum_mul), its low bits here. */
+	{ .name = "sf_mul_known_bits", .type = SF,
+	  INSNS(RANDOM, NB_ALU64_IMM(BPF_OR, R0, -2074940547), NB_ALU64_IMM(BPF_MUL, R0, 108),
+		NB_JMP32_IMM(BPF_JLT, R0, 0x804, 2), RET0, NB_LDX_MEM(BPF_DW, R0, R9, 0),
+		NB_EXIT()),
+	  REJECT("R9 !read_ok") },
 	/* A byte swap keeps the known bits, swapped. */
 	{ .name = "sf_be16_keeps_bits", .type = SF,
 	  INSNS(RANDOM, NB_ALU64_IMM(BPF_AND, R0, 0xff), NB_ENDIAN(BPF_TO_BE, R0, 16),

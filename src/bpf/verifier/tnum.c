@@ -93,24 +93,24 @@ struct tnum tnum_xor(struct tnum a, struct tnum b)
 }
 
 /*
- * Long multiplication over tristate bits: for each bit of a, add b shifted (known 1) or a tnum
- * that may be b shifted or 0 (unknown bit). Accumulating the uncertain partial products as pure
- * masks keeps the result sound.
+ * Long multiplication over tristate bits, as the kernel 6.18 computes it: for each bit of a, from
+ * the lowest, a known 1 adds b (shifted to that bit) to the accumulator; an unknown bit leaves
+ * either the accumulator or the accumulator plus b, so their union. The order of the operands
+ * matters for precision (not for soundness): a is the destination register.
  */
 struct tnum tnum_mul(struct tnum a, struct tnum b)
 {
-	struct tnum acc_v = tnum_const(a.value * b.value);
-	struct tnum acc_m = tnum_const(0);
+	struct tnum acc = tnum_const(0);
 
 	while (a.value || a.mask) {
 		if (a.value & 1)
-			acc_m = tnum_add(acc_m, TNUM(0, b.mask));
+			acc = tnum_add(acc, b);
 		else if (a.mask & 1)
-			acc_m = tnum_add(acc_m, TNUM(0, b.value | b.mask));
+			acc = tnum_union(acc, tnum_add(acc, b));
 		a = tnum_rshift(a, 1);
 		b = tnum_lshift(b, 1);
 	}
-	return tnum_add(acc_v, acc_m);
+	return acc;
 }
 
 struct tnum tnum_intersect(struct tnum a, struct tnum b)
