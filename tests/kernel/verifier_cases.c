@@ -1956,6 +1956,12 @@ const struct vcase vcases[] = {
 		NB_JMP32_IMM(BPF_JLT, R0, 0x804, 2), RET0, NB_LDX_MEM(BPF_DW, R0, R9, 0),
 		NB_EXIT()),
 	  REJECT("R9 !read_ok") },
+	/* x << 32 is the subregister's signed value times 2^32, negative or not. */
+	{ .name = "sf_lsh32_signed_range", .type = SF,
+	  INSNS(RANDOM, NB_ALU64_IMM(BPF_AND, R0, 0xffff), NB_ALU64_IMM(BPF_MUL, R0, -32768),
+		NB_ALU64_IMM(BPF_LSH, R0, 32), NB_LD_IMM64(R1, 0x8000800000000000ULL),
+		NB_JMP_REG(BPF_JSLT, R0, R1, 2), RET0, NB_LDX_MEM(BPF_DW, R0, R9, 0), NB_EXIT()),
+	  ACCEPT },
 	/* A byte swap keeps the known bits, swapped. */
 	{ .name = "sf_be16_keeps_bits", .type = SF,
 	  INSNS(RANDOM, NB_ALU64_IMM(BPF_AND, R0, 0xff), NB_ENDIAN(BPF_TO_BE, R0, 16),

@@ -288,15 +288,17 @@ static void scalar32_min_max_lsh(struct nb_reg_state *dst, u32 sh)
 
 static void scalar_min_max_lsh(struct nb_reg_state *dst, u32 sh)
 {
-	/* x << 32 of a non-negative subregister: the common sign-extension idiom's first half. */
-	if (sh == 32 && dst->s32_max_value >= 0)
-		dst->smax_value = (s64)dst->s32_max_value << 32;
-	else
+	/*
+	 * x << 32 is the subregister's signed value times 2^32, the first half of the common
+	 * sign-extension idiom (<<32 s>>32): the signed range follows the 32-bit one.
+	 */
+	if (sh == 32) {
+		dst->smax_value = (s64)((u64)(s64)dst->s32_max_value << 32);
+		dst->smin_value = (s64)((u64)(s64)dst->s32_min_value << 32);
+	} else {
 		dst->smax_value = LLONG_MAX;
-	if (sh == 32 && dst->s32_min_value >= 0)
-		dst->smin_value = (s64)dst->s32_min_value << 32;
-	else
 		dst->smin_value = LLONG_MIN;
+	}
 	if (dst->umax_value > 1ULL << (63 - sh)) {
 		dst->umin_value = 0;
 		dst->umax_value = ULLONG_MAX;
