@@ -1962,6 +1962,12 @@ const struct vcase vcases[] = {
 		NB_ALU64_IMM(BPF_LSH, R0, 32), NB_LD_IMM64(R1, 0x8000800000000000ULL),
 		NB_JMP_REG(BPF_JSLT, R0, R1, 2), RET0, NB_LDX_MEM(BPF_DW, R0, R9, 0), NB_EXIT()),
 	  ACCEPT },
+	/* An atomic fetch of a spilled value gets the value, as a fill would. */
+	{ .name = "sf_atomic_fetch_of_spill", .type = SF,
+	  INSNS(NB_ST_MEM(BPF_DW, R10, -8, 5), NB_MOV64_IMM(R1, 3),
+		NB_ATOMIC_OP(BPF_DW, BPF_ADD | BPF_FETCH, R10, R1, -8),
+		NB_JMP_IMM(BPF_JNE, R1, 5, 2), RET0, NB_LDX_MEM(BPF_DW, R0, R9, 0), NB_EXIT()),
+	  ACCEPT },
 	/* A byte swap keeps the known bits, swapped. */
 	{ .name = "sf_be16_keeps_bits", .type = SF,
 	  INSNS(RANDOM, NB_ALU64_IMM(BPF_AND, R0, 0xff), NB_ENDIAN(BPF_TO_BE, R0, 16),

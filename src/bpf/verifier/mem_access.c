@@ -509,18 +509,18 @@ int check_atomic(struct nb_verifier_env *env, struct bpf_insn *insn)
 		if (err)
 			return err;
 	}
-	/* Read (the old value must be initialised), then write a plain value. */
+	/*
+	 * Read (the old value must be initialised); a fetch reads it again into its register as
+	 * a load would (a spilled value comes back with its state); then write a plain value.
+	 */
 	err = check_mem_access(env, idx, insn->dst_reg, insn->off, size, NB_READ, -1, false);
+	if (!err && load_reg >= 0)
+		err = check_mem_access(env, idx, insn->dst_reg, insn->off, size, NB_READ, load_reg,
+				       false);
 	if (!err)
 		err = check_mem_access(env, idx, insn->dst_reg, insn->off, size, NB_WRITE, -1,
 				       false);
-	if (err)
-		return err;
-	if (load_reg >= 0) {
-		mark_reg_unknown(&regs[load_reg]);
-		coerce_reg_to_size(&regs[load_reg], size);
-	}
-	return 0;
+	return err;
 }
 
 int check_ld_abs(struct nb_verifier_env *env, struct bpf_insn *insn)
