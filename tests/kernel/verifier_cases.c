@@ -1882,6 +1882,13 @@ const struct vcase vcases[] = {
 		NB_ALU32_IMM(BPF_ADD, R1, 4), NB_JMP32_IMM(BPF_JGT, R0, 10, 2),
 		NB_JMP32_IMM(BPF_JLT, R1, 15, 1), NB_LDX_MEM(BPF_DW, R0, R9, 0), RET0),
 	  ACCEPT },
+	/* w1 = w1 + K links only a value that fitted the subregister before. */
+	{ .name = "sf_add_const32_needs_u32_value", .type = SF,
+	  INSNS(RANDOM, NB_ALU64_IMM(BPF_AND, R0, 0xf), NB_ALU64_IMM(BPF_SUB, R0, 8),
+		NB_MOV64_REG(R4, R0), NB_ALU32_IMM(BPF_SUB, R4, -12),
+		NB_JMP_IMM(BPF_JNE, R0, 0, 3), NB_JMP_IMM(BPF_JNE, R4, 12, 1), NB_EXIT(),
+		NB_LDX_MEM(BPF_DW, R0, R9, 0), RET0),
+	  REJECT("R9 !read_ok") },
 	{ .name = "sf_self_add_unlinks", .type = SF,
 	  INSNS(RANDOM, NB_MOV64_REG(R6, R0), NB_MOV64_REG(R7, R6), RANDOM,
 		NB_MOV64_REG(R8, R0), NB_MOV64_REG(R9, R8), NB_JMP_IMM(BPF_JNE, R7, 1, 4),

@@ -804,6 +804,8 @@ static int adjust_scalar_reg(struct nb_verifier_env *env, struct bpf_insn *insn,
 			     struct nb_reg_state *dst, const struct nb_reg_state *src)
 {
 	bool alu32 = insn_class(insn) != BPF_ALU64;
+	/* A 32-bit link needs the value before the operation to fit the subregister. */
+	bool fits32 = dst->umax_value <= UINT_MAX;
 	u8 op = BPF_OP(insn->code);
 	int err;
 
@@ -818,7 +820,7 @@ static int adjust_scalar_reg(struct nb_verifier_env *env, struct bpf_insn *insn,
 
 		if (!alu32 && ((s64)val < INT_MIN || (s64)val > INT_MAX))
 			goto clear_id;
-		if (alu32 && (dst->umin_value > UINT_MAX || dst->umax_value > UINT_MAX))
+		if (alu32 && !fits32)
 			goto clear_id;
 		off = (s32)val;
 		if (op == BPF_SUB) {
