@@ -17,6 +17,7 @@
 
 struct nb_prog;
 struct nb_map;
+struct nb_btf;
 
 enum nb_prog_load_flags {
 	/* Never JIT-compile: run on the interpreter (the --interp switch). */
@@ -45,6 +46,22 @@ struct nb_prog_load_opts {
 	struct nb_map *const *maps; /* for BPF_PSEUDO_MAP_IDX(_VALUE) */
 	unsigned int map_cnt;
 	struct nb_log *log;
+	/*
+	 * BPF_PROG_LOAD's prog_btf_fd, func_info and line_info: the BTF (include/netbpf/btf.h) of
+	 * the program's functions, one struct bpf_func_info per function (its first instruction
+	 * and its BTF_KIND_FUNC) and struct bpf_line_info records naming each instruction's source
+	 * line. With func_info the verifier checks global (non-static) functions once, on their
+	 * own, from their prototypes, and allows tail calls and LD_ABS in subprograms; with
+	 * line_info its log shows the source. Records may be larger than these structs (rec_size)
+	 * if the bytes beyond them are zero. The program takes a reference on btf.
+	 */
+	struct nb_btf *btf;
+	const void *func_info;
+	unsigned int func_info_rec_size;
+	unsigned int func_info_cnt;
+	const void *line_info;
+	unsigned int line_info_rec_size;
+	unsigned int line_info_cnt;
 };
 
 int nb_prog_load(enum bpf_prog_type type, const struct bpf_insn *insns, unsigned int insn_cnt,

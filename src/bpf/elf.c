@@ -138,7 +138,8 @@ static int read_sections(struct nb_object *obj, size_t shstrndx)
 		sec->kind = classify(sec);
 		sec->size = sec->shdr.sh_size;
 		if (sec->kind == NB_SEC_OTHER && sec->shdr.sh_type != SHT_SYMTAB &&
-		    sec->shdr.sh_type != SHT_REL && strcmp(sec->name, ".BTF"))
+		    sec->shdr.sh_type != SHT_REL && strcmp(sec->name, ".BTF") &&
+		    strcmp(sec->name, ".BTF.ext"))
 			continue;
 		if (sec->shdr.sh_type == SHT_NOBITS)
 			continue;

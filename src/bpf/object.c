@@ -13,8 +13,10 @@
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <netbpf/btf.h>
 #include <netbpf/prog.h>
 
+#include "bpf/btf_ext.h"
 #include "bpf/map.h"
 #include "bpf/object.h"
 
@@ -145,8 +147,11 @@ void nb_object_close(struct nb_object *obj)
 	if (!obj)
 		return;
 	unload(obj);
-	for (u32 i = 0; i < obj->prog_cnt; i++)
+	for (u32 i = 0; i < obj->prog_cnt; i++) {
 		free(obj->progs[i].insns);
+		free(obj->progs[i].func_info);
+		free(obj->progs[i].line_info);
+	}
 	free(obj->progs);
 	for (u32 i = 0; i < obj->map_cnt; i++)
 		map_free(&obj->maps[i]);
@@ -156,6 +161,8 @@ void nb_object_close(struct nb_object *obj)
 		free(obj->secs[i].relocs);
 	free(obj->secs);
 	free(obj->syms);
+	nb_btf_ext_free(obj->btf_ext);
+	nb_btf_put(obj->prog_btf);
 	btf__free(obj->btf);
 	if (obj->elf)
 		elf_end(obj->elf);
@@ -211,6 +218,8 @@ static int open_buf(u8 *buf, size_t size, const char *path, const char *name,
 	}
 	obj->hash = fnv1a(buf, size);
 	err = nb_elf_parse(obj);
+	if (!err)
+		err = nb_btf_ext_parse(obj);
 	if (!err)
 		err = nb_btf_maps_parse(obj);
 	if (!err)
@@ -511,6 +520,9 @@ static int load_progs(struct nb_object *obj, const struct nb_object_load_opts *o
 				   "program type: give one (tc, xdp, socket)", p->name, p->sec_name);
 			return -EINVAL;
 		}
+		err = nb_btf_ext_prog_opts(obj, p, &po);
+		if (err)
+			return err;
 		err = nb_prog_load(type, p->insns, p->insn_cnt, &po, &p->prog);
 		if (err) {
 			nb_obj_err(obj, "program %s (section %s): load failed: %s", p->name,

@@ -13,6 +13,8 @@
 #include "common/types.h"
 
 struct btf;
+struct nb_btf;
+struct nb_btf_ext;
 
 enum nb_sec_kind {
 	NB_SEC_OTHER = 0,
@@ -68,6 +70,11 @@ struct nb_object_prog {
 	bool autoload;
 	struct bpf_insn *insns;		/* linked */
 	u32 insn_cnt;
+	/* .BTF.ext records of the linked functions (btf_ext.c), instruction indexes linked. */
+	struct bpf_func_info *func_info;
+	u32 func_info_cnt;
+	struct bpf_line_info *line_info;
+	u32 line_info_cnt;
 	struct nb_prog *prog;		/* after load */
 	/* iproute2 "ID/KEY" section: goes into the program array with that id at key. */
 	bool tail_call_sec;
@@ -137,6 +144,8 @@ struct nb_object {
 	int maps_sec;		/* legacy maps, -1: none */
 	int btf_maps_sec;	/* .maps, -1: none */
 	struct btf *btf;	/* NULL without .BTF */
+	struct nb_btf_ext *btf_ext;	/* NULL without a readable .BTF.ext */
+	struct nb_btf *prog_btf;	/* .BTF as the programs' BTF object, made at load */
 	char license[128];
 
 	struct nb_elf_func *funcs;

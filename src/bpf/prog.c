@@ -283,6 +283,8 @@ int nb_prog_load(enum bpf_prog_type type, const struct bpf_insn *insns, unsigned
 	memset(prog->stats, 0, prog->nr_stats * sizeof(*prog->stats));
 	err = nb_check_insns(prog, log);
 	if (!err)
+		err = nb_prog_copy_btf_info(prog, opts, log);
+	if (!err)
 		err = resolve_map_refs(prog, opts, log);
 	if (err)
 		goto err;
@@ -334,6 +336,7 @@ void nb_prog_put(struct nb_prog *prog)
 	nb_jit_free(prog);
 	free(prog->callbacks);
 	free(prog->funcs);
+	nb_prog_free_btf_info(prog);
 	for (u32 i = 0; i < prog->used_map_cnt; i++)
 		nb_map_put(prog->used_maps[i]);
 	free(prog->used_maps);

@@ -10,6 +10,7 @@
 #include "bpf/callback.h"
 
 struct nb_prog_type_ops;
+struct nb_btf;
 
 /* Native entry of a JIT-compiled program: the SysV ABI puts r1 in rdi and r2 in rsi. */
 typedef u64 (*nb_jited_fn)(u64 r1, u64 r2);
@@ -42,6 +43,16 @@ struct nb_prog {
 	struct bpf_insn *insns;		/* what the engines run: after the verifier's fixup */
 	u32 len;
 	u8 tag[BPF_TAG_SIZE];
+
+	/*
+	 * The BTF of its functions and lines (the kernel's prog->aux->btf, func_info, linfo), as
+	 * given at load: instruction offsets are those of orig_insns. NULL and 0 without.
+	 */
+	struct nb_btf *btf;
+	struct bpf_func_info *func_info;
+	u32 func_info_cnt;
+	struct bpf_line_info *linfo;
+	u32 nr_linfo;
 
 	struct nb_map **used_maps;	/* references held for the program's lifetime */
 	u32 used_map_cnt;
@@ -93,6 +104,16 @@ static inline u64 nb_prog_run_locked(const struct nb_prog *prog, const void *ctx
 		return prog->jited((u64)(uintptr_t)ctx, 0);
 	return nb_interp_run(prog, (u64)(uintptr_t)ctx, 0);
 }
+
+/*
+ * prog_btf.c: the BTF information of nb_prog_load_opts copied into the program (record sizes
+ * checked as the kernel checks them), freed with it; the line_info record that covers insn_off
+ * (instructions as loaded), NULL when none does.
+ */
+int nb_prog_copy_btf_info(struct nb_prog *prog, const struct nb_prog_load_opts *opts,
+			  struct nb_log *log);
+void nb_prog_free_btf_info(struct nb_prog *prog);
+const struct bpf_line_info *nb_prog_find_linfo(const struct nb_prog *prog, u32 insn_off);
 
 /* Verifier entry: proves prog safe and applies the fixups (ctx rewrite, helper resolution). */
 int nb_verify(struct nb_prog *prog, struct nb_log *log);

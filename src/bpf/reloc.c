@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf/btf_ext.h"
 #include "bpf/insn.h"
 #include "bpf/object.h"
 
@@ -25,17 +26,12 @@
 #define R_BPF_64_32 10
 #endif
 
-struct unit {
-	const struct nb_elf_func *func;
-	u32 pos;		/* first instruction in the linked program */
-};
-
 struct linker {
 	struct nb_object *obj;
 	struct nb_object_prog *prog;
 	struct bpf_insn *insns;
 	u32 cnt, cap;
-	struct unit *units;
+	struct nb_btf_ext_unit *units;	/* the functions copied, where each starts */
 	u32 unit_cnt;
 	/* Where we are, for messages. */
 	const struct nb_elf_func *func;
@@ -67,7 +63,7 @@ static int link_err(const struct linker *l, const char *fmt, ...)
 static int add_unit(struct linker *l, const struct nb_elf_func *f, u32 *pos)
 {
 	const struct nb_elf_sec *sec = &l->obj->secs[f->sec];
-	struct unit *units;
+	struct nb_btf_ext_unit *units;
 
 	for (u32 i = 0; i < l->unit_cnt; i++) {
 		if (l->units[i].func == f) {
@@ -98,7 +94,7 @@ static int add_unit(struct linker *l, const struct nb_elf_func *f, u32 *pos)
 	l->units = units;
 	memcpy(l->insns + l->cnt, sec->data + f->start * sizeof(struct bpf_insn),
 	       f->len * sizeof(struct bpf_insn));
-	l->units[l->unit_cnt++] = (struct unit){ .func = f, .pos = l->cnt };
+	l->units[l->unit_cnt++] = (struct nb_btf_ext_unit){ .func = f, .pos = l->cnt };
 	*pos = l->cnt;
 	l->cnt += f->len;
 	return 0;
@@ -259,6 +255,8 @@ static int link_prog(struct nb_object *obj, struct nb_object_prog *p)
 			}
 		}
 	}
+	if (!err)
+		err = nb_btf_ext_link_prog(obj, p, l.units, l.unit_cnt);
 	free(l.units);
 	if (err) {
 		free(l.insns);
