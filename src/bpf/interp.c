@@ -389,9 +389,15 @@ static inline void stack_release(u8 *stack, size_t size)
 		}                                                                           \
 	} while (0)
 
-/* Run prog from insn with r1..r5 = args: the program's entry, or a callback subprogram. */
+static u64 interp_tail_target(const struct nb_prog *prog, u64 ctx, u32 *tail_calls);
+
+/*
+ * Run prog from insn with r1..r5 = args: the program's entry, or a callback subprogram.
+ * *tail_calls counts the tail calls of the whole run: a program tail-called from a subprogram
+ * returns to that subprogram's caller, which may tail-call again (the kernel's shared count).
+ */
 static __always_inline u64 interp(const struct nb_prog *prog, const struct bpf_insn *insn,
-				  const u64 *args, u32 tail_calls, const bool checked,
+				  const u64 *args, u32 *tail_calls, const bool checked,
 				  struct interp_checked *env)
 {
 	u8 stack[NB_MAX_CALL_FRAMES * NB_STACK_SIZE] __attribute__((aligned(16)));
@@ -483,14 +489,17 @@ static __always_inline u64 interp(const struct nb_prog *prog, const struct bpf_i
 				*dst = nb_this_cpu();
 				continue;
 			}
-			/* LD_ABS / LD_IND read the packet behind r6; failure ends with r0 = 0. */
+			/*
+			 * LD_ABS / LD_IND read the packet behind r6; a failure returns 0 from the
+			 * function (the kernel's gen_ld_abs ends with an exit).
+			 */
 			off = insn->imm;
 			if (BPF_MODE(code) == BPF_IND)
 				off = (s32)((u32)regs[insn->src_reg] + (u32)insn->imm);
 			if (prog->ops->ld_abs((const void *)(uintptr_t)regs[BPF_REG_6], off,
 					      insn_size_bytes(insn), &val) < 0) {
 				regs[BPF_REG_0] = 0;
-				goto out;
+				goto func_exit;
 			}
 			regs[BPF_REG_0] = val;
 			continue;
@@ -527,7 +536,7 @@ static __always_inline u64 interp(const struct nb_prog *prog, const struct bpf_i
 			continue;
 		case BPF_EXIT: {
 			struct interp_frame *f;
-
+func_exit:
 			if (depth == 0)
 				goto out;
 			f = &frames[--depth];
@@ -546,13 +555,22 @@ static __always_inline u64 interp(const struct nb_prog *prog, const struct bpf_i
 			const struct nb_prog *next;
 
 			/* A miss or the chain limit falls through to the next instruction. */
-			if (index >= map->max_entries || tail_calls >= NB_MAX_TAIL_CALLS)
+			if (index >= map->max_entries || *tail_calls >= NB_MAX_TAIL_CALLS)
 				continue;
 			slot = map->ops->map_lookup_elem(map, &index);
 			next = slot ? READ_ONCE(*slot) : NULL;
 			if (!next)
 				continue;
-			tail_calls++;
+			(*tail_calls)++;
+			if (depth) {
+				/*
+				 * From a subprogram: the target replaces this function and its
+				 * r0 returns to the caller, whose frames stay.
+				 */
+				regs[BPF_REG_0] = interp_tail_target(next, regs[BPF_REG_1],
+								     tail_calls);
+				goto func_exit;
+			}
 			prog = next;
 			insn = prog->insns - 1;
 			if (!checked)
@@ -575,15 +593,24 @@ u64 nb_interp_run(const struct nb_prog *prog, u64 r1, u64 r2)
 {
 	const u64 args[5] = { r1, r2 };
 
-	return interp(prog, prog->insns, args, 0, false, NULL);
+	u32 tail_calls = 0;
+
+	return interp(prog, prog->insns, args, &tail_calls, false, NULL);
 }
 
-/* A JIT-compiled program tail-called this one: the chain's count goes on from where it is. */
-u64 nb_interp_run_chain(const struct nb_prog *prog, u64 r1, u32 tail_calls)
+/* A tail call's target run from a subprogram: its own frames, the run's count. */
+static __attribute__((noinline)) u64 interp_tail_target(const struct nb_prog *prog, u64 ctx,
+							u32 *tail_calls)
 {
-	const u64 args[5] = { r1 };
+	const u64 args[5] = { ctx };
 
 	return interp(prog, prog->insns, args, tail_calls, false, NULL);
+}
+
+/* A JIT-compiled program tail-called this one: the run's count goes on in *tail_calls. */
+u64 nb_interp_run_chain(const struct nb_prog *prog, u64 r1, u32 *tail_calls)
+{
+	return interp_tail_target(prog, r1, tail_calls);
 }
 
 /* Callbacks (callback.h): a verified subprogram entered with r1..r5, on a stack of its own. */
@@ -591,8 +618,9 @@ u64 nb_interp_run_at(const struct nb_prog *prog, u32 insn_off, u64 r1, u64 r2, u
 		     u64 r5)
 {
 	const u64 args[5] = { r1, r2, r3, r4, r5 };
+	u32 tail_calls = 0;
 
-	return interp(prog, prog->insns + insn_off, args, 0, false, NULL);
+	return interp(prog, prog->insns + insn_off, args, &tail_calls, false, NULL);
 }
 
 int nb_prog_run_checked(const struct nb_prog *prog, void *mem, size_t len, __u64 *r0,
@@ -612,8 +640,9 @@ int nb_prog_run_checked(const struct nb_prog *prog, void *mem, size_t len, __u64
 	if (prog->jited_checked)
 		return nb_jit_run_checked(prog, mem, len, r0, log);
 	const u64 args[5] = { (u64)(uintptr_t)(len ? mem : NULL), len };
+	u32 tail_calls = 0;
 
-	ret = interp(prog, prog->insns, args, 0, true, &env);
+	ret = interp(prog, prog->insns, args, &tail_calls, true, &env);
 	if (env.fault) {
 		if (env.fault_size)
 			nb_log_printf(log, "insn %u: %s: %u bytes at 0x%llx\n", env.fault_insn,

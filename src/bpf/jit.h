@@ -27,13 +27,19 @@ enum nb_jit_fault {
 
 /*
  * State of one run, reached through a register of the native code. Unchecked runs use only the
- * first two fields (in the native frame); checked runs the whole structure. Field offsets are
+ * first three fields (in the native frame); checked runs the whole structure. Field offsets are
  * part of the code generator's contract.
  */
 struct nb_jit_env {
-	u64 saved_rsp;		/* native stack pointer of the entry, to unwind aborts and faults */
+	/*
+	 * The run's count of tail calls: this env's tail_calls, or the one of the program whose
+	 * subprogram tail-called into this one (its frames are still below, and it goes on
+	 * counting when this program returns to it), as the kernel's tail_call_cnt_ptr.
+	 */
+	u32 *tail_call_cnt;
 	u32 tail_calls;
 	u32 depth;		/* bpf-to-bpf call depth (checked) */
+	u64 saved_rsp;		/* native stack pointer of the entry, to unwind aborts and faults */
 	u64 budget;		/* instructions left (checked) */
 	u64 mem_lo;		/* the memory block (checked) */
 	u64 mem_len;

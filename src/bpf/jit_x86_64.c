@@ -7,8 +7,9 @@
  *
  *   r0 rax  r1 rdi  r2 rsi  r3 rdx  r4 rcx  r5 r8  r6 rbx  r7 r13  r8 r14  r9 r15  r10 rbp
  *
- * r9, r10 and r11 are scratch; r12 points to the run's struct nb_jit_env (tail-call count; in
- * checked mode also the native stack pointer to unwind to, the bounds, budget and fault report).
+ * r9, r10 and r11 are scratch; r12 points to the run's struct nb_jit_env (where the run's
+ * tail calls are counted; in checked mode also the native stack pointer to unwind to, the
+ * bounds, budget and fault report).
  *
  * Verified programs run on frames as the kernel's JIT makes them (layout of an unchecked image):
  *
@@ -18,13 +19,14 @@
  *              function's stack as the verifier proved it (rounded up to 16)
  *   body       the main function's code, whose exit unwinds the entry; then each other BPF
  *              function: push rbp, rbx, r13, r14, r15; rbp = rsp; sub rsp, its stack; code;
- *              exit: rsp = rbp, pop the five, return
- *   shared     exit_all (aborts: LD_ABS failures end the run with r0 = 0); the tail entry,
- *              the entry again with the chain's count from r10: a tail call unwinds its
- *              caller's frame and saves as a return would and jumps there, so each program
- *              of a chain runs with its own saves and frame size; the tail call's interpreter
- *              fallback; one entry per callback, u64 fn(r1..r5), shaped as the main one but
- *              calling its function
+ *              exit: rsp = rbp, pop the five, return (a failing LD_ABS exits so with r0 = 0)
+ *   shared     exit_all (checked faults end the run); the tail entry, the entry again with
+ *              the run's count from r10/r11: a tail call unwinds its function's frame and
+ *              saves as a return would and jumps there, so each program of a chain runs with
+ *              its own saves and frame size, and returns where the function would have (from
+ *              a subprogram: to its caller, whose frames stay, and whose env keeps counting);
+ *              the tail call's interpreter fallback; one entry per callback, u64 fn(r1..r5),
+ *              shaped as the main one but calling its function
  *
  * Checked mode (NB_PROG_LOAD_CHECKED) keeps every BPF frame in the env, where its bounds
  * checks find them: the image starts with the entry fn(r1, r2, env), which calls the main
@@ -123,12 +125,16 @@ static const void *tail_call_target(struct nb_map *map, u32 index, const void *i
 }
 
 /*
- * The target has no native code: interpret it in this frame, with the chain's count so far so
- * that the whole chain makes at most NB_MAX_TAIL_CALLS calls; its r0 ends the run.
+ * The target has no native code: interpret it in this frame, with the run's count so that the
+ * whole run makes at most NB_MAX_TAIL_CALLS calls; its r0 returns to where the tail call
+ * returns. cnt is the count to go on with, NULL when the target starts the run's count anew
+ * from count (a tail call from a main function that kept the count itself).
  */
-static u64 tail_call_interp(u64 ctx, u64 tail_calls)
+static u64 tail_call_interp(u64 ctx, u64 count, u32 *cnt)
 {
-	return nb_interp_run_chain(tail_pending, ctx, (u32)tail_calls);
+	u32 own = (u32)count;
+
+	return nb_interp_run_chain(tail_pending, ctx, cnt ? cnt : &own);
 }
 
 static enum x86_alu alu_op(u8 bpf_op)
@@ -302,6 +308,16 @@ static void emit_epilogue(struct jit_ctx *c)
 	emit_ret(b);
 }
 
+/* The run's tail-call count starts here, in this env, at 0. */
+static void emit_own_tail_call_cnt(struct jit_ctx *c)
+{
+	struct x86_buf *b = &c->b;
+
+	emit_store_imm(b, 8, ENV, ENV_OFF(tail_calls), 0); /* and depth */
+	emit_lea(b, AUX, ENV, ENV_OFF(tail_calls));
+	emit_store(b, 8, ENV, ENV_OFF(tail_call_cnt), AUX);
+}
+
 /*
  * The unchecked native entry u64 fn(r1, r2), which the main function's code follows: save the
  * callee-saved registers the program uses, put the env below them (r12), and make the main
@@ -317,7 +333,7 @@ static void emit_main_entry(struct jit_ctx *c, u32 stack)
 	emit_saves(c);
 	emit_alu_imm(b, X86_W64, ALU_SUB, RSP, c->reserve);
 	emit_mov(b, X86_W64, ENV, RSP);
-	emit_store_imm(b, 8, ENV, ENV_OFF(tail_calls), 0); /* and depth */
+	emit_own_tail_call_cnt(c);
 	/* The verifier proves nothing reads them; unproven code finds them zero. */
 	if (!c->prog->verified)
 		for (u32 i = 0; i < ARRAY_SIZE(cleared); i++)
@@ -328,18 +344,26 @@ static void emit_main_entry(struct jit_ctx *c, u32 stack)
 }
 
 /*
- * Where a tail call lands, as if called from the chain's caller: the same saves and env, the
- * chain's count from r10 (the caller's count plus one), then the main function's frame.
+ * Where a tail call lands, as if called from where the tail call returns to: the same saves
+ * and env, then the main function's frame. The run's count comes in r11, a pointer into the
+ * env of a program further down the stack (a tail call from a subprogram, or from a program
+ * that was so entered), or NULL: then the count is r10 and lives in this env.
  */
 static void emit_tail_entry(struct jit_ctx *c)
 {
 	struct x86_buf *b = &c->b;
+	u32 shared;
 
 	c->tail_entry = b->len;
 	emit_saves(c);
 	emit_alu_imm(b, X86_W64, ALU_SUB, RSP, c->reserve);
 	emit_mov(b, X86_W64, ENV, RSP);
 	emit_store(b, 8, ENV, ENV_OFF(tail_calls), AUX); /* and depth 0 */
+	emit_alu(b, X86_W64, ALU_TEST, AUX2, AUX2);
+	shared = emit_jcc8_fwd(b, CC_NE);
+	emit_lea(b, AUX2, ENV, ENV_OFF(tail_calls));
+	bind8(b, shared);
+	emit_store(b, 8, ENV, ENV_OFF(tail_call_cnt), AUX2);
 	emit_jmp32(b, c->body_start);
 }
 
@@ -362,7 +386,7 @@ static void emit_entry(struct jit_ctx *c, u32 target, bool main)
 	} else {
 		emit_alu_imm(b, X86_W64, ALU_SUB, RSP, c->reserve);
 		emit_mov(b, X86_W64, ENV, RSP);
-		emit_store_imm(b, 8, ENV, ENV_OFF(tail_calls), 0); /* and depth */
+		emit_own_tail_call_cnt(c);
 	}
 	/* Verified code reads no register it did not get (nor could it: r7..r9 may be unsaved). */
 	if (c->checked || !c->prog->verified)
@@ -407,6 +431,7 @@ static void emit_shared(struct jit_ctx *c)
 		 */
 		c->tail_interp = b->len;
 		emit_mov(b, 0, RSI, AUX);
+		emit_mov(b, X86_W64, RDX, AUX2);
 		emit_mov_imm64(b, AUX2, (u64)(uintptr_t)tail_call_interp);
 		emit_jmp_reg(b, AUX2);
 	}
@@ -793,7 +818,10 @@ static u32 emit_ld_abs_inline(struct jit_ctx *c, const struct bpf_insn *insn, u3
 	return slow;
 }
 
-/* LD_ABS / LD_IND: r0 = ops->ld_abs(r6, off, size); failure ends the run with r0 = 0. */
+/*
+ * LD_ABS / LD_IND: r0 = ops->ld_abs(r6, off, size); a failure returns 0 from the function, as
+ * the kernel's gen_ld_abs does with its hidden exit.
+ */
 static void emit_ld_abs(struct jit_ctx *c, const struct bpf_insn *insn)
 {
 	static const u8 kept[] = { RDI, RSI, RDX, RCX, R8 };
@@ -801,7 +829,7 @@ static void emit_ld_abs(struct jit_ctx *c, const struct bpf_insn *insn)
 	bool in_line = c->prog->ops->ld_abs_linear && c->prog->verified && !c->checked &&
 		       (BPF_MODE(insn->code) == BPF_IND ||
 			(insn->imm >= 0 && insn->imm <= INT32_MAX - 4));
-	u32 slow = 0, slow2 = 0, done = 0;
+	u32 slow = 0, slow2 = 0, done = 0, loaded;
 	/*
 	 * The interpreter keeps r1..r5; the verifier proves nobody reads them after LD_ABS, so
 	 * only unproven programs pay for keeping them. Five pushes and the result slot, or the
@@ -832,7 +860,14 @@ static void emit_ld_abs(struct jit_ctx *c, const struct bpf_insn *insn)
 	emit_mov(b, X86_W64, RCX, RSP);
 	emit_call_abs(b, c->prog->ops->ld_abs);
 	emit_alu(b, 0, ALU_TEST, RAX, RAX);
-	emit_jcc32(b, CC_S, c->abort0);
+	loaded = emit_jcc8_fwd(b, CC_NS);
+	emit_alu_imm(b, X86_W64, ALU_ADD, RSP, slot);
+	if (keep)
+		for (u32 i = ARRAY_SIZE(kept); i-- > 0;)
+			emit_pop(b, kept[i]);
+	emit_zero(b, RAX);
+	emit_epilogue(c);
+	bind8(b, loaded);
 	emit_load(b, 4, RAX, RSP, 0);
 	emit_alu_imm(b, X86_W64, ALU_ADD, RSP, slot);
 	if (keep)
@@ -943,16 +978,19 @@ static void emit_pseudo_call(struct jit_ctx *c, u32 i, const struct bpf_insn *in
 }
 
 /*
- * bpf_tail_call(ctx, map, index), only ever in the main function: on a hit below the chain
- * limit, unwind this program's frame and saves and jump to the target's tail entry, which makes
- * its own (the kernel's JIT does the same); on a miss continue with the next instruction.
+ * bpf_tail_call(ctx, map, index): on a hit below the run's limit, unwind this function's frame
+ * and saves and jump to the target's tail entry, which makes its own (the kernel's JIT does the
+ * same); on a miss continue with the next instruction. From the main function the target
+ * returns to the program's caller; from a subprogram to the subprogram's caller, whose frames
+ * stay below and whose env keeps the run's count (r11 hands the target a pointer to it).
  */
 static void emit_tail_call(struct jit_ctx *c)
 {
 	struct x86_buf *b = &c->b;
-	u32 l_limit, l_miss;
+	u32 l_limit, l_miss, l_shared;
 
-	emit_alu_mem_imm(b, 0, ALU_CMP, ENV, ENV_OFF(tail_calls), NB_MAX_TAIL_CALLS);
+	emit_load(b, 8, AUX, ENV, ENV_OFF(tail_call_cnt));
+	emit_alu_mem_imm(b, 0, ALU_CMP, AUX, 0, NB_MAX_TAIL_CALLS);
 	l_limit = emit_jcc8_fwd(b, CC_AE);
 	emit_push(b, RDI);
 	emit_push(b, RDI);
@@ -964,11 +1002,24 @@ static void emit_tail_call(struct jit_ctx *c)
 	emit_pop(b, RDI);
 	emit_alu(b, X86_W64, ALU_TEST, RAX, RAX);
 	l_miss = emit_jcc8_fwd(b, CC_E);
-	/* The count goes on in r10; rdi keeps the ctx through the unwinding. */
-	emit_load(b, 4, AUX, ENV, ENV_OFF(tail_calls));
-	emit_alu_imm(b, 0, ALU_ADD, AUX, 1);
-	emit_lea(b, RSP, RBP, c->reserve);
-	emit_restores(c);
+	/* Count the call where the run counts; rdi keeps the ctx through the unwinding. */
+	emit_load(b, 8, AUX2, ENV, ENV_OFF(tail_call_cnt));
+	emit_alu_mem_imm(b, 0, ALU_ADD, AUX2, 0, 1);
+	emit_load(b, 4, AUX, AUX2, 0);
+	if (c->in_main) {
+		/* The count in this env dies with the frame: the target keeps it (r11 = NULL). */
+		emit_lea(b, ADDR, ENV, ENV_OFF(tail_calls));
+		emit_alu(b, X86_W64, ALU_CMP, AUX2, ADDR);
+		l_shared = emit_jcc8_fwd(b, CC_NE);
+		emit_alu(b, 0, ALU_XOR, AUX2, AUX2);
+		bind8(b, l_shared);
+		emit_lea(b, RSP, RBP, c->reserve);
+		emit_restores(c);
+	} else {
+		emit_mov(b, X86_W64, RSP, RBP);
+		for (u32 i = ARRAY_SIZE(func_saved); i-- > 0;)
+			emit_pop(b, func_saved[i]);
+	}
 	emit_jmp_reg(b, RAX);
 	bind8(b, l_limit);
 	bind8(b, l_miss);

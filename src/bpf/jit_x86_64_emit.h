@@ -29,7 +29,7 @@ enum x86_reg {
 /* Condition codes (the low nibble of jcc). */
 enum x86_cc {
 	CC_B = 0x2, CC_AE = 0x3, CC_E = 0x4, CC_NE = 0x5, CC_BE = 0x6, CC_A = 0x7,
-	CC_S = 0x8, CC_L = 0xc, CC_GE = 0xd, CC_LE = 0xe, CC_G = 0xf,
+	CC_S = 0x8, CC_NS = 0x9, CC_L = 0xc, CC_GE = 0xd, CC_LE = 0xe, CC_G = 0xf,
 };
 
 /* Group-1 ALU opcodes (op r/m, reg) and their /digit for the immediate forms. */

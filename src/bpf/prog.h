@@ -89,8 +89,11 @@ u64 nb_prog_run_stats(const struct nb_prog *prog, const void *ctx);
 
 /* Engines. */
 u64 nb_interp_run(const struct nb_prog *prog, u64 r1, u64 r2);
-/* The interpreter continuing a tail-call chain that has made tail_calls calls so far. */
-u64 nb_interp_run_chain(const struct nb_prog *prog, u64 r1, u32 tail_calls);
+/*
+ * The interpreter running a tail call's target for the JIT: *tail_calls is the run's count of
+ * tail calls so far, which the target's own tail calls go on counting.
+ */
+u64 nb_interp_run_chain(const struct nb_prog *prog, u64 r1, u32 *tail_calls);
 
 /*
  * nb_prog_run for callers already inside an epoch read section (nb_epoch_read_lock or an

@@ -43,6 +43,14 @@ struct nb_prog_type_ops {
 	enum bpf_prog_type type;
 	const char *name;		/* bpftool's name: "sched_cls", "xdp", ... */
 	u32 ctx_size;			/* bytes of the uapi context (__sk_buff, xdp_md); 0: none */
+	/*
+	 * The context's struct names in BTF: a global function's `struct NAME *` argument is the
+	 * context when NAME is the uapi struct ("__sk_buff") or the kernel struct it projects
+	 * ("sk_buff"), as the kernel's btf_is_prog_ctx_type decides. NULL: only `void *` tagged
+	 * __arg_ctx.
+	 */
+	const char *ctx_btf_name;
+	const char *kern_ctx_btf_name;
 
 	const struct nb_func_proto *(*get_func_proto)(enum bpf_func_id id,
 						      const struct nb_prog *prog);

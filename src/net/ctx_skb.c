@@ -371,6 +371,8 @@ static const struct nb_func_proto *sk_filter_get_func_proto(enum bpf_func_id id,
 		.type = prog_type,                                                          \
 		.name = type_name,                                                          \
 		.ctx_size = sizeof(struct __sk_buff),                                       \
+		.ctx_btf_name = "__sk_buff",                                                \
+		.kern_ctx_btf_name = "sk_buff",                                             \
 		.get_func_proto = tc_cls_act_get_func_proto,                                \
 		.is_valid_access = tc_cls_act_is_valid_access,                              \
 		.convert_ctx_access = skb_convert_ctx_access,                               \
@@ -391,6 +393,8 @@ static const struct nb_prog_type_ops socket_filter_prog_type = {
 	.type = BPF_PROG_TYPE_SOCKET_FILTER,
 	.name = "socket_filter",
 	.ctx_size = sizeof(struct __sk_buff),
+	.ctx_btf_name = "__sk_buff",
+	.kern_ctx_btf_name = "sk_buff",
 	.get_func_proto = sk_filter_get_func_proto,
 	.is_valid_access = sk_filter_is_valid_access,
 	.convert_ctx_access = skb_convert_ctx_access,

@@ -340,7 +340,7 @@ static const struct vt_case cases[] = {
 	    NB_ST_MEM(BPF_DW, BPF_REG_1, 0, 7), EXIT0 } },
 	{ "call_recursion", 0, "the call stack of 9 frames is too deep",
 	  { NB_CALL_REL(1), NB_EXIT(), NB_CALL_REL(-1), NB_EXIT() } },
-	{ "call_combined_stack", 0, "combined stack size of 2 calls is 544. Too large",
+	{ "call_combined_stack", 0, "combined stack size of 2 calls is 528. Too large",
 	  { NB_ST_MEM(BPF_DW, BPF_REG_10, -512, 0), NB_CALL_REL(1), NB_EXIT(),
 	    NB_ST_MEM(BPF_DW, BPF_REG_10, -8, 0), EXIT0 } },
 

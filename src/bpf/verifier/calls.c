@@ -528,8 +528,6 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 		verbose(env, "tail_call would lead to reference leak\n");
 		return -EINVAL;
 	}
-	if (func_id == BPF_FUNC_tail_call)
-		env->subprog[cur_func(env)->subprogno].has_tail_call = true;
 	if (meta.subprogno >= 0) {
 		if (func_id != BPF_FUNC_loop && func_id != BPF_FUNC_for_each_map_elem) {
 			verbose(env, "callbacks of func %s#%d are not supported\n",
@@ -589,8 +587,40 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 			func_name(func_id), func_id);
 		return -EINVAL;
 	}
-	if (fn->changes_pkt_data)
+	/*
+	 * A tail call from a subprogram returns to its caller when the target exits, after the
+	 * target may have moved the packet data.
+	 */
+	if (fn->changes_pkt_data || (func_id == BPF_FUNC_tail_call && env->cur->curframe))
 		clear_all_pkt_pointers(env);
+	if (func_id == BPF_FUNC_tail_call && env->cur->curframe)
+		return subprog_early_return(env, insn_idx, false);
+	return 0;
+}
+
+/*
+ * A call of a global function is checked against its prototype and not followed: the function
+ * is verified once, on its own (do_check_subprogs), for any arguments the prototype allows.
+ * The caller gets an unknown scalar back, and loses its packet pointers if the function may
+ * move the packet data.
+ */
+static int call_global_func(struct nb_verifier_env *env, u32 subprog)
+{
+	struct nb_func_state *caller = cur_func(env);
+	int err = btf_check_subprog_call(env, subprog, caller->regs);
+
+	if (err) {
+		if (err != -EFAULT)
+			verbose(env, "Caller passes invalid args into func#%u ('%s')\n", subprog,
+				subprog_name(env, subprog));
+		return err;
+	}
+	if (env->subprog[subprog].changes_pkt_data)
+		clear_all_pkt_pointers(env);
+	env->subprog[subprog].called = true;
+	for (int i = BPF_REG_1; i <= BPF_REG_5; i++)
+		mark_reg_not_init(&caller->regs[i]);
+	mark_reg_unknown(&caller->regs[BPF_REG_0]);
 	return 0;
 }
 
@@ -605,6 +635,8 @@ int check_func_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *ins
 		verbose(env, "verifier bug. No program starts at insn %u\n", target);
 		return -EFAULT;
 	}
+	if (env->subprog[subprog].is_global)
+		return call_global_func(env, subprog);
 	if (st->curframe + 1 >= NB_MAX_CALL_FRAMES) {
 		verbose(env, "the call stack of %d frames is too deep !\n", st->curframe + 2);
 		return -E2BIG;
@@ -681,4 +713,27 @@ int prepare_func_exit(struct nb_verifier_env *env, u32 *insn_idx)
 	}
 	free_func_state(callee);
 	return 0;
+}
+
+/*
+ * Instructions that may leave a subprogram early (the kernel walks both ways): LD_ABS and
+ * LD_IND whose load fails return 0 to the caller (gen_ld_abs ends with a hidden exit), a tail
+ * call that hits returns its target's r0. The instruction's normal way goes on at the next
+ * instruction; this path returns to the caller now.
+ */
+int subprog_early_return(struct nb_verifier_env *env, u32 *insn_idx, bool r0_zero)
+{
+	struct nb_reg_state *r0;
+	int err;
+
+	if (!push_stack(env, *insn_idx + 1, *insn_idx))
+		return -ENOMEM;
+	r0 = &cur_regs(env)[BPF_REG_0];
+	if (r0_zero)
+		mark_reg_known_zero(r0);
+	else
+		mark_reg_unknown(r0);
+	/* As at an exit: the callee's reads reach its callers' instances first. */
+	err = nb_update_live_stack(env);
+	return err ?: prepare_func_exit(env, insn_idx);
 }

@@ -54,13 +54,6 @@ int check_subprogs(struct nb_verifier_env *env)
 			i++;
 	}
 	qsort(starts, n, sizeof(starts[0]), cmp_u32);
-	/* Without BTF the kernel refuses tail calls outside the main program. */
-	for (u32 i = n > 1 ? starts[1] : env->len; i < env->len; i++) {
-		if (insn_is_helper_call(&env->insns[i]) && env->insns[i].imm == BPF_FUNC_tail_call) {
-			verbose(env, "tail_call is not allowed in subprogs without BTF\n");
-			return -EINVAL;
-		}
-	}
 	for (u32 i = 0; i < n; i++)
 		env->subprog[i].start = starts[i];
 	env->subprog[n].start = env->len;
@@ -99,6 +92,8 @@ int insn_successors(const struct nb_verifier_env *env, u32 idx, u32 succ[2])
 	succ[n++] = idx + (insn_is_ldimm64(insn) ? 2 : 1);
 	if (insn_is_cond_jmp(insn))
 		succ[n++] = idx + insn->off + 1;
+	else if (env->aux[idx].early_exit)
+		succ[n++] = env->aux[idx].early_exit - 1;	/* a tail call, an LD_ABS */
 	return n;
 }
 

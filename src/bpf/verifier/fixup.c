@@ -35,57 +35,129 @@ static u32 subprog_of(const struct nb_verifier_env *env, u32 insn)
 	return i;
 }
 
-/*
- * Deepest stack over every call chain starting at subprogram idx; memo[] keeps each subprogram's
- * answer (0: not computed yet), so that many calls to the same subprogram cost one walk.
- */
-static int max_chain_depth(struct nb_verifier_env *env, u32 idx, u32 frames, u32 *memo,
-			   u32 *depth)
+/* A frame's stack as the kernel's JIT allocates it: the verified depth rounded up to 16. */
+static u32 frame_size(const struct nb_verifier_env *env, u32 idx)
 {
-	u32 own = round_up(env->subprog[idx].stack_depth ?: 1, 32), deepest = 0;
+	return round_up(env->subprog[idx].stack_depth, 16);
+}
 
-	if (frames > NB_MAX_CALL_FRAMES) {
-		verbose(env, "the call stack of %u frames is too deep !\n", frames);
-		return -E2BIG;
-	}
-	if (memo[idx]) {
-		*depth = memo[idx];
-		return 0;
-	}
+/* The subprogram a walked call or callback reference at insn i enters, or -1. */
+static int walked_callee(const struct nb_verifier_env *env, u32 i)
+{
+	const struct bpf_insn *insn = &env->insns[i];
+
+	if (!insn_is_pseudo_call(insn) &&
+	    !(insn_is_ldimm64(insn) && insn->src_reg == BPF_PSEUDO_FUNC))
+		return -1;
+	if (!env->aux[i].seen)
+		return -1;
+	return subprog_of(env, i + insn->imm + 1);
+}
+
+struct chain {
+	u32 depth;	/* bytes of the deepest chain from a subprogram down */
+	u32 frames;	/* its frames up to the last that takes stack */
+	u32 calls;	/* frames of the longest chain from the subprogram down */
+	bool done;
+};
+
+/* The kernel's words: it counts the frames below the one that would be too many. */
+static int too_deep(struct nb_verifier_env *env, u32 frames)
+{
+	verbose(env, "the call stack of %u frames is too deep !\n", frames - 1);
+	return -E2BIG;
+}
+
+/*
+ * Deepest stack and longest chain over every call chain starting at subprogram idx, reached
+ * with frames frames (idx's included); memo[] keeps each subprogram's answer, so that many
+ * calls to the same subprogram cost one walk. Global functions are verified on their own, so
+ * this walk is what bounds the frames of chains through them.
+ */
+static int max_chain_depth(struct nb_verifier_env *env, u32 idx, u32 frames, struct chain *memo)
+{
+	struct chain deepest = { 0 };
+	u32 longest = 0;
+
+	if (frames > NB_MAX_CALL_FRAMES)
+		return too_deep(env, frames);
+	if (memo[idx].done)
+		return frames - 1 + memo[idx].calls > NB_MAX_CALL_FRAMES ?
+		       too_deep(env, frames - 1 + memo[idx].calls) : 0;
 	for (u32 i = env->subprog[idx].start; i < env->subprog[idx + 1].start; i++) {
-		const struct bpf_insn *insn = &env->insns[i];
-		u32 d;
-		int err;
+		int callee = walked_callee(env, i), err;
 
-		if (!insn_is_pseudo_call(insn) &&
-		    !(insn_is_ldimm64(insn) && insn->src_reg == BPF_PSEUDO_FUNC))
+		if (callee < 0)
 			continue;
-		if (!env->aux[i].seen)
-			continue;
-		err = max_chain_depth(env, subprog_of(env, i + insn->imm + 1), frames + 1, memo,
-				      &d);
+		err = max_chain_depth(env, callee, frames + 1, memo);
 		if (err)
 			return err;
-		if (d > deepest)
-			deepest = d;
+		if (memo[callee].depth > deepest.depth || !deepest.frames)
+			deepest = memo[callee];
+		if (memo[callee].calls > longest)
+			longest = memo[callee].calls;
 	}
-	*depth = memo[idx] = own + deepest;
+	memo[idx].depth = frame_size(env, idx) + deepest.depth;
+	/* The frames up to the last that takes stack, as the kernel counts them. */
+	memo[idx].frames = 1 + (deepest.depth ? deepest.frames : 0);
+	memo[idx].calls = 1 + longest;
+	memo[idx].done = true;
+	return 0;
+}
+
+/*
+ * A tail call leaves its caller's frames on the stack while the target makes its own, up to 33
+ * times: the kernel bounds the frames below a subprogram that tail-calls to 256 bytes (so that
+ * a chain stays within 33 * 256 bytes). callers[s] receives the deepest stack of any chain of
+ * callers of subprogram s (-1: no walked path calls it).
+ */
+static int check_tail_call_stack(struct nb_verifier_env *env)
+{
+	s32 callers[NB_MAX_SUBPROGS];
+
+	for (u32 s = 0; s < env->subprog_cnt; s++)
+		callers[s] = s ? -1 : 0;
+	/* Chains are at most NB_MAX_CALL_FRAMES long: that many rounds reach every one. */
+	for (u32 round = 0; round < NB_MAX_CALL_FRAMES; round++) {
+		for (u32 c = 0; c < env->subprog_cnt; c++) {
+			if (callers[c] < 0)
+				continue;
+			for (u32 i = env->subprog[c].start; i < env->subprog[c + 1].start; i++) {
+				int s = walked_callee(env, i);
+				s32 d = callers[c] + (s32)frame_size(env, c);
+
+				if (s >= 0 && d > callers[s])
+					callers[s] = d;
+			}
+		}
+	}
+	for (u32 s = 1; s < env->subprog_cnt; s++) {
+		if (env->subprog[s].has_tail_call && callers[s] >= 256) {
+			verbose(env, "tail_calls are not allowed when call stack of previous "
+				"frames is %d bytes. Too large\n", callers[s]);
+			return -EACCES;
+		}
+	}
 	return 0;
 }
 
 int check_max_stack_depth(struct nb_verifier_env *env)
 {
-	u32 depth, deepest_frame = 0, memo[NB_MAX_SUBPROGS] = { 0 };
+	struct chain memo[NB_MAX_SUBPROGS] = { 0 };
+	u32 deepest_frame = 0;
 	int err;
 
-	err = max_chain_depth(env, 0, 1, memo, &depth);
+	err = max_chain_depth(env, 0, 1, memo);
 	if (err)
 		return err;
-	if (depth > NB_STACK_SIZE) {
-		verbose(env, "combined stack size of %u calls is %u. Too large\n",
-			env->subprog_cnt, depth);
+	if (memo[0].depth > NB_STACK_SIZE) {
+		verbose(env, "combined stack size of %u calls is %u. Too large\n", memo[0].frames,
+			memo[0].depth);
 		return -EACCES;
 	}
+	err = check_tail_call_stack(env);
+	if (err)
+		return err;
 	for (u32 i = 0; i < env->subprog_cnt; i++)
 		if (env->subprog[i].stack_depth > deepest_frame)
 			deepest_frame = env->subprog[i].stack_depth;

@@ -226,6 +226,7 @@ void print_failing_path(struct nb_verifier_env *env)
 	for (u32 i = 0; i < env->trace_len; i++) {
 		const struct nb_trace_entry *e = &env->trace[i];
 
+		print_insn_source(env, e->insn_idx);
 		print_insn(env, e->insn_idx);
 		if (e->regno >= 0) {
 			if (e->frameno)

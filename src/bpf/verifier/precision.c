@@ -324,6 +324,35 @@ static void bt_sync_linked_regs(struct nb_backtrack_state *bt,
 #define BT_GIVE_UP 1
 
 /*
+ * Back into a callee from the instruction after its call (or from the helper that called a
+ * callback): the callee left there, by its exit or early (a tail call that hit, an LD_ABS
+ * that failed). A callback's R1-R5 were set by the helper; a function's result R0 is the
+ * callee's R0 after an exit (r0_is_callees), the tail call's target's or 0 after an early
+ * return.
+ */
+static int bt_return_into_callee(struct nb_verifier_env *env, s64 subseq_idx,
+				 struct nb_backtrack_state *bt, bool r0_is_callees)
+{
+	bool r0_precise;
+
+	if (subseq_idx >= 0 && env->aux[subseq_idx].calls_callback)
+		for (u32 i = BPF_REG_1; i <= BPF_REG_5; i++)
+			bt_clear_reg(bt, i);
+	if (bt->reg_masks[bt->frame] & REGMASK_ARGS)
+		return BT_GIVE_UP;
+	r0_precise = r0_is_callees && subseq_idx >= 1 &&
+		     insn_is_pseudo_call(&env->insns[subseq_idx - 1]) &&
+		     bt_is_reg_set(bt, BPF_REG_0);
+	bt_clear_reg(bt, BPF_REG_0);
+	if (bt->frame + 1 >= NB_MAX_CALL_FRAMES)
+		return BT_GIVE_UP;
+	bt->frame++;
+	if (r0_precise)
+		bt_set_reg(bt, BPF_REG_0);
+	return 0;
+}
+
+/*
  * Registers and slots needed after insn idx become those needed before it. subseq_idx is the
  * instruction that followed idx on the path (the previous one backtracked).
  */
@@ -423,32 +452,14 @@ static int backtrack_insn(struct nb_verifier_env *env, u32 idx, s64 subseq_idx,
 			bt_clear_reg(bt, BPF_REG_0);
 			if (bt->reg_masks[bt->frame] & REGMASK_ARGS)
 				return BT_GIVE_UP;
+			/* A tail call that hit returned to the caller: its R0 is the target's. */
+			if (insn->imm == BPF_FUNC_tail_call && subseq_idx >= 0 &&
+			    subseq_idx != (s64)idx + 1)
+				return bt_return_into_callee(env, subseq_idx, bt, false);
 			break;
 		}
-		if (opcode == BPF_EXIT) {
-			bool r0_precise;
-
-			/*
-			 * Back into a callee from the instruction after its call (or from the
-			 * helper that called a callback). A callback's R1-R5 were set by the
-			 * helper; a function's result R0 is the callee's R0.
-			 */
-			if (subseq_idx >= 0 && env->aux[subseq_idx].calls_callback)
-				for (u32 i = BPF_REG_1; i <= BPF_REG_5; i++)
-					bt_clear_reg(bt, i);
-			if (bt->reg_masks[bt->frame] & REGMASK_ARGS)
-				return BT_GIVE_UP;
-			r0_precise = subseq_idx >= 1 &&
-				     insn_is_pseudo_call(&env->insns[subseq_idx - 1]) &&
-				     bt_is_reg_set(bt, BPF_REG_0);
-			bt_clear_reg(bt, BPF_REG_0);
-			if (bt->frame + 1 >= NB_MAX_CALL_FRAMES)
-				return BT_GIVE_UP;
-			bt->frame++;
-			if (r0_precise)
-				bt_set_reg(bt, BPF_REG_0);
-			return 0;
-		}
+		if (opcode == BPF_EXIT)
+			return bt_return_into_callee(env, subseq_idx, bt, true);
 		if (BPF_SRC(insn->code) == BPF_X && insn_is_cond_jmp(insn)) {
 			if (!bt_is_reg_set(bt, dreg) && !bt_is_reg_set(bt, sreg))
 				return 0;
@@ -460,11 +471,18 @@ static int backtrack_insn(struct nb_verifier_env *env, u32 idx, s64 subseq_idx,
 		}
 		break;
 	case BPF_LD:
+		if (BPF_MODE(insn->code) != BPF_IMM) {
+			/* LD_ABS/LD_IND: a packet read, not followed */
+			if (bt_is_reg_set(bt, BPF_REG_0))
+				return BT_GIVE_UP;
+			/* One that failed in a subprogram returned 0 to the caller. */
+			if (subseq_idx >= 0 && subseq_idx != (s64)idx + 1)
+				return bt_return_into_callee(env, subseq_idx, bt, false);
+			return 0;
+		}
 		if (!bt_is_reg_set(bt, dreg))
 			return 0;
 		bt_clear_reg(bt, dreg);
-		if (BPF_MODE(insn->code) != BPF_IMM)
-			return BT_GIVE_UP;	/* LD_ABS/LD_IND: a packet read, not followed */
 		break;
 	}
 	bt_sync_linked_regs(bt, hist);

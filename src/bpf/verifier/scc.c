@@ -291,7 +291,8 @@ bool incomplete_read_marks(struct nb_verifier_env *env, const struct nb_verifier
 	return visit && visit->backedges;
 }
 
-void free_scc_info(struct nb_verifier_env *env)
+/* The visits of a walk (and their backedges), as a new walk from another function needs. */
+void free_scc_visits(struct nb_verifier_env *env)
 {
 	if (!env->scc_info)
 		return;
@@ -303,7 +304,13 @@ void free_scc_info(struct nb_verifier_env *env)
 		for (u32 j = 0; j < info->num_visits; j++)
 			free_backedges(&info->visits[j]);
 		free(info);
+		env->scc_info[i] = NULL;
 	}
+}
+
+void free_scc_info(struct nb_verifier_env *env)
+{
+	free_scc_visits(env);
 	free(env->scc_info);
 	env->scc_info = NULL;
 }

@@ -99,9 +99,11 @@ static int check_return_code(struct nb_verifier_env *env)
 	return 0;
 }
 
+/* The exit of the function verified on its own: the program, or a global function. */
 static int check_main_exit(struct nb_verifier_env *env)
 {
 	struct nb_verifier_state *st = env->cur;
+	const struct nb_reg_state *r0 = &cur_regs(env)[BPF_REG_0];
 	int err;
 
 	err = check_reg_arg_read(env, BPF_REG_0);
@@ -111,6 +113,15 @@ static int check_main_exit(struct nb_verifier_env *env)
 		verbose(env, "Unreleased reference id=%u alloc_insn=%u\n", st->refs[0].id,
 			st->refs[0].insn_idx);
 		return -EINVAL;
+	}
+	if (st->frame[0]->subprogno) {
+		/* A global function's caller takes its r0 for an unknown scalar. */
+		if (r0->type != SCALAR_VALUE) {
+			verbose(env, "At subprogram exit the register R0 is not a scalar value "
+				"(%s)\n", reg_type_str(r0->type));
+			return -EINVAL;
+		}
+		return 0;
 	}
 	return check_return_code(env);
 }
@@ -154,8 +165,13 @@ static int do_check_insn(struct nb_verifier_env *env, u32 *insn_idx, bool *path_
 	case BPF_STX:
 		return insn_is_atomic(insn) ? check_atomic(env, insn) : check_load_store(env, insn);
 	case BPF_LD:
-		if (!insn_is_ldimm64(insn))
-			return check_ld_abs(env, insn);
+		if (!insn_is_ldimm64(insn)) {
+			err = check_ld_abs(env, insn);
+			/* In a subprogram a failing load returns 0 to the caller. */
+			if (!err && env->cur->curframe)
+				err = subprog_early_return(env, insn_idx, true);
+			return err;
+		}
 		err = check_ld_imm(env, insn);
 		(*insn_idx)++;
 		return err;
@@ -190,9 +206,8 @@ static int do_check_insn(struct nb_verifier_env *env, u32 *insn_idx, bool *path_
 	}
 }
 
-static int do_check(struct nb_verifier_env *env)
+static int do_check(struct nb_verifier_env *env, u32 insn_idx)
 {
-	u32 insn_idx = 0;
 	int err;
 
 	env->prev_insn_idx = (u32)-1;
@@ -254,9 +269,14 @@ next_path:
 	}
 }
 
-static struct nb_verifier_state *init_state(struct nb_verifier_env *env)
+/*
+ * The state a function is verified from on its own: the program gets its context in r1; a
+ * global function what its prototype promises (btf_prepare_func_args succeeded at the call).
+ */
+static struct nb_verifier_state *init_state(struct nb_verifier_env *env, u32 subprog)
 {
 	struct nb_verifier_state *st = calloc(1, sizeof(*st));
+	const struct nb_subprog_info *sub = &env->subprog[subprog];
 	struct nb_func_state *f;
 
 	if (!st)
@@ -267,10 +287,33 @@ static struct nb_verifier_state *init_state(struct nb_verifier_env *env)
 		return NULL;
 	}
 	st->frame[0] = f;
+	f->subprogno = subprog;
 	for (int i = 0; i < NB_MAX_BPF_REG; i++)
 		mark_reg_not_init(&f->regs[i]);
-	mark_pointer(&f->regs[BPF_REG_1], PTR_TO_CTX);
 	mark_pointer(&f->regs[BPF_REG_10], PTR_TO_STACK);
+	if (!subprog) {
+		mark_pointer(&f->regs[BPF_REG_1], PTR_TO_CTX);
+		return st;
+	}
+	for (u32 i = 0; i < sub->arg_cnt; i++) {
+		struct nb_reg_state *reg = &f->regs[BPF_REG_1 + i];
+
+		switch (sub->args[i].type) {
+		case NB_SUBPROG_ARG_SCALAR:
+			mark_reg_unknown(reg);
+			break;
+		case NB_SUBPROG_ARG_CTX:
+			mark_pointer(reg, PTR_TO_CTX);
+			break;
+		case NB_SUBPROG_ARG_MEM:
+			mark_pointer(reg, PTR_TO_MEM |
+					  (sub->args[i].nullable ? PTR_MAYBE_NULL : 0));
+			reg->mem_size = sub->args[i].mem_size;
+			if (sub->args[i].nullable)
+				reg->id = ++env->id_gen;
+			break;
+		}
+	}
 	return st;
 }
 
@@ -303,6 +346,92 @@ static void print_stats(struct nb_verifier_env *env)
 		       env->peak_states);
 }
 
+/* Drops what the walk of one function left: pending branches, explored states, its path. */
+static int reset_walk(struct nb_verifier_env *env)
+{
+	while (env->head) {
+		struct nb_stack_elem *elem = env->head;
+
+		env->head = elem->next;
+		free_verifier_state(&elem->st, false);
+		free(elem);
+	}
+	env->stack_size = 0;
+	if (env->cur)
+		free_verifier_state(env->cur, true);
+	env->cur = NULL;
+	free_explored_states(env);
+	free_scc_visits(env);
+	env->explored_states_size = env->free_list_size = env->num_backedges = 0;
+	env->trace_len = 0;
+	env->trace_overflow = false;
+	env->prev_linfo = NULL;
+	env->explored = calloc(env->len, sizeof(*env->explored));
+	return env->explored ? 0 : -ENOMEM;
+}
+
+/*
+ * do_check_common: one walk from a function's entry, the program's (subprog 0) or a global
+ * function's. A rejection leaves the failing instruction (with its source line) in the log.
+ */
+static int do_check_common(struct nb_verifier_env *env, u32 subprog)
+{
+	int err = reset_walk(env);
+
+	if (err)
+		return err;
+	env->cur = init_state(env, subprog);
+	if (!env->cur)
+		return -ENOMEM;
+	if (subprog && env->log_verbose)
+		nb_log_printf(env->log, "Validating %s() func#%u...\n", subprog_name(env, subprog),
+			      subprog);
+	err = do_check(env, env->subprog[subprog].start);
+	if (!err)
+		return 0;
+	if (subprog && !env->log_verbose)
+		nb_log_printf(env->log, "Validating %s() func#%u...\n", subprog_name(env, subprog),
+			      subprog);
+	if (env->log_verbose)
+		print_failing_path(env);
+	if (env->insn_idx < env->len) {
+		print_insn_source(env, env->insn_idx);
+		print_insn(env, env->insn_idx);
+		nb_log_printf(env->log, "\n");
+	}
+	return err;
+}
+
+/*
+ * do_check_subprogs: every global function some verified path calls, on its own, from its
+ * prototype; those calls may reveal more, so until none is left. Global functions nothing
+ * calls (dead code) are not verified, as in the kernel.
+ */
+static int do_check_subprogs(struct nb_verifier_env *env)
+{
+	bool more = true;
+
+	while (more) {
+		more = false;
+		for (u32 i = 1; i < env->subprog_cnt; i++) {
+			struct nb_subprog_info *sub = &env->subprog[i];
+			int err;
+
+			if (!sub->is_global || !sub->called || sub->verified)
+				continue;
+			err = do_check_common(env, i);
+			if (err)
+				return err;
+			if (env->log_verbose)
+				nb_log_printf(env->log, "Func#%u ('%s') is safe for any args that "
+					      "match its prototype\n", i, subprog_name(env, i));
+			sub->verified = true;
+			more = true;
+		}
+	}
+	return 0;
+}
+
 int nb_verify(struct nb_prog *prog, struct nb_log *log)
 {
 	struct nb_verifier_env *env = calloc(1, sizeof(*env));
@@ -318,27 +447,25 @@ int nb_verify(struct nb_prog *prog, struct nb_log *log)
 	env->log_verbose = log && log->level >= NB_LOG_VERBOSE;
 	env->allow_uninit_stack = true;
 	env->aux = calloc(env->len, sizeof(*env->aux));
-	env->explored = calloc(env->len, sizeof(*env->explored));
-	env->cur = init_state(env);
-	if (!env->aux || !env->explored || !env->cur) {
+	if (!env->aux) {
 		free_env(env);
 		return -ENOMEM;
 	}
 	err = check_subprogs(env);
+	if (!err) {
+		scan_subprogs(env);
+		err = check_btf_info(env);
+	}
 	err = err ?: check_cfg(env);
 	err = err ?: compute_postorder(env);
 	err = err ?: nb_stack_liveness_init(env);
 	err = err ?: compute_scc(env);
 	if (!err) {
 		compute_live_registers(env);
-		err = do_check(env);
-		if (err && env->log_verbose)
-			print_failing_path(env);
-		if (err && env->insn_idx < env->len) {
-			print_insn(env, env->insn_idx);
-			nb_log_printf(log, "\n");
-		}
+		err = do_check_common(env, 0);
 	}
+	if (!err)
+		err = do_check_subprogs(env);
 	if (!err)
 		err = check_max_stack_depth(env);
 	if (env->msg.len)

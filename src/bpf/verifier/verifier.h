@@ -22,6 +22,7 @@
 #define NB_COMPLEXITY_LIMIT	1000000		/* BPF_COMPLEXITY_LIMIT_INSNS */
 #define NB_MAX_SUBPROGS		256
 #define NB_MAX_REFS		64
+#define NB_MAX_BPF_FUNC_ARGS	5		/* MAX_BPF_FUNC_REG_ARGS: r1..r5 */
 
 /* Abstract register types, as the kernel's enum bpf_reg_type; flags above the base type. */
 enum nb_reg_type {
@@ -208,6 +209,11 @@ struct nb_insn_aux {
 	u16 live_regs;		/* registers possibly read before written from here */
 	u32 scc;		/* strongly connected component (loop) of the insn, 0: none */
 	/*
+	 * A tail call or LD_ABS may leave its function here (subprog_scan.c): an exit of the
+	 * function plus one, a successor of the instruction for the liveness analyses; 0: none.
+	 */
+	u32 early_exit;
+	/*
 	 * Helper calls with a map argument: the map every path passed (record_func_map), or
 	 * poisoned when two paths passed different maps. Inner maps appear as their template.
 	 */
@@ -215,12 +221,37 @@ struct nb_insn_aux {
 	bool map_poisoned;
 };
 
+/* What a global function's argument receives, from its BTF prototype (btf_prepare_func_args). */
+enum nb_subprog_arg_type {
+	NB_SUBPROG_ARG_SCALAR = 0,	/* an int or enum: any scalar */
+	NB_SUBPROG_ARG_CTX,		/* the program's context */
+	NB_SUBPROG_ARG_MEM,		/* mem_size bytes of memory, or NULL when nullable */
+};
+
+struct nb_subprog_arg {
+	enum nb_subprog_arg_type type;
+	bool nullable;
+	u32 mem_size;
+};
+
 struct nb_subprog_info {
 	u32 start;
 	u32 stack_depth;
 	u32 postorder_start;	/* its instructions in env->insn_postorder */
 	bool is_callback;
+	/* From its instructions (subprog_scan.c). */
 	bool has_tail_call;
+	bool has_ld_abs;
+	bool changes_pkt_data;	/* it, or a function it calls, may move the packet data */
+	/* From its func_info record (btf_func.c). */
+	u32 btf_id;		/* its BTF_KIND_FUNC; 0 without func_info */
+	bool is_global;		/* BTF_FUNC_GLOBAL: verified once, on its own */
+	bool args_cached;	/* arg_cnt and args[] derived from the prototype */
+	bool unreliable;	/* the prototype cannot be used (bad BTF, a call that mismatched) */
+	bool called;		/* a global function some verified path calls */
+	bool verified;		/* a global function verified on its own */
+	u32 arg_cnt;
+	struct nb_subprog_arg args[NB_MAX_BPF_FUNC_ARGS];
 };
 
 /* Registers and stack slots per frame that precision backtracking looks for. */
@@ -243,6 +274,7 @@ struct nb_trace_entry {
 
 struct nb_verifier_env {
 	struct nb_prog *prog;
+	const struct bpf_line_info *prev_linfo;	/* the last source line the log printed */
 	const struct nb_prog_type_ops *ops;
 	struct bpf_insn *insns;
 	u32 len;
@@ -396,10 +428,22 @@ int check_ptr_off_reg(struct nb_verifier_env *env, const struct nb_reg_state *re
 int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *insn_idx);
 int check_func_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *insn_idx);
 int prepare_func_exit(struct nb_verifier_env *env, u32 *insn_idx);
+int subprog_early_return(struct nb_verifier_env *env, u32 *insn_idx, bool r0_zero);
 int acquire_reference(struct nb_verifier_env *env, u32 insn_idx);
 int release_reference(struct nb_verifier_env *env, u32 ref_obj_id);
 void clear_all_pkt_pointers(struct nb_verifier_env *env);
 int find_subprog(struct nb_verifier_env *env, u32 off);
+
+/* btf_func.c: the program's BTF func_info and line_info */
+int check_btf_info(struct nb_verifier_env *env);
+int btf_prepare_func_args(struct nb_verifier_env *env, u32 subprog);
+int btf_check_subprog_call(struct nb_verifier_env *env, u32 subprog,
+			   const struct nb_reg_state *regs);
+const char *subprog_name(const struct nb_verifier_env *env, u32 subprog);
+void print_insn_source(struct nb_verifier_env *env, u32 insn_idx);
+
+/* subprog_scan.c */
+void scan_subprogs(struct nb_verifier_env *env);
 
 /* map_compat.c */
 int check_map_func_compatibility(struct nb_verifier_env *env, struct nb_map *map, int func_id);
@@ -419,6 +463,7 @@ int maybe_exit_scc(struct nb_verifier_env *env, struct nb_verifier_state *st);
 int add_scc_backedge(struct nb_verifier_env *env, struct nb_verifier_state *st,
 		     const struct nb_verifier_state *cur);
 bool incomplete_read_marks(struct nb_verifier_env *env, const struct nb_verifier_state *st);
+void free_scc_visits(struct nb_verifier_env *env);
 void free_scc_info(struct nb_verifier_env *env);
 
 /* precision.c */
