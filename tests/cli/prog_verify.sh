@@ -1,18 +1,20 @@
 #!/bin/bash
 # netbpf prog verify: every program of the examples and test objects verifies; a rejection
-# names the instruction and the kernel's reason, -v adds the failing path and the register
-# states, an acceptance with -v the processed instructions and states.
+# names the instruction, its source line and the kernel's reason, -v adds the failing path and
+# the register states, an acceptance with -v the processed instructions and states; a global
+# function is verified on its own and its rejection says which.
 set -u
 NETBPF=${NETBPF:-build/netbpf}
 BUILD=${NB_BUILD:-build}
 fail() { echo "FAIL: $*"; exit 1; }
 
-# Every object of the project verifies, except verifier_c.o, which holds rejects on purpose, and
-# the loader's elf_bad_*.o, which are malformed on purpose (tests/unit/test_elf_bad.c).
+# Every object of the project verifies, except verifier_c.o and verifier_global.o, which hold
+# rejects on purpose, and the loader's elf_bad_*.o, which are malformed on purpose
+# (tests/unit/test_elf_bad.c).
 n=0
 for o in "$BUILD"/examples/*.o "$BUILD"/tests/bpf/*.o; do
 	[ -e "$o" ] || continue
-	case "$o" in */verifier_c.o | */elf_bad_*.o) continue ;; esac
+	case "$o" in */verifier_c.o | */verifier_global.o | */elf_bad_*.o) continue ;; esac
 	out=$($NETBPF prog verify "$o" 2>&1) || fail "$o is rejected: $out"
 	echo "$out" | grep -q ": verified$" || fail "$o: no program listed: $out"
 	n=$((n + 1))
@@ -39,6 +41,23 @@ echo "$out" | grep -q "R1=pkt(r=14)" || fail "no state at the failure: $out"
 out=$($NETBPF prog verify "$BUILD/examples/tc_classifier.o" -v 2>&1) || fail "rejected: $out"
 echo "$out" | grep -q "processed [0-9]* insns (limit 1000000) max_states_per_insn" ||
 	fail "no statistics: $out"
+
+# A global function is verified on its own: its rejection names it, the source line of the
+# failing instruction comes first (the object is built with -g), -v shows lines on the path.
+gobj=$BUILD/tests/bpf/verifier_global.o
+out=$($NETBPF prog verify "$gobj" program bad_mem_arg_unchecked 2>&1) && fail "bad global accepted"
+echo "$out" | grep -q "^Validating g_read() func#1\.\.\.$" || fail "no function named: $out"
+echo "$out" | grep -q "^; return \*p; @ verifier_global\.c:[0-9]*$" || fail "no source line: $out"
+echo "$out" | grep -q "^R1 invalid mem access 'mem_or_null'$" || fail "no reason: $out"
+out=$($NETBPF prog verify "$gobj" program bad_nonnull_null 2>&1) && fail "NULL for nonnull accepted"
+echo "$out" | grep -q "^Caller passes invalid args into func#1 ('g_read_nonnull')$" ||
+	fail "no caller's reason: $out"
+out=$($NETBPF prog verify "$gobj" program bad_stale_pkt_after_pull -v 2>&1) && fail "stale accepted"
+echo "$out" | grep -q "^; g_pull(skb); @ verifier_global\.c:[0-9]*$" ||
+	fail "no line on the path: $out"
+out=$($NETBPF prog verify "$gobj" program ok_global_calls_global -v 2>&1) || fail "rejected: $out"
+echo "$out" | grep -q "^Func#1 ('g_twice') is safe for any args that match its prototype$" ||
+	fail "no verdict for the global function: $out"
 
 # Usage errors.
 $NETBPF prog verify >/dev/null 2>&1; [ $? -eq 2 ] || fail "no usage error without OBJ"

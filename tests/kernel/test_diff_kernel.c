@@ -40,12 +40,13 @@ static const char *const objects[] = {
 	"tests/bpf/elf_btf_pin.o", "tests/bpf/elf_iproute2.o", "tests/bpf/elf_legacy_libbpf.o",
 	"tests/bpf/disasm_forms.o", "tests/bpf/elf_iproute2_mim.o", "tests/bpf/elf_pin_mismatch.o",
 	"tests/bpf/elf_pin_share.o", "tests/bpf/verifier_parser.o", "tests/bpf/elf_self_tail.o",
-	"tests/bpf/xdp_frags.o", "tests/bpf/elf_iproute2_globals.o",
+	"tests/bpf/xdp_frags.o", "tests/bpf/elf_iproute2_globals.o", "tests/bpf/subprog_calls.o",
 };
 
 /* Objects of the build left out of the corpus, and why. */
 static const char *const not_in_corpus[] = {
 	"tests/bpf/verifier_c.o",	/* rejected programs on purpose: test_verifier_kernel.c */
+	"tests/bpf/verifier_global.o",	/* the same: test_global_func_kernel.c */
 	"tests/bpf/diff_random.o",	/* differs on purpose: tests/cli/diff.sh */
 	"tests/bpf/elf_bad_",		/* malformed on purpose: the loader's error tests */
 };
