@@ -88,6 +88,13 @@ __noinline int g_write(int *p)
 	return 0;
 }
 
+__noinline int g_write_byte(char *p)
+{
+	if (p)
+		*p = 1;
+	return 0;
+}
+
 __noinline void g_mark(struct __sk_buff *skb)
 {
 	skb->mark = 1;
@@ -581,6 +588,26 @@ __naked int bad_ld_abs_early_return(void)
 		     "if r0 != 0 goto 1f;"
 		     "r0 = r9;"
 		     "1: r0 = 0;"
+		     "exit;"
+		     ::: __clobber_all);
+}
+
+/*
+ * The callee may write any byte its argument may point to, at a variable offset too: the
+ * pointer spilled there is a scalar after the call.
+ */
+SEC("tc")
+__naked int bad_var_off_arg_clobbers_spill(void)
+{
+	asm volatile("*(u64 *)(r10 - 8) = r1;"
+		     "r2 = *(u32 *)(r1 + 0);"
+		     "r2 &= 7;"
+		     "r1 = r10;"
+		     "r1 += -8;"
+		     "r1 += r2;"
+		     "call g_write_byte;"
+		     "r1 = *(u64 *)(r10 - 8);"
+		     "r0 = *(u32 *)(r1 + 0);"
 		     "exit;"
 		     ::: __clobber_all);
 }
