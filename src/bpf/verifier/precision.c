@@ -418,6 +418,18 @@ static int backtrack_insn(struct nb_verifier_env *env, u32 idx, s64 subseq_idx,
 	case BPF_JMP:
 	case BPF_JMP32:
 		if (insn_is_pseudo_call(insn)) {
+			int callee = find_subprog(env, idx + insn->imm + 1);
+
+			if (callee >= 0 && env->subprog[callee].is_global) {
+				/*
+				 * A global function is not walked at its call: it sets R0 (an
+				 * unknown scalar) and leaves R1-R5 unreadable.
+				 */
+				if (bt->reg_masks[bt->frame] & REGMASK_ARGS)
+					return BT_GIVE_UP;
+				bt_clear_reg(bt, BPF_REG_0);
+				return 0;
+			}
 			/*
 			 * Back at the call from the callee's first instruction: leaving the
 			 * callee. Only its arguments can still be needed; they come from the
