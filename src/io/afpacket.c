@@ -9,19 +9,33 @@
  *   tx ring|sendmmsg   transmit through a TPACKET_V3 TX ring with one sendto kick per burst
  *                      (default), or with one sendmmsg call per burst
  *   promisc on|off     promiscuous mode while the port is open (default on)
+ *   offload on|off     frames carry their offloads in a virtio_net_hdr (PACKET_VNET_HDR;
+ *                      default on): super-frames and partial checksums move whole both ways
  *
- * Receive reads a TPACKET_V3 ring of blocks: the kernel fills a block with frames and hands it
- * over whole (full, or after 1 ms), we copy a burst out of it and give it back once read: no
- * system call per frame. Frames the interface sends (PACKET_OUTGOING, our own tx among them)
- * are not received. A frame longer than NB_PKT_MAX_LEN (or cut by the ring) is dropped and
- * counted as too_big, never truncated; frames the kernel dropped because the ring was full
- * (tp_drops of PACKET_STATISTICS) count as rx_overflow on the device. An offloaded VLAN tag
- * (TP_STATUS_VLAN_VALID) stays offloaded: it becomes the packet's vlan_tci, as on the skb. A
- * TCP or UDP checksum the local stack left to the device (TP_STATUS_CSUMNOTREADY) is completed.
+ * Receive reads a TPACKET_V2 ring of 4 KiB frame slots: each frame is ours as soon as the
+ * kernel writes it (a TPACKET_V3 block waits for its retire timer, a jiffy or more, which is
+ * what a ping would see), we copy a burst out and give the slots back: no system call per
+ * frame. A frame longer than a slot is cut there with TP_STATUS_COPY and queued whole on the
+ * socket (PACKET_COPY_THRESH), where recvmsg reads it straight into packet buffers, in ring
+ * order. Frames the interface sends (PACKET_OUTGOING, our own tx among them) are not
+ * received. A frame beyond a page continues in fragments; one longer than NB_PKT_MAX_FRAME is
+ * dropped and counted as too_big, never truncated; frames the kernel dropped because the ring
+ * was full (tp_drops of PACKET_STATISTICS), or cut without a copy (receive buffer full), count
+ * as rx_overflow on the device. An offloaded VLAN tag (TP_STATUS_VLAN_VALID) stays offloaded:
+ * it becomes the packet's vlan_tci, as on the skb.
+ *
+ * Offloads: with PACKET_VNET_HDR each frame comes with a virtio_net_hdr (vnet_hdr.c), so the
+ * stack's super-frames (GSO, the 64 KB a TCP sender hands its device) and partial checksums
+ * (CHECKSUM_PARTIAL) arrive whole and leave whole: the kernel segments and checksums them
+ * where the frame finally goes, as it would have for its own tc redirect. Without it a
+ * checksum the stack left to the device (TP_STATUS_CSUMNOTREADY) is completed here, and the
+ * datapath segments super-frames before they leave (nb_validate_xmit).
  *
  * Transmit bypasses the interface's qdisc (PACKET_QDISC_BYPASS), as a driver's xmit would be
- * reached. Frames longer than the interface's MTU (read at open) are refused: the caller drops
- * and counts them.
+ * reached. A frame too long for a TX ring slot goes out through a second socket of the queue
+ * with sendmsg, after the ring is kicked, so that the queue's order holds. Frames longer than
+ * the interface's MTU (read at open) are refused, super-frames excepted: the caller drops and
+ * counts them.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -41,37 +55,39 @@
 #include <netbpf/percpu.h>
 
 #include "io/port.h"
+#include "io/vnet_hdr.h"
 #include "net/csum.h"
 #include "net/dev.h"
 #include "net/pkt.h"
 #include "common/u64_stats.h"
 
 #define AFP_MAX_QUEUES 64
-/* RX ring: 32 blocks of 128 KiB (4 MiB) per socket; frames are packed into blocks. */
+/* RX ring: 2048 slots of 4 KiB (8 MiB) per socket; longer frames come through recvmsg. */
+#define AFP_RX_FRAME_SIZE 4096u
 #define AFP_RX_BLOCK_SIZE (128u << 10)
-#define AFP_RX_BLOCK_NR 32u
-#define AFP_RX_FRAME_SIZE 2048u		/* only sizes the request: V3 packs frames */
-#define AFP_RX_RETIRE_MS 1u		/* a block partly filled goes to us after this */
-/* TX ring: 512 frames of 4 KiB, enough for NB_PKT_MAX_LEN after the frame header. */
+#define AFP_RX_BLOCK_NR 64u
+#define AFP_RX_FRAME_NR (AFP_RX_BLOCK_SIZE / AFP_RX_FRAME_SIZE * AFP_RX_BLOCK_NR)
+/* What may wait on the socket for recvmsg: 512 super-frames of 64 KiB. */
+#define AFP_RCVBUF (32 << 20)
+/* TX ring: 512 frames of 4 KiB; longer frames go out with sendmsg (queue_send_big). */
 #define AFP_TX_FRAME_SIZE 4096u
 #define AFP_TX_BLOCK_SIZE (64u << 10)
 #define AFP_TX_BLOCK_NR 32u
 #define AFP_TX_FRAME_NR (AFP_TX_BLOCK_SIZE / AFP_TX_FRAME_SIZE * AFP_TX_BLOCK_NR)
 /* Where the kernel takes a TX frame's data from (no PACKET_TX_HAS_OFF). */
-#define AFP_TX_DATA_OFF (TPACKET3_HDRLEN - sizeof(struct sockaddr_ll))
+#define AFP_TX_DATA_OFF (TPACKET2_HDRLEN - sizeof(struct sockaddr_ll))
 /* Read PACKET_STATISTICS after this many empty polls of a queue (drops without a new block). */
 #define AFP_STATS_EVERY 4096u
 
 struct afp_queue {
 	int fd;
+	int big_fd;			/* tx ring: sends the frames a slot cannot hold */
 	pthread_spinlock_t rx_lock;	/* a queue is read by one worker at a time */
 	pthread_spinlock_t tx_lock;	/* workers beyond the queue count share a socket */
 	u8 *map;			/* the RX ring, then the TX ring */
 	size_t map_size;
-	/* reading position in the RX ring */
-	u32 rx_block;
-	u32 rx_left;			/* frames left in rx_block; 0: waiting for it */
-	struct tpacket3_hdr *rx_next;
+	u8 *tx_ring;			/* in map, after the RX ring */
+	u32 rx_head;			/* next RX slot to read */
 	u32 empty_polls;
 	u32 tx_head;			/* next TX frame to fill */
 	struct nb_port_queue_stats stats;
@@ -85,19 +101,25 @@ struct afp_port {
 	unsigned int nr_queues;
 	bool tx_mmsg;
 	bool promisc;
+	bool vnet;			/* PACKET_VNET_HDR: offloads travel with the frames */
 	u32 rx_start;			/* the queue polled first rotates */
 	struct afp_queue *queues;
 };
 
-static inline struct tpacket_block_desc *rx_block(const struct afp_queue *q, u32 i)
+static inline struct tpacket2_hdr *rx_frame_hdr(const struct afp_queue *q, u32 i)
 {
-	return (struct tpacket_block_desc *)(q->map + (size_t)i * AFP_RX_BLOCK_SIZE);
+	return (struct tpacket2_hdr *)(q->map + (size_t)i * AFP_RX_FRAME_SIZE);
 }
 
-static inline struct tpacket3_hdr *tx_frame(const struct afp_queue *q, u32 i)
+static inline struct tpacket2_hdr *tx_frame(const struct afp_queue *q, u32 i)
 {
-	return (struct tpacket3_hdr *)(q->map + (size_t)AFP_RX_BLOCK_SIZE * AFP_RX_BLOCK_NR +
-				       (size_t)i * AFP_TX_FRAME_SIZE);
+	return (struct tpacket2_hdr *)(q->tx_ring + (size_t)i * AFP_TX_FRAME_SIZE);
+}
+
+/* Bytes in front of the frame: the virtio_net_hdr, with offloads on. */
+static u32 vnet_len(const struct afp_port *ap)
+{
+	return ap->vnet ? sizeof(struct virtio_net_hdr) : 0;
 }
 
 static void count_drops(struct afp_port *ap, enum nb_drop_reason reason, u64 n)
@@ -109,21 +131,13 @@ static void count_drops(struct afp_port *ap, enum nb_drop_reason reason, u64 n)
 /* The kernel's ring drops since the last read (reading resets them). */
 static void read_kernel_drops(struct afp_port *ap, struct afp_queue *q)
 {
-	struct tpacket_stats_v3 st;
+	struct tpacket_stats st;
 	socklen_t len = sizeof(st);
 
 	if (getsockopt(q->fd, SOL_PACKET, PACKET_STATISTICS, &st, &len) || !st.tp_drops)
 		return;
 	nb_u64_stats_add(&q->stats.rx_kernel_drops, st.tp_drops);
 	count_drops(ap, NB_DROP_RX_OVERFLOW, st.tp_drops);
-}
-
-static void rx_block_release(struct afp_queue *q)
-{
-	__atomic_store_n(&rx_block(q, q->rx_block)->hdr.bh1.block_status, TP_STATUS_KERNEL,
-			 __ATOMIC_RELEASE);
-	q->rx_block = (q->rx_block + 1) % AFP_RX_BLOCK_NR;
-	q->rx_left = 0;
 }
 
 /*
@@ -177,34 +191,113 @@ static void rx_complete_csum(struct nb_pkt *pkt)
 	memcpy(d + field, &csum, 2);
 }
 
+/*
+ * The frame a slot marked TP_STATUS_COPY stands for, read whole from the socket: its header
+ * (offloads on), then its bytes straight into a packet's linear part and pages. NULL when it is
+ * dropped (and counted).
+ */
+static struct nb_pkt *rx_copied_frame(struct afp_port *ap, struct afp_queue *q, u32 len)
+{
+	struct iovec iov[NB_MAX_SKB_FRAGS + 2];
+	struct virtio_net_hdr vh;
+	struct msghdr msg = { .msg_iov = iov };
+	struct nb_pkt *pkt = nb_pkt_alloc();
+	u32 left = len - min_t(u32, len, NB_PKT_MAX_LEN);
+	unsigned int n = 0, pages = 0;
+	u8 *page[NB_MAX_SKB_FRAGS];
+	ssize_t got;
+
+	if (unlikely(!pkt))
+		goto nomem;
+	if (ap->vnet)
+		iov[n++] = (struct iovec){ .iov_base = &vh, .iov_len = sizeof(vh) };
+	iov[n++] = (struct iovec){ .iov_base = pkt->data, .iov_len = len - left };
+	for (; left; pages++) {
+		page[pages] = nb_pkt_frag_page_alloc();
+		if (unlikely(!page[pages]))
+			goto nomem;
+		iov[n++] = (struct iovec){ .iov_base = page[pages],
+					   .iov_len = min_t(u32, left, NB_PKT_BUF_SIZE) };
+		left -= (u32)iov[n - 1].iov_len;
+	}
+	msg.msg_iovlen = n;
+	got = recvmsg(q->fd, &msg, MSG_DONTWAIT | MSG_TRUNC);
+	if (unlikely(got != (ssize_t)(len + vnet_len(ap)))) {
+		/* the copy is not there (or not this frame's): nothing to keep */
+		nb_u64_stats_inc(&q->stats.rx_kernel_drops);
+		count_drops(ap, NB_DROP_RX_OVERFLOW, 1);
+		goto drop;
+	}
+	nb_pkt_put(pkt, (u32)iov[ap->vnet].iov_len);
+	for (unsigned int k = 0; k < pages; k++)
+		nb_pkt_add_frag(pkt, page[k], 0, (u32)iov[ap->vnet + 1 + k].iov_len);
+	if (ap->vnet && unlikely(nb_vnet_hdr_to_pkt(pkt, &vh))) {
+		nb_pkt_drop(pkt, ap->port->dev, NB_DROP_OFFLOAD);
+		return NULL;
+	}
+	return pkt;
+nomem:
+	count_drops(ap, NB_DROP_NOMEM, 1);
+	/* the frame stays queued on the socket: read it away, or the next copy is not its own */
+	recv(q->fd, &vh, 1, MSG_DONTWAIT | MSG_TRUNC);
+drop:
+	while (pages--)
+		nb_pkt_frag_page_free(page[pages]);
+	nb_pkt_free(pkt);
+	return NULL;
+}
+
 /* One frame of the ring as a packet, or NULL when it is dropped (and counted). */
 static struct nb_pkt *rx_frame(struct afp_port *ap, struct afp_queue *q,
-			       const struct tpacket3_hdr *h)
+			       const struct tpacket2_hdr *h)
 {
 	const struct sockaddr_ll *sll = (const void *)((const u8 *)h +
 						       TPACKET_ALIGN(sizeof(*h)));
 	struct nb_pkt *pkt;
 
 	/* our own and the stack's transmits, should PACKET_IGNORE_OUTGOING be missing */
-	if (unlikely(sll->sll_pkttype == PACKET_OUTGOING))
+	if (unlikely(sll->sll_pkttype == PACKET_OUTGOING)) {
+		if (h->tp_status & TP_STATUS_COPY)
+			recv(q->fd, &pkt, 1, MSG_DONTWAIT | MSG_TRUNC);
 		return NULL;
-	if (unlikely(h->tp_len > NB_PKT_MAX_LEN || h->tp_snaplen < h->tp_len)) {
+	}
+	if (unlikely(h->tp_len > NB_PKT_MAX_FRAME)) {
+		if (h->tp_status & TP_STATUS_COPY)
+			recv(q->fd, &pkt, 1, MSG_DONTWAIT | MSG_TRUNC);
 		nb_u64_stats_inc(&q->stats.rx_too_big);
 		count_drops(ap, NB_DROP_TOO_BIG, 1);
 		return NULL;
 	}
-	pkt = nb_pkt_alloc_data((const u8 *)h + h->tp_mac, h->tp_snaplen);
-	if (unlikely(!pkt)) {
-		count_drops(ap, NB_DROP_NOMEM, 1);
-		return NULL;
+	if (unlikely(h->tp_snaplen < h->tp_len)) {
+		if (!(h->tp_status & TP_STATUS_COPY)) {
+			/* cut, and no copy: the socket's receive buffer was full */
+			nb_u64_stats_inc(&q->stats.rx_kernel_drops);
+			count_drops(ap, NB_DROP_RX_OVERFLOW, 1);
+			return NULL;
+		}
+		pkt = rx_copied_frame(ap, q, h->tp_len);
+		if (!pkt)
+			return NULL;
+	} else {
+		const void *vh = (const u8 *)h + h->tp_mac - sizeof(struct virtio_net_hdr);
+
+		pkt = nb_pkt_alloc_data((const u8 *)h + h->tp_mac, h->tp_snaplen);
+		if (unlikely(!pkt)) {
+			count_drops(ap, NB_DROP_NOMEM, 1);
+			return NULL;
+		}
+		if (ap->vnet && unlikely(nb_vnet_hdr_to_pkt(pkt, vh))) {
+			nb_pkt_drop(pkt, ap->port->dev, NB_DROP_OFFLOAD);
+			return NULL;
+		}
 	}
-	if (h->tp_status & TP_STATUS_CSUMNOTREADY)
+	if (!ap->vnet && (h->tp_status & TP_STATUS_CSUMNOTREADY))
 		rx_complete_csum(pkt);
 	if (h->tp_status & TP_STATUS_VLAN_VALID) {
 		pkt->vlan_present = 1;
-		pkt->vlan_tci = (u16)h->hv1.tp_vlan_tci;
+		pkt->vlan_tci = h->tp_vlan_tci;
 		pkt->vlan_proto = htons(h->tp_status & TP_STATUS_VLAN_TPID_VALID ?
-					h->hv1.tp_vlan_tpid : ETH_P_8021Q);
+					h->tp_vlan_tpid : ETH_P_8021Q);
 	}
 	return pkt;
 }
@@ -215,35 +308,22 @@ static unsigned int queue_rx(struct afp_port *ap, struct afp_queue *q, struct nb
 	unsigned int n = 0;
 
 	while (n < max) {
-		struct tpacket3_hdr *h;
+		struct tpacket2_hdr *h = rx_frame_hdr(q, q->rx_head);
+		u32 status = __atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE);
 		struct nb_pkt *pkt;
 
-		if (!q->rx_left) {
-			struct tpacket_block_desc *bd = rx_block(q, q->rx_block);
-			u32 status = __atomic_load_n(&bd->hdr.bh1.block_status, __ATOMIC_ACQUIRE);
-
-			if (!(status & TP_STATUS_USER)) {
-				if (!n && ++q->empty_polls % AFP_STATS_EVERY == 0)
-					read_kernel_drops(ap, q);
-				break;
-			}
-			if (status & TP_STATUS_LOSING)
+		if (!(status & TP_STATUS_USER)) {
+			if (!n && ++q->empty_polls % AFP_STATS_EVERY == 0)
 				read_kernel_drops(ap, q);
-			q->rx_left = bd->hdr.bh1.num_pkts;
-			q->rx_next = (void *)((u8 *)bd + bd->hdr.bh1.offset_to_first_pkt);
-			if (!q->rx_left) {
-				rx_block_release(q);
-				continue;
-			}
+			break;
 		}
-		h = q->rx_next;
+		if (status & TP_STATUS_LOSING)
+			read_kernel_drops(ap, q);
 		pkt = rx_frame(ap, q, h);
 		if (pkt)
 			pkts[n++] = pkt;
-		if (--q->rx_left)
-			q->rx_next = (void *)((u8 *)h + h->tp_next_offset);
-		else
-			rx_block_release(q);
+		__atomic_store_n(&h->tp_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
+		q->rx_head = (q->rx_head + 1) % AFP_RX_FRAME_NR;
 	}
 	nb_u64_stats_add(&q->stats.rx_packets, n);
 	return n;
@@ -271,6 +351,15 @@ static unsigned int afp_rx_queue_burst(struct nb_port *port, unsigned int qi,
 	return n;
 }
 
+/* The socket is readable once a slot is ours or a long frame waits for recvmsg. */
+static int afp_rx_queue_wait(struct nb_port *port, unsigned int qi, struct pollfd *pfd)
+{
+	struct afp_port *ap = port->priv;
+
+	*pfd = (struct pollfd){ .fd = ap->queues[qi % ap->nr_queues].fd, .events = POLLIN };
+	return 1;
+}
+
 static unsigned int afp_rx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int max)
 {
 	struct afp_port *ap = port->priv;
@@ -288,55 +377,55 @@ static unsigned int afp_rx_burst(struct nb_port *port, struct nb_pkt **pkts, uns
 	return n;
 }
 
-/* A frame the interface cannot send: longer than its MTU allows. */
+/* A frame the interface cannot send: longer than its MTU allows, and not a super-frame. */
 static bool tx_too_big(const struct afp_port *ap, const struct nb_pkt *pkt)
 {
 	u32 limit = ap->mtu + ETH_HLEN;
 
-	if (pkt->len >= ETH_HLEN + 4) {
+	if (nb_pkt_is_gso(pkt))
+		return false;
+	if (nb_pkt_headlen(pkt) >= ETH_HLEN + 4) {
 		__be16 proto;
 
 		memcpy(&proto, pkt->data + 12, sizeof(proto));
 		if (proto == htons(ETH_P_8021Q) || proto == htons(ETH_P_8021AD))
 			limit += 4;
 	}
-	return pkt->len > limit || pkt->len > AFP_TX_FRAME_SIZE - AFP_TX_DATA_OFF;
+	return pkt->len > limit;
 }
 
+
 /*
- * Copy the frames marked in sent into the TX ring and kick the kernel once. On return sent
- * marks the frames taken: a full ring takes none from the first one it has no room for.
+ * The pieces of a frame for sendmsg: the virtio_net_hdr (in *vh), the linear part, each
+ * fragment. Returns their number, 0 when the header cannot describe the frame.
  */
-static void queue_tx_ring(struct afp_queue *q, struct nb_pkt **pkts, unsigned int n, bool *sent)
+static unsigned int frame_iov(const struct afp_port *ap, const struct nb_pkt *pkt,
+			      struct virtio_net_hdr *vh, struct iovec *iov)
 {
-	unsigned int queued = 0;
+	const struct nb_skb_shared_info *sh = nb_pkt_shinfo(pkt);
+	unsigned int n = 0;
 
-	for (unsigned int i = 0; i < n; i++) {
-		struct tpacket3_hdr *h = tx_frame(q, q->tx_head);
-		u32 status;
-
-		if (!sent[i])
-			continue;
-		status = __atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE);
-		if (status == TP_STATUS_WRONG_FORMAT) {
-			/* refused at an earlier kick; reuse the slot */
-			nb_u64_stats_inc(&q->stats.tx_errors);
-		} else if (status != TP_STATUS_AVAILABLE) {
-			for (unsigned int k = i; k < n; k++)
-				sent[k] = false;
-			break;
-		}
-		memcpy((u8 *)h + AFP_TX_DATA_OFF, pkts[i]->data, pkts[i]->len);
-		h->tp_len = pkts[i]->len;
-		h->tp_snaplen = pkts[i]->len;
-		h->tp_next_offset = 0;
-		__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST, __ATOMIC_RELEASE);
-		q->tx_head = (q->tx_head + 1) % AFP_TX_FRAME_NR;
-		queued++;
+	if (ap->vnet) {
+		if (nb_vnet_hdr_from_pkt(pkt, vh))
+			return 0;
+		iov[n++] = (struct iovec){ .iov_base = vh, .iov_len = sizeof(*vh) };
 	}
+	iov[n++] = (struct iovec){ .iov_base = pkt->data, .iov_len = nb_pkt_headlen(pkt) };
+	for (unsigned int i = 0; pkt->data_len && i < sh->nr_frags; i++)
+		iov[n++] = (struct iovec){ .iov_base = sh->frags[i].page + sh->frags[i].off,
+					   .iov_len = sh->frags[i].size };
+	return n;
+}
+
+/* Most pieces frame_iov makes. */
+#define AFP_IOV_MAX (NB_MAX_SKB_FRAGS + 2)
+
+/* Kick the TX ring: the kernel sends every frame queued in it. */
+static void ring_kick(struct afp_queue *q, unsigned int queued)
+{
 	/*
-	 * One kick sends every frame queued. A refused frame (TP_STATUS_WRONG_FORMAT) stops the
-	 * kernel's walk with an error: kick again for the frames behind it.
+	 * A refused frame (TP_STATUS_WRONG_FORMAT) stops the kernel's walk with an error: kick
+	 * again for the frames behind it.
 	 */
 	for (unsigned int tries = 0; queued && tries <= queued; tries++) {
 		if (sendto(q->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0 || errno == EAGAIN ||
@@ -345,20 +434,93 @@ static void queue_tx_ring(struct afp_queue *q, struct nb_pkt **pkts, unsigned in
 	}
 }
 
+/* A frame no ring slot holds, through the queue's second socket: taken or not. */
+static bool queue_send_big(struct afp_port *ap, struct afp_queue *q, const struct nb_pkt *pkt)
+{
+	struct iovec iov[AFP_IOV_MAX];
+	struct virtio_net_hdr vh;
+	struct msghdr msg = { .msg_iov = iov };
+
+	msg.msg_iovlen = frame_iov(ap, pkt, &vh, iov);
+	if (msg.msg_iovlen && sendmsg(q->big_fd, &msg, MSG_DONTWAIT) >= 0)
+		return true;
+	if (!msg.msg_iovlen || (errno != EAGAIN && errno != ENOBUFS))
+		nb_u64_stats_inc(&q->stats.tx_errors);
+	return false;
+}
+
+/*
+ * Copy the frames marked in sent into the TX ring and kick the kernel once. On return sent
+ * marks the frames taken: a full ring takes none from the first one it has no room for.
+ */
+static void queue_tx_ring(struct afp_port *ap, struct afp_queue *q, struct nb_pkt **pkts,
+			  unsigned int n, bool *sent)
+{
+	u32 room = AFP_TX_FRAME_SIZE - AFP_TX_DATA_OFF - vnet_len(ap);
+	unsigned int queued = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct tpacket2_hdr *h = tx_frame(q, q->tx_head);
+		struct nb_pkt *pkt = pkts[i];
+		u8 *slot = (u8 *)h + AFP_TX_DATA_OFF;
+		u32 status;
+
+		if (!sent[i])
+			continue;
+		if (pkt->len > room) {
+			/* what the ring holds goes first: the queue keeps its order */
+			ring_kick(q, queued);
+			queued = 0;
+			sent[i] = queue_send_big(ap, q, pkt);
+			continue;
+		}
+		status = __atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE);
+		if (status == TP_STATUS_WRONG_FORMAT) {
+			nb_u64_stats_inc(&q->stats.tx_errors);	/* refused at an earlier kick; reuse the slot */
+		} else if (status != TP_STATUS_AVAILABLE) {
+			for (unsigned int k = i; k < n; k++)
+				sent[k] = false;
+			break;
+		}
+		if (ap->vnet && nb_vnet_hdr_from_pkt(pkt, (struct virtio_net_hdr *)slot)) {
+			nb_u64_stats_inc(&q->stats.tx_errors);
+			sent[i] = false;
+			continue;
+		}
+		nb_pkt_copy_bits(pkt, 0, slot + vnet_len(ap), pkt->len);
+		h->tp_len = vnet_len(ap) + pkt->len;
+		h->tp_snaplen = h->tp_len;
+		__atomic_store_n(&h->tp_status, TP_STATUS_SEND_REQUEST, __ATOMIC_RELEASE);
+		q->tx_head = (q->tx_head + 1) % AFP_TX_FRAME_NR;
+		queued++;
+	}
+	/* One kick sends every frame queued. */
+	ring_kick(q, queued);
+}
+
 /* The same with one sendmmsg call (the kernel copies each frame into an skb). */
-static void queue_tx_mmsg(struct afp_queue *q, struct nb_pkt **pkts, unsigned int n, bool *sent)
+static void queue_tx_mmsg(struct afp_port *ap, struct afp_queue *q, struct nb_pkt **pkts,
+			  unsigned int n, bool *sent)
 {
 	struct mmsghdr msgs[NB_BURST];
-	struct iovec iov[NB_BURST];
+	struct iovec iov[NB_BURST][AFP_IOV_MAX];
+	struct virtio_net_hdr vh[NB_BURST];
 	unsigned int idx[NB_BURST], cnt = 0, done = 0;
 
 	for (unsigned int i = 0; i < n && cnt < NB_BURST; i++) {
+		unsigned int pieces;
+
 		if (!sent[i])
 			continue;
-		iov[cnt] = (struct iovec){ .iov_base = pkts[i]->data, .iov_len = pkts[i]->len };
+		pieces = frame_iov(ap, pkts[i], &vh[cnt], iov[cnt]);
+		if (!pieces) {
+			nb_u64_stats_inc(&q->stats.tx_errors);
+			sent[i] = false;
+			continue;
+		}
 		memset(&msgs[cnt], 0, sizeof(msgs[cnt]));
-		msgs[cnt].msg_hdr.msg_iov = &iov[cnt];
-		msgs[cnt].msg_hdr.msg_iovlen = 1;
+		msgs[cnt].msg_hdr.msg_iov = iov[cnt];
+		msgs[cnt].msg_hdr.msg_iovlen = pieces;
 		idx[cnt++] = i;
 	}
 	for (unsigned int i = 0; i < n; i++)
@@ -395,9 +557,9 @@ static unsigned int afp_tx_burst(struct nb_port *port, struct nb_pkt **pkts, uns
 			sent[i] = !tx_too_big(ap, chunk[i]);
 		pthread_spin_lock(&q->tx_lock);
 		if (ap->tx_mmsg)
-			queue_tx_mmsg(q, chunk, cnt, sent);
+			queue_tx_mmsg(ap, q, chunk, cnt, sent);
 		else
-			queue_tx_ring(q, chunk, cnt, sent);
+			queue_tx_ring(ap, q, chunk, cnt, sent);
 		for (unsigned int i = 0; i < cnt; i++)
 			taken += sent[i];
 		nb_u64_stats_add(&q->stats.tx_packets, taken);
@@ -422,6 +584,8 @@ static void queue_close(struct afp_queue *q)
 		munmap(q->map, q->map_size);
 	if (q->fd >= 0)
 		close(q->fd);
+	if (q->big_fd >= 0)
+		close(q->big_fd);
 	pthread_spin_destroy(&q->rx_lock);
 	pthread_spin_destroy(&q->tx_lock);
 }
@@ -444,18 +608,40 @@ static int sock_opt(struct afp_port *ap, int fd, int opt, const void *val, sockl
 	return -errno;
 }
 
+/* A socket for transmitting only: bound with protocol 0, nothing is received on it. */
+static int big_socket_open(struct afp_port *ap, struct afp_queue *q, struct nb_log *log)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_ifindex = ap->ifindex };
+	int one = 1, err;
+
+	q->big_fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (q->big_fd < 0) {
+		err = -errno;
+		nb_log_printf(log, "afpacket: dev %s: socket: %s\n", ap->ifname, strerror(-err));
+		return err;
+	}
+	err = ap->vnet ? sock_opt(ap, q->big_fd, PACKET_VNET_HDR, &one, sizeof(one),
+				  "virtio_net_hdr (offload)", log) : 0;
+	if (!err)
+		err = sock_opt(ap, q->big_fd, PACKET_QDISC_BYPASS, &one, sizeof(one),
+			       "qdisc bypass", log);
+	if (!err && bind(q->big_fd, (struct sockaddr *)&sll, sizeof(sll))) {
+		err = -errno;
+		nb_log_printf(log, "afpacket: dev %s: bind: %s\n", ap->ifname, strerror(-err));
+	}
+	return err;
+}
+
 /* One socket with its rings, bound to the interface; joins (or founds) the fanout group. */
 static int queue_open(struct afp_port *ap, struct afp_queue *q, unsigned int index, int *fanout,
 		      struct nb_log *log)
 {
-	int version = TPACKET_V3, one = 1, err;
-	struct tpacket_req3 rx = {
+	int version = TPACKET_V2, one = 1, thresh = 1, rcvbuf = AFP_RCVBUF, err;
+	struct tpacket_req rx = {
 		.tp_block_size = AFP_RX_BLOCK_SIZE, .tp_block_nr = AFP_RX_BLOCK_NR,
-		.tp_frame_size = AFP_RX_FRAME_SIZE,
-		.tp_frame_nr = AFP_RX_BLOCK_SIZE / AFP_RX_FRAME_SIZE * AFP_RX_BLOCK_NR,
-		.tp_retire_blk_tov = AFP_RX_RETIRE_MS,
+		.tp_frame_size = AFP_RX_FRAME_SIZE, .tp_frame_nr = AFP_RX_FRAME_NR,
 	};
-	struct tpacket_req3 tx = {
+	struct tpacket_req tx = {
 		.tp_block_size = AFP_TX_BLOCK_SIZE, .tp_block_nr = AFP_TX_BLOCK_NR,
 		.tp_frame_size = AFP_TX_FRAME_SIZE, .tp_frame_nr = AFP_TX_FRAME_NR,
 	};
@@ -478,9 +664,17 @@ static int queue_open(struct afp_port *ap, struct afp_queue *q, unsigned int ind
 				      strerror(-err));
 		return err;
 	}
-	err = sock_opt(ap, q->fd, PACKET_VERSION, &version, sizeof(version), "TPACKET_V3", log);
+	err = sock_opt(ap, q->fd, PACKET_VERSION, &version, sizeof(version), "TPACKET_V2", log);
+	/* before the rings: their frames make room for the header */
+	if (!err && ap->vnet)
+		err = sock_opt(ap, q->fd, PACKET_VNET_HDR, &one, sizeof(one),
+			       "virtio_net_hdr (offload)", log);
 	if (!err)
 		err = sock_opt(ap, q->fd, PACKET_RX_RING, &rx, sizeof(rx), "rx ring", log);
+	/* frames longer than a slot: cut in the ring, queued whole for recvmsg */
+	if (!err)
+		err = sock_opt(ap, q->fd, PACKET_COPY_THRESH, &thresh, sizeof(thresh),
+			       "copy threshold", log);
 	/* with a TX ring, every send (sendmmsg too) only kicks the ring: one or the other */
 	if (!err && !ap->tx_mmsg)
 		err = sock_opt(ap, q->fd, PACKET_TX_RING, &tx, sizeof(tx), "tx ring", log);
@@ -491,6 +685,9 @@ static int queue_open(struct afp_port *ap, struct afp_queue *q, unsigned int ind
 		return err;
 	/* Kernels before 4.20 lack it: rx_frame skips PACKET_OUTGOING frames then. */
 	setsockopt(q->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
+	/* room for the copies of long frames (SO_RCVBUF's cap does not bind root) */
+	if (setsockopt(q->fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)))
+		setsockopt(q->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	q->map_size = (size_t)AFP_RX_BLOCK_SIZE * AFP_RX_BLOCK_NR +
 		      (ap->tx_mmsg ? 0 : (size_t)AFP_TX_BLOCK_SIZE * AFP_TX_BLOCK_NR);
 	q->map = mmap(NULL, q->map_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, q->fd,
@@ -502,6 +699,7 @@ static int queue_open(struct afp_port *ap, struct afp_queue *q, unsigned int ind
 			      strerror(-err));
 		return err;
 	}
+	q->tx_ring = q->map + (size_t)AFP_RX_BLOCK_SIZE * AFP_RX_BLOCK_NR;
 	if (bind(q->fd, (struct sockaddr *)&sll, sizeof(sll))) {
 		err = -errno;
 		nb_log_printf(log, "afpacket: dev %s: bind: %s\n", ap->ifname, strerror(-err));
@@ -533,7 +731,7 @@ static int queue_open(struct afp_port *ap, struct afp_queue *q, unsigned int ind
 		if (!index)
 			*fanout = arg & 0xffff;
 	}
-	return 0;
+	return ap->tx_mmsg ? 0 : big_socket_open(ap, q, log);
 }
 
 static int parse_words(struct afp_port *ap, int argc, char **argv, struct nb_log *log)
@@ -542,6 +740,7 @@ static int parse_words(struct afp_port *ap, int argc, char **argv, struct nb_log
 	u64 queues = 1;
 
 	ap->promisc = true;
+	ap->vnet = true;
 	for (int i = 0; i < argc; i += 2) {
 		const char *key = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 
@@ -564,9 +763,13 @@ static int parse_words(struct afp_port *ap, int argc, char **argv, struct nb_log
 		} else if (!strcmp(key, "promisc") && (!strcmp(val, "on") ||
 						       !strcmp(val, "off"))) {
 			ap->promisc = val[1] == 'n';
+		} else if (!strcmp(key, "offload") && (!strcmp(val, "on") ||
+						       !strcmp(val, "off"))) {
+			ap->vnet = val[1] == 'n';
 		} else {
 			nb_log_printf(log, "afpacket: \"%s %s\" is wrong: expected dev IFNAME, "
-				      "queues N, tx ring|sendmmsg or promisc on|off\n", key, val);
+				      "queues N, tx ring|sendmmsg, promisc on|off or offload on|off\n",
+				      key, val);
 			return -EINVAL;
 		}
 	}
@@ -617,12 +820,16 @@ static int afp_open(struct nb_port *port, int argc, char **argv, struct nb_log *
 	ap->queues = calloc(ap->nr_queues, sizeof(*ap->queues));
 	if (!ap->queues)
 		return -ENOMEM;
-	for (i = 0; i < ap->nr_queues; i++)
+	for (i = 0; i < ap->nr_queues; i++) {
 		ap->queues[i].fd = -1;
+		ap->queues[i].big_fd = -1;
+	}
 	for (i = 0; i < ap->nr_queues && !err; i++)
 		err = queue_open(ap, &ap->queues[i], i, &fanout, log);
 	if (!err)
 		err = read_mtu(ap, ap->queues[0].fd, log);
+	/* what transmit takes whole: with the header, the offloads; frames in pieces always */
+	port->features = ap->vnet ? NB_VNET_HDR_FEATURES : NB_NETIF_F_SG;
 	if (err) {
 		/* queue_open initialised the locks of every queue it reached */
 		for (unsigned int k = 0; k < i; k++)
@@ -641,9 +848,10 @@ static void afp_describe(const struct nb_port *port, char *buf, size_t size)
 
 	for (unsigned int i = 0; i < ap->nr_queues; i++)
 		nb_port_queue_stats_sum(&t, &ap->queues[i].stats);
-	snprintf(buf, size, "afpacket dev %s queues %u tx %s, %llu received, %llu sent, "
+	snprintf(buf, size, "afpacket dev %s queues %u tx %s offload %s, %llu received, %llu sent, "
 		 "%llu ring drops, %llu too big, %llu tx errors", ap->ifname, ap->nr_queues,
-		 ap->tx_mmsg ? "sendmmsg" : "ring", (unsigned long long)t.rx_packets,
+		 ap->tx_mmsg ? "sendmmsg" : "ring", ap->vnet ? "on" : "off",
+		 (unsigned long long)t.rx_packets,
 		 (unsigned long long)t.tx_packets, (unsigned long long)t.rx_kernel_drops,
 		 (unsigned long long)t.rx_too_big, (unsigned long long)t.tx_errors);
 }
@@ -667,6 +875,7 @@ static const struct nb_port_ops afpacket_port_ops = {
 	.rx_burst = afp_rx_burst,
 	.rx_queues = afp_rx_queues,
 	.rx_queue_burst = afp_rx_queue_burst,
+	.rx_queue_wait = afp_rx_queue_wait,
 	.tx_burst = afp_tx_burst,
 	.lltx = true,		/* a lock per queue */
 	.close = afp_close,

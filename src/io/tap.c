@@ -8,10 +8,16 @@
  *                made persistent by someone else), attached to when it exists
  *   queues N     N file descriptors on a multi-queue tap (IFF_MULTI_QUEUE; the kernel spreads
  *                flows over them); rx polls them all, tx uses fd (worker index mod N)
+ *   offload on|off   frames carry their offloads in a virtio_net_hdr (IFF_VNET_HDR, default
+ *                on), and the tap takes checksums and segmentation left to it (TUNSETOFFLOAD):
+ *                the host stack's super-frames and partial checksums move whole both ways,
+ *                as between a guest and vhost-net
  *
  * The interface is brought up (SIOCSIFFLAGS) so that frames flow. Reads are non-blocking, a
- * burst of them per poll; writes go one frame per call (a tap takes one frame per write). A
- * frame longer than NB_PKT_MAX_LEN is read whole, dropped and counted as too_big.
+ * burst of them per poll; writes go one frame per call (a tap takes one frame per write), its
+ * pieces gathered (writev). A frame beyond a page is read into the linear part and a buffer of
+ * the queue, whose bytes become fragments; one longer than NB_PKT_MAX_FRAME is read whole,
+ * dropped and counted as too_big.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,13 +35,22 @@
 #include <netbpf/percpu.h>
 
 #include "io/port.h"
+#include "io/vnet_hdr.h"
 #include "net/dev.h"
 #include "net/pkt.h"
 #include "common/u64_stats.h"
 
 #define TAP_MAX_QUEUES 64
-/* A frame read past NB_PKT_MAX_LEN lands here, so that its length is known and it is dropped. */
-#define TAP_OVERFLOW_SIZE 65536
+/*
+ * What a read puts past the linear part lands here: up to the longest frame, the rest of it
+ * fragments; one byte more tells a frame too long to keep.
+ */
+#define TAP_OVERFLOW_SIZE (NB_PKT_MAX_FRAME - NB_PKT_MAX_LEN + 1)
+/* Newer than the build machine's uapi headers (Linux 6.2): UDP segmentation (USO). */
+#ifndef TUN_F_USO4
+#define TUN_F_USO4 0x20
+#define TUN_F_USO6 0x40
+#endif
 
 struct tap_queue {
 	int fd;
@@ -49,6 +64,8 @@ struct tap_port {
 	struct nb_port *port;
 	char ifname[IFNAMSIZ];
 	unsigned int nr_queues;
+	bool vnet;			/* IFF_VNET_HDR: offloads travel with the frames */
+	bool uso;			/* the tap takes UDP super-frames too */
 	u32 rx_start;
 	struct tap_queue *queues;
 };
@@ -66,26 +83,39 @@ static unsigned int queue_rx(struct tap_port *tp, struct tap_queue *q, struct nb
 
 	while (n < max) {
 		struct nb_pkt *pkt = nb_pkt_alloc();
-		struct iovec iov[2];
+		u32 hlen = tp->vnet ? sizeof(struct virtio_net_hdr) : 0;
+		struct virtio_net_hdr vh;
+		struct iovec iov[3];
 		ssize_t len;
 
 		if (unlikely(!pkt)) {
 			count_drop(tp, NB_DROP_NOMEM);
 			break;
 		}
-		iov[0] = (struct iovec){ .iov_base = pkt->data, .iov_len = NB_PKT_MAX_LEN };
-		iov[1] = (struct iovec){ .iov_base = q->overflow, .iov_len = TAP_OVERFLOW_SIZE };
-		len = readv(q->fd, iov, 2);
-		if (len <= 0) {
+		iov[0] = (struct iovec){ .iov_base = &vh, .iov_len = hlen };
+		iov[1] = (struct iovec){ .iov_base = pkt->data, .iov_len = NB_PKT_MAX_LEN };
+		iov[2] = (struct iovec){ .iov_base = q->overflow, .iov_len = TAP_OVERFLOW_SIZE };
+		len = readv(q->fd, iov + !hlen, 3 - !hlen);
+		if (len <= (ssize_t)hlen) {
 			nb_pkt_free(pkt);
 			break;		/* EAGAIN: nothing more; other errors: try next poll */
 		}
-		if (unlikely(len > NB_PKT_MAX_LEN)) {
+		len -= hlen;
+		if (unlikely(len > NB_PKT_MAX_FRAME)) {
 			nb_u64_stats_inc(&q->stats.rx_too_big);
 			nb_pkt_drop(pkt, tp->port->dev, NB_DROP_TOO_BIG);
 			continue;
 		}
-		nb_pkt_put(pkt, (u32)len);
+		nb_pkt_put(pkt, min_t(u32, (u32)len, NB_PKT_MAX_LEN));
+		if (len > NB_PKT_MAX_LEN &&
+		    nb_pkt_append(pkt, q->overflow, (u32)len - NB_PKT_MAX_LEN)) {
+			nb_pkt_drop(pkt, tp->port->dev, NB_DROP_NOMEM);
+			continue;
+		}
+		if (hlen && unlikely(nb_vnet_hdr_to_pkt(pkt, &vh))) {
+			nb_pkt_drop(pkt, tp->port->dev, NB_DROP_OFFLOAD);
+			continue;
+		}
 		pkts[n++] = pkt;
 	}
 	nb_u64_stats_add(&q->stats.rx_packets, n);
@@ -114,6 +144,14 @@ static unsigned int tap_rx_queue_burst(struct nb_port *port, unsigned int qi,
 	return n;
 }
 
+static int tap_rx_queue_wait(struct nb_port *port, unsigned int qi, struct pollfd *pfd)
+{
+	struct tap_port *tp = port->priv;
+
+	*pfd = (struct pollfd){ .fd = tp->queues[qi % tp->nr_queues].fd, .events = POLLIN };
+	return 1;
+}
+
 static unsigned int tap_rx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int max)
 {
 	struct tap_port *tp = port->priv;
@@ -140,8 +178,26 @@ static unsigned int tap_tx_burst(struct nb_port *port, struct nb_pkt **pkts, uns
 	pthread_spin_lock(&q->tx_lock);
 	for (unsigned int i = 0; i < n; i++) {
 		struct nb_pkt *pkt = pkts[i];
+		const struct nb_skb_shared_info *sh = nb_pkt_shinfo(pkt);
+		struct iovec iov[NB_MAX_SKB_FRAGS + 2];
+		struct virtio_net_hdr vh;
+		unsigned int cnt = 0;
+		ssize_t want = pkt->len;
 
-		if (write(q->fd, pkt->data, pkt->len) == (ssize_t)pkt->len) {
+		if (tp->vnet) {
+			if (nb_vnet_hdr_from_pkt(pkt, &vh)) {
+				nb_u64_stats_inc(&q->stats.tx_errors);
+				pkts[failed++] = pkt;
+				continue;
+			}
+			iov[cnt++] = (struct iovec){ .iov_base = &vh, .iov_len = sizeof(vh) };
+			want += sizeof(vh);
+		}
+		iov[cnt++] = (struct iovec){ .iov_base = pkt->data, .iov_len = nb_pkt_headlen(pkt) };
+		for (unsigned int f = 0; pkt->data_len && f < sh->nr_frags; f++)
+			iov[cnt++] = (struct iovec){ .iov_base = sh->frags[f].page + sh->frags[f].off,
+						     .iov_len = sh->frags[f].size };
+		if (writev(q->fd, iov, (int)cnt) == want) {
 			nb_pkt_free(pkt);
 			sent++;
 			continue;
@@ -176,6 +232,29 @@ static void tap_close(struct nb_port *port)
 	free(tp->queues);
 }
 
+/*
+ * What the tap may hand us whole: checksums and TCP segmentation, UDP's too where the kernel
+ * knows it (Linux 6.2); the kernel segments and checksums in software what we do not take.
+ */
+static int set_offload(struct tap_port *tp, struct tap_queue *q, struct nb_log *log)
+{
+	unsigned int base = TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6 | TUN_F_TSO_ECN;
+	int hdr = sizeof(struct virtio_net_hdr);
+
+	if (ioctl(q->fd, TUNSETVNETHDRSZ, &hdr)) {
+		nb_log_printf(log, "tap: dev %s: TUNSETVNETHDRSZ: %s\n", tp->ifname,
+			      strerror(errno));
+		return -errno;
+	}
+	tp->uso = !ioctl(q->fd, TUNSETOFFLOAD, base | TUN_F_USO4 | TUN_F_USO6);
+	if (!tp->uso && ioctl(q->fd, TUNSETOFFLOAD, base)) {
+		nb_log_printf(log, "tap: dev %s: TUNSETOFFLOAD: %s\n", tp->ifname,
+			      strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
 static int queue_open(struct tap_port *tp, struct tap_queue *q, struct nb_log *log)
 {
 	struct ifreq ifr = { 0 };
@@ -193,10 +272,11 @@ static int queue_open(struct tap_port *tp, struct tap_queue *q, struct nb_log *l
 			      strerror(-err));
 		return err;
 	}
-	ifr.ifr_flags = IFF_TAP | IFF_NO_PI | (tp->nr_queues > 1 ? IFF_MULTI_QUEUE : 0);
+	ifr.ifr_flags = IFF_TAP | IFF_NO_PI | (tp->nr_queues > 1 ? IFF_MULTI_QUEUE : 0) |
+			(tp->vnet ? IFF_VNET_HDR : 0);
 	strcpy(ifr.ifr_name, tp->ifname);
 	if (!ioctl(q->fd, TUNSETIFF, &ifr))
-		return 0;
+		return tp->vnet ? set_offload(tp, q, log) : 0;
 	err = -errno;
 	if (err == -EPERM || err == -EACCES)
 		nb_log_printf(log, "tap: dev %s: creating or attaching a tap needs CAP_NET_ADMIN "
@@ -250,6 +330,7 @@ static int tap_open(struct nb_port *port, int argc, char **argv, struct nb_log *
 	int err = 0;
 
 	tp->port = port;
+	tp->vnet = true;
 	for (int a = 0; a < argc; a += 2) {
 		const char *key = argv[a], *val = a + 1 < argc ? argv[a + 1] : NULL;
 
@@ -261,9 +342,12 @@ static int tap_open(struct nb_port *port, int argc, char **argv, struct nb_log *
 			ifname = val;
 		} else if (!strcmp(key, "queues") && nb_port_parse_u64(val, &queues) && queues &&
 			   queues <= TAP_MAX_QUEUES) {
+		} else if (!strcmp(key, "offload") && (!strcmp(val, "on") || !strcmp(val, "off"))) {
+			tp->vnet = val[1] == 'n';
 		} else {
-			nb_log_printf(log, "tap: \"%s %s\" is wrong: expected dev IFNAME or "
-				      "queues N (1 to %d)\n", key, val, TAP_MAX_QUEUES);
+			nb_log_printf(log, "tap: \"%s %s\" is wrong: expected dev IFNAME, "
+				      "queues N (1 to %d) or offload on|off\n", key, val,
+				      TAP_MAX_QUEUES);
 			return -EINVAL;
 		}
 	}
@@ -287,6 +371,8 @@ static int tap_open(struct nb_port *port, int argc, char **argv, struct nb_log *
 		err = queue_open(tp, &tp->queues[i], log);
 	if (!err)
 		err = set_up(tp, log);
+	/* what transmit takes whole: with the header, the offloads; frames in pieces always */
+	port->features = tp->vnet ? NB_VNET_HDR_FEATURES : NB_NETIF_F_SG;
 	if (err) {
 		/* queue_open initialised the locks of every queue it reached */
 		for (unsigned int k = 0; k < i; k++)
@@ -304,8 +390,9 @@ static void tap_describe(const struct nb_port *port, char *buf, size_t size)
 
 	for (unsigned int i = 0; i < tp->nr_queues; i++)
 		nb_port_queue_stats_sum(&t, &tp->queues[i].stats);
-	snprintf(buf, size, "tap dev %s queues %u, %llu received, %llu sent, %llu too big, "
-		 "%llu tx errors", tp->ifname, tp->nr_queues, (unsigned long long)t.rx_packets,
+	snprintf(buf, size, "tap dev %s queues %u offload %s, %llu received, %llu sent, "
+		 "%llu too big, %llu tx errors", tp->ifname, tp->nr_queues,
+		 tp->vnet ? (tp->uso ? "on (uso)" : "on") : "off", (unsigned long long)t.rx_packets,
 		 (unsigned long long)t.tx_packets, (unsigned long long)t.rx_too_big,
 		 (unsigned long long)t.tx_errors);
 }
@@ -329,6 +416,7 @@ static const struct nb_port_ops tap_port_ops = {
 	.rx_burst = tap_rx_burst,
 	.rx_queues = tap_rx_queues,
 	.rx_queue_burst = tap_rx_queue_burst,
+	.rx_queue_wait = tap_rx_queue_wait,
 	.tx_burst = tap_tx_burst,
 	.lltx = true,		/* a lock per queue */
 	.close = tap_close,
