@@ -280,6 +280,30 @@ static unsigned int afxdp_rx_queue_burst(struct nb_port *port, unsigned int qi,
 	return got > 0 ? got : 0;
 }
 
+/*
+ * The socket is readable once its rx ring has a frame. Frames left in the tx ring (a kernel
+ * that pushed back) or rx frames not yet back in the fill ring need polls: no sleep then.
+ */
+static int afxdp_rx_queue_wait(struct nb_port *port, unsigned int qi, struct pollfd *pfd)
+{
+	struct afxdp_port *ap = port->priv;
+	struct afxdp_queue *q = &ap->q[qi % ap->nq];
+	bool busy = false;
+
+	if (!pthread_spin_trylock(&q->rx_lock)) {
+		busy = q->fq_nstash;
+		pthread_spin_unlock(&q->rx_lock);
+	}
+	if (!busy && !pthread_spin_trylock(&q->tx_lock)) {
+		busy = tx_unsent(q);
+		pthread_spin_unlock(&q->tx_lock);
+	}
+	if (busy)
+		return -EAGAIN;
+	*pfd = (struct pollfd){ .fd = q->fd, .events = POLLIN };
+	return 1;
+}
+
 static unsigned int afxdp_rx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int max)
 {
 	struct afxdp_port *ap = port->priv;
@@ -621,6 +645,7 @@ static const struct nb_port_ops afxdp_port_ops = {
 	.rx_burst = afxdp_rx_burst,
 	.rx_queues = afxdp_rx_queues,
 	.rx_queue_burst = afxdp_rx_queue_burst,
+	.rx_queue_wait = afxdp_rx_queue_wait,
 	.tx_burst = afxdp_tx_burst,
 	.lltx = true,		/* a lock per queue */
 	.close = afxdp_close,

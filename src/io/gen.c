@@ -413,6 +413,16 @@ static unsigned int gen_rx_burst(struct nb_port *port, struct nb_pkt **pkts, uns
 	return n;
 }
 
+/* A generator that made its count makes no more; one still making never waits. */
+static int gen_rx_queue_wait(struct nb_port *port, unsigned int q, struct pollfd *pfd)
+{
+	const struct gen *g = port->priv;
+
+	(void)q;
+	(void)pfd;
+	return g->count && READ_ONCE(g->made) >= g->count ? 0 : -EAGAIN;
+}
+
 /* A generator's wire leads nowhere: what it transmits is taken, counted and freed. */
 static unsigned int gen_tx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int n)
 {
@@ -642,6 +652,7 @@ static const struct nb_port_ops gen_port_ops = {
 	.priv_size = sizeof(struct gen),
 	.open = gen_open,
 	.rx_burst = gen_rx_burst,
+	.rx_queue_wait = gen_rx_queue_wait,
 	.tx_burst = gen_tx_burst,
 	.describe = gen_describe,
 };

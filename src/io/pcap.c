@@ -170,6 +170,16 @@ static unsigned int pcap_rx_burst(struct nb_port *port, struct nb_pkt **pkts, un
 	return n;
 }
 
+/* A file read to its end has nothing more; one being read never waits. */
+static int pcap_rx_queue_wait(struct nb_port *port, unsigned int q, struct pollfd *pfd)
+{
+	const struct pcap_port *pp = port->priv;
+
+	(void)q;
+	(void)pfd;
+	return pp->rx ? -EAGAIN : 0;
+}
+
 static unsigned int pcap_tx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int n)
 {
 	struct pcap_port *pp = port->priv;
@@ -251,6 +261,7 @@ static const struct nb_port_ops pcap_port_ops = {
 	.priv_size = sizeof(struct pcap_port),
 	.open = pcap_port_open,
 	.rx_burst = pcap_rx_burst,
+	.rx_queue_wait = pcap_rx_queue_wait,
 	.tx_burst = pcap_tx_burst,
 	.close = pcap_port_close,
 	.describe = pcap_describe,

@@ -5,12 +5,17 @@
  * and counts them, as veth counts a full backlog). An end without a peer, or whose peer device
  * is down, refuses everything (veth drops what its down peer cannot receive).
  * Words: "ring N" (default 1024 frames, a power of two).
+ *
+ * A worker that sleeps on an end (rx_queue_wait) waits on its eventfd: the peer rings it after
+ * a burst only while the end says it is waited on, so a busy pipe makes no system call.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
 
 #include "io/pipe.h"
 #include "io/port.h"
@@ -28,6 +33,8 @@ struct pipe_end {
 	u32 tail;			/* next to write */
 	u64 rx_packets;
 	u64 tx_packets;
+	int efd;			/* rung for a sleeping reader; -1 until one sleeps */
+	int waited;			/* a reader sleeps on efd */
 };
 
 static const struct nb_port_ops pipe_port_ops;
@@ -49,6 +56,15 @@ static unsigned int pipe_tx_burst(struct nb_port *port, struct nb_pkt **pkts, un
 	/* every sender through self holds this lock */
 	nb_u64_stats_add(&self->tx_packets, done);
 	pthread_spin_unlock(&peer->lock);
+	/* the frames are there before the reader's sleep is looked at (it looks the other way) */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (done && __atomic_load_n(&peer->waited, __ATOMIC_SEQ_CST) &&
+	    __atomic_exchange_n(&peer->waited, 0, __ATOMIC_SEQ_CST)) {
+		u64 one = 1;
+		ssize_t put = write(peer->efd, &one, sizeof(one));
+
+		(void)put;
+	}
 	return done;
 }
 
@@ -72,6 +88,32 @@ static unsigned int pipe_rx_burst(struct nb_port *port, struct nb_pkt **pkts, un
 	return n;
 }
 
+static int pipe_rx_queue_wait(struct nb_port *port, unsigned int q, struct pollfd *pfd)
+{
+	struct pipe_end *self = port->priv;
+	u64 val;
+
+	(void)q;
+	if (self->efd < 0) {
+		/* only the reader's worker makes it, before the first sleep; writers read it after */
+		int efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+
+		if (efd < 0)
+			return -EAGAIN;
+		__atomic_store_n(&self->efd, efd, __ATOMIC_RELEASE);
+	} else if (read(self->efd, &val, sizeof(val)) < 0) {
+		/* nothing rung since the last sleep */
+	}
+	__atomic_store_n(&self->waited, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&self->tail, __ATOMIC_SEQ_CST) !=
+	    __atomic_load_n(&self->head, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&self->waited, 0, __ATOMIC_RELAXED);
+		return -EAGAIN;		/* frames came meanwhile */
+	}
+	*pfd = (struct pollfd){ .fd = self->efd, .events = POLLIN };
+	return 1;
+}
+
 static void pipe_close(struct nb_port *port)
 {
 	struct pipe_end *self = port->priv;
@@ -81,6 +123,8 @@ static void pipe_close(struct nb_port *port)
 	while (self->head != self->tail)
 		nb_pkt_free(self->ring[self->head++ & (self->size - 1)]);
 	free(self->ring);
+	if (self->efd >= 0)
+		close(self->efd);
 	pthread_spin_destroy(&self->lock);
 }
 
@@ -102,6 +146,7 @@ static int pipe_open(struct nb_port *port, int argc, char **argv, struct nb_log 
 		return -ENOMEM;
 	self->size = (u32)size;
 	self->port = port;
+	self->efd = -1;
 	pthread_spin_init(&self->lock, PTHREAD_PROCESS_PRIVATE);
 	return 0;
 }
@@ -164,6 +209,7 @@ static const struct nb_port_ops pipe_port_ops = {
 	.priv_size = sizeof(struct pipe_end),
 	.open = pipe_open,
 	.rx_burst = pipe_rx_burst,
+	.rx_queue_wait = pipe_rx_queue_wait,
 	.tx_burst = pipe_tx_burst,
 	.lltx = true,		/* the peer's ring has its lock */
 	.close = pipe_close,

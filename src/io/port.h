@@ -8,6 +8,7 @@
 #define NB_IO_PORT_H
 
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 
 #include <netbpf/log.h>
@@ -83,6 +84,14 @@ struct nb_port_ops {
 	 */
 	unsigned int (*tx_burst)(struct nb_port *port, struct nb_pkt **pkts, unsigned int n);
 	/*
+	 * Before the worker that owns receive queue q sleeps (it found no frame for a while):
+	 * fill *pfd with an fd that poll() finds readable once frames may be there and return 1;
+	 * 0 when no frame can come without the datapath's own doing (a generator that is done);
+	 * -EAGAIN when the queue has work already or cannot be waited for, so the worker keeps
+	 * polling. NULL: -EAGAIN.
+	 */
+	int (*rx_queue_wait)(struct nb_port *port, unsigned int q, struct pollfd *pfd);
+	/*
 	 * tx_burst may run on several workers at once (the kernel's NETIF_F_LLTX): the backend
 	 * locks what it shares itself. Otherwise nb_port_tx_burst serialises it with the port's
 	 * tx lock, as dev_queue_xmit does with HARD_TX_LOCK.
@@ -137,6 +146,14 @@ static inline unsigned int nb_port_rx_queues(const struct nb_port *port)
 	if (!port->ops->rx_burst)
 		return 0;
 	return port->ops->rx_queues ? port->ops->rx_queues(port) : 1;
+}
+
+static inline int nb_port_rx_queue_wait(struct nb_port *port, unsigned int q, struct pollfd *pfd)
+{
+	if (port->ops->rx_queue_wait)
+		return port->ops->rx_queue_wait(port, q, pfd);
+	/* a port that never receives has nothing to wait for */
+	return port->ops->rx_burst || port->ops->rx_queue_burst ? -EAGAIN : 0;
 }
 
 /* A burst from queue q (below nb_port_rx_queues); a single-queue port reads its one queue. */

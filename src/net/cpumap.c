@@ -32,6 +32,7 @@
 #include "bpf/maps/array.h"
 #include "bpf/prog.h"
 #include "net/core.h"
+#include "net/worker.h"
 #include "net/cpumap.h"
 #include "net/dev.h"
 #include "net/pkt.h"
@@ -296,15 +297,28 @@ int nb_cpu_map_enqueue(struct nb_cpu_map_entry *rcpu, struct nb_pkt *pkt, struct
 	if (!full) {
 		*rcpu->tail = pkt;
 		rcpu->tail = &pkt->next;
-		rcpu->count++;
+		__atomic_add_fetch(&rcpu->count, 1, __ATOMIC_RELAXED);	/* read by sleepers */
 	}
 	pthread_mutex_unlock(&rcpu->lock);
 	if (unlikely(full)) {
 		/* The kernel drops it when the ring is full (bq_flush_to_queue): not an error. */
 		nb_pkt_drop(pkt, dev_rx, NB_DROP_CPUMAP_FULL);
 		nb_dev_put(dev_rx);
+		return 0;
 	}
+	/* the entry's worker may sleep: wake_up_process of the kthread */
+	nb_worker_kick(rcpu->cpu);
 	return 0;
+}
+
+bool nb_cpu_map_pending(void)
+{
+	for (struct nb_cpu_map_entry *rcpu = __atomic_load_n(&rcv_list[nb_this_cpu()],
+							     __ATOMIC_ACQUIRE);
+	     rcpu; rcpu = __atomic_load_n(&rcpu->rcv_next, __ATOMIC_ACQUIRE))
+		if (__atomic_load_n(&rcpu->count, __ATOMIC_SEQ_CST))
+			return true;
+	return false;
 }
 
 /* One frame on the entry's worker. */
@@ -365,7 +379,7 @@ unsigned int nb_cpu_map_poll(void)
 			while (n < CPU_MAP_BATCH && n < budget && rcpu->head) {
 				batch[n++] = rcpu->head;
 				rcpu->head = rcpu->head->next;
-				rcpu->count--;
+				__atomic_sub_fetch(&rcpu->count, 1, __ATOMIC_RELAXED);
 			}
 			if (!rcpu->head)
 				rcpu->tail = &rcpu->head;

@@ -20,5 +20,7 @@ int nb_cpu_map_enqueue(struct nb_cpu_map_entry *rcpu, struct nb_pkt *pkt, struct
  * for the caller's flush. Returns the frames taken from the queues.
  */
 unsigned int nb_cpu_map_poll(void);
+/* Do frames wait in this worker's entries (it may not sleep then)? */
+bool nb_cpu_map_pending(void);
 
 #endif /* NB_NET_CPUMAP_H */

@@ -5,6 +5,10 @@
  * poll on every queue it owns in turn (src/net/worker.c), then the end of the round (flush) and
  * a quiescent point for the epoch reclaimer.
  *
+ * A worker busy-polls its queues while frames flow and for NB_WORKER_BUSY_POLL_NS after the
+ * last one, then sleeps in poll() on their fds (nb_worker_sleep) until a frame may be there, or
+ * until the control side kicks it (a new plan, the stop).
+ *
  * A worker's queues are a plan: an array the worker reads without a lock at the start of each
  * round. nb_datapath_sync builds new plans under the datapath's lock, publishes them with a
  * release store and retires the old ones through the epoch reclaimer; a plan holds a reference
@@ -31,6 +35,10 @@
 
 /* A drain's look interval; two idle looks in a row end it. */
 #define DRAIN_LOOK_NS 2000000
+/* Queues a worker sleeps on at most; one with more polls on. */
+#define DP_SLEEP_MAX_QUEUES 64
+/* A sleep's limit, should every wake-up fail: a worker never sleeps longer. */
+#define DP_SLEEP_TIMEOUT_MS 1000
 
 struct dp_queue {
 	struct nb_dev *dev;	/* a reference, held by the plan */
@@ -110,11 +118,49 @@ static unsigned int gen_burst(struct nb_datapath *dp, const struct dp_queue *q,
 	return k;
 }
 
+static u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
+}
+
+struct sleep_check {
+	struct nb_datapath *dp;
+	struct dp_worker *w;
+	const struct dp_plan *plan;
+};
+
+/* Work a sleeping worker would miss: the stop, or a new plan. */
+static bool worker_has_news(void *arg)
+{
+	const struct sleep_check *c = arg;
+
+	return __atomic_load_n(&c->dp->stop, __ATOMIC_SEQ_CST) ||
+	       __atomic_load_n(&c->w->plan, __ATOMIC_SEQ_CST) != c->plan;
+}
+
+/* The worker's queues went quiet: sleep on them. false: it cannot (it polls on then). */
+static bool worker_sleep(struct nb_datapath *dp, struct dp_worker *w, const struct dp_plan *plan)
+{
+	struct nb_worker_queue queues[DP_SLEEP_MAX_QUEUES];
+	struct sleep_check check = { .dp = dp, .w = w, .plan = plan };
+	unsigned int n = plan ? plan->n : 0;
+
+	if (n > DP_SLEEP_MAX_QUEUES)
+		return false;
+	for (unsigned int i = 0; i < n; i++)
+		queues[i] = (struct nb_worker_queue){ plan->q[i].dev, plan->q[i].queue };
+	return nb_worker_sleep(queues, n, DP_SLEEP_TIMEOUT_MS, worker_has_news, &check);
+}
+
 static void *worker_main(void *arg)
 {
 	struct dp_worker *w = arg;
 	struct nb_datapath *dp = w->dp;
 	struct nb_pkt *pkts[NB_BURST];
+	u64 quiet_since = 0;
 
 	nb_set_this_cpu(w->index);
 	nb_epoch_online();
@@ -145,8 +191,15 @@ static void *worker_main(void *arg)
 			__atomic_store_n(&w->idle_rounds, w->idle_rounds + 1, __ATOMIC_RELAXED);
 		__atomic_store_n(&w->idle, got == 0, __ATOMIC_RELEASE);
 		__atomic_store_n(&w->rounds, w->rounds + 1, __ATOMIC_RELEASE);
-		if (!got)
-			sched_yield();
+		if (got) {
+			quiet_since = 0;
+		} else if (!quiet_since) {
+			quiet_since = mono_ns();
+		} else if (mono_ns() - quiet_since >= NB_WORKER_BUSY_POLL_NS) {
+			/* a queue that cannot be waited for (a paced generator) is polled on */
+			if (!worker_sleep(dp, w, plan))
+				sched_yield();
+		}
 	}
 	nb_epoch_offline();
 	return NULL;
@@ -346,8 +399,11 @@ static int sync_locked(struct nb_datapath *dp)
 
 		if (!plans[w])
 			continue;
-		__atomic_store_n(&dp->workers[w].plan, plans[w], __ATOMIC_RELEASE);
+		__atomic_store_n(&dp->workers[w].plan, plans[w], __ATOMIC_SEQ_CST);
 		plans[w] = NULL;
+		/* a sleeping worker sleeps on its old queues: it takes the new ones now */
+		if (dp->running)
+			nb_worker_kick(dp->workers[w].index);
 		if (old && dp->running) {
 			nb_epoch_call(&old->rcu, plan_free_rcu);
 			retired = true;
@@ -421,7 +477,9 @@ static int start_worker(struct nb_datapath *dp, struct dp_worker *w)
 
 static void stop_locked(struct nb_datapath *dp, unsigned int started)
 {
-	__atomic_store_n(&dp->stop, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&dp->stop, true, __ATOMIC_SEQ_CST);
+	for (unsigned int i = 0; i < started; i++)
+		nb_worker_kick(dp->workers[i].index);
 	for (unsigned int i = 0; i < started; i++)
 		pthread_join(dp->workers[i].thread, NULL);
 	dp->running = false;
@@ -491,7 +549,9 @@ bool nb_datapath_idle(struct nb_datapath *dp)
 		struct dp_worker *w = &dp->workers[i];
 		u64 r = __atomic_load_n(&w->rounds, __ATOMIC_ACQUIRE);
 
-		if (!__atomic_load_n(&w->idle, __ATOMIC_ACQUIRE) || r < w->looked_rounds + 2)
+		/* a worker asleep found its queues empty and would wake for a frame */
+		if (!__atomic_load_n(&w->idle, __ATOMIC_ACQUIRE) ||
+		    (r < w->looked_rounds + 2 && !nb_worker_sleeping(w->index)))
 			idle = false;
 		w->looked_rounds = r;
 	}

@@ -3,7 +3,14 @@
  * The datapath worker's poll loop: the twin of a NAPI poll (driver rx -> XDP -> netif_receive)
  * followed by net_rx_action's end of round (xdp_do_flush, the backlog, qdisc transmit).
  */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+
 #include <netbpf/clock.h>
+#include <netbpf/percpu.h>
 
 #include "bpf/epoch.h"
 #include "io/port.h"
@@ -13,6 +20,94 @@
 #include "net/worker.h"
 
 static struct nb_worker_xdp_hooks xdp_hooks;
+
+/* A worker's doorbell: an eventfd it sleeps on beside its queues, rung only while it sleeps. */
+struct worker_bell {
+	int efd;		/* made by the worker before its first sleep; -1: none yet */
+	int sleeping;		/* 1 while in poll() */
+} __attribute__((aligned(64)));
+
+static struct worker_bell bells[NB_MAX_CPUS];
+static pthread_once_t bells_once = PTHREAD_ONCE_INIT;
+
+static void bells_init(void)
+{
+	for (unsigned int i = 0; i < NB_MAX_CPUS; i++)
+		bells[i].efd = -1;
+}
+
+/* The most queues one sleep watches (more than any worker owns in practice). */
+#define SLEEP_MAX_FDS 256
+
+bool nb_worker_sleep(const struct nb_worker_queue *queues, unsigned int n, int timeout_ms,
+		     bool (*wake)(void *arg), void *arg)
+{
+	struct worker_bell *bell;
+	struct pollfd pfd[SLEEP_MAX_FDS + 1];
+	unsigned int cnt = 0;
+	u64 val;
+
+	pthread_once(&bells_once, bells_init);
+	bell = &bells[nb_this_cpu()];
+	if (bell->efd < 0) {
+		bell->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+		if (bell->efd < 0)
+			return false;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		struct nb_port *port = queues[i].dev->port;
+		int r;
+
+		if (!port || !READ_ONCE(queues[i].dev->up))
+			continue;
+		if (cnt == SLEEP_MAX_FDS)
+			return false;
+		r = nb_port_rx_queue_wait(port, queues[i].queue, &pfd[cnt]);
+		if (r < 0)
+			return false;
+		cnt += r > 0;
+	}
+	pfd[cnt] = (struct pollfd){ .fd = bell->efd, .events = POLLIN };
+	/*
+	 * Shown asleep first, then the other work looked for: whoever makes work and then finds
+	 * the worker asleep rings, and a ring before poll() stays in the eventfd.
+	 */
+	__atomic_store_n(&bell->sleeping, 1, __ATOMIC_SEQ_CST);
+	if ((wake && wake(arg)) || (xdp_hooks.pending && xdp_hooks.pending())) {
+		__atomic_store_n(&bell->sleeping, 0, __ATOMIC_RELEASE);
+		return false;
+	}
+	nb_epoch_offline();
+	poll(pfd, cnt + 1, timeout_ms);
+	nb_epoch_online();
+	__atomic_store_n(&bell->sleeping, 0, __ATOMIC_RELEASE);
+	if (pfd[cnt].revents & POLLIN) {
+		ssize_t got = read(bell->efd, &val, sizeof(val));
+
+		(void)got;
+	}
+	return true;
+}
+
+void nb_worker_kick(unsigned int cpu)
+{
+	struct worker_bell *bell = &bells[cpu % NB_MAX_CPUS];
+	u64 one = 1;
+
+	pthread_once(&bells_once, bells_init);
+	/* the work the caller made is visible before it looks (the sleeper does the reverse) */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&bell->sleeping, __ATOMIC_SEQ_CST) && bell->efd >= 0) {
+		ssize_t put = write(bell->efd, &one, sizeof(one));
+
+		(void)put;
+	}
+}
+
+bool nb_worker_sleeping(unsigned int cpu)
+{
+	return __atomic_load_n(&bells[cpu % NB_MAX_CPUS].sleeping, __ATOMIC_ACQUIRE);
+}
 static __thread u64 burst_coarse_ns;	/* 0: not in a burst */
 
 u64 nb_worker_coarse_ns(void)

@@ -21,6 +21,8 @@ struct nb_pkt;
 struct nb_worker_xdp_hooks {
 	unsigned int (*burst)(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n);
 	void (*flush)(void);
+	/* frames wait for this worker outside its queues (cpumap entries): it may not sleep */
+	bool (*pending)(void);
 };
 
 /* Set by the XDP layer at start-up (NULL members: no XDP). */
@@ -36,6 +38,34 @@ void nb_worker_receive_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
 u64 nb_worker_coarse_ns(void);
 /* The end of a burst: XDP flush, the backlog, the transmit queues. */
 void nb_worker_flush(void);
+
+/*
+ * Waiting for work, as a low-latency datapath does: a worker keeps polling while frames flow
+ * and for NB_WORKER_BUSY_POLL_NS after the last one (the kernel's busy-poll default), then
+ * sleeps in poll() on its queues' fds until one is readable, or until nb_worker_kick.
+ */
+#define NB_WORKER_BUSY_POLL_NS 50000
+
+/* One receive queue a worker sleeps on. */
+struct nb_worker_queue {
+	struct nb_dev *dev;
+	unsigned int queue;
+};
+
+/*
+ * Sleep until a frame may be waiting on one of the n queues, nb_worker_kick is called for this
+ * worker, or timeout_ms passes (-1: no limit). Returns at once, false, when a queue has work or
+ * cannot be waited for (nb_port_rx_queue_wait), or when wake(arg) says the caller has other
+ * work (read after the worker shows it sleeps: a kick after that work is made is never lost);
+ * true after a sleep. The caller is a worker that is an online epoch reader: it is offline
+ * while it sleeps.
+ */
+bool nb_worker_sleep(const struct nb_worker_queue *queues, unsigned int n, int timeout_ms,
+		     bool (*wake)(void *arg), void *arg);
+/* Wake worker cpu should it sleep (a frame queued for it, a stop, a new plan). */
+void nb_worker_kick(unsigned int cpu);
+/* Is worker cpu asleep in nb_worker_sleep (the idle test of a drain)? */
+bool nb_worker_sleeping(unsigned int cpu);
 
 /* One round over devs: a burst from each, then the flush. Returns the packets received. */
 unsigned int nb_worker_poll(struct nb_dev *const *devs, unsigned int n);

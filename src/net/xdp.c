@@ -13,6 +13,7 @@
 
 #include "bpf/epoch.h"
 #include "bpf/prog.h"
+#include "net/cpumap.h"
 #include "net/dev.h"
 #include "net/redirect.h"
 #include "net/worker.h"
@@ -294,6 +295,7 @@ static struct nb_dev_notifier xdp_dev_notifier = { .call = xdp_dev_event };
 static const struct nb_worker_xdp_hooks xdp_worker_hooks = {
 	.burst = nb_xdp_rx_burst,
 	.flush = nb_xdp_do_flush,
+	.pending = nb_cpu_map_pending,
 };
 
 static void __attribute__((constructor)) xdp_register(void)
