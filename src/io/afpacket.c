@@ -56,8 +56,8 @@
 
 #include "io/port.h"
 #include "io/vnet_hdr.h"
-#include "net/csum.h"
 #include "net/dev.h"
+#include "net/gso.h"
 #include "net/pkt.h"
 #include "common/u64_stats.h"
 
@@ -142,53 +142,18 @@ static void read_kernel_drops(struct afp_port *ap, struct afp_queue *q)
 
 /*
  * A frame of the local stack sent with its L4 checksum left to the device (CHECKSUM_PARTIAL,
- * TP_STATUS_CSUMNOTREADY; veth peers of a local sender do this): the checksum field holds the
- * pseudo-header sum only. Complete it as skb_checksum_help would, so that the frame can leave
- * through another interface. TCP and UDP over IPv4 or IPv6 (no extension headers) are known.
+ * TP_STATUS_CSUMNOTREADY; veth peers of a local sender do this) without a virtio_net_hdr to say
+ * where: the checksum field holds the pseudo-header sum only. Complete it as
+ * skb_checksum_help would, so that the frame can leave through another interface. TCP and UDP
+ * over IPv4 or IPv6 (no extension headers) are known.
  */
 static void rx_complete_csum(struct nb_pkt *pkt)
 {
-	u8 *d = pkt->data;
-	u32 off = ETH_HLEN, l4, l4_len, field;
-	__be16 proto;
-	u8 l4_proto;
-	u16 csum;
+	struct nb_l4_csum_spot spot;
 
-	if (pkt->len < ETH_HLEN)
-		return;
-	memcpy(&proto, d + 12, 2);
-	while ((proto == htons(ETH_P_8021Q) || proto == htons(ETH_P_8021AD)) &&
-	       off + 4 <= pkt->len) {
-		memcpy(&proto, d + off + 2, 2);
-		off += 4;
-	}
-	if (proto == htons(ETH_P_IP) && off + 20 <= pkt->len) {
-		u32 ihl = (d[off] & 0xf) * 4u, tot = (u32)d[off + 2] << 8 | d[off + 3];
-
-		if ((d[off + 6] & 0x3f) || d[off + 7] || ihl < 20 || tot < ihl)
-			return;		/* a fragment, or a broken header */
-		l4_proto = d[off + 9];
-		l4 = off + ihl;
-		l4_len = tot - ihl;
-	} else if (proto == htons(ETH_P_IPV6) && off + 40 <= pkt->len) {
-		l4_proto = d[off + 6];
-		l4 = off + 40;
-		l4_len = (u32)d[off + 4] << 8 | d[off + 5];
-	} else {
-		return;
-	}
-	if (l4_proto == IPPROTO_TCP)
-		field = l4 + 16;
-	else if (l4_proto == IPPROTO_UDP)
-		field = l4 + 6;
-	else
-		return;
-	if (field + 2 > l4 + l4_len || l4 + l4_len > pkt->len)
-		return;
-	csum = nb_csum_fold(nb_csum_partial(d + l4, l4_len, 0));
-	if (l4_proto == IPPROTO_UDP && !csum)
-		csum = 0xffff;		/* 0 means "no checksum" in UDP */
-	memcpy(d + field, &csum, 2);
+	if (nb_pkt_l4_csum_spot(pkt, &spot) &&
+	    nb_pkt_partial_csum_set(pkt, spot.start, spot.csum_off))
+		nb_pkt_checksum_help(pkt);
 }
 
 /*

@@ -20,6 +20,17 @@
  * the fill ring in the same burst, so the kernel never waits on the datapath. Zero-copy into
  * nb_pkt (packet buffers that are UMEM frames) is a later step.
  *
+ * Frames longer than a UMEM frame come and go in pieces (XDP_USE_SG, multi-buffer AF_XDP: a
+ * descriptor with XDP_PKT_CONTD is followed by the frame's next piece), up to NB_PKT_MAX_FRAME;
+ * a kernel without it takes and gives a UMEM frame's worth (3840 bytes) at most.
+ *
+ * Offloads: AF_XDP carries none. A frame's checksum field holding just its pseudo-header sum is
+ * one the sending stack left to the device (the veth peer of a local sender: CHECKSUM_PARTIAL)
+ * and becomes so again here, a TCP frame longer than the interface's MTU a super-frame the stack
+ * left whole (nb_pkt_guess_offloads): they leave through a port with offloads as they are, and
+ * are segmented and completed in software before they leave through this one, whose features
+ * are only SG (nb_validate_xmit), so that no user has to turn the peer's offloads off.
+ *
  * Any worker may transmit: the queue of worker c is c % N, under that queue's transmit lock.
  * The datapath's workers each own receive queues (rx_queue_burst); rx_burst, for callers that
  * poll the device as a whole, takes all queues in turn. A try-lock per queue keeps two pollers
@@ -52,8 +63,17 @@
 
 #include "io/port.h"
 #include "net/dev.h"
+#include "net/gso.h"
 #include "net/pkt.h"
 #include "common/u64_stats.h"
+
+/* Newer than the build machine's uapi headers (Linux 6.6): multi-buffer AF_XDP. */
+#ifndef XDP_USE_SG
+#define XDP_USE_SG (1 << 4)
+#endif
+#ifndef XDP_PKT_CONTD
+#define XDP_PKT_CONTD (1 << 0)
+#endif
 
 #define FRAME_SIZE XSK_UMEM__DEFAULT_FRAME_SIZE
 #define RING_SIZE 2048			/* every ring; rx and tx frames each */
@@ -63,6 +83,7 @@
 #define MAX_QUEUES 64
 #define BUSY_TRIES 50			/* a busy queue is tried this often, */
 #define BUSY_WAIT_US 10000		/* this far apart */
+#define RX_PEEK 64			/* descriptors looked at per poll: pieces of frames */
 
 struct afxdp_queue {
 	u32 id;
@@ -79,8 +100,10 @@ struct afxdp_queue {
 	struct xdp_statistics seen;	/* what has been counted already */
 	u64 rx_packets;
 	u64 rx_too_big;
-	u64 fq_stash[NB_BURST];		/* frames the fill ring had no room for yet */
+	u64 fq_stash[RX_PEEK];		/* frames the fill ring had no room for yet */
 	u32 fq_nstash;
+	struct nb_pkt *rx_pkt;		/* a frame whose next piece is still to come */
+	bool rx_skip;			/* the pieces to come belong to a dropped frame */
 
 	/* transmit side, under tx_lock */
 	pthread_spinlock_t tx_lock __attribute__((aligned(64)));
@@ -101,6 +124,8 @@ struct afxdp_port {
 	u16 bind_flags;
 	bool drv;			/* the program runs in the driver (else generic XDP) */
 	bool zerocopy;			/* the sockets are bound zero-copy */
+	bool sg;			/* bound with XDP_USE_SG: frames in pieces */
+	u32 mtu;			/* the interface's, read at open: super-frames are longer */
 	u32 rx_next;			/* turns: where the next poll starts */
 	struct afxdp_queue *q;		/* nq entries */
 };
@@ -201,38 +226,72 @@ static void fq_refill(struct afxdp_queue *q)
 	q->fq_nstash = 0;
 }
 
+/* The end of a received frame: its offloads guessed (see the top), handed on. */
+static struct nb_pkt *rx_finish(struct afxdp_port *ap, struct nb_pkt *pkt)
+{
+	nb_pkt_guess_offloads(pkt, ap->mtu);
+	return pkt;
+}
+
+static void rx_drop(struct afxdp_port *ap, struct afxdp_queue *q, enum nb_drop_reason reason)
+{
+	if (reason == NB_DROP_TOO_BIG)
+		nb_u64_stats_inc(&q->rx_too_big);
+	if (ap->port->dev)
+		nb_dev_count_drop(ap->port->dev, reason);
+}
+
 static unsigned int queue_rx(struct afxdp_port *ap, struct afxdp_queue *q, struct nb_pkt **pkts,
 			     unsigned int max)
 {
 	unsigned int got = 0;
-	u32 idx, n;
+	u32 idx, n, used = 0;
 
 	fq_refill(q);
 	if (q->fq_nstash)
 		return 0;
-	n = xsk_ring_cons__peek(&q->rx, max < NB_BURST ? max : NB_BURST, &idx);
+	n = xsk_ring_cons__peek(&q->rx, RX_PEEK, &idx);
 	if (!n) {
 		if (xsk_ring_prod__needs_wakeup(&q->fq))
 			recvfrom(q->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
 		return 0;
 	}
-	for (u32 i = 0; i < n; i++) {
-		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&q->rx, idx + i);
+	while (used < n && got < max) {
+		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&q->rx, idx + used++);
 		u64 addr = xsk_umem__add_offset_to_addr(d->addr);
-		struct nb_pkt *pkt = NULL;
+		bool more = d->options & XDP_PKT_CONTD;
+		int err;
 
-		if (d->len <= NB_PKT_MAX_LEN)
-			pkt = nb_pkt_alloc_data(xsk_umem__get_data(q->area, addr), d->len);
-		else
-			nb_u64_stats_inc(&q->rx_too_big);
-		if (pkt)
-			pkts[got++] = pkt;
-		else if (ap->port->dev)
-			nb_dev_count_drop(ap->port->dev, d->len > NB_PKT_MAX_LEN ?
-					  NB_DROP_TOO_BIG : NB_DROP_NOMEM);
 		q->fq_stash[q->fq_nstash++] = addr & ~(u64)(FRAME_SIZE - 1);
+		if (!q->rx_pkt && !q->rx_skip) {
+			q->rx_pkt = nb_pkt_alloc();
+			if (!q->rx_pkt) {
+				rx_drop(ap, q, NB_DROP_NOMEM);
+				q->rx_skip = more;
+				continue;
+			}
+		}
+		if (q->rx_pkt) {
+			err = nb_pkt_append(q->rx_pkt, xsk_umem__get_data(q->area, addr), d->len);
+			if (err) {
+				/* longer than a packet holds, or no page: never cut, dropped */
+				nb_pkt_free(q->rx_pkt);
+				q->rx_pkt = NULL;
+				rx_drop(ap, q, err == -EMSGSIZE ? NB_DROP_TOO_BIG : NB_DROP_NOMEM);
+				q->rx_skip = more;
+				continue;
+			}
+		}
+		if (more)
+			continue;
+		if (q->rx_pkt)
+			pkts[got++] = rx_finish(ap, q->rx_pkt);
+		q->rx_pkt = NULL;
+		q->rx_skip = false;
 	}
-	xsk_ring_cons__release(&q->rx, n);
+	/* what was looked at but not taken stays for the next poll */
+	xsk_ring_cons__cancel(&q->rx, n - used);
+	xsk_ring_cons__release(&q->rx, used);
 	fq_refill(q);
 	nb_u64_stats_add(&q->rx_packets, got);
 	return got;
@@ -322,28 +381,49 @@ static unsigned int afxdp_rx_burst(struct nb_port *port, struct nb_pkt **pkts, u
 	return got;
 }
 
+/* UMEM frames a frame takes: one, or its pieces with multi-buffer. */
+static u32 tx_pieces(const struct nb_pkt *pkt)
+{
+	return pkt->len ? (pkt->len + FRAME_SIZE - 1) / FRAME_SIZE : 1;
+}
+
 static unsigned int afxdp_tx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int n)
 {
 	struct afxdp_port *ap = port->priv;
 	struct afxdp_queue *q = &ap->q[nb_this_cpu() % ap->nq];
-	u32 idx, k;
+	u32 idx = 0, k = 0, descs = 0, room;
 
 	pthread_spin_lock(&q->tx_lock);
 	tx_reap(q);
-	k = n < q->tx_nfree ? n : q->tx_nfree;
-	if (k && xsk_ring_prod__reserve(&q->tx, k, &idx) != k)
-		k = 0;
-	for (u32 i = 0; i < k; i++) {
-		struct xdp_desc *d = xsk_ring_prod__tx_desc(&q->tx, idx + i);
-		u64 addr = q->tx_free[--q->tx_nfree];
+	room = xsk_prod_nb_free(&q->tx, RING_SIZE);
+	if (room > q->tx_nfree)
+		room = q->tx_nfree;
+	/* the first k frames whose pieces fit: free frames and ring slots */
+	for (; k < n; k++) {
+		u32 pieces = tx_pieces(pkts[k]);
 
-		memcpy(xsk_umem__get_data(q->area, addr), pkts[i]->data, pkts[i]->len);
-		d->addr = addr;
-		d->len = pkts[i]->len;
-		d->options = 0;
+		if (descs + pieces > room || (pieces > 1 && !ap->sg))
+			break;
+		descs += pieces;
 	}
-	if (k) {
-		xsk_ring_prod__submit(&q->tx, k);
+	if (descs && xsk_ring_prod__reserve(&q->tx, descs, &idx) != descs)
+		k = descs = 0;
+	for (u32 i = 0, slot = 0; i < k; i++) {
+		u32 pieces = tx_pieces(pkts[i]);
+
+		for (u32 p = 0; p < pieces; p++) {
+			struct xdp_desc *d = xsk_ring_prod__tx_desc(&q->tx, idx + slot++);
+			u32 off = p * FRAME_SIZE, len = min_t(u32, pkts[i]->len - off, FRAME_SIZE);
+			u64 addr = q->tx_free[--q->tx_nfree];
+
+			nb_pkt_copy_bits(pkts[i], off, xsk_umem__get_data(q->area, addr), len);
+			d->addr = addr;
+			d->len = len;
+			d->options = p + 1 < pieces ? XDP_PKT_CONTD : 0;
+		}
+	}
+	if (descs) {
+		xsk_ring_prod__submit(&q->tx, descs);
 		tx_kick(q);
 	}
 	nb_u64_stats_add(&q->tx_packets, k);
@@ -362,6 +442,8 @@ static void queue_close(struct afxdp_queue *q)
 		xsk_umem__delete(q->umem);
 	if (q->area)
 		munmap(q->area, (size_t)NR_FRAMES * FRAME_SIZE);
+	nb_pkt_free(q->rx_pkt);
+	q->rx_pkt = NULL;
 	pthread_spin_destroy(&q->rx_lock);
 	pthread_spin_destroy(&q->tx_lock);
 }
@@ -409,7 +491,7 @@ static int queue_open(struct afxdp_port *ap, struct afxdp_queue *q, u32 id, bool
 		.rx_size = RING_SIZE,
 		.tx_size = RING_SIZE,
 		.xdp_flags = ap->xdp_flags,
-		.bind_flags = ap->bind_flags | XDP_USE_NEED_WAKEUP,
+		.bind_flags = ap->bind_flags | XDP_USE_NEED_WAKEUP | (ap->sg ? XDP_USE_SG : 0),
 	};
 	size_t size = (size_t)NR_FRAMES * FRAME_SIZE;
 	u32 idx;
@@ -437,6 +519,8 @@ static int queue_open(struct afxdp_port *ap, struct afxdp_queue *q, u32 id, bool
 		if (err == -EBUSY && last_try)
 			nb_log_printf(log, "afxdp: queue %u of %s already has an AF_XDP socket\n",
 				      id, ap->ifname);
+		else if (ap->sg && (err == -EINVAL || err == -EOPNOTSUPP))
+			;	/* tried again without multi-buffer */
 		else if (err != -EBUSY)
 			nb_log_printf(log, "afxdp: %s queue %u: cannot bind an AF_XDP socket: "
 				      "%s%s%s%s\n", ap->ifname, id, strerror(-err),
@@ -460,6 +544,25 @@ static int queue_open(struct afxdp_port *ap, struct afxdp_queue *q, u32 id, bool
 	return 0;
 }
 
+/* The interface's MTU (SIOCGIFMTU): longer TCP frames received are super-frames. */
+static int read_mtu(struct afxdp_port *ap, struct nb_log *log)
+{
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), err = 0;
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ap->ifname);
+	if (fd < 0 || ioctl(fd, SIOCGIFMTU, &ifr)) {
+		err = -errno;
+		nb_log_printf(log, "afxdp: %s: reading the MTU: %s\n", ap->ifname,
+			      strerror(errno));
+	} else {
+		ap->mtu = (u32)ifr.ifr_mtu;
+	}
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
 /* What the kernel made of our requests: where the program runs, whether the copy is zero. */
 static void read_modes(struct afxdp_port *ap)
 {
@@ -479,6 +582,7 @@ static int parse_words(struct afxdp_port *ap, int argc, char **argv, struct nb_l
 	const char *ifname = NULL;
 	u64 nq = 1;
 
+	ap->sg = true;
 	for (int i = 0; i < argc; i++) {
 		const char *w = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 
@@ -576,10 +680,16 @@ static int afxdp_open(struct nb_port *port, int argc, char **argv, struct nb_log
 			err = queue_open(ap, &ap->q[i], i, !tries, log);
 			if (err)
 				queue_close(&ap->q[i]);
-			if (err != -EBUSY || !tries)
+			/* a kernel or driver without multi-buffer: frames of a UMEM frame then */
+			if (!i && ap->sg && (err == -EINVAL || err == -EOPNOTSUPP)) {
+				ap->sg = false;
+				tries++;
+			} else if (err != -EBUSY || !tries) {
 				break;
+			} else {
+				usleep(BUSY_WAIT_US);
+			}
 			memset(&ap->q[i], 0, sizeof(ap->q[i]));
-			usleep(BUSY_WAIT_US);
 		}
 		if (!err && i + 1 == ap->nq)
 			read_modes(ap);
@@ -590,11 +700,19 @@ static int afxdp_open(struct nb_port *port, int argc, char **argv, struct nb_log
 	}
 	libxdp_set_print(old_xdp);
 	libbpf_set_print(old_bpf);
+	if (!err) {
+		err = read_mtu(ap, log);
+		for (u32 i = 0; err && i < ap->nq; i++)
+			queue_close(&ap->q[i]);
+	}
 	if (err) {
 		free(ap->q);
 		ap->q = NULL;
+		return err;
 	}
-	return err;
+	/* no offloads: super-frames are segmented and checksums completed before tx_burst */
+	port->features = ap->sg ? NB_NETIF_F_SG : 0;
+	return 0;
 }
 
 static void afxdp_describe(const struct nb_port *port, char *buf, size_t size)

@@ -244,3 +244,68 @@ struct nb_pkt *nb_validate_xmit(struct nb_pkt *pkt, u32 features, int *err)
 	}
 	return pkt;
 }
+
+bool nb_pkt_l4_csum_spot(const struct nb_pkt *pkt, struct nb_l4_csum_spot *spot)
+{
+	u32 headlen = nb_pkt_headlen(pkt), l4_len;
+	struct nb_flow_keys keys;
+	struct gso_hdrs h;
+	const u8 *ip;
+
+	if (!nb_flow_dissect(pkt, &keys) || !keys.thoff || keys.is_frag)
+		return false;
+	if (keys.ip_proto != IPPROTO_TCP && keys.ip_proto != IPPROTO_UDP)
+		return false;
+	ip = pkt->data + keys.nhoff;
+	if (keys.n_proto == htons(ETH_P_IP)) {
+		u32 tot = (u32)ip[2] << 8 | ip[3];
+
+		if ((u32)(keys.thoff - keys.nhoff) > tot)
+			return false;
+		l4_len = tot - (u32)(keys.thoff - keys.nhoff);
+		h.ipv6 = false;
+	} else if (keys.n_proto == htons(ETH_P_IPV6)) {
+		l4_len = (u32)ip[4] << 8 | ip[5];
+		h.ipv6 = true;
+	} else {
+		return false;
+	}
+	spot->csum_off = keys.ip_proto == IPPROTO_TCP ? 16 : 6;
+	if ((u32)keys.thoff + spot->csum_off + 2 > headlen || keys.thoff + l4_len > pkt->len)
+		return false;
+	h.nhoff = keys.nhoff;
+	h.l4_proto = keys.ip_proto;
+	spot->nhoff = keys.nhoff;
+	spot->start = keys.thoff;
+	spot->ipv6 = h.ipv6;
+	spot->pseudo = pseudo_sum(pkt->data, &h, l4_len);
+	return true;
+}
+
+bool nb_pkt_guess_offloads(struct nb_pkt *pkt, u32 mtu)
+{
+	struct nb_l4_csum_spot spot;
+	u16 field, partial;
+	u32 hdr_len, limit;
+
+	if (pkt->ip_summed == NB_CHECKSUM_PARTIAL || !nb_pkt_l4_csum_spot(pkt, &spot))
+		return false;
+	memcpy(&field, pkt->data + spot.start + spot.csum_off, 2);
+	partial = nb_csum_from32to16(spot.pseudo);
+	/* 0 and 0xffff are one value to one's complement sums */
+	if (field != partial && !(field == 0xffff && !partial) && !(!field && partial == 0xffff))
+		return false;
+	if (!nb_pkt_partial_csum_set(pkt, spot.start, spot.csum_off))
+		return false;
+	/* the headers in front of IP (tags too) and the mtu's worth behind them */
+	limit = spot.nhoff + mtu;
+	if (pkt->len <= limit || spot.csum_off != 16 || spot.start + 20 > nb_pkt_headlen(pkt))
+		return true;
+	hdr_len = spot.start + (pkt->data[spot.start + 12] >> 4) * 4u;
+	if (hdr_len >= limit)
+		return true;
+	pkt->gso_size = (u16)(limit - hdr_len);
+	pkt->gso_type = spot.ipv6 ? NB_SKB_GSO_TCPV6 : NB_SKB_GSO_TCPV4;
+	pkt->gso_segs = (u16)((pkt->len - hdr_len + pkt->gso_size - 1) / pkt->gso_size);
+	return true;
+}

@@ -30,4 +30,30 @@ struct nb_pkt *nb_skb_gso_segment(struct nb_pkt *pkt, int *err);
  */
 struct nb_pkt *nb_validate_xmit(struct nb_pkt *pkt, u32 features, int *err);
 
+/* Where the checksum of a TCP or UDP frame over IPv4 or IPv6 is (nb_pkt_l4_csum_spot). */
+struct nb_l4_csum_spot {
+	u32 nhoff;		/* the IP header, from data (past any VLAN tags) */
+	u32 start;		/* the L4 header, where the sum starts */
+	u32 pseudo;		/* the pseudo-header's sum over the L4 length the IP header gives */
+	u16 csum_off;		/* the field, from start */
+	bool ipv6;
+};
+
+/*
+ * Find the checksum of a TCP or UDP frame over IPv4 or IPv6 (no extension headers, not a
+ * fragment); false for any other frame, or one whose headers are not in the linear part.
+ */
+bool nb_pkt_l4_csum_spot(const struct nb_pkt *pkt, struct nb_l4_csum_spot *spot);
+
+/*
+ * A frame from a kernel interface that says nothing of its offloads (AF_XDP): its L4 checksum
+ * field holding the pseudo-header's sum and nothing more is what the sending stack leaves to
+ * the device (CHECKSUM_PARTIAL), which the frame becomes. Recomputing it would give the same
+ * value as a complete one that happened to match, so taking it for partial is safe; only a
+ * corrupted frame that matches by chance (one in 65536 of those) gets a right checksum it did
+ * not have. A TCP frame longer than mtu allows is a super-frame the stack left whole: it
+ * becomes one, segments of what the mtu holds. Returns true when the frame was changed.
+ */
+bool nb_pkt_guess_offloads(struct nb_pkt *pkt, u32 mtu);
+
 #endif /* NB_NET_GSO_H */
