@@ -449,7 +449,8 @@ static unsigned int rx_received(struct nb_dev *dev, struct nb_pkt **pkts, unsign
 		return 0;
 	for (unsigned int i = 0; i < n; i++) {
 		rx_prepare(dev, pkts[i]);
-		bytes += pkts[i]->len;
+		/* the bytes the wire carried: an offloaded VLAN tag is 4 of them */
+		bytes += pkts[i]->len + (pkts[i]->vlan_present ? 4 : 0);
 	}
 	s = nb_dev_this_stats(dev);
 	nb_u64_stats_add(&s->rx_packets, n);
