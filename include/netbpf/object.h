@@ -43,6 +43,12 @@ int nb_object_open_file(const char *path, const struct nb_object_open_opts *opts
 int nb_object_open_mem(const void *buf, size_t size, const struct nb_object_open_opts *opts,
 		       struct nb_object **objp);
 
+/* A map sized at load, as its tool does ("--max-entries NAME=N"). */
+struct nb_object_map_size {
+	const char *name;
+	__u32 max_entries;
+};
+
 struct nb_object_load_opts {
 	size_t sz; /* sizeof(struct nb_object_load_opts) */
 	/*
@@ -58,6 +64,13 @@ struct nb_object_load_opts {
 	 */
 	const char *section;
 	struct nb_log *log;
+	/*
+	 * Maps to size before they are created, by name (nb_object_map_set_max_entries for each):
+	 * the objects whose tool sizes some maps (max_entries 0 in the file: xdp-bench's per-CPU
+	 * counters, the samples' xdp_router_ipv4) need it. A name no map has is an error.
+	 */
+	const struct nb_object_map_size *map_sizes;
+	unsigned int map_size_cnt;
 };
 
 int nb_object_load(struct nb_object *obj, const struct nb_object_load_opts *opts);
@@ -92,6 +105,11 @@ const char *nb_object_prog_section(const struct nb_object_prog *prog);
 enum bpf_prog_type nb_object_prog_type(const struct nb_object_prog *prog);
 int nb_object_prog_set_type(struct nb_object_prog *prog, enum bpf_prog_type type);
 enum bpf_attach_type nb_object_prog_expected_attach_type(const struct nb_object_prog *prog);
+/*
+ * Whether load loads the program: true, but false for libbpf's optional sections (SEC("?tc"),
+ * whose programs load only when chosen) until set.
+ */
+bool nb_object_prog_autoload(const struct nb_object_prog *prog);
 void nb_object_prog_set_autoload(struct nb_object_prog *prog, bool autoload);
 /*
  * Instructions after linking: the function, then every subprogram it calls; map references are
@@ -116,6 +134,12 @@ __u32 nb_object_map_key_size(const struct nb_object_map *map);
 __u32 nb_object_map_value_size(const struct nb_object_map *map);
 __u32 nb_object_map_max_entries(const struct nb_object_map *map);
 __u32 nb_object_map_flags(const struct nb_object_map *map);
+/*
+ * Size a map before load (libbpf's bpf_map__set_max_entries), as the tools that leave
+ * max_entries 0 in the object do: loading such a map without a size fails and says so.
+ * -EBUSY after load, -EINVAL for 0 or a local-storage map (the kernel sizes those).
+ */
+int nb_object_map_set_max_entries(struct nb_object_map *map, __u32 max_entries);
 /* 0: none; else the path under which the map is shared (nb_pin_get_map). */
 const char *nb_object_map_pin_path(const struct nb_object_map *map);
 /* The created map (the object keeps the reference), or NULL before load. */

@@ -30,6 +30,7 @@
 #include <linux/pkt_cls.h>
 
 #include <netbpf/log.h>
+#include <netbpf/object.h>
 
 struct nb_dev;
 struct nb_prog;
@@ -82,6 +83,9 @@ struct nb_tc_action_opts {
 			const char *obj_file;	/* or "obj F [sec S]": loaded as sched_act */
 			const char *section;	/* default "action" */
 			const char *name;	/* shown by show ("FILE:[SEC]"); default: none */
+			/* "max-entries NAME=N": maps the object leaves to its tool */
+			const struct nb_object_map_size *map_sizes;
+			unsigned int map_size_cnt;
 		} bpf;
 		struct {
 			int eaction;		/* TCA_EGRESS_REDIR, TCA_EGRESS_MIRROR, TCA_INGRESS_* */
@@ -98,6 +102,9 @@ struct nb_tc_bpf_opts {
 	bool direct_action;	/* "da": TCA_BPF_FLAG_ACT_DIRECT */
 	__u32 classid;		/* "classid/flowid MAJ:MIN" as TC_H_MAKE; 0: none */
 	const char *name;	/* shown by filter show; default: the program's name */
+	/* "max-entries NAME=N": sizes for maps the object leaves to its tool (obj_file) */
+	const struct nb_object_map_size *map_sizes;
+	unsigned int map_size_cnt;
 };
 
 /* One 32-bit key of a u32 selector (struct tc_u32_key): (word at off ^ val) & mask == 0. */

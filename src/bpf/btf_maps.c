@@ -173,9 +173,11 @@ static int parse_def(struct nb_object *obj, const struct btf *btf, const struct 
 			err = get_uint(&c, btf, field, mem, &m->pinning);
 			if (!err && inner && m->pinning)
 				return def_err(&c, field, "an inner map cannot be pinned");
-			if (!err && m->pinning > LIBBPF_PIN_BY_NAME)
-				return def_err(&c, field, "only LIBBPF_PIN_NONE and "
-					       "LIBBPF_PIN_BY_NAME exist");
+			if (!err && m->pinning > LIBBPF_PIN_BY_NAME &&
+			    m->pinning != NB_PIN_REPLACE)
+				return def_err(&c, field, "only LIBBPF_PIN_NONE, "
+					       "LIBBPF_PIN_BY_NAME and Cilium's CILIUM_PIN_REPLACE "
+					       "(16) exist");
 		} else if (!strcmp(field, "key_size") || !strcmp(field, "value_size")) {
 			err = get_uint(&c, btf, field, mem, &val);
 			if (!err)
@@ -283,7 +285,9 @@ int nb_btf_maps_parse(struct nb_object *obj)
 		err = parse_def(obj, obj->btf, def, m, false);
 		if (err)
 			return err;
-		if (m->pinning == LIBBPF_PIN_BY_NAME &&
+		/* Cilium's loader pins CILIUM_PIN_REPLACE maps by name too, replacing. */
+		m->pin_replace = m->pinning == NB_PIN_REPLACE;
+		if ((m->pinning == LIBBPF_PIN_BY_NAME || m->pin_replace) &&
 		    asprintf(&m->pin_path, "tc/globals/%s", m->name) < 0) {
 			m->pin_path = NULL;
 			return -ENOMEM;
@@ -323,6 +327,13 @@ int nb_btf_maps_parse_inits(struct nb_object *obj)
 			return -EINVAL;
 		}
 		rel = (r->offset - m->sec_off - m->values_off) / 8;
+		/* As libbpf: a slot filled at load needs a key the loader can write, 4 bytes. */
+		if (m->key_size != sizeof(u32)) {
+			nb_obj_err(obj, "section .maps: map %s: values[%llu] is filled at load, "
+				   "which needs 4-byte keys, not %u", m->name,
+				   (unsigned long long)rel, m->key_size);
+			return -EINVAL;
+		}
 		if (rel >= m->max_entries) {
 			nb_obj_err(obj, "section .maps: map %s: values[%llu] is past max_entries %u",
 				   m->name, (unsigned long long)rel, m->max_entries);

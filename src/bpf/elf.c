@@ -66,7 +66,8 @@ static int check_ehdr(struct nb_object *obj, const GElf_Ehdr *eh)
 			   eh->e_type);
 		return -EINVAL;
 	}
-	if (eh->e_machine != EM_BPF) {
+	/* LLVM before 7 wrote EM_NONE; libbpf takes both. */
+	if (eh->e_machine != EM_BPF && eh->e_machine != EM_NONE) {
 		nb_obj_err(obj, "ELF machine %u is not EM_BPF (%u): not a BPF object",
 			   eh->e_machine, EM_BPF);
 		return -EINVAL;
@@ -79,6 +80,15 @@ static int check_ehdr(struct nb_object *obj, const GElf_Ehdr *eh)
 	return 0;
 }
 
+/*
+ * Legacy map definitions: iproute2's and libbpf 0.x's "maps", and the "maps/NAME" sections of
+ * older loaders (one map per section; cilium/ebpf reads them too).
+ */
+static bool is_legacy_maps_name(const char *name)
+{
+	return !strcmp(name, "maps") || !strncmp(name, "maps/", 5);
+}
+
 static enum nb_sec_kind classify(const struct nb_elf_sec *sec)
 {
 	const GElf_Shdr *sh = &sec->shdr;
@@ -87,7 +97,7 @@ static enum nb_sec_kind classify(const struct nb_elf_sec *sec)
 		return strcmp(sec->name, ".text") ? NB_SEC_PROG : NB_SEC_TEXT;
 	if (sh->sh_type == SHT_PROGBITS && !strcmp(sec->name, "license"))
 		return NB_SEC_LICENSE;
-	if (sh->sh_type == SHT_PROGBITS && !strcmp(sec->name, "maps"))
+	if (sh->sh_type == SHT_PROGBITS && is_legacy_maps_name(sec->name))
 		return NB_SEC_LEGACY_MAPS;
 	if (sh->sh_type == SHT_PROGBITS && !strcmp(sec->name, ".maps"))
 		return NB_SEC_BTF_MAPS;
@@ -443,6 +453,18 @@ static void parse_tail_call_sec(struct nb_object_prog *p)
 	}
 }
 
+/*
+ * libbpf's SEC("?tc"): the section is "tc" in every respect, but its programs load only when
+ * chosen (autoload off), as the selftests use it for programs meant to be refused.
+ */
+static void init_prog(struct nb_object_prog *p, const char *sec_name)
+{
+	p->autoload = sec_name[0] != '?';
+	p->sec_name = sec_name + !p->autoload;
+	nb_guess_prog_type(p->sec_name, &p->type, &p->attach_type);
+	parse_tail_call_sec(p);
+}
+
 static int collect_progs(struct nb_object *obj)
 {
 	u32 cnt = 0;
@@ -467,10 +489,7 @@ static int collect_progs(struct nb_object *obj)
 		p->obj = obj;
 		p->func = f;
 		p->name = f->name;
-		p->sec_name = obj->secs[f->sec].name;
-		p->autoload = true;
-		nb_guess_prog_type(p->sec_name, &p->type, &p->attach_type);
-		parse_tail_call_sec(p);
+		init_prog(p, obj->secs[f->sec].name);
 	}
 	/* A section of static functions only is one program, as iproute2 loads sections whole. */
 	for (u32 s = 1; s < obj->sec_cnt; s++) {
@@ -490,10 +509,7 @@ static int collect_progs(struct nb_object *obj)
 			p->obj = obj;
 			p->func = &obj->funcs[i];
 			p->name = obj->funcs[i].name;
-			p->sec_name = obj->secs[s].name;
-			p->autoload = true;
-			nb_guess_prog_type(p->sec_name, &p->type, &p->attach_type);
-			parse_tail_call_sec(p);
+			init_prog(p, obj->secs[s].name);
 			has_prog = true;
 		}
 	}
@@ -531,7 +547,7 @@ int nb_elf_parse(struct nb_object *obj)
 		err = read_symbols(obj);
 	if (err)
 		return err;
-	obj->text_sec = obj->maps_sec = obj->btf_maps_sec = -1;
+	obj->text_sec = obj->btf_maps_sec = -1;
 	for (u32 i = 1; i < obj->sec_cnt && !err; i++) {
 		struct nb_elf_sec *sec = &obj->secs[i];
 
@@ -545,9 +561,6 @@ int nb_elf_parse(struct nb_object *obj)
 					   "instructions", sec->name, sec->size);
 				err = -EINVAL;
 			}
-			break;
-		case NB_SEC_LEGACY_MAPS:
-			obj->maps_sec = i;
 			break;
 		case NB_SEC_BTF_MAPS:
 			obj->btf_maps_sec = i;

@@ -19,6 +19,7 @@
 #include "bpf/btf_ext.h"
 #include "bpf/map.h"
 #include "bpf/object.h"
+#include "bpf/prog_type.h"
 
 void nb_obj_err(const struct nb_object *obj, const char *fmt, ...)
 {
@@ -68,6 +69,20 @@ static bool map_has_value(enum bpf_map_type type)
 	return type != BPF_MAP_TYPE_RINGBUF && type != BPF_MAP_TYPE_USER_RINGBUF;
 }
 
+bool nb_map_type_unsized(enum bpf_map_type type)
+{
+	switch (type) {
+	case BPF_MAP_TYPE_SK_STORAGE:
+	case BPF_MAP_TYPE_INODE_STORAGE:
+	case BPF_MAP_TYPE_TASK_STORAGE:
+	case BPF_MAP_TYPE_CGROUP_STORAGE:
+	case BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* What no map of any type can be: the type's own checks come at creation. */
 int nb_object_map_check(const struct nb_object *obj, const struct nb_object_map *m)
 {
@@ -90,20 +105,11 @@ int nb_object_map_check(const struct nb_object *obj, const struct nb_object_map 
 			   m->name, tname);
 		return -EINVAL;
 	}
-	if (!m->max_entries && m->type != BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
-		nb_obj_err(obj, "section %s: map %s: max_entries 0", sec, m->name);
-		return -EINVAL;
-	}
 	if (bytes > (1ULL << 32) || (!map_has_value(m->type) && m->max_entries > (1U << 30))) {
 		nb_obj_err(obj, "section %s: map %s: max_entries %u of %u-byte keys and %u-byte "
 			   "values is more than netbpf allocates (4 GiB)", sec, m->name,
 			   m->max_entries, m->key_size, m->value_size);
 		return -E2BIG;
-	}
-	if (m->values_off >= 0 && m->key_size != sizeof(u32)) {
-		nb_obj_err(obj, "section %s: map %s: `values` needs 4-byte keys, not %u", sec,
-			   m->name, m->key_size);
-		return -EINVAL;
 	}
 	return 0;
 }
@@ -151,6 +157,7 @@ void nb_object_close(struct nb_object *obj)
 		free(obj->progs[i].insns);
 		free(obj->progs[i].func_info);
 		free(obj->progs[i].line_info);
+		free(obj->progs[i].link_err);
 	}
 	free(obj->progs);
 	for (u32 i = 0; i < obj->map_cnt; i++)
@@ -337,11 +344,25 @@ static int create_map(struct nb_object *obj, struct nb_object_map *m, struct nb_
 		.inner_map = inner,
 		.log = obj->log,
 	};
+	u32 max_entries = m->max_entries;
 	int err;
 
+	/* As libbpf does: a perf event array left unsized gets a slot per CPU. */
+	if (!max_entries && m->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY)
+		max_entries = nb_nr_cpus();
+	err = nb_object_map_check(obj, m);
+	if (err)
+		return err;
+	if (!max_entries && !nb_map_type_unsized(m->type)) {
+		nb_obj_err(obj, "section %s: map %s: max_entries 0: the object leaves the size to "
+			   "its loader; give it before load (nb_object_map_set_max_entries, "
+			   "netbpf's --max-entries %s=N)", obj->secs[m->sec].name, m->name,
+			   m->name);
+		return -EINVAL;
+	}
 	/* As libbpf does, the kernel's 15 characters of the name: the object keeps it whole. */
 	snprintf(name, sizeof(name), "%s", m->name);
-	err = nb_map_create(m->type, m->key_size, m->value_size, m->max_entries, &o, mapp);
+	err = nb_map_create(m->type, m->key_size, m->value_size, max_entries, &o, mapp);
 	if (err)
 		nb_obj_err(obj, "section %s: map %s: cannot create: %s", obj->secs[m->sec].name,
 			   m->name, strerror(-err));
@@ -356,9 +377,42 @@ static bool is_map_in_map(enum bpf_map_type type)
 static struct nb_object_map *legacy_map_by_id(struct nb_object *obj, u32 id)
 {
 	for (u32 i = 0; id && i < obj->map_cnt; i++)
-		if (obj->maps[i].origin == NB_MAP_LEGACY && obj->maps[i].id == id)
+		if (obj->maps[i].origin == NB_MAP_LEGACY && !obj->maps[i].samples_def &&
+		    obj->maps[i].id == id)
 			return &obj->maps[i];
 	return NULL;
+}
+
+/* The template of a legacy map of maps: by id (iproute2) or by position (the samples). */
+static int legacy_inner_template(struct nb_object *obj, const struct nb_object_map *m,
+				 struct nb_map **inner)
+{
+	const char *sec = obj->secs[m->sec].name;
+	struct nb_object_map *t = NULL;
+
+	if (m->samples_def) {
+		for (u32 i = 0; i < obj->map_cnt && !t; i++) {
+			const struct nb_object_map *c = &obj->maps[i];
+
+			if (c->origin == NB_MAP_LEGACY && c->sec == m->sec &&
+			    c->sec_nth == m->inner_map_idx)
+				t = &obj->maps[i];
+		}
+		if (!t || !t->map || t == m) {
+			nb_obj_err(obj, "section %s: map %s: inner_map_idx %u names no map created "
+				   "before it", sec, m->name, m->inner_map_idx);
+			return -EINVAL;
+		}
+	} else {
+		t = legacy_map_by_id(obj, m->inner_id);
+		if (!t || !t->map) {
+			nb_obj_err(obj, "section %s: map %s: inner map with id %u not found", sec,
+				   m->name, m->inner_id);
+			return -EINVAL;
+		}
+	}
+	*inner = t->map;
+	return 0;
 }
 
 static int load_map(struct nb_object *obj, struct nb_object_map *m)
@@ -367,7 +421,7 @@ static int load_map(struct nb_object *obj, struct nb_object_map *m)
 	bool put_inner = false;
 	int err;
 
-	if (m->pin_path) {
+	if (m->pin_path && !m->pin_replace) {
 		struct nb_map *pinned = nb_pin_get_map(m->pin_path);
 
 		if (pinned) {
@@ -387,14 +441,9 @@ static int load_map(struct nb_object *obj, struct nb_object_map *m)
 			return err;
 		put_inner = true;
 	} else if (m->origin == NB_MAP_LEGACY && is_map_in_map(m->type)) {
-		struct nb_object_map *t = legacy_map_by_id(obj, m->inner_id);
-
-		if (!t || !t->map) {
-			nb_obj_err(obj, "section maps: map %s: inner map with id %u not found",
-				   m->name, m->inner_id);
-			return -EINVAL;
-		}
-		inner = t->map;
+		err = legacy_inner_template(obj, m, &inner);
+		if (err)
+			return err;
 	}
 	err = create_map(obj, m, inner, &created);
 	if (put_inner)
@@ -417,10 +466,34 @@ static int load_map(struct nb_object *obj, struct nb_object_map *m)
 		if (m->map_flags & BPF_F_RDONLY_PROG)
 			m->map->frozen = true;
 	}
-	if (m->pin_path) {
+	/* A replacing pin takes over once the whole object loaded (replace_pins). */
+	if (m->pin_path && !m->pin_replace) {
 		err = nb_pin_map(m->pin_path, m->map);
 		if (err && err != -EEXIST)
 			return err;
+	}
+	return 0;
+}
+
+/*
+ * Cilium's CILIUM_PIN_REPLACE: its loader commits such maps to their pins only after every
+ * program loaded, so that a failed load leaves the old maps in place.
+ */
+static int replace_pins(struct nb_object *obj)
+{
+	for (u32 i = 0; i < obj->map_cnt; i++) {
+		struct nb_object_map *m = &obj->maps[i];
+		int err;
+
+		if (!m->pin_replace)
+			continue;
+		nb_unpin(m->pin_path);
+		err = nb_pin_map(m->pin_path, m->map);
+		if (err) {
+			nb_obj_err(obj, "section %s: map %s: cannot pin at %s: %s",
+				   obj->secs[m->sec].name, m->name, m->pin_path, strerror(-err));
+			return err;
+		}
 	}
 	return 0;
 }
@@ -482,6 +555,18 @@ static int select_section(struct nb_object *obj, const char *section)
 	return 0;
 }
 
+/* The refusal of a program whose type netbpf does not run: what it is, and what netbpf runs. */
+static int unsupported_type(struct nb_object *obj, const struct nb_object_prog *p,
+			    enum bpf_prog_type type)
+{
+	const char *tname = libbpf_bpf_prog_type_str(type);
+
+	nb_obj_err(obj, "program %s (section %s): a %s program (program type %d): netbpf runs "
+		   "tc (sched_cls, sched_act), XDP and socket filter programs only", p->name,
+		   p->sec_name, tname ? tname : "unknown", type);
+	return -EOPNOTSUPP;
+}
+
 static int load_progs(struct nb_object *obj, const struct nb_object_load_opts *opts)
 {
 	enum bpf_prog_type forced = OPT(opts, prog_type, BPF_PROG_TYPE_UNSPEC);
@@ -512,6 +597,10 @@ static int load_progs(struct nb_object *obj, const struct nb_object_load_opts *o
 
 		if (!p->autoload)
 			continue;
+		if (p->link_err) {
+			nb_obj_err(obj, "%s", p->link_err);
+			return -EOPNOTSUPP;
+		}
 		/* libbpf loads "xdp.frags" sections with BPF_F_XDP_HAS_FRAGS */
 		if (type == BPF_PROG_TYPE_XDP && !strncmp(p->sec_name, "xdp.frags", 9))
 			po.flags |= NB_PROG_LOAD_XDP_HAS_FRAGS;
@@ -520,6 +609,8 @@ static int load_progs(struct nb_object *obj, const struct nb_object_load_opts *o
 				   "program type: give one (tc, xdp, socket)", p->name, p->sec_name);
 			return -EINVAL;
 		}
+		if (!nb_prog_type_ops(type))
+			return unsupported_type(obj, p, type);
 		err = nb_btf_ext_prog_opts(obj, p, &po);
 		if (err)
 			return err;
@@ -596,6 +687,33 @@ static int fill_slots(struct nb_object *obj)
 	return err;
 }
 
+/* The load options' map sizes, each by name, before any map exists. */
+static int apply_map_sizes(struct nb_object *obj, const struct nb_object_load_opts *opts)
+{
+	const struct nb_object_map_size *sizes = OPT(opts, map_sizes, NULL);
+	unsigned int cnt = OPT(opts, map_size_cnt, 0);
+
+	for (unsigned int i = 0; sizes && i < cnt; i++) {
+		struct nb_object_map *m = nb_object_find_map(obj, sizes[i].name);
+		int err;
+
+		if (!m || m->origin == NB_MAP_DATA) {
+			nb_obj_err(obj, "max_entries %s=%u: the object has no map %s",
+				   sizes[i].name, sizes[i].max_entries, sizes[i].name);
+			return -ENOENT;
+		}
+		err = nb_object_map_set_max_entries(m, sizes[i].max_entries);
+		if (err) {
+			nb_obj_err(obj, "max_entries %s=%u: %s", sizes[i].name,
+				   sizes[i].max_entries, nb_map_type_unsized(m->type) ?
+				   "a local-storage map keeps max_entries 0 (the kernel sizes it)" :
+				   "a map needs at least one entry");
+			return err;
+		}
+	}
+	return 0;
+}
+
 int nb_object_load(struct nb_object *obj, const struct nb_object_load_opts *opts)
 {
 	int err;
@@ -606,11 +724,15 @@ int nb_object_load(struct nb_object *obj, const struct nb_object_load_opts *opts
 		obj->log = NULL;
 		return -EBUSY;
 	}
-	err = load_maps(obj);
+	err = apply_map_sizes(obj, opts);
+	if (!err)
+		err = load_maps(obj);
 	if (!err && !OPT(opts, maps_only, false))
 		err = load_progs(obj, opts);
 	if (!err)
 		err = fill_slots(obj);
+	if (!err)
+		err = replace_pins(obj);
 	if (err) {
 		if (err == -ENOMEM)
 			nb_obj_err(obj, "out of memory");
@@ -688,6 +810,11 @@ enum bpf_attach_type nb_object_prog_expected_attach_type(const struct nb_object_
 	return prog->attach_type;
 }
 
+bool nb_object_prog_autoload(const struct nb_object_prog *prog)
+{
+	return prog->autoload;
+}
+
 void nb_object_prog_set_autoload(struct nb_object_prog *prog, bool autoload)
 {
 	prog->autoload = autoload;
@@ -753,6 +880,16 @@ __u32 nb_object_map_max_entries(const struct nb_object_map *map)
 __u32 nb_object_map_flags(const struct nb_object_map *map)
 {
 	return map->map_flags;
+}
+
+int nb_object_map_set_max_entries(struct nb_object_map *map, __u32 max_entries)
+{
+	if (map->obj->loaded)
+		return -EBUSY;
+	if (!max_entries || nb_map_type_unsized(map->type))
+		return -EINVAL;
+	map->max_entries = max_entries;
+	return 0;
 }
 
 const char *nb_object_map_pin_path(const struct nb_object_map *map)

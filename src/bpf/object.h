@@ -20,7 +20,7 @@ enum nb_sec_kind {
 	NB_SEC_OTHER = 0,
 	NB_SEC_PROG,		/* executable, not .text: holds programs */
 	NB_SEC_TEXT,		/* .text: subprograms */
-	NB_SEC_LEGACY_MAPS,	/* maps: struct bpf_map_def / struct bpf_elf_map */
+	NB_SEC_LEGACY_MAPS,	/* maps, maps/NAME: struct bpf_map_def / struct bpf_elf_map */
 	NB_SEC_BTF_MAPS,	/* .maps */
 	NB_SEC_DATA,		/* .rodata*, .data*, .bss* */
 	NB_SEC_LICENSE,
@@ -76,6 +76,12 @@ struct nb_object_prog {
 	struct bpf_line_info *line_info;
 	u32 line_info_cnt;
 	struct nb_prog *prog;		/* after load */
+	/*
+	 * Why the program cannot be linked (a kfunc, a __ksym or __kconfig variable, an extern
+	 * function): as with libbpf, only the programs that reach such a symbol fail, at load,
+	 * with this message; the object opens. NULL when linked.
+	 */
+	char *link_err;
 	/* iproute2 "ID/KEY" section: goes into the program array with that id at key. */
 	bool tail_call_sec;
 	u32 tail_map_id;
@@ -110,11 +116,20 @@ struct nb_object_map {
 	u32 numa_node;
 	u32 pinning;		/* as written: LIBBPF_PIN_* for .maps, PIN_* for maps */
 	char *pin_path;		/* NULL: not shared */
+	/* Cilium's CILIUM_PIN_REPLACE: a fresh map that takes over the pin once loaded. */
+	bool pin_replace;
 
 	/* iproute2's struct bpf_elf_map tail. */
 	u32 id;
 	u32 inner_id;
 	s32 inner_idx;
+	/*
+	 * The samples' struct bpf_load_map_def: a map of maps names its template by position,
+	 * inner_map_idx, among the definitions of its section (sec_nth: each one's, by offset).
+	 */
+	bool samples_def;
+	u32 sec_nth;
+	u32 inner_map_idx;
 
 	/* .maps map of maps: the inner map's definition (a template, never in obj->maps). */
 	struct nb_object_map *inner;
@@ -141,7 +156,6 @@ struct nb_object {
 	u32 sym_cnt;
 	int symtab_sec;
 	int text_sec;		/* -1: none */
-	int maps_sec;		/* legacy maps, -1: none */
 	int btf_maps_sec;	/* .maps, -1: none */
 	struct btf *btf;	/* NULL without .BTF */
 	struct nb_btf_ext *btf_ext;	/* NULL without a readable .BTF.ext */
@@ -170,14 +184,25 @@ const struct nb_elf_sym *nb_elf_sym(const struct nb_object *obj, u32 idx);
 const struct nb_elf_reloc *nb_elf_find_reloc(const struct nb_elf_sec *sec, u64 offset);
 struct nb_elf_func *nb_elf_find_func(const struct nb_object *obj, u32 sec, u32 start);
 
+/*
+ * Cilium's pinning value (CILIUM_PIN_REPLACE, in iproute2's and libbpf's pinning field alike):
+ * the map is pinned by name, but a map pinned there before is replaced, not reused.
+ */
+#define NB_PIN_REPLACE 16
+
 /* legacy_maps.c, btf_maps.c, data_maps.c */
 int nb_legacy_maps_parse(struct nb_object *obj);
 int nb_btf_maps_parse(struct nb_object *obj);
 int nb_btf_maps_parse_inits(struct nb_object *obj);
 int nb_data_maps_parse(struct nb_object *obj);
 int nb_object_add_map(struct nb_object *obj, struct nb_object_map **mapp);
-/* Checks every definition shares: sizes and counts a map can be created with. */
+/*
+ * Checks every definition shares: sizes and counts a map can be created with. max_entries 0
+ * passes here: tools size such maps between open and load; create_map refuses what is left.
+ */
 int nb_object_map_check(const struct nb_object *obj, const struct nb_object_map *m);
+/* Map types whose max_entries must stay 0 (local storage): the kernel sizes them itself. */
+bool nb_map_type_unsized(enum bpf_map_type type);
 void nb_object_map_release(struct nb_object_map *m);
 struct nb_object_map *nb_object_map_by_sec_off(const struct nb_object *obj, u32 sec, u64 off);
 

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <bpf/libbpf.h>
+
 #include "bpf/prog.h"
 #include "bpf/prog_type.h"
 #include "bpf/map.h"
@@ -251,7 +253,11 @@ int nb_prog_load(enum bpf_prog_type type, const struct bpf_insn *insns, unsigned
 
 	*progp = NULL;
 	if (!nb_prog_type_ops(type)) {
-		nb_log_printf(log, "unsupported program type %d\n", type);
+		const char *name = libbpf_bpf_prog_type_str(type);
+
+		nb_log_printf(log, "unsupported program type %s (%d): netbpf runs tc (sched_cls, "
+			      "sched_act), XDP and socket filter programs only\n",
+			      name ? name : "unknown", type);
 		return -EINVAL;
 	}
 	if (insn_cnt > NB_MAX_INSNS) {

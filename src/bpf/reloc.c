@@ -5,12 +5,18 @@
  * calls within a section) and every callback whose address it takes, once each, fixing the
  * call offsets to the new layout. ldimm64 relocations against maps become BPF_PSEUDO_MAP_IDX and
  * against global data BPF_PSEUDO_MAP_IDX_VALUE, indexes into the object's maps.
+ *
+ * A program that reaches a symbol the object does not define (a kfunc, a __ksym or __kconfig
+ * variable, an extern function of another object) cannot be linked; as with libbpf, that fails
+ * this program only, at load, not its siblings: the object keeps the message.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <bpf/btf.h>
 
 #include "bpf/btf_ext.h"
 #include "bpf/insn.h"
@@ -37,26 +43,99 @@ struct linker {
 	const struct nb_elf_func *func;
 	u32 sec_insn;
 	const struct nb_elf_reloc *reloc;
+	/* Why this program cannot be linked, when a symbol is missing (see above). */
+	char *unlinkable;
 };
+
+/* link_prog's "this program only cannot be linked": the message is in l->unlinkable. */
+#define LINK_UNLINKABLE 1
+
+static void link_vmsg(const struct linker *l, char *out, size_t size, const char *fmt,
+		      va_list ap)
+{
+	const struct nb_elf_sec *sec = &l->obj->secs[l->func->sec];
+	char msg[256], rel[160] = "";
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (l->reloc)
+		snprintf(rel, sizeof(rel), ", relocation #%u of %s against %s", l->reloc->index,
+			 sec->rel_name, l->obj->syms[l->reloc->sym].name);
+	snprintf(out, size, "program %s: section %s, insn %u (function %s)%s: %s", l->prog->name,
+		 sec->name, l->sec_insn, l->func->name, rel, msg);
+}
 
 static int link_err(const struct linker *l, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 static int link_err(const struct linker *l, const char *fmt, ...)
 {
-	const struct nb_elf_sec *sec = &l->obj->secs[l->func->sec];
-	char msg[256], rel[160] = "";
+	char msg[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	link_vmsg(l, msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (l->reloc)
-		snprintf(rel, sizeof(rel), ", relocation #%u of %s against %s", l->reloc->index,
-			 sec->rel_name, l->obj->syms[l->reloc->sym].name);
-	nb_obj_err(l->obj, "program %s: section %s, insn %u (function %s)%s: %s", l->prog->name,
-		   sec->name, l->sec_insn, l->func->name, rel, msg);
+	nb_obj_err(l->obj, "%s", msg);
 	return -EINVAL;
+}
+
+static int link_unlinkable(struct linker *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int link_unlinkable(struct linker *l, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	link_vmsg(l, msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	l->unlinkable = strdup(msg);
+	return l->unlinkable ? LINK_UNLINKABLE : -ENOMEM;
+}
+
+/* Whether BTF places the extern name in DATASEC sec_name (.ksyms, .kconfig). */
+static bool btf_extern_in(const struct nb_object *obj, const char *name, const char *sec_name)
+{
+	const struct btf *btf = obj->btf;
+	const struct btf_var_secinfo *vi;
+	const struct btf_type *sec;
+	__s32 id;
+
+	if (!btf)
+		return false;
+	id = btf__find_by_name_kind(btf, sec_name, BTF_KIND_DATASEC);
+	sec = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	if (!sec)
+		return false;
+	vi = btf_var_secinfos(sec);
+	for (u32 i = 0; i < btf_vlen(sec); i++, vi++) {
+		const struct btf_type *t = btf__type_by_id(btf, vi->type);
+		const char *n = t ? btf__name_by_offset(btf, t->name_off) : NULL;
+
+		if (n && !strcmp(n, name))
+			return true;
+	}
+	return false;
+}
+
+/* A reference to a symbol the object does not define: refuse this program, say what it is. */
+static int link_undefined(struct linker *l, const char *name, bool call)
+{
+	if (btf_extern_in(l->obj, name, ".ksyms"))
+		return link_unlinkable(l, "%s %s %s, a __ksym of the kernel: netbpf has no kfuncs "
+				       "or kernel symbols", call ? "calls" : "reads",
+				       call ? "kfunc" : "kernel variable", name);
+	if (btf_extern_in(l->obj, name, ".kconfig"))
+		return link_unlinkable(l, "reads %s, a __kconfig variable: netbpf has no kernel "
+				       "configuration to give it", name);
+	if (call)
+		return link_unlinkable(l, "calls %s, which the object does not define (an "
+				       "extern function or kfunc): netbpf does not link objects "
+				       "together (bpftool gen object does) and has no kfuncs",
+				       name);
+	return link_unlinkable(l, "reads %s, which the object does not define (an extern "
+			       "variable): netbpf does not resolve externs", name);
 }
 
 /* Append a function's instructions unless they are there already; its position in *pos. */
@@ -140,8 +219,7 @@ static int link_call(struct linker *l, u32 at)
 	s = reloc_sym(l);
 	sec = s->sym.st_shndx;
 	if (sec == SHN_UNDEF)
-		return link_err(l, "call to undefined function %s (extern functions and "
-				"kfuncs are not supported)", s->name);
+		return link_undefined(l, s->name, true);
 	if (sec >= l->obj->sec_cnt || (l->obj->secs[sec].kind != NB_SEC_PROG &&
 				       l->obj->secs[sec].kind != NB_SEC_TEXT) ||
 	    s->sym.st_value % 8)
@@ -171,8 +249,7 @@ static int link_ldimm64(struct linker *l, u32 at)
 	s = reloc_sym(l);
 	sec = s->sym.st_shndx;
 	if (sec == SHN_UNDEF)
-		return link_err(l, "undefined symbol %s (extern variables are not supported)",
-				s->name);
+		return link_undefined(l, s->name, false);
 	if (sec >= l->obj->sec_cnt)
 		return link_err(l, "symbol %s in section %u, which does not exist", s->name, sec);
 	tsec = &l->obj->secs[sec];
@@ -260,6 +337,10 @@ static int link_prog(struct nb_object *obj, struct nb_object_prog *p)
 	free(l.units);
 	if (err) {
 		free(l.insns);
+		if (err == LINK_UNLINKABLE) {
+			p->link_err = l.unlinkable;
+			return 0;
+		}
 		return err;
 	}
 	p->insns = l.insns;

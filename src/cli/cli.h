@@ -7,6 +7,8 @@
 
 #include <netbpf/object.h>
 
+#include "ctl/args.h"
+
 /* Options that come before the command word, as in ip and tc. */
 struct nb_cli_opts {
 	bool json;	/* -j */
@@ -83,12 +85,15 @@ struct nb_cli_object {
 	const char *section;		/* "sec NAME": that section and the tail calls only */
 	const char *sets[NB_CLI_MAX_SETS]; /* --set NAME=VALUE */
 	int set_cnt;
+	struct nb_map_sizes sizes;	/* --max-entries NAME=N */
 	struct nb_object *obj;		/* after nb_cli_object_load */
 };
 
 /* "tc", "xdp", "socket", "action" or a bpftool type name. */
 int nb_cli_prog_type(const char *word, enum bpf_prog_type *type);
 int nb_cli_add_set(struct nb_cli_object *o, const char *arg);
+/* --max-entries NAME=N: the error on stderr. */
+int nb_cli_add_max_entries(struct nb_map_sizes *sizes, const char *arg);
 /* Open, apply the --set words, load (programs too unless maps_only); errors on stderr. */
 int nb_cli_object_load(struct nb_cli_object *o, bool maps_only);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * netbpf diff OBJ [sec S] [program NAME] [--type tc|xdp|socket] --pcap-in FILE
- *                 [--ctx-in FILE] [--map NAME=FILE]...
+ *                 [--ctx-in FILE] [--map NAME=FILE]... [--max-entries MAP=N]...
  *
  * Every packet of FILE through the running kernel and through netbpf (src/ctl/diff.c); exit 0
  * when all is identical, 1 on any difference (or an error), 2 for usage and when the kernel
@@ -23,7 +23,9 @@
 static int diff_usage(void)
 {
 	fprintf(stderr, "Usage: netbpf diff OBJ [sec SECTION] [program NAME] "
-			"[--type tc|xdp|socket] --pcap-in FILE [--ctx-in FILE] [--map NAME=FILE]...\n");
+			"[--type tc|xdp|socket] --pcap-in FILE\n"
+			"                   [--ctx-in FILE] [--map NAME=FILE]... "
+			"[--max-entries MAP=N]...\n");
 	return NB_EXIT_USAGE;
 }
 
@@ -42,6 +44,7 @@ static void print_log(const struct nb_log *log)
 int cmd_diff(int argc, char **argv)
 {
 	struct nb_map_file maps[MAX_MAP_FILES];
+	struct nb_map_sizes sizes = { .cnt = 0 };
 	struct nb_diff_opts opts = { .out = stdout, .max_reports = 10 };
 	struct nb_diff_result r;
 	struct nb_log log = { 0 };
@@ -73,6 +76,9 @@ int cmd_diff(int argc, char **argv)
 			pcap = argv[++i];
 		} else if (!strcmp(a, "--ctx-in")) {
 			ctx_path = argv[++i];
+		} else if (!strcmp(a, "--max-entries")) {
+			if (nb_cli_add_max_entries(&sizes, argv[++i]))
+				goto out;
 		} else if (!strcmp(a, "--map")) {
 			if (map_cnt >= MAX_MAP_FILES) {
 				nb_cli_error("more than %d --map options", MAX_MAP_FILES);
@@ -86,7 +92,7 @@ int cmd_diff(int argc, char **argv)
 			map_cnt++;
 		} else {
 			nb_cli_error("argument \"%s\" is wrong: expected sec, program, --type, "
-				     "--pcap-in, --ctx-in or --map", a);
+				     "--pcap-in, --ctx-in, --map or --max-entries", a);
 			goto out;
 		}
 	}
@@ -106,6 +112,8 @@ int cmd_diff(int argc, char **argv)
 	}
 	opts.maps = maps;
 	opts.map_cnt = map_cnt;
+	opts.map_sizes = sizes.s;
+	opts.map_size_cnt = sizes.cnt;
 	if (nb_cli.json)
 		opts.out = NULL;
 	err = nb_diff_pcap(&opts, pcap, &r, &log);

@@ -10,7 +10,8 @@
  *   netbpf map lookup OBJ MAP key [hex] BYTES
  *   netbpf map update OBJ MAP key [hex] BYTES value [hex] BYTES [any | noexist | exist]
  *   netbpf map delete OBJ MAP key [hex] BYTES
- *   MAP := { name NAME | id ID },  plus --set NAME=VALUE for .rodata variables
+ *   MAP := { name NAME | id ID },  plus --set NAME=VALUE for .rodata variables and
+ *   --max-entries MAP=N for maps the object leaves unsized
  *
  * Bytes are decimal or 0x-prefixed, or hex after the word hex, as bpftool reads them.
  */
@@ -47,14 +48,15 @@ static int map_usage(void)
 		"       netbpf map update OBJ MAP key [hex] BYTES value [hex] BYTES "
 		"[any | noexist | exist]\n"
 		"       netbpf map delete OBJ MAP key [hex] BYTES\n"
-		"       MAP := { name NAME | id ID }\n");
+		"       MAP := { name NAME | id ID }; also --set NAME=VALUE, "
+		"--max-entries MAP=N\n");
 	return NB_EXIT_USAGE;
 }
 
 static bool is_keyword(const char *w)
 {
 	static const char *const words[] = { "name", "id", "key", "value", "any", "noexist",
-					     "exist", "--set" };
+					     "exist", "--set", "--max-entries" };
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (!strcmp(w, words[i]))
@@ -110,7 +112,8 @@ static int parse_map_args(int argc, char **argv, struct map_args *a)
 		const char *w = argv[i];
 		int err = 0;
 
-		if (!strcmp(w, "name") || !strcmp(w, "id") || !strcmp(w, "--set")) {
+		if (!strcmp(w, "name") || !strcmp(w, "id") || !strcmp(w, "--set") ||
+		    !strcmp(w, "--max-entries")) {
 			if (i + 1 >= argc) {
 				nb_cli_error("\"%s\" needs an argument", w);
 				return -EINVAL;
@@ -125,8 +128,10 @@ static int parse_map_args(int argc, char **argv, struct map_args *a)
 					nb_cli_error("id \"%s\" is wrong", argv[i]);
 					return -EINVAL;
 				}
-			} else {
+			} else if (w[2] == 's') {
 				err = nb_cli_add_set(&a->o, argv[++i]);
+			} else {
+				err = nb_cli_add_max_entries(&a->o.sizes, argv[++i]);
 			}
 		} else if (!strcmp(w, "key")) {
 			err = parse_bytes(argc, argv, &i, "key", &a->key, &a->key_len);

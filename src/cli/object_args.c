@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the prog and map commands share: the program type words iproute2 users know, --set
- * NAME=VALUE for .rodata variables, and opening and loading an object with the global options,
- * every line of the loader's log on stderr.
+ * NAME=VALUE for .rodata variables, --max-entries NAME=N for maps the object leaves unsized,
+ * and opening and loading an object with the global options, every line of the loader's log on
+ * stderr.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -61,6 +62,17 @@ int nb_cli_add_set(struct nb_cli_object *o, const char *arg)
 	return 0;
 }
 
+int nb_cli_add_max_entries(struct nb_map_sizes *sizes, const char *arg)
+{
+	const char *why = nb_map_sizes_add(sizes, arg);
+
+	if (why) {
+		nb_cli_error("--max-entries \"%s\": %s", arg, why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int apply_set(struct nb_object *obj, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
@@ -114,6 +126,8 @@ int nb_cli_object_load(struct nb_cli_object *o, bool maps_only)
 		.maps_only = maps_only,
 		.section = o->section,
 		.log = &log,
+		.map_sizes = o->sizes.s,
+		.map_size_cnt = o->sizes.cnt,
 	};
 	int err;
 

@@ -3,7 +3,7 @@
  * netbpf prog: load an object file as tc or ip would, and list what it holds.
  *
  *   netbpf prog load OBJ [type { tc | action | xdp | socket | TYPE }] [sec SECTION]
- *                        [--set NAME=VALUE]...
+ *                        [--set NAME=VALUE]... [--max-entries MAP=N]...
  *   netbpf prog verify ...
  *   netbpf prog dump { xlated | jited } OBJ [sec S] [type T]   (prog_dump.c)
  *
@@ -26,7 +26,7 @@
 static int prog_usage(void)
 {
 	fprintf(stderr, "Usage: netbpf prog load OBJ [type { tc | action | xdp | socket | TYPE }] "
-			"[sec SECTION] [--set NAME=VALUE]...\n"
+			"[sec SECTION] [--set NAME=VALUE]... [--max-entries MAP=N]...\n"
 			"       netbpf prog verify ...\n"
 			"       netbpf prog dump { xlated | jited } OBJ [sec SECTION] [type TYPE]\n"
 			"       netbpf prog run OBJ ... (netbpf prog run help)\n");
@@ -144,6 +144,13 @@ static int prog_load(int argc, char **argv)
 		} else if (!strncmp(argv[i], "--set=", 6)) {
 			if (nb_cli_add_set(&o, argv[i] + 6))
 				return NB_EXIT_USAGE;
+		} else if (!strcmp(argv[i], "--max-entries")) {
+			if (++i >= argc) {
+				nb_cli_error("--max-entries needs NAME=N");
+				return NB_EXIT_USAGE;
+			}
+			if (nb_cli_add_max_entries(&o.sizes, argv[i]))
+				return NB_EXIT_USAGE;
 		} else if (nb_matches(argv[i], "type")) {
 			if (++i >= argc) {
 				nb_cli_error("\"type\" needs a program type");
@@ -158,8 +165,8 @@ static int prog_load(int argc, char **argv)
 			}
 			o.section = argv[i];
 		} else {
-			nb_cli_error("argument \"%s\" is wrong: expected type, sec or --set",
-				     argv[i]);
+			nb_cli_error("argument \"%s\" is wrong: expected type, sec, --set or "
+				     "--max-entries", argv[i]);
 			return NB_EXIT_USAGE;
 		}
 	}

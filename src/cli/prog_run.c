@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * netbpf prog run OBJ [sec S] [--type tc|xdp|socket] [--set NAME=VALUE]...
- *                     (--data-in FILE | --pcap-in FILE)
+ *                     [--max-entries MAP=N]... (--data-in FILE | --pcap-in FILE)
  *                     [--pcap-out FILE] [--ctx-in FILE] [--ctx-out FILE] [--repeat N]
  *                     [--map NAME=FILE]... [--maps]
  *
@@ -81,9 +81,10 @@ struct run_state {
 static int run_usage(void)
 {
 	fprintf(stderr, "Usage: netbpf prog run OBJ [sec SECTION] [--type tc|xdp|socket] "
-			"[--set NAME=VALUE]... (--data-in FILE | --pcap-in FILE)\n"
-			"                     [--pcap-out FILE] [--ctx-in FILE] [--ctx-out FILE] "
-			"[--repeat N] [--map NAME=FILE]... [--maps]\n");
+			"[--set NAME=VALUE]... [--max-entries MAP=N]...\n"
+			"                     (--data-in FILE | --pcap-in FILE) [--pcap-out FILE] "
+			"[--ctx-in FILE] [--ctx-out FILE]\n"
+			"                     [--repeat N] [--map NAME=FILE]... [--maps]\n");
 	return NB_EXIT_USAGE;
 }
 
@@ -124,6 +125,9 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct nb_log *
 		} else if (!strcmp(w, "--set")) {
 			if (nb_cli_add_set(&a->o, v))
 				return NB_EXIT_USAGE;
+		} else if (!strcmp(w, "--max-entries")) {
+			if (nb_cli_add_max_entries(&a->o.sizes, v))
+				return NB_EXIT_USAGE;
 		} else if (!strcmp(w, "--data-in")) {
 			a->data_in = v;
 		} else if (!strcmp(w, "--pcap-in")) {
@@ -153,8 +157,8 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct nb_log *
 			a->map_cnt++;
 		} else {
 			nb_cli_error("argument \"%s\" is wrong: expected sec, --type, --set, "
-				     "--data-in, --pcap-in, --pcap-out, --ctx-in, --ctx-out, --repeat, --map "
-				     "or --maps", w);
+				     "--max-entries, --data-in, --pcap-in, --pcap-out, --ctx-in, "
+				     "--ctx-out, --repeat, --map or --maps", w);
 			return NB_EXIT_USAGE;
 		}
 	}

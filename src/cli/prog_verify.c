@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * netbpf prog verify OBJ [sec S] [program NAME] [type T] [-v]: run the verifier on an object's
- * programs, or on the one named (a section may hold several, as the selftests' do).
+ * netbpf prog verify OBJ [sec S] [program NAME] [type T] [--max-entries MAP=N]... [-v]: run
+ * the verifier on an object's programs, or on the one named (a section may hold several, as the
+ * selftests' do). Without sec or program, libbpf's optional sections (SEC("?tc")) are left out,
+ * as libbpf leaves them out of a load.
  *
  * On rejection the log names the instruction index, the instruction and the kernel-like reason
  * (with -v, the instructions and registers of the failing path); on acceptance each program is
@@ -20,7 +22,8 @@
 
 static int verify_usage(void)
 {
-	fprintf(stderr, "Usage: netbpf prog verify OBJ [sec SECTION] [program NAME] [type TYPE] [-v]\n");
+	fprintf(stderr, "Usage: netbpf prog verify OBJ [sec SECTION] [program NAME] [type TYPE] "
+			"[--max-entries MAP=N]... [-v]\n");
 	return NB_EXIT_USAGE;
 }
 
@@ -82,6 +85,7 @@ int prog_verify(int argc, char **argv)
 	struct nb_object_open_opts open_opts = { .sz = sizeof(open_opts), .log = &log };
 	struct nb_object_load_opts load_opts = { .sz = sizeof(load_opts), .log = &log };
 	const char *path = NULL, *sec = NULL, *name = NULL;
+	struct nb_map_sizes sizes = { .cnt = 0 };
 	enum bpf_prog_type type = 0;
 	struct nb_object_prog *p;
 	struct nb_object *obj;
@@ -105,6 +109,11 @@ int prog_verify(int argc, char **argv)
 				return verify_usage();
 			if (nb_cli_prog_type(argv[i], &type))
 				return NB_EXIT_USAGE;
+		} else if (!strcmp(argv[i], "--max-entries")) {
+			if (++i >= argc)
+				return verify_usage();
+			if (nb_cli_add_max_entries(&sizes, argv[i]))
+				return NB_EXIT_USAGE;
 		} else if (!path) {
 			path = argv[i];
 		} else {
@@ -117,6 +126,8 @@ int prog_verify(int argc, char **argv)
 	if (verbose)
 		log.level = NB_LOG_VERBOSE;
 	load_opts.prog_type = type;
+	load_opts.map_sizes = sizes.s;
+	load_opts.map_size_cnt = sizes.cnt;
 	if (nb_cli.interp)
 		load_opts.prog_flags |= NB_PROG_LOAD_INTERP;
 	err = nb_object_open_file(path, &open_opts, &obj);
@@ -131,13 +142,23 @@ int prog_verify(int argc, char **argv)
 
 		if (name && strcmp(nb_object_prog_name(p), name))
 			want = false;
-
+		/* The whole object: what libbpf would load, optional sections left out. */
+		if (!sec && !name)
+			want = nb_object_prog_autoload(p);
 		nb_object_prog_set_autoload(p, want);
 		any |= want;
 	}
 	if (!any && name) {
 		nb_cli_error("prog verify: %s has no program %s%s%s", path, name,
 			     sec ? " in section " : "", sec ? sec : "");
+		nb_object_close(obj);
+		nb_log_free(&log);
+		return NB_EXIT_ERR;
+	}
+	if (!any && !sec) {
+		nb_cli_error("prog verify: every program of %s is in an optional section "
+			     "(SEC(\"?...\")), which loads only when chosen: choose with "
+			     "sec SECTION or program NAME", path);
 		nb_object_close(obj);
 		nb_log_free(&log);
 		return NB_EXIT_ERR;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Command-word helpers: iproute2's prefix matching, hex byte strings, whole-file reads. */
+/*
+ * Command-word helpers: iproute2's prefix matching, hex byte strings, whole-file reads, map sizes.
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -102,4 +104,26 @@ int nb_read_file(const char *path, uint8_t **bufp, size_t *lenp)
 	*bufp = buf;
 	*lenp = len;
 	return 0;
+}
+
+const char *nb_map_sizes_add(struct nb_map_sizes *ms, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	unsigned long long n;
+	char *end;
+
+	if (ms->cnt >= NB_MAX_MAP_SIZES)
+		return "too many map sizes (at most 16)";
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(ms->names[0]))
+		return "expected NAME=N, the map's name and its max_entries";
+	errno = 0;
+	n = strtoull(eq + 1, &end, 0);
+	if (errno || end == eq + 1 || *end || !n || n > UINT32_MAX || eq[1] == '-')
+		return "N must be a number of entries from 1 to 4294967295";
+	memcpy(ms->names[ms->cnt], arg, eq - arg);
+	ms->names[ms->cnt][eq - arg] = '\0';
+	ms->s[ms->cnt].name = ms->names[ms->cnt];
+	ms->s[ms->cnt].max_entries = (__u32)n;
+	ms->cnt++;
+	return NULL;
 }

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <netbpf/object.h>
+
 /* True when arg is a non-empty prefix of keyword: "dev" matches "dev", "d" and "de". */
 bool nb_matches(const char *arg, const char *keyword);
 
@@ -18,5 +20,20 @@ int nb_parse_hex(const char *text, uint8_t **buf, size_t *len, char *err, size_t
 
 /* Read a whole file ("-" is standard input) into a new buffer; -errno on failure. */
 int nb_read_file(const char *path, uint8_t **buf, size_t *len);
+
+/*
+ * The sizes given to an object's maps before load, "NAME=N" each: the words "max-entries
+ * NAME=N" (tc and ip) and the option --max-entries NAME=N (prog and diff commands). The tools
+ * of some objects size maps the object leaves at 0 (nb_object_load_opts.map_sizes).
+ */
+#define NB_MAX_MAP_SIZES 16
+struct nb_map_sizes {
+	struct nb_object_map_size s[NB_MAX_MAP_SIZES];
+	char names[NB_MAX_MAP_SIZES][128];
+	unsigned int cnt;
+};
+
+/* Add "NAME=N": NULL, or what is wrong with arg. */
+const char *nb_map_sizes_add(struct nb_map_sizes *ms, const char *arg);
 
 #endif /* NB_CTL_ARGS_H */

@@ -77,6 +77,17 @@ bool nb_ctl_parse_u32(const char *word, unsigned int *val, int base)
 	return true;
 }
 
+int nb_ctl_parse_map_size(struct nb_ctl *ctl, int argc, char **argv, int *i,
+			  struct nb_map_sizes *sizes)
+{
+	const char *val = nb_ctl_next(ctl, argc, argv, i), *why;
+
+	if (!val)
+		return -EINVAL;
+	why = nb_map_sizes_add(sizes, val);
+	return why ? nb_ctl_wrong(ctl, val, "%s", why) : 0;
+}
+
 const char *nb_ctl_obj_path(const struct nb_ctl *ctl, const char *path, char *buf, size_t size)
 {
 	const char *dirs[] = { ctl->base_dir, ctl->obj_dir };

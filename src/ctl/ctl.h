@@ -66,6 +66,14 @@ const char *nb_ctl_next(struct nb_ctl *ctl, int argc, char **argv, int *i);
 bool nb_ctl_parse_u32(const char *word, unsigned int *val, int base);
 
 /*
+ * "max-entries NAME=N" after argv[*i] (tc's bpf obj, ip's xdp obj): the size of a map the
+ * object leaves to its tool, added to sizes.
+ */
+struct nb_map_sizes;
+int nb_ctl_parse_map_size(struct nb_ctl *ctl, int argc, char **argv, int *i,
+			  struct nb_map_sizes *sizes);
+
+/*
  * An object path as a script means it: absolute, or relative to base_dir, then obj_dir, then
  * the working directory; the first that exists (or the path itself). buf holds the result.
  */

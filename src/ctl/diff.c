@@ -150,6 +150,8 @@ static int load_netbpf(struct nb_diff *d, struct nb_log *log)
 		.section = o->section,
 		.log = log,
 		.prog_flags = o->interp ? NB_PROG_LOAD_INTERP : 0,
+		.map_sizes = o->map_sizes,
+		.map_size_cnt = o->map_size_cnt,
 	};
 	int err;
 
@@ -257,8 +259,14 @@ static int load_kernel(struct nb_diff *d, struct nb_log *log)
 			      want_name, want_sec, o->obj_path);
 		return NB_DIFF_NO_KERNEL;
 	}
-	bpf_object__for_each_map(m, d->kobj)
+	bpf_object__for_each_map(m, d->kobj) {
+		const struct nb_object_map *nm = nb_object_find_map(d->nobj, bpf_map__name(m));
+
 		bpf_map__set_pin_path(m, NULL);
+		/* The sizes netbpf's side was given (the tool's own sizing of the object). */
+		if (nm && !bpf_map__max_entries(m) && nb_object_map_max_entries(nm))
+			bpf_map__set_max_entries(m, nb_object_map_max_entries(nm));
+	}
 	err = bpf_object__load(d->kobj);
 	libbpf_set_print(old);
 	if (err) {

@@ -13,6 +13,7 @@
 
 #include <linux/bpf.h>
 #include <netbpf/log.h>
+#include <netbpf/object.h>
 
 #include "ctl/map_file.h"
 
@@ -30,6 +31,9 @@ struct nb_diff_opts {
 	unsigned int ctx_size_in;
 	const struct nb_map_file *maps;	/* preloaded into both sides before the first packet */
 	unsigned int map_cnt;
+	/* Maps the object leaves unsized, sized on both sides (--max-entries NAME=N). */
+	const struct nb_object_map_size *map_sizes;
+	unsigned int map_size_cnt;
 	FILE *out;			/* where differences are described; NULL: nowhere */
 	unsigned int max_reports;	/* differences described in detail (0: 10) */
 };

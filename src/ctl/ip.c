@@ -3,7 +3,7 @@
  * The ip words: XDP programs on devices, as ip link set does it (ip/iplink_xdp.c).
  *
  *   ip [-force] link set [dev] DEV { xdp | xdpgeneric | xdpdrv } { obj F [sec S] [program NAME]
- *                                                               | off }
+ *                                                               [max-entries MAP=N]... | off }
  *   ip link { show | add | del } ...: the link words
  *
  * Without -force an attached program is not replaced (XDP_FLAGS_UPDATE_IF_NOEXIST). The default
@@ -24,11 +24,12 @@
 
 /* Load one program of file: section (or the defaults) and name (or the section's first). */
 static int load_xdp(struct nb_ctl *ctl, const char *file, const char *section, const char *name,
-		    struct nb_prog **progp)
+		    const struct nb_map_sizes *sizes, struct nb_prog **progp)
 {
 	struct nb_object_open_opts oopts = { .sz = sizeof(oopts), .log = &ctl->log };
 	struct nb_object_load_opts lopts = { .sz = sizeof(lopts),
-					     .prog_type = BPF_PROG_TYPE_XDP, .log = &ctl->log };
+					     .prog_type = BPF_PROG_TYPE_XDP, .log = &ctl->log,
+					     .map_sizes = sizes->s, .map_size_cnt = sizes->cnt };
 	struct nb_object_prog *p, *want = NULL;
 	struct nb_object *obj;
 	int err;
@@ -77,6 +78,7 @@ static int link_set_xdp(struct nb_ctl *ctl, struct nb_dev *dev, const char *mode
 {
 	const char *file = NULL, *section = NULL, *name = NULL;
 	__u32 flags = ctl->force ? 0 : XDP_FLAGS_UPDATE_IF_NOEXIST;
+	struct nb_map_sizes sizes = { .cnt = 0 };
 	struct nb_prog *prog = NULL;
 	char path[PATH_MAX];
 	struct nb_log log = { 0 };
@@ -103,10 +105,15 @@ static int link_set_xdp(struct nb_ctl *ctl, struct nb_dev *dev, const char *mode
 		} else if (!strcmp(w, "program") || !strcmp(w, "prog")) {
 			if (!(name = nb_ctl_next(ctl, argc, argv, &i)))
 				return -EINVAL;
+		} else if (!strcmp(w, "max-entries")) {
+			err = nb_ctl_parse_map_size(ctl, argc, argv, &i, &sizes);
+			if (err)
+				return err;
 		} else if (!strcmp(w, "verbose")) {
 			continue;
 		} else {
-			return nb_ctl_wrong(ctl, w, "expected obj FILE [sec NAME] [program NAME] or off");
+			return nb_ctl_wrong(ctl, w, "expected obj FILE [sec NAME] [program NAME] "
+					    "[max-entries MAP=N] or off");
 		}
 	}
 	if (!off && !file)
@@ -115,7 +122,7 @@ static int link_set_xdp(struct nb_ctl *ctl, struct nb_dev *dev, const char *mode
 		return nb_ctl_wrong(ctl, "off", "either obj FILE or off");
 	if (!off) {
 		err = load_xdp(ctl, nb_ctl_obj_path(ctl, file, path, sizeof(path)), section, name,
-			       &prog);
+			       &sizes, &prog);
 		if (err)
 			return err;
 	} else {

@@ -9,6 +9,7 @@
 
 #include <netbpf/tc.h>
 
+#include "ctl/args.h"
 #include "ctl/ctl.h"
 
 /* A filter's action list as parsed, with room for the resolved object paths. */
@@ -16,6 +17,7 @@ struct nb_ctl_actions {
 	struct nb_tc_action_opts a[NB_TC_MAX_ACTIONS];
 	char paths[NB_TC_MAX_ACTIONS][PATH_MAX];
 	char names[NB_TC_MAX_ACTIONS][128];	/* bpf: "FILE:[SEC]" */
+	struct nb_map_sizes sizes[NB_TC_MAX_ACTIONS];	/* bpf: "max-entries NAME=N" */
 	unsigned int cnt;
 };
 

@@ -92,15 +92,25 @@ static bool parse_control(struct nb_ctl *ctl, int argc, char **argv, int *i, int
 }
 
 static int parse_bpf(struct nb_ctl *ctl, int argc, char **argv, int *i,
-		     struct nb_tc_action_opts *a, char *path, char *name, size_t name_size)
+		     struct nb_tc_action_opts *a, char *path, char *name, size_t name_size,
+		     struct nb_map_sizes *sizes)
 {
 	const char *file = NULL;
+	int err;
 
 	for (; *i < argc; ++*i) {
 		const char *w = argv[*i], *val;
 
 		if (!strcmp(w, "run"))
 			continue;
+		if (!strcmp(w, "max-entries")) {
+			err = nb_ctl_parse_map_size(ctl, argc, argv, i, sizes);
+			if (err)
+				return err;
+			a->bpf.map_sizes = sizes->s;
+			a->bpf.map_size_cnt = sizes->cnt;
+			continue;
+		}
 		if (!strcmp(w, "obj") || !strcmp(w, "object-file") || !strcmp(w, "sec") ||
 		    !strcmp(w, "section")) {
 			val = nb_ctl_next(ctl, argc, argv, i);
@@ -229,7 +239,8 @@ int nb_ctl_parse_actions(struct nb_ctl *ctl, int argc, char **argv, int *i,
 		} else if (!strcmp(kind, "bpf")) {
 			a->kind = "bpf";
 			err = parse_bpf(ctl, argc, argv, i, a, acts->paths[acts->cnt],
-					acts->names[acts->cnt], sizeof(acts->names[0]));
+					acts->names[acts->cnt], sizeof(acts->names[0]),
+					&acts->sizes[acts->cnt]);
 		} else if (!strcmp(kind, "mirred")) {
 			a->kind = "mirred";
 			err = parse_mirred(ctl, argc, argv, i, a);

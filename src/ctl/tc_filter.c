@@ -37,6 +37,7 @@ enum verb { F_ADD, F_REPLACE, F_CHANGE, F_DEL, F_SHOW };
 struct filter_cmd {
 	struct nb_tc_filter_opts f;
 	struct nb_ctl_actions acts;
+	struct nb_map_sizes sizes;	/* bpf: "max-entries NAME=N" */
 	char path[PATH_MAX];
 	char name[PATH_MAX + 64];
 	const char *handle;	/* parsed once the kind is known (u32 handles are 800::1) */
@@ -343,6 +344,12 @@ static int parse_kind_opts(struct nb_ctl *ctl, int argc, char **argv, int i,
 		} else if (is_bpf && (!strcmp(w, "sec") || !strcmp(w, "section"))) {
 			if (!(f->bpf.section = nb_ctl_next(ctl, argc, argv, &i)))
 				return -EINVAL;
+		} else if (is_bpf && !strcmp(w, "max-entries")) {
+			err = nb_ctl_parse_map_size(ctl, argc, argv, &i, &c->sizes);
+			if (err)
+				return err;
+			f->bpf.map_sizes = c->sizes.s;
+			f->bpf.map_size_cnt = c->sizes.cnt;
 		} else if (is_bpf && (!strcmp(w, "da") || !strcmp(w, "direct-action") ||
 				      !strcmp(w, "integ_act"))) {
 			f->bpf.direct_action = true;

@@ -148,6 +148,25 @@ if [ -e "$VC" ]; then
 	expect_err 1 'argument "nope" is wrong: no program of that name' $NETBPF -batch "$tmp/bad.tc"
 fi
 
+# max-entries NAME=N: the objects whose tool sizes a map before load (max_entries 0 in the file)
+# load from scripts with the size given, and say what is missing without it.
+TB=$BUILD/tests/bpf
+cat > "$tmp/sized.tc" <<SIZED
+link add g0 type gen count 10
+link add s0 type sink
+tc qdisc add dev g0 clsact
+tc filter add dev g0 ingress bpf da obj $TB/elf_btf_parity.o sec tc max-entries sized_by_tool=4 action bpf obj $TB/elf_btf_parity.o sec tc max-entries sized_by_tool=2
+ip link set dev s0 xdp obj $TB/elf_btf_parity.o sec xdp max-entries sized_by_tool=8
+SIZED
+out=$($NETBPF -batch "$tmp/sized.tc" 2>&1) || fail "max-entries words: $out"
+sed -i 's/ max-entries sized_by_tool=8//' "$tmp/sized.tc"
+expect_err 1 "map sized_by_tool: max_entries 0: the object leaves the size to its loader" \
+	$NETBPF -batch "$tmp/sized.tc"
+expect_err 1 "sized.tc:5:" $NETBPF -batch "$tmp/sized.tc"
+sed -i 's/sized_by_tool=4/sized_by_tool=0/' "$tmp/sized.tc"
+expect_err 1 'argument "sized_by_tool=0" is wrong: N must be a number of entries' \
+	$NETBPF -batch "$tmp/sized.tc"
+
 # Errors in iproute2's manner, on the command line (an empty datapath per process).
 expect_err 1 'Error: argument "foo" is wrong: unknown classifier' $NETBPF tc filter add dev x ingress foo
 expect_err 1 'Error: Cannot find device "x"' $NETBPF tc filter add dev x ingress bpf obj a.o

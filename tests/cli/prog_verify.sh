@@ -10,15 +10,46 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 # Every object of the project verifies, except verifier_c.o and verifier_global.o, which hold
 # rejects on purpose, and the loader's elf_bad_*.o, which are malformed on purpose
-# (tests/unit/test_elf_bad.c).
+# (tests/unit/test_elf_bad.c). Two need what their users would give: elf_btf_parity.o a size
+# for the map its tool sizes, and elf_kfunc_sibling.o the choice of its program that calls no
+# kfunc.
 n=0
 for o in "$BUILD"/examples/*.o "$BUILD"/tests/bpf/*.o; do
 	[ -e "$o" ] || continue
-	case "$o" in */verifier_c.o | */verifier_global.o | */elf_bad_*.o) continue ;; esac
-	out=$($NETBPF prog verify "$o" 2>&1) || fail "$o is rejected: $out"
+	args=()
+	case "$o" in
+	*/verifier_c.o | */verifier_global.o | */elf_bad_*.o) continue ;;
+	*/elf_btf_parity.o) args=(--max-entries sized_by_tool=4) ;;
+	*/elf_kfunc_sibling.o) args=(program plain) ;;
+	esac
+	out=$($NETBPF prog verify "$o" "${args[@]}" 2>&1) || fail "$o is rejected: $out"
 	echo "$out" | grep -q ": verified$" || fail "$o: no program listed: $out"
 	n=$((n + 1))
 done
+
+# What users of other loaders give, and what they are told.
+tb=$BUILD/tests/bpf
+out=$($NETBPF prog verify $tb/elf_btf_parity.o 2>&1) && fail "unsized map loaded: $out"
+echo "$out" | grep -q "map sized_by_tool: max_entries 0: .*--max-entries sized_by_tool=N" ||
+	fail "no hint for the unsized map: $out"
+out=$($NETBPF prog verify $tb/elf_btf_parity.o --max-entries nosuch=4 2>&1) && fail "nosuch: $out"
+echo "$out" | grep -q "max_entries nosuch=4: the object has no map nosuch" || fail "nosuch: $out"
+$NETBPF prog verify $tb/elf_btf_parity.o --max-entries sized_by_tool=x >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--max-entries sized_by_tool=x is no usage error"
+out=$($NETBPF prog verify $tb/elf_kfunc_sibling.o 2>&1) && fail "kfunc program verified: $out"
+echo "$out" | grep -q "program calls_kfunc: .*calls kfunc bpf_rcu_read_lock" ||
+	fail "the kfunc is not named: $out"
+out=$($NETBPF prog verify $tb/elf_kfunc_sibling.o program reads_kconfig 2>&1) &&
+	fail "__kconfig program verified: $out"
+echo "$out" | grep -q "reads LINUX_KERNEL_VERSION, a __kconfig variable" || fail "kconfig: $out"
+# SEC("?tc"): left out of the whole object, verified when chosen.
+out=$($NETBPF prog verify $tb/elf_optional.o 2>&1) || fail "elf_optional.o: $out"
+[ "$(echo "$out" | grep -c ': verified$')" -eq 1 ] && echo "$out" | grep -q "^prog always " ||
+	fail "optional program verified without being chosen: $out"
+out=$($NETBPF prog verify $tb/elf_optional.o sec tc 2>&1) || fail "sec tc: $out"
+echo "$out" | grep -q "^prog when_chosen  section tc " || fail "sec tc left out ?tc: $out"
+out=$($NETBPF prog verify $tb/elf_optional.o program when_chosen 2>&1) || fail "program: $out"
+[ "$(echo "$out" | grep -c ': verified$')" -eq 1 ] || fail "program when_chosen: $out"
 [ "$n" -gt 0 ] || fail "no objects under $BUILD"
 
 obj=$BUILD/tests/bpf/verifier_c.o

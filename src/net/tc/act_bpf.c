@@ -61,7 +61,8 @@ static int tcf_bpf_init(struct nb_tc_action *a, const struct nb_tc_action_opts *
 		filter = nb_prog_get(opts->bpf.prog);
 	} else if (opts->bpf.obj_file) {
 		err = nb_tc_bpf_obj_prog(opts->bpf.obj_file, opts->bpf.section,
-					 BPF_PROG_TYPE_SCHED_ACT, &filter, log);
+					 BPF_PROG_TYPE_SCHED_ACT, opts->bpf.map_sizes,
+					 opts->bpf.map_size_cnt, &filter, log);
 		if (err)
 			return err;
 	} else {

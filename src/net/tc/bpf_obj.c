@@ -5,7 +5,8 @@
  * (the loader's section option), as the type the command implies (sched_cls for the
  * classifier, sched_act for the action), and the filter keeps a reference to the section's
  * first program (the program keeps its maps; pinned maps stay shared through the pin registry,
- * which is how a tail-call table outlives the object, as with tc in the kernel).
+ * which is how a tail-call table outlives the object, as with tc in the kernel). netbpf's
+ * "max-entries NAME=N" words size the maps an object leaves to its tool.
  */
 #include <errno.h>
 #include <netbpf/object.h>
@@ -14,10 +15,12 @@
 #include "net/tc/pkt_cls.h"
 
 int nb_tc_bpf_obj_prog(const char *file, const char *section, enum bpf_prog_type type,
+		       const struct nb_object_map_size *sizes, unsigned int size_cnt,
 		       struct nb_prog **progp, struct nb_log *log)
 {
 	struct nb_object_open_opts oopts = { .sz = sizeof(oopts), .log = log };
-	struct nb_object_load_opts lopts = { .sz = sizeof(lopts), .prog_type = type, .log = log };
+	struct nb_object_load_opts lopts = { .sz = sizeof(lopts), .prog_type = type, .log = log,
+					     .map_sizes = sizes, .map_size_cnt = size_cnt };
 	struct nb_object_prog *want;
 	struct nb_object *obj;
 	int err;

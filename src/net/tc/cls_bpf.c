@@ -157,7 +157,7 @@ static int cls_bpf_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
 		filter = nb_prog_get(bpf->prog);
 	} else if (bpf->obj_file) {
 		err = nb_tc_bpf_obj_prog(bpf->obj_file, bpf->section, BPF_PROG_TYPE_SCHED_CLS,
-					 &filter, log);
+					 bpf->map_sizes, bpf->map_size_cnt, &filter, log);
 		if (err)
 			return err;
 	} else {
