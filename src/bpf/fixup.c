@@ -61,9 +61,13 @@ int nb_resolve_helpers(struct nb_prog *prog, struct nb_log *log)
 		name = nb_helper_name(insn->imm);
 		proto = name ? prog->ops->get_func_proto(insn->imm, prog) : NULL;
 		if (!proto || !proto->func) {
-			nb_log_printf(log, "insn %u: %s func %s#%d for program type %s\n", i,
-				      name ? "unsupported" : "unknown", name ? name : "unknown",
-				      insn->imm, prog->ops->name);
+			if (nb_kernel_offers_helper(prog->ops, insn->imm))
+				nb_log_printf(log, "insn %u: helper %s#%d is not implemented by "
+					      "netbpf\n", i, name ? name : "unknown", insn->imm);
+			else
+				nb_log_printf(log, "insn %u: %s func %s#%d for program type %s\n",
+					      i, name ? "unsupported" : "unknown",
+					      name ? name : "unknown", insn->imm, prog->ops->name);
 			return -EINVAL;
 		}
 		if (proto->gpl_only && !prog->gpl_compatible) {

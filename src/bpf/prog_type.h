@@ -9,6 +9,7 @@
 
 #include <linux/bpf.h>
 
+#include "bpf/helper_avail.h"
 #include "bpf/helper_proto.h"
 
 struct nb_prog;
@@ -54,6 +55,12 @@ struct nb_prog_type_ops {
 
 	const struct nb_func_proto *(*get_func_proto)(enum bpf_func_id id,
 						      const struct nb_prog *prog);
+	/*
+	 * The helpers Linux offers this type beyond the base ones, netbpf's or not
+	 * (helper_avail.h): what get_func_proto lacks of them is netbpf's gap. NULL: a type
+	 * of netbpf's own (the raw type of netbpf vm).
+	 */
+	const struct nb_helper_ids *kernel_funcs;
 	bool (*is_valid_access)(int off, int size, enum nb_access_type type,
 				const struct nb_prog *prog, struct nb_ctx_access_info *info);
 	/*

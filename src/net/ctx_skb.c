@@ -374,6 +374,7 @@ static const struct nb_func_proto *sk_filter_get_func_proto(enum bpf_func_id id,
 		.ctx_btf_name = "__sk_buff",                                                \
 		.kern_ctx_btf_name = "sk_buff",                                             \
 		.get_func_proto = tc_cls_act_get_func_proto,                                \
+		.kernel_funcs = &nb_tc_cls_act_kernel_funcs,                                \
 		.is_valid_access = tc_cls_act_is_valid_access,                              \
 		.convert_ctx_access = skb_convert_ctx_access,                               \
 		.ld_abs = skb_ld_abs,                                                       \
@@ -396,6 +397,7 @@ static const struct nb_prog_type_ops socket_filter_prog_type = {
 	.ctx_btf_name = "__sk_buff",
 	.kern_ctx_btf_name = "sk_buff",
 	.get_func_proto = sk_filter_get_func_proto,
+	.kernel_funcs = &nb_sk_filter_kernel_funcs,
 	.is_valid_access = sk_filter_is_valid_access,
 	.convert_ctx_access = skb_convert_ctx_access,
 	.ld_abs = skb_ld_abs,

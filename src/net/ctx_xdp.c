@@ -88,6 +88,7 @@ static const struct nb_prog_type_ops xdp_prog_type = {
 	.ctx_btf_name = "xdp_md",
 	.kern_ctx_btf_name = "xdp_buff",
 	.get_func_proto = xdp_get_func_proto,
+	.kernel_funcs = &nb_xdp_kernel_funcs,
 	.is_valid_access = xdp_is_valid_access,
 	.convert_ctx_access = xdp_convert_ctx_access,
 	.pkt_access = NB_PKT_ACCESS_WRITE,

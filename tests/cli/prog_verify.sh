@@ -10,9 +10,9 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 # Every object of the project verifies, except verifier_c.o and verifier_global.o, which hold
 # rejects on purpose, and the loader's elf_bad_*.o, which are malformed on purpose
-# (tests/unit/test_elf_bad.c). Two need what their users would give: elf_btf_parity.o a size
-# for the map its tool sizes, and elf_kfunc_sibling.o the choice of its program that calls no
-# kfunc.
+# (tests/unit/test_elf_bad.c). Three need what their users would give: elf_btf_parity.o a size
+# for the map its tool sizes, elf_kfunc_sibling.o the choice of its program that calls no kfunc,
+# elf_kprobe.o the choice of its XDP program.
 n=0
 for o in "$BUILD"/examples/*.o "$BUILD"/tests/bpf/*.o; do
 	[ -e "$o" ] || continue
@@ -21,6 +21,7 @@ for o in "$BUILD"/examples/*.o "$BUILD"/tests/bpf/*.o; do
 	*/verifier_c.o | */verifier_global.o | */elf_bad_*.o) continue ;;
 	*/elf_btf_parity.o) args=(--max-entries sized_by_tool=4) ;;
 	*/elf_kfunc_sibling.o) args=(program plain) ;;
+	*/elf_kprobe.o) args=(sec xdp) ;;
 	esac
 	out=$($NETBPF prog verify "$o" "${args[@]}" 2>&1) || fail "$o is rejected: $out"
 	echo "$out" | grep -q ": verified$" || fail "$o: no program listed: $out"
@@ -42,6 +43,13 @@ echo "$out" | grep -q "program calls_kfunc: .*calls kfunc bpf_rcu_read_lock" ||
 out=$($NETBPF prog verify $tb/elf_kfunc_sibling.o program reads_kconfig 2>&1) &&
 	fail "__kconfig program verified: $out"
 echo "$out" | grep -q "reads LINUX_KERNEL_VERSION, a __kconfig variable" || fail "kconfig: $out"
+# A program type netbpf does not run says what it is.
+out=$($NETBPF prog verify $tb/elf_kprobe.o 2>&1) && fail "kprobe verified: $out"
+echo "$out" | grep -q "program on_nothing (section kprobe/do_nothing): a kprobe program (program type 2): netbpf runs tc (sched_cls, sched_act), XDP and socket filter programs only" ||
+	fail "kprobe refusal: $out"
+out=$($NETBPF prog verify $tb/elf_kprobe.o sec kprobe/do_nothing type kprobe 2>&1) &&
+	fail "type kprobe verified: $out"
+echo "$out" | grep -q "a kprobe program (program type 2): netbpf runs tc" || fail "type kprobe: $out"
 # SEC("?tc"): left out of the whole object, verified when chosen.
 out=$($NETBPF prog verify $tb/elf_optional.o 2>&1) || fail "elf_optional.o: $out"
 [ "$(echo "$out" | grep -c ': verified$')" -eq 1 ] && echo "$out" | grep -q "^prog always " ||

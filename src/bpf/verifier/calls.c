@@ -501,8 +501,13 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 	}
 	fn = env->ops->get_func_proto ? env->ops->get_func_proto(func_id, env->prog) : NULL;
 	if (!fn || !fn->func) {
-		verbose(env, "program of this type cannot use helper %s#%d\n", func_name(func_id),
-			func_id);
+		/* netbpf's gap, or the kernel's rule: the two read differently. */
+		if (nb_kernel_offers_helper(env->ops, func_id))
+			verbose(env, "helper %s#%d is not implemented by netbpf\n",
+				func_name(func_id), func_id);
+		else
+			verbose(env, "program of this type cannot use helper %s#%d\n",
+				func_name(func_id), func_id);
 		return -EINVAL;
 	}
 	if (fn->gpl_only && !env->prog->gpl_compatible) {
