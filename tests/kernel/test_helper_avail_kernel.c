@@ -56,8 +56,8 @@ NB_TEST(helper_avail_kernel)
 			bool k = kernel_offers(types[t], id), n = nb_kernel_offers_helper(ops, id);
 
 			if (k != n)
-				NB_FAIL("%s, helper %s#%d: the kernel %s it, netbpf's list %s", ops->name,
-					nb_helper_name(id) ?: "(newer than the headers)", id,
+				NB_FAIL("%s, helper %s#%d: the kernel %s it, netbpf's list %s",
+					ops->name, nb_helper_name(id) ?: "(newer than the headers)", id,
 					k ? "offers" : "refuses", n ? "has it" : "has it not");
 			offered += k;
 			checked++;
