@@ -57,7 +57,8 @@ NB_TEST(helper_avail_kernel)
 
 			if (k != n)
 				NB_FAIL("%s, helper %s#%d: the kernel %s it, netbpf's list %s",
-					ops->name, nb_helper_name(id) ?: "(newer than the headers)", id,
+					ops->name, nb_helper_name(id) ?: "(newer than the headers)",
+					id,
 					k ? "offers" : "refuses", n ? "has it" : "has it not");
 			offered += k;
 			checked++;
