@@ -140,6 +140,11 @@ __u32 nb_object_map_flags(const struct nb_object_map *map);
  * -EBUSY after load, -EINVAL for 0 or a local-storage map (the kernel sizes those).
  */
 int nb_object_map_set_max_entries(struct nb_object_map *map, __u32 max_entries);
+/*
+ * A map of maps' inner map template: a `values` definition of .maps (never created alone), or
+ * the legacy map named by iproute2's inner_id or the samples' inner_map_idx. NULL otherwise.
+ */
+const struct nb_object_map *nb_object_map_inner(const struct nb_object_map *map);
 /* 0: none; else the path under which the map is shared (nb_pin_get_map). */
 const char *nb_object_map_pin_path(const struct nb_object_map *map);
 /* The created map (the object keeps the reference), or NULL before load. */

@@ -384,32 +384,35 @@ static struct nb_object_map *legacy_map_by_id(struct nb_object *obj, u32 id)
 }
 
 /* The template of a legacy map of maps: by id (iproute2) or by position (the samples). */
+static struct nb_object_map *legacy_template(const struct nb_object *obj,
+					      const struct nb_object_map *m)
+{
+	for (u32 i = 0; i < obj->map_cnt; i++) {
+		struct nb_object_map *c = &obj->maps[i];
+
+		if (c->origin != NB_MAP_LEGACY || c == m)
+			continue;
+		if (m->samples_def ? c->sec == m->sec && c->sec_nth == m->inner_map_idx :
+				     !c->samples_def && m->inner_id && c->id == m->inner_id)
+			return c;
+	}
+	return NULL;
+}
+
 static int legacy_inner_template(struct nb_object *obj, const struct nb_object_map *m,
 				 struct nb_map **inner)
 {
 	const char *sec = obj->secs[m->sec].name;
-	struct nb_object_map *t = NULL;
+	struct nb_object_map *t = legacy_template(obj, m);
 
-	if (m->samples_def) {
-		for (u32 i = 0; i < obj->map_cnt && !t; i++) {
-			const struct nb_object_map *c = &obj->maps[i];
-
-			if (c->origin == NB_MAP_LEGACY && c->sec == m->sec &&
-			    c->sec_nth == m->inner_map_idx)
-				t = &obj->maps[i];
-		}
-		if (!t || !t->map || t == m) {
+	if (!t || !t->map) {
+		if (m->samples_def)
 			nb_obj_err(obj, "section %s: map %s: inner_map_idx %u names no map created "
 				   "before it", sec, m->name, m->inner_map_idx);
-			return -EINVAL;
-		}
-	} else {
-		t = legacy_map_by_id(obj, m->inner_id);
-		if (!t || !t->map) {
+		else
 			nb_obj_err(obj, "section %s: map %s: inner map with id %u not found", sec,
 				   m->name, m->inner_id);
-			return -EINVAL;
-		}
+		return -EINVAL;
 	}
 	*inner = t->map;
 	return 0;
@@ -890,6 +893,13 @@ int nb_object_map_set_max_entries(struct nb_object_map *map, __u32 max_entries)
 		return -EINVAL;
 	map->max_entries = max_entries;
 	return 0;
+}
+
+const struct nb_object_map *nb_object_map_inner(const struct nb_object_map *map)
+{
+	if (map->origin == NB_MAP_LEGACY && is_map_in_map(map->type))
+		return legacy_template(map->obj, map);
+	return map->inner;
 }
 
 const char *nb_object_map_pin_path(const struct nb_object_map *map)

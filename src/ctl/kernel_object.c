@@ -77,14 +77,24 @@ static int prog_index_by_id(const struct nb_object *obj, __u32 id)
 	return -1;
 }
 
-/* An outer map's template: one of the object's maps netbpf put into it. */
+/*
+ * An outer map's template: the map its definition names (iproute2's inner_id, the samples'
+ * inner_map_idx), else one of the object's maps netbpf put into it.
+ */
 static int inner_template(const struct nb_object *obj, const struct nb_kernel_object *k,
 			  const struct nb_object_map *outer, struct nb_log *log)
 {
+	const struct nb_object_map *tpl = nb_object_map_inner(outer);
 	struct nb_map *map = nb_object_map_map(outer);
 	__u32 key = 0, next, id;
 	void *prev = NULL;
 
+	if (tpl && nb_object_map_map(tpl)) {
+		int idx = map_index_by_id(obj, nb_map_id(nb_object_map_map(tpl)));
+
+		if (idx >= 0 && k->map_fd[idx] >= 0)
+			return k->map_fd[idx];
+	}
 	while (!nb_map_get_next_key(map, prev, &next)) {
 		int idx;
 

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * BTF maps libbpf loads that a stricter reading refuses: a hash of maps with 20-byte keys whose
- * `values` are declared and left empty (filled by userspace), a map its tool sizes before load
- * (max_entries 0), and Cilium's CILIUM_PIN_REPLACE.
+ * `values` are declared and left empty (filled by userspace), and a map its tool sizes before
+ * load (max_entries 0).
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
-
-#define CILIUM_PIN_REPLACE (1 << 4)
 
 struct flow {
 	__u32 addr[4];
@@ -33,14 +31,6 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } sized_by_tool SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__type(key, __u32);
-	__type(value, __u32);
-	__uint(max_entries, 1);
-	__uint(pinning, CILIUM_PIN_REPLACE);
-} replaced SEC(".maps");
 
 SEC("socket")
 int lookup(void *ctx)

@@ -182,7 +182,7 @@ NB_TEST(elf_parity_maps_sections_and_replace)
 
 /*
  * libbpf checks a hash of maps' key size only where a `values` slot is filled at load; a map
- * its tool sizes loads once sized; Cilium's replacing pin works in .maps too.
+ * its tool sizes loads once sized.
  */
 NB_TEST(elf_parity_btf_maps)
 {
@@ -209,7 +209,6 @@ NB_TEST(elf_parity_btf_maps)
 	NB_ASSERT_EQ(nb_map_max_entries(nb_object_map_map(m)), 3);
 	NB_ASSERT_EQ(nb_object_map_set_max_entries(m, 5), -EBUSY);
 	NB_ASSERT_EQ(elf_test_run(obj, "lookup"), 0);
-	NB_ASSERT(nb_object_map_pin_path(nb_object_find_map(obj, "replaced")));
 	nb_object_close(obj);
 
 	obj = elf_test_open("elf_btf_parity.o");
@@ -219,6 +218,27 @@ NB_TEST(elf_parity_btf_maps)
 			       "map no_such_map");
 	nb_log_free(&log);
 	nb_object_close(obj);
+}
+
+/* Cilium's replacing pin in .maps: each load takes the pin over with a fresh map. */
+NB_TEST(elf_parity_btf_pin_replace)
+{
+	struct nb_object *first = elf_test_open("elf_btf_pin_replace.o"), *second;
+	__u32 zero = 0, seven = 7;
+	struct nb_map *pinned;
+
+	elf_test_load(first);
+	NB_ASSERT_EQ(nb_map_update_elem(elf_test_map(first, "replaced"), &zero, &seven, BPF_ANY),
+		     0);
+	second = elf_test_open("elf_btf_pin_replace.o");
+	elf_test_load(second);
+	NB_ASSERT_EQ(elf_test_run(first, "read_replaced"), 7);
+	NB_ASSERT_EQ(elf_test_run(second, "read_replaced"), 0);
+	pinned = nb_pin_get_map("tc/globals/replaced");
+	NB_ASSERT(pinned == elf_test_map(second, "replaced"));
+	nb_map_put(pinned);
+	nb_object_close(first);
+	nb_object_close(second);
 	nb_unpin_all();
 }
 
