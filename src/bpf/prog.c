@@ -300,8 +300,10 @@ int nb_prog_load(enum bpf_prog_type type, const struct bpf_insn *insns, unsigned
 		err = -ENOMEM;
 		goto err;
 	}
-	if (flags & (NB_PROG_LOAD_CHECKED | NB_PROG_LOAD_UNSAFE_NO_VERIFY))
+	if (flags & NB_PROG_LOAD_CHECKED)
 		err = nb_resolve_helpers(prog, log);
+	else if (flags & NB_PROG_LOAD_UNSAFE_NO_VERIFY)
+		err = nb_fixup_unverified(prog, log);
 	else
 		err = nb_verify(prog, log);
 	if (!err)

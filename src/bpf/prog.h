@@ -125,6 +125,11 @@ int nb_verify(struct nb_prog *prog, struct nb_log *log);
 int nb_check_insns(struct nb_prog *prog, struct nb_log *log);
 /* Resolve helper ids into prog->helpers without a verifier proof (checked and unsafe loads). */
 int nb_resolve_helpers(struct nb_prog *prog, struct nb_log *log);
+/*
+ * The fixups the engines need, without the proof (NB_PROG_LOAD_UNSAFE_NO_VERIFY): context
+ * accesses found by a dataflow pass and rewritten, helpers resolved (verifier/unverified.c).
+ */
+int nb_fixup_unverified(struct nb_prog *prog, struct nb_log *log);
 /* The index of fn in prog->helpers, added when missing; -ENOMEM. */
 int nb_prog_helper_index(struct nb_prog *prog, nb_helper_fn fn);
 

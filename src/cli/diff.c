@@ -58,6 +58,7 @@ int cmd_diff(int argc, char **argv)
 		return diff_usage();
 	opts.obj_path = argv[0];
 	opts.interp = nb_cli.interp;
+	opts.unsafe_no_verify = nb_cli.unsafe_no_verify;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 

@@ -149,7 +149,8 @@ static int load_netbpf(struct nb_diff *d, struct nb_log *log)
 		.prog_type = o->type,
 		.section = o->section,
 		.log = log,
-		.prog_flags = o->interp ? NB_PROG_LOAD_INTERP : 0,
+		.prog_flags = (o->interp ? NB_PROG_LOAD_INTERP : 0) |
+			      (o->unsafe_no_verify ? NB_PROG_LOAD_UNSAFE_NO_VERIFY : 0),
 		.map_sizes = o->map_sizes,
 		.map_size_cnt = o->map_size_cnt,
 	};

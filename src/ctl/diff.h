@@ -27,6 +27,7 @@ struct nb_diff_opts {
 	const char *prog_name;
 	enum bpf_prog_type type;	/* 0: from the section name */
 	bool interp;			/* netbpf side: the interpreter, never the JIT */
+	bool unsafe_no_verify;		/* netbpf side: loaded without the verifier's proof */
 	const void *ctx_in;		/* struct __sk_buff or xdp_md given to every run; may be NULL */
 	unsigned int ctx_size_in;
 	const struct nb_map_file *maps;	/* preloaded into both sides before the first packet */
