@@ -50,6 +50,7 @@ enum nb_drop_reason {
 	 * could not segment or complete (a tunnel's super-frame, broken headers)
 	 */
 	NB_DROP_OFFLOAD,
+	NB_DROP_XSK_FULL,	/* an XDP socket's ring was full (include/netbpf/xsk.h) */
 	NB_DROP_REASON_MAX,
 };
 

@@ -57,6 +57,7 @@ static const char *const drop_reason_names[NB_DROP_REASON_MAX] = {
 	[NB_DROP_PORT_TX_INVALID] = "tx_invalid",
 	[NB_DROP_CPUMAP_FULL] = "cpumap_full",
 	[NB_DROP_OFFLOAD] = "offload",
+	[NB_DROP_XSK_FULL] = "xsk_full",
 };
 
 const char *nb_drop_reason_name(enum nb_drop_reason reason)

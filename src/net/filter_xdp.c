@@ -76,14 +76,12 @@ static u64 bpf_xdp_redirect_map(u64 r1, u64 key, u64 flags, u64 r4, u64 r5)
 	return (u64)map->ops->map_redirect(map, key, flags);
 }
 
-/*
- * devmap, devmap_hash and cpumap: xskmap comes with the AF_XDP port; until then the verifier
- * refuses it here as any other map type.
- */
+/* The maps a frame can be redirected through: devices, workers ("CPUs"), XDP sockets. */
 static const enum bpf_map_type redirect_map_types[] = {
 	BPF_MAP_TYPE_DEVMAP,
 	BPF_MAP_TYPE_DEVMAP_HASH,
 	BPF_MAP_TYPE_CPUMAP,
+	BPF_MAP_TYPE_XSKMAP,
 };
 
 static const struct nb_func_proto bpf_xdp_redirect_map_proto = {

@@ -130,6 +130,8 @@ static inline enum nb_drop_reason nb_xdp_redirect_drop_reason(int err)
 		return NB_DROP_DEV_DOWN;
 	case -EMSGSIZE:
 		return NB_DROP_TOO_BIG;
+	case -ENOSPC:
+		return NB_DROP_XSK_FULL;
 	case -ENOMEM:
 		return NB_DROP_NOMEM;
 	case -EINVAL:

@@ -25,6 +25,7 @@
 #include "net/devmap.h"
 #include "net/redirect.h"
 #include "net/xdp.h"
+#include "net/xsk.h"
 #include "common/u64_stats.h"
 
 /* One 802.1Q tag (VLAN_HLEN, not in the uapi headers). */
@@ -238,6 +239,9 @@ int nb_xdp_do_redirect(struct nb_dev *dev_rx, struct nb_pkt *pkt)
 		return nb_dev_map_enqueue(ri->tgt_value, pkt, dev_rx);
 	case BPF_MAP_TYPE_CPUMAP:
 		return nb_cpu_map_enqueue(ri->tgt_value, pkt, dev_rx);
+	case BPF_MAP_TYPE_XSKMAP:
+		/* The datapath's devices receive on queue 0 (their one xdp_rxq_info). */
+		return nb_xsk_rcv(ri->tgt_value, pkt, dev_rx, 0);
 	case BPF_MAP_TYPE_UNSPEC:
 		if (map_id == NB_REDIRECT_IFINDEX_ID) {
 			fwd = nb_dev_lookup_index((u32)ri->tgt_index);
@@ -247,7 +251,6 @@ int nb_xdp_do_redirect(struct nb_dev *dev_rx, struct nb_pkt *pkt)
 		}
 		return -EBADRQC;
 	default:
-		/* xskmap targets are not built yet: no helper records them. */
 		return -EBADRQC;
 	}
 }

@@ -149,10 +149,11 @@ NB_TEST(xdp_helper_protos)
 	struct nb_prog prog = { .type = BPF_PROG_TYPE_XDP, .ops = ops };
 	const struct nb_func_proto *p = ops->get_func_proto(BPF_FUNC_redirect_map, &prog);
 
-	NB_ASSERT(p && p->map_type_cnt == 3);
+	NB_ASSERT(p && p->map_type_cnt == 4);
 	NB_ASSERT_EQ(p->map_types[0], BPF_MAP_TYPE_DEVMAP);
 	NB_ASSERT_EQ(p->map_types[1], BPF_MAP_TYPE_DEVMAP_HASH);
 	NB_ASSERT_EQ(p->map_types[2], BPF_MAP_TYPE_CPUMAP);
+	NB_ASSERT_EQ(p->map_types[3], BPF_MAP_TYPE_XSKMAP);
 	NB_ASSERT(ops->get_func_proto(BPF_FUNC_xdp_adjust_head, &prog)->changes_pkt_data);
 	NB_ASSERT(ops->get_func_proto(BPF_FUNC_xdp_adjust_tail, &prog)->changes_pkt_data);
 	NB_ASSERT(ops->get_func_proto(BPF_FUNC_xdp_adjust_meta, &prog)->changes_pkt_data);
