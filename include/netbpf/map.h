@@ -78,5 +78,11 @@ int nb_map_lookup_batch(struct nb_map *map, const void *in_batch, void *out_batc
 /* BPF_MAP_UPDATE_BATCH: *count elements; *count becomes the number written before an error. */
 int nb_map_update_batch(struct nb_map *map, const void *keys, const void *values, __u32 *count,
 			__u64 elem_flags);
+/*
+ * For maps of kernel objects netbpf does not have (sockmap, sockhash, reuseport_sockarray,
+ * sk_storage, cgroup_array, cgroup_storage): "sockets" or "cgroups", the objects an update
+ * would need and netbpf lacks; NULL for every other map. Such maps stay empty.
+ */
+const char *nb_map_absent_objects(const struct nb_map *map);
 
 #endif /* NETBPF_MAP_H */

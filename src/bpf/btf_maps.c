@@ -85,6 +85,49 @@ static int get_type_size(const struct def_ctx *c, const struct btf *btf, const c
 	return 0;
 }
 
+/* A type tag the kernel reads as a kernel object pointer field (btf_parse_kptr). */
+static bool is_kptr_tag(const struct btf *btf, const struct btf_type *t)
+{
+	const char *name;
+
+	if (!btf_is_type_tag(t))
+		return false;
+	name = btf__name_by_offset(btf, t->name_off);
+	return name && (!strcmp(name, "kptr") || !strcmp(name, "kptr_untrusted") ||
+			!strcmp(name, "percpu_kptr"));
+}
+
+/*
+ * The first kernel object pointer (__kptr, __kptr_untrusted, __percpu_kptr) in a value type,
+ * nested structs and arrays included, as the kernel's btf_parse_fields finds them: its member
+ * name, or NULL.
+ */
+static const char *find_kptr(const struct btf *btf, u32 id, int depth)
+{
+	const struct btf_type *t = skip_mods(btf, id, &id);
+
+	if (!t || depth > 8)
+		return NULL;
+	if (btf_is_array(t))
+		return find_kptr(btf, btf_array(t)->type, depth + 1);
+	if (!btf_is_composite(t))
+		return NULL;
+	for (u32 i = 0; i < btf_vlen(t); i++) {
+		const struct btf_member *m = &btf_members(t)[i];
+		/* A kptr is a pointer whose pointee starts with the tag. */
+		const struct btf_type *mt = skip_mods(btf, m->type, NULL), *tag;
+		const char *found;
+
+		tag = mt && btf_is_ptr(mt) ? btf__type_by_id(btf, mt->type) : NULL;
+		if (tag && is_kptr_tag(btf, tag))
+			return btf__name_by_offset(btf, m->name_off);
+		found = find_kptr(btf, m->type, depth + 1);
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
 static int set_size(const struct def_ctx *c, const char *field, u32 *dst, u32 val)
 {
 	char msg[96];
@@ -96,6 +139,25 @@ static int set_size(const struct def_ctx *c, const char *field, u32 *dst, u32 va
 	}
 	*dst = val;
 	return 0;
+}
+
+/*
+ * A value with kernel object pointers (kptrs) gets rules of its own in the kernel's verifier
+ * (only BPF_DW access at the field's offset, bpf_kptr_xchg, ...), which netbpf does not have:
+ * the map is refused rather than its fields taken for plain bytes.
+ */
+static int check_no_kptr(const struct def_ctx *c, const struct btf *btf,
+			 const struct btf_member *m)
+{
+	const struct btf_type *t = skip_mods(btf, m->type, NULL);
+	const char *kptr = t && btf_is_ptr(t) ? find_kptr(btf, t->type, 0) : NULL;
+	char msg[160];
+
+	if (!kptr)
+		return 0;
+	snprintf(msg, sizeof(msg), "member %s is a kernel object pointer (__kptr), which netbpf "
+		 "does not implement", kptr);
+	return def_err(c, "value", msg);
 }
 
 static int parse_def(struct nb_object *obj, const struct btf *btf, const struct btf_type *def,
@@ -188,6 +250,8 @@ static int parse_def(struct nb_object *obj, const struct btf *btf, const struct 
 			if (!err)
 				err = set_size(&c, field, field[0] == 'k' ? &m->key_size :
 					       &m->value_size, val);
+			if (!err && field[0] == 'v')
+				err = check_no_kptr(&c, btf, mem);
 		} else if (!strcmp(field, "values")) {
 			err = parse_values(&c, btf, mem, i, vlen, m, inner);
 		} else {

@@ -20,6 +20,16 @@ struct nb_map_ops {
 	enum bpf_map_type type;
 	const char *name;		/* bpftool's name: "hash", "prog_array", ... */
 	bool percpu;			/* userspace values hold one per worker */
+	/*
+	 * Programs may read what a lookup returns but never write it, whatever the map's flags
+	 * (xskmap: the kernel's PTR_TO_XDP_SOCK).
+	 */
+	bool prog_rdonly;
+	/*
+	 * The kernel objects the elements are (sockets, cgroups) where netbpf has none: the map
+	 * is created and stays empty, and updates fail (nb_map_absent_objects). NULL: a real map.
+	 */
+	const char *absent_objects;
 	/* Check attributes before allocation; the message names the bad attribute. */
 	int (*map_alloc_check)(const struct nb_map *attr, struct nb_log *log);
 	/*

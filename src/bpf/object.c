@@ -332,6 +332,22 @@ int nb_object_open_file(const char *path, const struct nb_object_open_opts *opts
 
 /* Load */
 
+/*
+ * libbpf's adjust_ringbuf_sz: the kernel wants a ring buffer of a power-of-2 number of pages;
+ * a size that is not one becomes the next that is (sizes beyond any stay, for the refusal).
+ */
+static u32 ringbuf_size(u32 size)
+{
+	const u32 page = 4096;
+
+	if (!size || (size % page == 0 && !((size / page) & (size / page - 1))))
+		return size;
+	for (u64 mul = 1; mul * page <= UINT32_MAX; mul <<= 1)
+		if (mul * page > size)
+			return (u32)(mul * page);
+	return size;
+}
+
 static int create_map(struct nb_object *obj, struct nb_object_map *m, struct nb_map *inner,
 		      struct nb_map **mapp)
 {
@@ -350,6 +366,8 @@ static int create_map(struct nb_object *obj, struct nb_object_map *m, struct nb_
 	/* As libbpf does: a perf event array left unsized gets a slot per CPU. */
 	if (!max_entries && m->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY)
 		max_entries = nb_nr_cpus();
+	if (m->type == BPF_MAP_TYPE_RINGBUF || m->type == BPF_MAP_TYPE_USER_RINGBUF)
+		max_entries = ringbuf_size(max_entries);
 	err = nb_object_map_check(obj, m);
 	if (err)
 		return err;

@@ -281,9 +281,13 @@ static int map_elem(enum map_verb verb, struct map_args *a, struct nb_object_map
 		return NB_EXIT_ERR;
 	}
 	if (err) {
-		nb_cli_error("map %s: %s failed: %s", nb_object_map_name(m),
+		const char *absent = nb_map_absent_objects(map);
+
+		/* The kernel's errno, and why netbpf cannot do better. */
+		nb_cli_error("map %s: %s failed: %s%s%s%s", nb_object_map_name(m),
 			     verb == MAP_LOOKUP ? "lookup" : verb == MAP_UPDATE ? "update" :
-			     "delete", strerror(-err));
+			     "delete", strerror(-err), absent ? ": netbpf has no " : "",
+			     absent ? absent : "", absent ? ", so a map of them stays empty" : "");
 		return NB_EXIT_ERR;
 	}
 	if (verb != MAP_LOOKUP && nb_cli.json)

@@ -382,8 +382,10 @@ const struct nb_func_proto *nb_tc_func_proto(enum bpf_func_id id, const struct n
 	default:
 		break;
 	}
-	/* the redirect and packet-changing helpers live in their own files */
+	/* the redirect, cgroup and packet-changing helpers live in their own files */
 	if ((proto = nb_tc_redirect_func_proto(id)))
+		return proto;
+	if ((proto = nb_tc_cgroup_func_proto(id)))
 		return proto;
 	return nb_tc_mangle_func_proto(id);
 }

@@ -16,6 +16,8 @@ const struct nb_func_proto *nb_tc_func_proto(enum bpf_func_id id, const struct n
 /* The tc helpers of filter_redirect.c (redirects) and filter_mangle.c (packet changes). */
 const struct nb_func_proto *nb_tc_redirect_func_proto(enum bpf_func_id id);
 const struct nb_func_proto *nb_tc_mangle_func_proto(enum bpf_func_id id);
+/* The tc helpers of cgroups, which netbpf has none of (filter_cgroup.c). */
+const struct nb_func_proto *nb_tc_cgroup_func_proto(enum bpf_func_id id);
 /* Helpers of SOCKET_FILTER programs (sk_filter_func_proto). */
 const struct nb_func_proto *nb_sk_filter_func_proto(enum bpf_func_id id,
 						    const struct nb_prog *prog);

@@ -130,6 +130,11 @@ struct nb_pkt {
 	u8 tc_at_ingress;		/* set while the ingress hook runs */
 	u8 cloned;			/* another nb_pkt may share buf (see nb_pkt_buf) */
 	u8 encapsulation;		/* a tunnel header was added (bpf_skb_adjust_room encap) */
+	/*
+	 * The packet has a socket (skb->sk): only in a test run, whose skb the kernel gives a
+	 * socket of its own; the datapath's packets are forwarded, socketless.
+	 */
+	u8 has_sk;
 	u64 tstamp;			/* ns; 0 when not stamped */
 	u64 hwtstamp;			/* hardware timestamp: none here, 0 */
 	u16 gso_size;			/* payload bytes per segment; 0: not a super-frame */

@@ -204,6 +204,8 @@ static int test_run_skb(const struct nb_prog *prog, struct nb_test_run_opts *opt
 		dev = found;
 	}
 	pkt->dev = dev;
+	/* bpf_prog_test_run_skb gives its skb a socket (a cgroup-less one). */
+	pkt->has_sk = 1;
 	nb_eth_type_trans(pkt, dev);
 	/*
 	 * An IPv4 or IPv6 packet shorter than its network header is refused, as the kernel's

@@ -88,4 +88,13 @@ expect_error "value needed" 2 '"value" is needed' \
 expect_error "frozen .rodata" 1 "update failed: Operation not permitted" \
 	$NETBPF map update $OBJ/elf_globals.o name .rodata key 0 0 0 0 value hex $(printf '00 %.0s' $(seq 23))
 expect_error "unknown verb" 2 'command "frob" is unknown' $NETBPF map frob $OBJ/elf_hash.o
+# Maps of sockets and cgroups: created empty; an update names an fd the kernel would look up
+# (200: none open here, EBADF as from the kernel), and says what netbpf lacks.
+msg="map socks: update failed: Bad file descriptor: netbpf has no sockets, so a map of them"
+expect_error "sockmap update" 1 "$msg stays empty" \
+	$NETBPF map update $OBJ/elf_absent_maps.o name socks key 0 0 0 0 value 200 0 0 0 0 0 0 0
+expect_error "cgroup array update" 1 "netbpf has no cgroups" \
+	$NETBPF map update $OBJ/elf_absent_maps.o name cgroups key 0 0 0 0 value 200 0 0 0
+expect_error "sockmap lookup" 1 "map socks: key not found" \
+	$NETBPF map lookup $OBJ/elf_absent_maps.o name socks key 0 0 0 0
 echo "map commands: all cases behave"

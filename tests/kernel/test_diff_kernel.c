@@ -10,7 +10,9 @@
  * a program the kernel still cannot take is named in the skip. verifier_c.o holds programs the
  * verifiers reject on purpose, compared by test_verifier_kernel.c instead. Known
  * divergences are listed in known_divergences[] with their reason, printed by every corpus
- * test (none now: XDP frames beyond a page run with fragments on both sides).
+ * test (none now: XDP frames beyond a page run with fragments on both sides). Each object runs a
+ * third time loaded without the verifier (--unsafe-no-verify, on the JIT): the fixups the
+ * engines need happen without the proof, so the results are the kernel's all the same.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -29,6 +31,7 @@
 struct corpus_obj {
 	const char *path;	/* under the build directory */
 	bool jit;
+	bool unsafe;		/* loaded without the verifier's proof */
 };
 
 static const char *const objects[] = {
@@ -42,7 +45,8 @@ static const char *const objects[] = {
 	"tests/bpf/elf_pin_share.o", "tests/bpf/verifier_parser.o", "tests/bpf/elf_self_tail.o",
 	"tests/bpf/xdp_frags.o", "tests/bpf/elf_iproute2_globals.o", "tests/bpf/elf_optional.o",
 	"tests/bpf/elf_samples_maps.o", "tests/bpf/elf_maps_sections.o",
-	"tests/bpf/elf_btf_parity.o", "tests/bpf/elf_kprobe.o", "tests/bpf/subprog_calls.o",
+	"tests/bpf/elf_btf_parity.o", "tests/bpf/elf_kprobe.o", "tests/bpf/elf_absent_maps.o",
+	"tests/bpf/subprog_calls.o",
 };
 
 /* Maps the objects leave to their tool to size, sized on both sides as --max-entries does. */
@@ -71,8 +75,8 @@ static const struct {
 	{ NULL, NULL },	/* none */
 };
 
-static struct corpus_obj cases[2 * ARRAY_SIZE(objects)];
-static char names[2 * ARRAY_SIZE(objects)][96];
+static struct corpus_obj cases[3 * ARRAY_SIZE(objects)];
+static char names[3 * ARRAY_SIZE(objects)][96];
 
 static bool packet_type(enum bpf_prog_type t)
 {
@@ -112,7 +116,7 @@ static void test_corpus(const void *arg)
 		const char *sec = nb_object_prog_section(p);
 		struct nb_diff_opts opts = {
 			.obj_path = path, .section = sec, .prog_name = nb_object_prog_name(p),
-			.interp = !c->jit, .out = stdout,
+			.interp = !c->jit, .unsafe_no_verify = c->unsafe, .out = stdout,
 			.max_reports = 5,
 		};
 		struct nb_diff_result r;
@@ -216,15 +220,18 @@ NB_TEST(diff_kernel_corpus_is_complete)
 
 static void __attribute__((constructor)) register_corpus(void)
 {
+	static const char *const variants[] = { "interp", "jit", "unsafe" };
+
 	for (size_t i = 0; i < ARRAY_SIZE(objects); i++) {
-		for (int jit = 0; jit < 2; jit++) {
-			size_t k = 2 * i + jit;
+		for (int v = 0; v < 3; v++) {
+			size_t k = 3 * i + v;
 			const char *base = strrchr(objects[i], '/') + 1;
 
 			cases[k].path = objects[i];
-			cases[k].jit = jit;
+			cases[k].jit = v > 0;
+			cases[k].unsafe = v == 2;
 			snprintf(names[k], sizeof(names[k]), "diff-kernel/%.*s/%s",
-				 (int)(strlen(base) - 2), base, jit ? "jit" : "interp");
+				 (int)(strlen(base) - 2), base, variants[v]);
 			nb_test_register(names[k], test_corpus, &cases[k]);
 		}
 	}

@@ -7,9 +7,11 @@
  * sequences cover the rest ("maps-kernel/<name>").
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include <netbpf/map.h>
@@ -254,6 +256,54 @@ static const struct attr_case attr_cases[] = {
 	{ "perf_event_array_ok", BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4, 4, 0 },
 	{ "perf_event_array_value_8", BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 8, 4, 0 },
 	{ "array_of_maps_no_inner", BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, 4, 4, 0 },
+	/* Maps of kernel objects netbpf has none of: created alike, then empty. */
+	{ "sockmap_ok", BPF_MAP_TYPE_SOCKMAP, 4, 4, 4, 0 },
+	{ "sockmap_value_8", BPF_MAP_TYPE_SOCKMAP, 4, 8, 4, 0 },
+	{ "sockmap_value_2", BPF_MAP_TYPE_SOCKMAP, 4, 2, 4, 0 },
+	{ "sockmap_key_8", BPF_MAP_TYPE_SOCKMAP, 8, 4, 4, 0 },
+	{ "sockmap_max_0", BPF_MAP_TYPE_SOCKMAP, 4, 4, 0, 0 },
+	{ "sockmap_no_prealloc", BPF_MAP_TYPE_SOCKMAP, 4, 4, 4, BPF_F_NO_PREALLOC },
+	{ "sockmap_rdonly", BPF_MAP_TYPE_SOCKMAP, 4, 4, 4, BPF_F_RDONLY },
+	{ "sockmap_rdonly_prog", BPF_MAP_TYPE_SOCKMAP, 4, 4, 4, BPF_F_RDONLY_PROG },
+	{ "sockhash_ok", BPF_MAP_TYPE_SOCKHASH, 12, 8, 4, 0 },
+	{ "sockhash_key_0", BPF_MAP_TYPE_SOCKHASH, 0, 4, 4, 0 },
+	{ "sockhash_key_512", BPF_MAP_TYPE_SOCKHASH, 512, 4, 4, 0 },
+	{ "sockhash_key_513", BPF_MAP_TYPE_SOCKHASH, 513, 4, 4, 0 },
+	{ "sockhash_key_513_value_2", BPF_MAP_TYPE_SOCKHASH, 513, 2, 4, 0 },
+	{ "sockhash_max_0", BPF_MAP_TYPE_SOCKHASH, 4, 4, 0, 0 },
+	{ "sockhash_zero_seed", BPF_MAP_TYPE_SOCKHASH, 4, 4, 4, BPF_F_ZERO_SEED },
+	{ "reuseport_ok", BPF_MAP_TYPE_REUSEPORT_SOCKARRAY, 4, 4, 4, 0 },
+	{ "reuseport_value_8", BPF_MAP_TYPE_REUSEPORT_SOCKARRAY, 4, 8, 4, 0 },
+	{ "reuseport_value_2", BPF_MAP_TYPE_REUSEPORT_SOCKARRAY, 4, 2, 4, 0 },
+	{ "reuseport_key_8", BPF_MAP_TYPE_REUSEPORT_SOCKARRAY, 8, 4, 4, 0 },
+	{ "reuseport_max_0", BPF_MAP_TYPE_REUSEPORT_SOCKARRAY, 4, 4, 0, 0 },
+	{ "reuseport_mmapable", BPF_MAP_TYPE_REUSEPORT_SOCKARRAY, 4, 4, 4, BPF_F_MMAPABLE },
+	{ "reuseport_rdonly_prog", BPF_MAP_TYPE_REUSEPORT_SOCKARRAY, 4, 4, 4, BPF_F_RDONLY_PROG },
+	{ "cgroup_array_ok", BPF_MAP_TYPE_CGROUP_ARRAY, 4, 4, 4, 0 },
+	{ "cgroup_array_value_8", BPF_MAP_TYPE_CGROUP_ARRAY, 4, 8, 4, 0 },
+	{ "cgroup_array_max_0", BPF_MAP_TYPE_CGROUP_ARRAY, 4, 4, 0, 0 },
+	{ "cgroup_array_rdonly_prog", BPF_MAP_TYPE_CGROUP_ARRAY, 4, 4, 4, BPF_F_RDONLY_PROG },
+	{ "cgroup_storage_ok", BPF_MAP_TYPE_CGROUP_STORAGE,
+	  sizeof(struct bpf_cgroup_storage_key), 8, 0, 0 },
+	{ "cgroup_storage_key_8", BPF_MAP_TYPE_CGROUP_STORAGE, 8, 8, 0, 0 },
+	{ "cgroup_storage_key_4", BPF_MAP_TYPE_CGROUP_STORAGE, 4, 8, 0, 0 },
+	{ "cgroup_storage_max_1", BPF_MAP_TYPE_CGROUP_STORAGE, 8, 8, 1, 0 },
+	{ "cgroup_storage_value_0", BPF_MAP_TYPE_CGROUP_STORAGE, 8, 0, 0, 0 },
+	{ "cgroup_storage_value_max", BPF_MAP_TYPE_CGROUP_STORAGE, 8, 65407, 0, 0 },
+	{ "cgroup_storage_value_big", BPF_MAP_TYPE_CGROUP_STORAGE, 8, 65408, 0, 0 },
+	{ "cgroup_storage_no_prealloc", BPF_MAP_TYPE_CGROUP_STORAGE, 8, 8, 0, BPF_F_NO_PREALLOC },
+	{ "cgroup_storage_rdonly_prog", BPF_MAP_TYPE_CGROUP_STORAGE, 8, 8, 0, BPF_F_RDONLY_PROG },
+	{ "percpu_cgroup_storage_ok", BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE, 8, 8, 0, 0 },
+	{ "percpu_cgroup_storage_value_max", BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE, 8, 32768, 0, 0 },
+	{ "percpu_cgroup_storage_value_big", BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE, 8, 32769, 0, 0 },
+	{ "user_ringbuf_ok", BPF_MAP_TYPE_USER_RINGBUF, 0, 0, 4096, 0 },
+	{ "user_ringbuf_key", BPF_MAP_TYPE_USER_RINGBUF, 4, 0, 4096, 0 },
+	{ "user_ringbuf_not_pow2", BPF_MAP_TYPE_USER_RINGBUF, 0, 0, 3 * 4096, 0 },
+	{ "xskmap_ok", BPF_MAP_TYPE_XSKMAP, 4, 4, 4, 0 },
+	{ "xskmap_value_8", BPF_MAP_TYPE_XSKMAP, 4, 8, 4, 0 },
+	{ "xskmap_max_0", BPF_MAP_TYPE_XSKMAP, 4, 4, 0, 0 },
+	{ "xskmap_no_prealloc", BPF_MAP_TYPE_XSKMAP, 4, 4, 4, BPF_F_NO_PREALLOC },
+	{ "xskmap_rdonly_prog", BPF_MAP_TYPE_XSKMAP, 4, 4, 4, BPF_F_RDONLY_PROG },
 };
 
 static void test_attr(const void *arg)
@@ -574,6 +624,128 @@ static void test_ringbuf_ops(const void *arg)
 	twin_close(&t);
 }
 
+/*
+ * Maps of sockets, cgroups and XDP sockets, empty on both sides: every command on them, with an
+ * fd (here an id) that names nothing open, must fail alike.
+ */
+struct absent_case {
+	const char *name;
+	enum bpf_map_type type;
+	__u32 key_size, value_size, max_entries;
+};
+
+static const struct absent_case absent_cases[] = {
+	{ "sockmap", BPF_MAP_TYPE_SOCKMAP, 4, 4, 4 },
+	{ "sockmap_cookie", BPF_MAP_TYPE_SOCKMAP, 4, 8, 4 },
+	{ "sockhash", BPF_MAP_TYPE_SOCKHASH, 12, 4, 4 },
+	{ "sockhash_cookie", BPF_MAP_TYPE_SOCKHASH, 4, 8, 4 },
+	{ "reuseport", BPF_MAP_TYPE_REUSEPORT_SOCKARRAY, 4, 4, 4 },
+	{ "reuseport_cookie", BPF_MAP_TYPE_REUSEPORT_SOCKARRAY, 4, 8, 4 },
+	{ "cgroup_array", BPF_MAP_TYPE_CGROUP_ARRAY, 4, 4, 4 },
+	{ "cgroup_storage", BPF_MAP_TYPE_CGROUP_STORAGE, sizeof(struct bpf_cgroup_storage_key),
+	  8, 0 },
+	{ "cgroup_storage_u64", BPF_MAP_TYPE_CGROUP_STORAGE, 8, 8, 0 },
+	{ "percpu_cgroup_storage", BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE, 8, 8, 0 },
+	{ "user_ringbuf", BPF_MAP_TYPE_USER_RINGBUF, 0, 0, 4096 },
+	{ "xskmap", BPF_MAP_TYPE_XSKMAP, 4, 4, 4 },
+};
+
+static void test_absent_ops(const void *arg)
+{
+	const struct absent_case *c = arg;
+	/*
+	 * none open: one that fits, one above S32_MAX, one whose low half fits; and a file
+	 * that is no socket (ENOTSOCK from the kernel's sockfd_lookup)
+	 */
+	__u64 fds[] = { 1000000, 0x80000000ULL, 0x100000000ULL + 1000000, 0 };
+	int null_fd = open("/dev/null", O_RDONLY);
+	__u8 key[16] = { 0 }, next[16];
+	__u64 value[NB_MAX_CPUS] = { 0 };
+	const void *k = c->key_size ? key : NULL;
+	struct twin t;
+
+	NB_ASSERT(null_fd >= 0);
+	fds[3] = (__u64)null_fd;
+	skip_without_bpf();
+	match_cpus();
+	NB_ASSERT_EQ(twin_create(&t, c->type, c->key_size, c->value_size, c->max_entries, 0,
+				 NULL), 0);
+	t.what = c->name;
+	t_lookup(&t, k, NULL);
+	/* netbpf's xskmap takes its sockets' ids, not fds: an open file means nothing there */
+	for (size_t f = 0; f < ARRAY_SIZE(fds) - (c->type == BPF_MAP_TYPE_XSKMAP); f++) {
+		/* the fd as the value holds it: 4 bytes, or 8 */
+		memcpy(value, &fds[f], sizeof(value[0]));
+		for (__u64 flags = BPF_ANY; flags <= BPF_EXIST + 1; flags++)
+			t_update(&t, k, value, flags);
+	}
+	for (__u32 i = 0; i <= c->max_entries + 1 && c->key_size == 4; i += c->max_entries) {
+		memcpy(key, &i, sizeof(i));
+		t_update(&t, key, value, BPF_ANY);
+		t_delete(&t, key);
+		t_lookup(&t, key, NULL);
+		t_next(&t, key, next);
+		if (!c->max_entries)
+			break;
+	}
+	memset(key, 0, sizeof(key));
+	t_delete(&t, k);
+	t_next(&t, NULL, next);
+	t_lookup_and_delete(&t, k);
+	NB_ASSERT(nb_map_absent_objects(t.nb) || c->type == BPF_MAP_TYPE_XSKMAP ||
+		  c->type == BPF_MAP_TYPE_USER_RINGBUF);
+	twin_close(&t);
+	close(null_fd);
+}
+
+/*
+ * sk_storage wants BTF for its key and value (it is dumped by socket): the kernel's side gets an
+ * int, netbpf reads no BTF. Keys are socket fds: none is open here.
+ */
+static void test_sk_storage(const void *arg)
+{
+	static const struct {
+		__u32 key_size, value_size, max_entries, flags;
+	} cases[] = {
+		{ 4, 4, 0, BPF_F_NO_PREALLOC }, { 4, 4, 0, 0 }, { 4, 4, 1, BPF_F_NO_PREALLOC },
+		{ 8, 4, 0, BPF_F_NO_PREALLOC }, { 4, 0, 0, BPF_F_NO_PREALLOC },
+		{ 4, 4, 0, BPF_F_NO_PREALLOC | BPF_F_CLONE },
+		{ 4, 4, 0, BPF_F_NO_PREALLOC | BPF_F_RDONLY_PROG },
+		{ 4, 65408, 0, BPF_F_NO_PREALLOC },
+	};
+	struct btf *btf = btf__new_empty();
+	int fd = 1000000, v = 0, next;
+
+	skip_without_bpf();
+	NB_ASSERT(btf && btf__add_int(btf, "int", 4, BTF_INT_SIGNED) == 1);
+	NB_ASSERT_EQ(btf__load_into_kernel(btf), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		LIBBPF_OPTS(bpf_map_create_opts, kopts, .map_flags = cases[i].flags,
+			    .btf_fd = btf__fd(btf), .btf_key_type_id = 1, .btf_value_type_id = 1);
+		struct nb_map_create_opts nopts = { .sz = sizeof(nopts), .name = "sk",
+						    .map_flags = cases[i].flags };
+		struct twin t = { .what = "sk_storage", .key_size = 4, .value_size = 4 };
+		int kfd = bpf_map_create(BPF_MAP_TYPE_SK_STORAGE, "sk", cases[i].key_size,
+					 cases[i].value_size, cases[i].max_entries, &kopts);
+		int nerr = nb_map_create(BPF_MAP_TYPE_SK_STORAGE, cases[i].key_size,
+					 cases[i].value_size, cases[i].max_entries, &nopts, &t.nb);
+
+		if (kerr(kfd) != nerr)
+			NB_FAIL("sk_storage case %zu: kernel %d, netbpf %d", i, kerr(kfd), nerr);
+		if (kfd < 0)
+			continue;
+		t.fd = kfd;
+		t_lookup(&t, &fd, NULL);
+		t_update(&t, &fd, &v, BPF_ANY);
+		t_delete(&t, &fd);
+		same_err(&t, "next", bpf_map_get_next_key(t.fd, NULL, &next),
+			 nb_map_get_next_key(t.nb, NULL, &next));
+		NB_ASSERT(!strcmp(nb_map_absent_objects(t.nb), "sockets"));
+		twin_close(&t);
+	}
+	btf__free(btf);
+}
+
 static void __attribute__((constructor)) register_maps_kernel(void)
 {
 	static char names[ARRAY_SIZE(attr_cases) + ARRAY_SIZE(hash_cases)][80];
@@ -593,4 +765,12 @@ static void __attribute__((constructor)) register_maps_kernel(void)
 	nb_test_register("maps-kernel/queue_stack_random", test_queue_stack, NULL);
 	nb_test_register("maps-kernel/map_in_map", test_map_in_map, NULL);
 	nb_test_register("maps-kernel/ringbuf_ops", test_ringbuf_ops, NULL);
+	nb_test_register("maps-kernel/sk_storage", test_sk_storage, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(absent_cases); i++) {
+		static char absent_names[ARRAY_SIZE(absent_cases)][64];
+
+		snprintf(absent_names[i], sizeof(absent_names[i]), "maps-kernel/empty_%s",
+			 absent_cases[i].name);
+		nb_test_register(absent_names[i], test_absent_ops, &absent_cases[i]);
+	}
 }

@@ -319,7 +319,11 @@ __u32 nb_map_max_entries(const struct nb_map *map)
 
 __u32 nb_map_flags(const struct nb_map *map)
 {
-	return map->map_flags;
+	/*
+	 * As bpf_map_flags_retain_permanent: BPF_F_RDONLY and BPF_F_WRONLY are the access of
+	 * the fd the map was made with, not the map's; netbpf keeps them to apply that access.
+	 */
+	return map->map_flags & ~(BPF_F_RDONLY | BPF_F_WRONLY);
 }
 
 __u32 nb_map_user_value_size(const struct nb_map *map)
@@ -381,6 +385,11 @@ int nb_map_lookup_elem(struct nb_map *map, const void *key, void *value)
 	}
 	nb_epoch_read_unlock();
 	return err;
+}
+
+const char *nb_map_absent_objects(const struct nb_map *map)
+{
+	return map->ops->absent_objects;
 }
 
 int nb_map_update_elem(struct nb_map *map, const void *key, const void *value, __u64 flags)

@@ -279,6 +279,38 @@ static const struct nb_map_ops ringbuf_map_ops = {
 };
 NB_MAP_TYPE_REGISTER(ringbuf_map_ops)
 
+/*
+ * BPF_MAP_TYPE_USER_RINGBUF, the other direction (userspace produces, bpf_user_ringbuf_drain
+ * consumes): created with the ring buffer's rules, as the kernel creates it; netbpf has no
+ * producer side for it, so it stays empty, and every element command is EOPNOTSUPP, as the
+ * kernel's ENOTSUPP.
+ */
+static int user_ringbuf_map_alloc(const struct nb_map *attr, struct nb_map **mapp,
+				  struct nb_log *log)
+{
+	struct nb_map *map = calloc(1, sizeof(*map));
+
+	if (!map)
+		return -ENOMEM;
+	nb_map_init_from_attr(map, attr);
+	*mapp = map;
+	return 0;
+}
+
+static void user_ringbuf_map_free(struct nb_map *map)
+{
+	free(map);
+}
+
+static const struct nb_map_ops user_ringbuf_map_ops = {
+	.type = BPF_MAP_TYPE_USER_RINGBUF,
+	.name = "user_ringbuf",
+	.map_alloc_check = ringbuf_map_alloc_check,
+	.map_alloc = user_ringbuf_map_alloc,
+	.map_free = user_ringbuf_map_free,
+};
+NB_MAP_TYPE_REGISTER(user_ringbuf_map_ops)
+
 /* The consumer side. */
 struct nb_ringbuf_consumer {
 	struct nb_ringbuf *rb;

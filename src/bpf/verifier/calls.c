@@ -444,7 +444,9 @@ static int push_callback(struct nb_verifier_env *env, u32 insn_idx, struct call_
 /*
  * The map argument, once every argument is checked (the kernel's record_func_map and
  * check_map_func_compatibility): a map the program may only read cannot be changed through
- * helpers either, and the map type and the helper must accept each other.
+ * helpers either, and the map type and the helper must accept each other, by the kernel's rules
+ * first, then by what netbpf's helper implements (the helper's map_types), which is netbpf's
+ * gap where the kernel would go on.
  */
 static int check_func_map(struct nb_verifier_env *env, const struct nb_func_proto *fn,
 			  const struct call_meta *meta)
@@ -460,6 +462,8 @@ static int check_func_map(struct nb_verifier_env *env, const struct nb_func_prot
 		verbose(env, "write into map forbidden\n");
 		return -EACCES;
 	}
+	if (check_map_func_compatibility(env, map, f))
+		return -EINVAL;
 	if (fn->map_type_cnt) {
 		u32 i;
 
@@ -467,12 +471,15 @@ static int check_func_map(struct nb_verifier_env *env, const struct nb_func_prot
 			if (fn->map_types[i] == map->map_type)
 				break;
 		if (i == fn->map_type_cnt) {
-			verbose(env, "cannot pass map_type %d into func %s#%d\n", map->map_type,
-				func_name(f), f);
+			verbose(env, "%s#%d on a map of type %s (map_type %d) is not "
+				"implemented by netbpf%s%s\n", func_name(f), f, map->ops->name,
+				map->map_type,
+				map->ops->absent_objects ? ": it has no " : "",
+				map->ops->absent_objects ?: "");
 			return -EINVAL;
 		}
 	}
-	return check_map_func_compatibility(env, map, f);
+	return 0;
 }
 
 /* The map a call site passes on every path, for the fixup's in-line lookups. */

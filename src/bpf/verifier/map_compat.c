@@ -38,6 +38,28 @@ static bool map_allows_func(enum bpf_map_type type, int f)
 		return f == BPF_FUNC_redirect_map;
 	case BPF_MAP_TYPE_XSKMAP:
 		return FUNC_IN(f, BPF_FUNC_redirect_map, BPF_FUNC_map_lookup_elem);
+	case BPF_MAP_TYPE_CGROUP_ARRAY:
+		return FUNC_IN(f, BPF_FUNC_skb_under_cgroup, BPF_FUNC_current_task_under_cgroup);
+	case BPF_MAP_TYPE_CGROUP_STORAGE:
+	case BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE:
+		return f == BPF_FUNC_get_local_storage;
+	case BPF_MAP_TYPE_SOCKMAP:
+		return FUNC_IN(f, BPF_FUNC_sk_redirect_map, BPF_FUNC_sock_map_update,
+			       BPF_FUNC_msg_redirect_map, BPF_FUNC_sk_select_reuseport,
+			       BPF_FUNC_map_lookup_elem, BPF_FUNC_map_update_elem,
+			       BPF_FUNC_map_delete_elem);
+	case BPF_MAP_TYPE_SOCKHASH:
+		return FUNC_IN(f, BPF_FUNC_sk_redirect_hash, BPF_FUNC_sock_hash_update,
+			       BPF_FUNC_msg_redirect_hash, BPF_FUNC_sk_select_reuseport,
+			       BPF_FUNC_map_lookup_elem, BPF_FUNC_map_update_elem,
+			       BPF_FUNC_map_delete_elem);
+	case BPF_MAP_TYPE_REUSEPORT_SOCKARRAY:
+		return f == BPF_FUNC_sk_select_reuseport;
+	case BPF_MAP_TYPE_SK_STORAGE:
+		return FUNC_IN(f, BPF_FUNC_sk_storage_get, BPF_FUNC_sk_storage_delete,
+			       BPF_FUNC_kptr_xchg);
+	case BPF_MAP_TYPE_USER_RINGBUF:
+		return f == BPF_FUNC_user_ringbuf_drain;
 	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
 	case BPF_MAP_TYPE_HASH_OF_MAPS:
 		return f == BPF_FUNC_map_lookup_elem;
@@ -77,6 +99,27 @@ static bool func_allows_map(int f, enum bpf_map_type t)
 		       t == BPF_MAP_TYPE_BLOOM_FILTER;
 	case BPF_FUNC_map_pop_elem:
 		return t == BPF_MAP_TYPE_QUEUE || t == BPF_MAP_TYPE_STACK;
+	case BPF_FUNC_skb_under_cgroup:
+	case BPF_FUNC_current_task_under_cgroup:
+		return t == BPF_MAP_TYPE_CGROUP_ARRAY;
+	case BPF_FUNC_get_local_storage:
+		return t == BPF_MAP_TYPE_CGROUP_STORAGE || t == BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE;
+	case BPF_FUNC_sk_redirect_map:
+	case BPF_FUNC_msg_redirect_map:
+	case BPF_FUNC_sock_map_update:
+		return t == BPF_MAP_TYPE_SOCKMAP;
+	case BPF_FUNC_sk_redirect_hash:
+	case BPF_FUNC_msg_redirect_hash:
+	case BPF_FUNC_sock_hash_update:
+		return t == BPF_MAP_TYPE_SOCKHASH;
+	case BPF_FUNC_sk_select_reuseport:
+		return t == BPF_MAP_TYPE_REUSEPORT_SOCKARRAY || t == BPF_MAP_TYPE_SOCKMAP ||
+		       t == BPF_MAP_TYPE_SOCKHASH;
+	case BPF_FUNC_sk_storage_get:
+	case BPF_FUNC_sk_storage_delete:
+		return t == BPF_MAP_TYPE_SK_STORAGE;
+	case BPF_FUNC_user_ringbuf_drain:
+		return t == BPF_MAP_TYPE_USER_RINGBUF;
 	case BPF_FUNC_for_each_map_elem:
 		return t == BPF_MAP_TYPE_HASH || t == BPF_MAP_TYPE_LRU_HASH ||
 		       t == BPF_MAP_TYPE_ARRAY || t == BPF_MAP_TYPE_PERCPU_HASH ||

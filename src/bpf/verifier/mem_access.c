@@ -107,7 +107,7 @@ static int check_map_access_type(struct nb_verifier_env *env, const struct nb_re
 {
 	u32 flags = reg->map_ptr->map_flags;
 
-	if (t == NB_WRITE && (flags & BPF_F_RDONLY_PROG)) {
+	if (t == NB_WRITE && ((flags & BPF_F_RDONLY_PROG) || reg->map_ptr->ops->prog_rdonly)) {
 		verbose(env, "write into map forbidden, value_size=%u off=%d size=%d\n",
 			reg->map_ptr->value_size, off, size);
 		return -EACCES;
