@@ -51,6 +51,7 @@ int nb_cli_daemon_connect(int *fdp);
 int nb_cli_forward(int fd, const char *word, int argc, char **argv);
 /* -n NAME: enter the network namespace /run/netns/NAME as ip -n does (netns.c). */
 int nb_cli_enter_netns(const char *name);
+int cmd_sysctl(int argc, char **argv);
 
 /* The command language (src/ctl) from the command line (words.c). */
 struct nb_ctl;

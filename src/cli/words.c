@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * netbpf link | tc | ip | stats: one line of the command language on the command line. With a
- * daemon the line goes to it (client.c). Without one the datapath lives in this process, so a
- * line acts on an empty one: `link add` and the tc and ip words check their words and objects
- * (a filter loads and verifies its program) and then the process ends. Lines that build on
- * each other go into a script (`netbpf run SCRIPT`, `netbpf -batch SCRIPT`) or to a daemon.
+ * netbpf link | tc | ip | sysctl | stats: one line of the command language on the command
+ * line. With a daemon the line goes to it (client.c). Without one the datapath lives in this
+ * process, so a line acts on an empty one: `link add` and the tc and ip words check their words
+ * and objects (a filter loads and verifies its program) and then the process ends. Lines that
+ * build on each other go into a script (`netbpf run SCRIPT`, `netbpf -batch SCRIPT`) or to a
+ * daemon.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -74,4 +75,9 @@ int cmd_ip(int argc, char **argv)
 int cmd_stats(int argc, char **argv)
 {
 	return nb_cli_words("stats", argc, argv);
+}
+
+int cmd_sysctl(int argc, char **argv)
+{
+	return nb_cli_words("sysctl", argc, argv);
 }

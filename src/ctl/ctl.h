@@ -27,6 +27,7 @@ struct nb_ctl {
 	bool pretty;		/* -p */
 	int stats;		/* -s */
 	bool force;		/* -force: ip link set ... xdp replaces a program */
+	int family;		/* ip -4 / -6: AF_INET, AF_INET6; AF_UNSPEC (0): any */
 	const char *base_dir;	/* relative object paths: this directory first (the script's) */
 	const char *obj_dir;	/* then this one (the built examples); NULL: none */
 	struct nb_log log;	/* the error of the last line */
@@ -36,8 +37,8 @@ struct nb_ctl {
 };
 
 /*
- * One command line: WORD ARGS... with WORD link, tc, ip, map, prog, stats or monitor. 0 or a
- * negative errno.
+ * One command line: WORD ARGS... with WORD link, tc, ip, sysctl, map, prog, stats or monitor.
+ * 0 or a negative errno.
  */
 int nb_ctl_exec(struct nb_ctl *ctl, int argc, char **argv);
 
@@ -50,6 +51,7 @@ int nb_ctl_prog(struct nb_ctl *ctl, int argc, char **argv);	/* prog.c */
 
 /* The exit status of a line that returned err: 0, 1, or 2 for usage errors (iproute2's). */
 int nb_ctl_status(const struct nb_ctl *ctl, int err);
+int nb_ctl_sysctl(struct nb_ctl *ctl, int argc, char **argv);
 
 /* "Error: argument "WORD" is wrong: WHAT", -EINVAL. */
 int nb_ctl_wrong(struct nb_ctl *ctl, const char *word, const char *fmt, ...)

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ip words: XDP programs on devices, as ip link set does it (ip/iplink_xdp.c).
+ * The ip words: XDP programs on devices, as ip link set does it (ip/iplink_xdp.c), and the
+ * objects of the IP layer (ip_addr.c, ip_route.c, ip_rule.c, ip_neigh.c).
  *
  *   ip [-force] link set [dev] DEV { xdp | xdpgeneric | xdpdrv } { obj F [sec S] [program NAME]
  *                                                               [max-entries MAP=N]... | off }
  *   ip link { show | add | del } ...: the link words
+ *   ip [-4|-6|-f inet|inet6] { addr | route | rule | neigh } ...
  *
  * Without -force an attached program is not replaced (XDP_FLAGS_UPDATE_IF_NOEXIST). The default
  * section is "xdp" (libbpf's name), then "prog" (iproute2's old default).
@@ -20,6 +22,7 @@
 
 #include "ctl/args.h"
 #include "ctl/ctl.h"
+#include "ctl/ip_common.h"
 #include "net/xdp.h"
 
 /* Load one program of file: section (or the defaults) and name (or the section's first). */
@@ -171,6 +174,7 @@ int nb_ctl_ip(struct nb_ctl *ctl, int argc, char **argv)
 {
 	int i = 0;
 
+	ctl->family = AF_UNSPEC;	/* -4 and -6 hold for their own line */
 	/* ip's own options may come before the object: ip -force link set ... */
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (nb_matches(argv[i] + 1, "force"))
@@ -179,12 +183,37 @@ int nb_ctl_ip(struct nb_ctl *ctl, int argc, char **argv)
 			ctl->json = true;
 		else if (nb_matches(argv[i] + 1, "statistics") || nb_matches(argv[i] + 1, "stats"))
 			ctl->stats++;
-		else
+		else if (!strcmp(argv[i], "-4"))
+			ctl->family = AF_INET;
+		else if (!strcmp(argv[i], "-6"))
+			ctl->family = AF_INET6;
+		else if (nb_matches(argv[i] + 1, "pretty"))
+			ctl->pretty = true;
+		else if (nb_matches(argv[i] + 1, "details"))
+			continue;
+		else if (nb_matches(argv[i] + 1, "family")) {
+			if (++i >= argc)
+				return nb_ctl_usage(ctl, "-family needs inet or inet6");
+			if (!strcmp(argv[i], "inet"))
+				ctl->family = AF_INET;
+			else if (!strcmp(argv[i], "inet6"))
+				ctl->family = AF_INET6;
+			else
+				return nb_ctl_wrong(ctl, argv[i], "netbpf knows inet and inet6");
+		} else
 			return nb_ctl_wrong(ctl, argv[i], "unknown ip option");
 	}
 	if (i >= argc)
-		return nb_ctl_usage(ctl, "ip needs \"link\"");
+		return nb_ctl_usage(ctl, "ip needs an object: link, addr, route, rule or neigh");
 	if (nb_matches(argv[i], "link"))
 		return ip_link(ctl, argc - i - 1, argv + i + 1);
-	return nb_ctl_wrong(ctl, argv[i], "unknown ip object, expected link");
+	if (nb_matches(argv[i], "address"))
+		return nb_ctl_ip_addr(ctl, argc - i - 1, argv + i + 1);
+	if (nb_matches(argv[i], "route"))
+		return nb_ctl_ip_route(ctl, argc - i - 1, argv + i + 1);
+	if (nb_matches(argv[i], "rule"))
+		return nb_ctl_ip_rule(ctl, argc - i - 1, argv + i + 1);
+	if (nb_matches(argv[i], "neighbour") || nb_matches(argv[i], "neighbor"))
+		return nb_ctl_ip_neigh(ctl, argc - i - 1, argv + i + 1);
+	return nb_ctl_wrong(ctl, argv[i], "Object \"%s\" is unknown, try \"ip help\".", argv[i]);
 }

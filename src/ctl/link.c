@@ -24,6 +24,7 @@
 
 #include "ctl/args.h"
 #include "ctl/ctl.h"
+#include "ctl/ip_common.h"
 #include "ctl/json.h"
 #include "io/port.h"
 
@@ -360,10 +361,9 @@ static int link_del(struct nb_ctl *ctl, int argc, char **argv)
 	return 0;
 }
 
-static void show_text(struct nb_ctl *ctl, struct nb_dev *dev)
+void nb_ctl_link_print(struct nb_ctl *ctl, struct nb_dev *dev)
 {
 	const u8 *a = nb_dev_addr(dev);
-	struct nb_dev_stats_total s;
 	char port[256];
 
 	nb_dev_port_describe(dev, port, sizeof(port));
@@ -372,6 +372,12 @@ static void show_text(struct nb_ctl *ctl, struct nb_dev *dev)
 		nb_dev_is_up(dev) ? "UP" : "DOWN");
 	fprintf(ctl->out, "    link/ether %02x:%02x:%02x:%02x:%02x:%02x port %s\n", a[0], a[1],
 		a[2], a[3], a[4], a[5], port);
+}
+
+static void show_stats(struct nb_ctl *ctl, struct nb_dev *dev)
+{
+	struct nb_dev_stats_total s;
+
 	if (!ctl->stats)
 		return;
 	nb_dev_stats_read(dev, &s);
@@ -386,6 +392,12 @@ static void show_text(struct nb_ctl *ctl, struct nb_dev *dev)
 		if (s.drops[r])
 			fprintf(ctl->out, "    drop %s %llu\n", nb_drop_reason_name(r),
 				(unsigned long long)s.drops[r]);
+}
+
+static void show_text(struct nb_ctl *ctl, struct nb_dev *dev)
+{
+	nb_ctl_link_print(ctl, dev);
+	show_stats(ctl, dev);
 }
 
 void nb_ctl_dev_stats_json(struct nb_json *j, struct nb_dev *dev);

@@ -39,6 +39,20 @@ static pthread_mutex_t dev_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct nb_dev **dev_table;	/* ifindex -> device, read without the lock */
 static struct nb_dev *dev_list;
 static u32 next_ifindex = 1;
+static u32 max_ifindex;
+static struct nb_dev_notifier *dev_notifiers;
+
+/* Tell the layers above about dev (outside dev_lock: they may look devices up). */
+static void call_notifiers(struct nb_dev *dev, enum nb_dev_event event)
+{
+	struct nb_dev_notifier *nb;
+
+	pthread_mutex_lock(&dev_lock);
+	nb = dev_notifiers;
+	pthread_mutex_unlock(&dev_lock);
+	for (; nb; nb = nb->next)
+		nb->call(dev, event);
+}
 
 static const char *const drop_reason_names[NB_DROP_REASON_MAX] = {
 	[NB_DROP_NOT_SPECIFIED] = "not_specified",
@@ -163,6 +177,8 @@ int nb_dev_create(const char *name, u32 ifindex, struct nb_dev **devp, struct nb
 	dev->next = dev_list;
 	dev_list = dev;
 	__atomic_store_n(&dev_table[ifindex], dev, __ATOMIC_RELEASE);
+	if (ifindex > max_ifindex)
+		__atomic_store_n(&max_ifindex, ifindex, __ATOMIC_RELEASE);
 unlock:
 	pthread_mutex_unlock(&dev_lock);
 	if (err) {
@@ -170,8 +186,14 @@ unlock:
 		free(dev);
 		return err;
 	}
+	call_notifiers(dev, NB_DEV_REGISTER);
 	*devp = dev;
 	return 0;
+}
+
+u32 nb_dev_max_ifindex(void)
+{
+	return __atomic_load_n(&max_ifindex, __ATOMIC_ACQUIRE);
 }
 
 struct nb_dev *nb_dev_get(struct nb_dev *dev)
@@ -189,8 +211,6 @@ void nb_dev_put(struct nb_dev *dev)
 	free(dev->stats);
 	free(dev);
 }
-
-static struct nb_dev_notifier *dev_notifiers;
 
 void nb_dev_register_notifier(struct nb_dev_notifier *nb)
 {
@@ -298,7 +318,10 @@ struct nb_dev *nb_dev_get_by_name(const char *name)
 
 int nb_dev_set_up(struct nb_dev *dev, bool up)
 {
+	if (READ_ONCE(dev->up) == up)
+		return 0;
 	WRITE_ONCE(dev->up, up);
+	call_notifiers(dev, up ? NB_DEV_UP : NB_DEV_DOWN);
 	return 0;
 }
 
@@ -309,7 +332,10 @@ int nb_dev_set_mtu(struct nb_dev *dev, u32 mtu, struct nb_log *log)
 			      NB_DEV_MIN_MTU, NB_DEV_MAX_MTU);
 		return -EINVAL;
 	}
+	if (READ_ONCE(dev->mtu) == mtu)
+		return 0;
 	WRITE_ONCE(dev->mtu, mtu);
+	call_notifiers(dev, NB_DEV_CHANGEMTU);
 	return 0;
 }
 

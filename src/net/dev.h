@@ -19,6 +19,7 @@ struct nb_port;
 struct nb_log;
 struct nb_xdp_dev;
 struct nb_tc_dev;
+struct nb_inet_dev;
 
 /* One worker's counters (the kernel's per-CPU rtnl_link_stats64 parts). */
 struct nb_dev_stats {
@@ -48,22 +49,31 @@ struct nb_dev {
 	void *priv;			/* for the datapath layers above (tc, XDP hook) */
 	struct nb_tc_dev *tc;		/* clsact/ingress qdisc: the tc hooks (net/tc) */
 	struct nb_xdp_dev *xdp;		/* XDP program and bulk queues (net/xdp.h), NULL: unused */
+	struct nb_inet_dev *inet;	/* addresses and IP switches (net/fib.h, inet.c) */
 };
 
 #define NB_DEV_DEFAULT_MTU 1500
 
 /* Without a reference, for the datapath while the device list is stable (RCU readers). */
 struct nb_dev *nb_dev_lookup_index(u32 ifindex);
+/* The highest ifindex a device ever had: walks over the table need go no further. */
+u32 nb_dev_max_ifindex(void);
 /* Attach a port backend (the device takes it; closed with the device). */
 void nb_dev_set_port(struct nb_dev *dev, struct nb_port *port);
 
 /*
  * Device events for the layers above (the kernel's netdevice notifier): NB_DEV_UNREGISTER runs
  * when a device leaves the registry, before its last reference goes, so that tc can free its
- * qdisc and actions drop the device they point at.
+ * qdisc and actions drop the device they point at. NB_DEV_REGISTER runs once a new device is
+ * in the registry; NB_DEV_UP, NB_DEV_DOWN and NB_DEV_CHANGEMTU when nb_dev_set_up or
+ * nb_dev_set_mtu change the state (NETDEV_UP, NETDEV_DOWN, NETDEV_CHANGEMTU).
  */
 enum nb_dev_event {
 	NB_DEV_UNREGISTER,
+	NB_DEV_REGISTER,
+	NB_DEV_UP,
+	NB_DEV_DOWN,
+	NB_DEV_CHANGEMTU,
 };
 
 struct nb_dev_notifier {
