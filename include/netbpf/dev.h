@@ -51,6 +51,8 @@ enum nb_drop_reason {
 	 */
 	NB_DROP_OFFLOAD,
 	NB_DROP_XSK_FULL,	/* an XDP socket's ring was full (include/netbpf/xsk.h) */
+	NB_DROP_NO_ROUTE,	/* bpf_redirect_neigh: no route to the destination */
+	NB_DROP_NO_NEIGH,	/* bpf_redirect_neigh: no valid neighbour (netbpf sends no ARP/ND) */
 	NB_DROP_REASON_MAX,
 };
 

@@ -9,7 +9,7 @@
  *     STATE := permanent | noarp | reachable | stale | delay | probe | failed | incomplete | none
  *
  * "10.0.0.2 dev v1 lladdr 02:00:00:00:00:02 PERMANENT ", one line per entry; entries in state
- * none are shown only with "nud all", as iproute2 shows them.
+ * none or noarp are shown only with "nud all" (or their own nud), as iproute2 shows them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -100,7 +100,9 @@ static int show_one(const struct nb_neigh *n, void *arg)
 
 	if (a->ifindex && n->ifindex != a->ifindex)
 		return 0;
-	if (a->state == -1 ? n->state == NUD_NONE : a->state != 0x100 && !(n->state & a->state))
+	/* by default iproute2 leaves out the entries of state none and noarp */
+	if (a->state == -1 ? n->state == NUD_NONE || n->state == NUD_NOARP
+			   : a->state != 0x100 && !(n->state & a->state))
 		return 0;
 	nb_inet_ntop(n->family, &n->addr, addr, sizeof(addr));
 	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", n->lladdr[0], n->lladdr[1],

@@ -319,15 +319,16 @@ static void print_route_text(struct nb_ctl *ctl, const struct route_filter *f,
 			rt->dst_len);
 	else
 		fprintf(out, "default ");
-	if (rt->gw_family)
+	/* what the filter fixes is not printed, as iproute2 does */
+	if (rt->gw_family && !f->gw_family)
 		fprintf(out, "via %s ", nb_inet_ntop(rt->gw_family, &rt->gw, buf, sizeof(buf)));
-	if (rt->oif)
+	if (rt->oif && !f->oif)
 		fprintf(out, "dev %s ", nb_fib_dev_name(rt->oif, name));
 	if (rt->table != RT_TABLE_MAIN && !f->table)
 		fprintf(out, "table %s ", nb_ip_table_name(rt->table, buf));
-	if (rt->protocol != RTPROT_BOOT)
+	if (rt->protocol != RTPROT_BOOT && !f->has_proto)
 		fprintf(out, "proto %s ", nb_ip_proto_name(rt->protocol, buf));
-	if (rt->scope != RT_SCOPE_UNIVERSE)
+	if (rt->scope != RT_SCOPE_UNIVERSE && !f->has_scope)
 		fprintf(out, "scope %s ", nb_ip_scope_name(rt->scope, buf));
 	if (rt->has_prefsrc)
 		fprintf(out, "src %s ", nb_inet_ntop(rt->family, &rt->prefsrc, buf, sizeof(buf)));
@@ -357,15 +358,15 @@ static void print_route_json(struct nb_json *j, const struct route_filter *f,
 			       nb_inet_ntop(rt->family, &rt->dst, buf, sizeof(buf)), rt->dst_len);
 	else
 		nb_json_string(j, "dst", "default");
-	if (rt->gw_family)
+	if (rt->gw_family && !f->gw_family)
 		nb_json_string(j, "gateway", nb_inet_ntop(rt->gw_family, &rt->gw, buf, sizeof(buf)));
-	if (rt->oif)
+	if (rt->oif && !f->oif)
 		nb_json_string(j, "dev", nb_fib_dev_name(rt->oif, name));
 	if (rt->table != RT_TABLE_MAIN && !f->table)
 		nb_json_string(j, "table", nb_ip_table_name(rt->table, buf));
-	if (rt->protocol != RTPROT_BOOT)
+	if (rt->protocol != RTPROT_BOOT && !f->has_proto)
 		nb_json_string(j, "protocol", nb_ip_proto_name(rt->protocol, buf));
-	if (rt->scope != RT_SCOPE_UNIVERSE)
+	if (rt->scope != RT_SCOPE_UNIVERSE && !f->has_scope)
 		nb_json_string(j, "scope", nb_ip_scope_name(rt->scope, buf));
 	if (rt->has_prefsrc)
 		nb_json_string(j, "prefsrc", nb_inet_ntop(rt->family, &rt->prefsrc, buf,

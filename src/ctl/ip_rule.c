@@ -155,7 +155,7 @@ static int show_one(const struct nb_fib_rule *r, void *arg)
 {
 	struct show_arg *a = arg;
 	FILE *out = a->ctl->out;
-	char from[80] = "all", to[80] = "", tbl[16];
+	char from[80] = "all", to[80] = "", tbl[16], addr[64];
 
 	if (r->src_len)
 		prefix_text(from, sizeof(from), r, &r->src, r->src_len);
@@ -166,11 +166,14 @@ static int show_one(const struct nb_fib_rule *r, void *arg)
 		nb_json_uint(a->j, "priority", r->priority);
 		if (r->invert)
 			nb_json_bool(a->j, "not", true);
-		nb_json_string(a->j, "src", from);
+		/* JSON has the address and its length apart */
+		nb_json_string(a->j, "src", r->src_len ? nb_inet_ntop(r->family, &r->src, addr,
+								      sizeof(addr)) : "all");
 		if (r->src_len)
 			nb_json_uint(a->j, "srclen", r->src_len);
 		if (r->dst_len) {
-			nb_json_string(a->j, "dst", to);
+			nb_json_string(a->j, "dst", nb_inet_ntop(r->family, &r->dst, addr,
+								 sizeof(addr)));
 			nb_json_uint(a->j, "dstlen", r->dst_len);
 		}
 		if (r->has_mark) {

@@ -379,5 +379,7 @@ int nb_skb_do_redirect(struct nb_pkt *pkt)
 		pkt->pkt_type = PACKET_HOST;
 		return -EAGAIN;
 	}
+	if (flags & NB_BPF_F_NEIGH)
+		return nb_bpf_redirect_neigh(pkt, dev, flags & NB_BPF_F_NEXTHOP ? &ri->nh : NULL);
 	return nb_bpf_redirect_pkt(pkt, dev, flags);
 }

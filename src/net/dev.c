@@ -72,6 +72,8 @@ static const char *const drop_reason_names[NB_DROP_REASON_MAX] = {
 	[NB_DROP_CPUMAP_FULL] = "cpumap_full",
 	[NB_DROP_OFFLOAD] = "offload",
 	[NB_DROP_XSK_FULL] = "xsk_full",
+	[NB_DROP_NO_ROUTE] = "no_route",
+	[NB_DROP_NO_NEIGH] = "no_neigh",
 };
 
 const char *nb_drop_reason_name(enum nb_drop_reason reason)
@@ -128,6 +130,7 @@ int nb_dev_create(const char *name, u32 ifindex, struct nb_dev **devp, struct nb
 	memset(dev->stats, 0, nb_nr_cpus() * sizeof(*dev->stats));
 	snprintf(dev->name, sizeof(dev->name), "%s", name);
 	dev->mtu = NB_DEV_DEFAULT_MTU;
+	dev->hard_header_len = ETH_HLEN;
 	dev->refcnt = 1;	/* the registry's */
 
 	pthread_mutex_lock(&dev_lock);

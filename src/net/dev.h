@@ -39,6 +39,7 @@ struct nb_dev {
 	u32 ifindex;
 	char name[IFNAMSIZ];
 	u32 mtu;
+	u16 hard_header_len;		/* link header bytes in front of L3 (ETH_HLEN) */
 	u8 addr[ETH_ALEN];
 	bool up;
 	int refcnt;

@@ -591,20 +591,45 @@ static int fib_remove_locked(bool (*drop)(const struct nb_route *rt, const void 
 
 struct flush_arg {
 	int family;
-	u32 table, ifindex;
+	u32 ifindex;
+	bool keep_local;
 };
+
+static bool anycast_of(const struct nb_route *rt, const void *arg)
+{
+	return rt->family == AF_INET6 && rt->type == RTN_ANYCAST && rt->oif == *(const u32 *)arg;
+}
+
+void nb_fib_set_anycast6(u32 ifindex, const union nb_inet_addr *prefixes, unsigned int cnt)
+{
+	struct nb_route rt = { .family = AF_INET6, .type = RTN_ANYCAST, .protocol = RTPROT_KERNEL,
+			       .table = RT_TABLE_LOCAL, .dst_len = 128, .oif = ifindex };
+
+	if (fib_init_locked())
+		return;
+	fib_remove_locked(anycast_of, &ifindex);
+	for (unsigned int i = 0; i < cnt; i++) {
+		rt.dst = prefixes[i];
+		fib_insert_locked(&rt, 0, false);
+	}
+}
 
 static bool flush_dev(const struct nb_route *rt, const void *arg)
 {
 	const struct flush_arg *f = arg;
 
-	return (f->family == AF_UNSPEC || rt->family == f->family) && rt->oif == f->ifindex &&
-	       !(rt->family == AF_INET6 && is_reject(rt->type));
+	if ((f->family != AF_UNSPEC && rt->family != f->family) || rt->oif != f->ifindex)
+		return false;
+	/* IPv6 reject routes hang off the loopback, not off this device */
+	if (rt->family == AF_INET6 && is_reject(rt->type))
+		return false;
+	/* a local route's nexthop has scope nowhere: only unregistering takes it */
+	return !f->keep_local || rt->family != AF_INET || rt->type != RTN_LOCAL;
 }
 
-void nb_fib_flush_dev(int family, u32 ifindex)
+void nb_fib_flush_dev(int family, u32 ifindex, bool keep_local4)
 {
-	struct flush_arg f = { .family = family, .ifindex = ifindex };
+	struct flush_arg f = { .family = family, .ifindex = ifindex, .keep_local = keep_local4 };
 
 	fib_remove_locked(flush_dev, &f);
 }
@@ -716,6 +741,40 @@ static bool ifaddr_route(const struct nb_route *rt, const void *arg)
 	}
 }
 
+static bool prefsrc_is(const struct nb_route *rt, const void *arg)
+{
+	const struct nb_ifaddr *ifa = arg;
+
+	return rt->family == ifa->family && rt->has_prefsrc &&
+	       !memcmp(&rt->prefsrc, &ifa->local, sizeof(rt->prefsrc));
+}
+
+static void fib_clear_prefsrc6(const union nb_inet_addr *addr)
+{
+	struct fib_snapshot *s;
+	bool changed = false;
+
+	if (!fib_snap)
+		return;
+	s = snapshot_copy(fib_snap, 0);
+	if (!s)
+		return;
+	for (u32 i = 0; i < s->nr_routes; i++) {
+		struct nb_route *rt = &s->routes[i];
+
+		if (rt->family == AF_INET6 && rt->has_prefsrc &&
+		    !memcmp(&rt->prefsrc, addr, sizeof(*addr))) {
+			rt->has_prefsrc = false;
+			memset(&rt->prefsrc, 0, sizeof(rt->prefsrc));
+			changed = true;
+		}
+	}
+	if (changed)
+		snapshot_publish(s);
+	else
+		snapshot_free(s);
+}
+
 /* fib_del_ifaddr: the routes nb_fib_add_ifaddr made, unless another address still needs them. */
 void nb_fib_del_ifaddr(struct nb_dev *dev, const struct nb_ifaddr *ifa)
 {
@@ -729,6 +788,16 @@ void nb_fib_del_ifaddr(struct nb_dev *dev, const struct nb_ifaddr *ifa)
 		    nb_inet_prefix_match(AF_INET, &addrs[i].local, ifa->prefixlen, &ifa->local))
 			a.keep_broadcast = true;
 	fib_remove_locked(ifaddr_route, &a);
+	if (nb_inet_addr_is_local(ifa->family, &ifa->local))
+		return;
+	/*
+	 * Routes that named the address as their source: IPv4 drops them (fib_sync_down_addr),
+	 * IPv6 forgets the source (rt6_remove_prefsrc).
+	 */
+	if (ifa->family == AF_INET)
+		fib_remove_locked(prefsrc_is, ifa);
+	else
+		fib_clear_prefsrc6(&ifa->local);
 }
 
 /*
@@ -750,9 +819,9 @@ static int fib4_table_lookup(const struct fib_snapshot *s, const struct fib_tabl
 
 			if (!nb_inet_prefix_match(AF_INET, &rt->dst, rt->dst_len, &fl->daddr))
 				continue;
+			/* equal prefixes: the first in alias order, the local table's first */
 			if (best && (rt->dst_len < best->dst_len ||
-				     (rt->dst_len == best->dst_len &&
-				      (rt->table == best->table || rt->table < best->table))))
+				     (rt->dst_len == best->dst_len && rt->table <= best->table)))
 				continue;
 			if (rt->scope < fl->scope)
 				continue;
@@ -827,11 +896,16 @@ int nb_fib_table_lookup(u32 table, const struct nb_flowi *fl, struct nb_fib_resu
 		return -ENOENT;
 	if (fl->family == AF_INET6)
 		return fib6_table_lookup(s, &s->tables[ti], fl, res);
-	/* until rules are added, IPv4's main table holds the local routes too (fib_unmerge) */
-	if (table == RT_TABLE_MAIN && !nb_fib_has_custom_rules(AF_INET)) {
-		int li = table_index(s, AF_INET, RT_TABLE_LOCAL);
+	/*
+	 * Until rules are added, IPv4's main and local tables are one trie (fib_unmerge splits
+	 * it): a lookup in either sees the routes of both.
+	 */
+	if ((table == RT_TABLE_MAIN || table == RT_TABLE_LOCAL) &&
+	    !nb_fib_has_custom_rules(AF_INET)) {
+		int other = table_index(s, AF_INET, table == RT_TABLE_MAIN ? RT_TABLE_LOCAL
+									   : RT_TABLE_MAIN);
 
-		merged = li >= 0 ? &s->tables[li] : NULL;
+		merged = other >= 0 ? &s->tables[other] : NULL;
 	}
 	return fib4_table_lookup(s, &s->tables[ti], merged, fl, res);
 }

@@ -109,9 +109,17 @@ bool nb_inet_addr_is_local(int family, const union nb_inet_addr *addr);
 /* fib.c's side of the address and device events (called under nb_route_lock). */
 int nb_fib_add_ifaddr(struct nb_dev *dev, const struct nb_ifaddr *ifa);
 void nb_fib_del_ifaddr(struct nb_dev *dev, const struct nb_ifaddr *ifa);
-/* Remove every route of family (AF_UNSPEC: both) through ifindex. */
-void nb_fib_flush_dev(int family, u32 ifindex);
+/*
+ * Remove every route of family (AF_UNSPEC: both) through ifindex, but the IPv4 local routes
+ * when keep_local4 (a device going down keeps them, fib_sync_down_dev without force).
+ */
+void nb_fib_flush_dev(int family, u32 ifindex, bool keep_local4);
 void nb_neigh_flush_dev_locked(u32 ifindex);
+/*
+ * The subnet-router anycast routes of a device that forwards IPv6 (addrconf_join_anycast):
+ * exactly these prefixes, each an "anycast P dev D table local proto kernel" route.
+ */
+void nb_fib_set_anycast6(u32 ifindex, const union nb_inet_addr *prefixes, unsigned int cnt);
 /* The name a route or rule prints for ifindex ("lo" for 1 when no device has it). */
 const char *nb_fib_dev_name(u32 ifindex, char *buf);
 

@@ -382,8 +382,10 @@ const struct nb_func_proto *nb_tc_func_proto(enum bpf_func_id id, const struct n
 	default:
 		break;
 	}
-	/* the redirect, cgroup and packet-changing helpers live in their own files */
+	/* the redirect, routing, cgroup and packet-changing helpers live in their own files */
 	if ((proto = nb_tc_redirect_func_proto(id)))
+		return proto;
+	if ((proto = nb_tc_fib_func_proto(id)))
 		return proto;
 	if ((proto = nb_tc_cgroup_func_proto(id)))
 		return proto;
@@ -409,6 +411,7 @@ const struct nb_func_proto *nb_xdp_func_proto(enum bpf_func_id id, const struct 
 	case BPF_FUNC_csum_diff:
 		return &nb_csum_diff_proto;
 	default:
-		return nb_xdp_own_func_proto(id, prog);
+		break;
 	}
+	return nb_xdp_fib_func_proto(id) ?: nb_xdp_own_func_proto(id, prog);
 }

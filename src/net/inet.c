@@ -181,6 +181,35 @@ static int place_v6(const struct nb_ifaddr_set *set, const struct nb_ifaddr *ifa
 	return 0;
 }
 
+/*
+ * The anycast routes a device has (under the lock): one per IPv6 prefix shorter than /127 of
+ * its addresses, while it is up and forwards IPv6.
+ */
+static void sync_anycast6(struct nb_dev *dev)
+{
+	struct nb_inet_dev *in = dev->inet;
+	union nb_inet_addr prefixes[64];
+	unsigned int n = 0;
+
+	for (u32 i = 0; in && in->addrs && READ_ONCE(dev->up) && in->forwarding[1] &&
+			i < in->addrs->cnt && n < ARRAY_SIZE(prefixes); i++) {
+		const struct nb_ifaddr *a = &in->addrs->a[i];
+		union nb_inet_addr p = a->local;
+		bool dup = false;
+
+		if (a->family != AF_INET6 || a->prefixlen >= 127)
+			continue;
+		nb_inet_prefix_mask(AF_INET6, &p, a->prefixlen);
+		if (IN6_IS_ADDR_UNSPECIFIED(&p.v6))
+			continue;
+		for (unsigned int k = 0; k < n; k++)
+			dup |= !memcmp(&prefixes[k], &p, sizeof(p));
+		if (!dup)
+			prefixes[n++] = p;
+	}
+	nb_fib_set_anycast6(dev->ifindex, prefixes, n);
+}
+
 int nb_addr_add(struct nb_dev *dev, const struct nb_ifaddr *in_ifa, struct nb_log *log)
 {
 	struct nb_ifaddr ifa = *in_ifa;
@@ -241,6 +270,8 @@ int nb_addr_add(struct nb_dev *dev, const struct nb_ifaddr *in_ifa, struct nb_lo
 	addrs_insert(set, pos, &ifa);
 	addrs_publish(in, set);
 	err = nb_fib_add_ifaddr(dev, &ifa);
+	if (ifa.family == AF_INET6)
+		sync_anycast6(dev);
 out:
 	nb_route_unlock();
 	return err;
@@ -264,6 +295,8 @@ static void del_at(struct nb_dev *dev, u32 pos)
 	addrs_remove(set, pos);
 	addrs_publish(in, set);
 	nb_fib_del_ifaddr(dev, &ifa);
+	if (ifa.family == AF_INET6)
+		sync_anycast6(dev);
 }
 
 int nb_addr_del(struct nb_dev *dev, const struct nb_ifaddr *want, struct nb_log *log)
@@ -361,7 +394,11 @@ int nb_inet_set_forwarding(struct nb_dev *dev, int family, bool on)
 	if (dev) {
 		if (!dev->inet)
 			return -ENODEV;
+		nb_route_lock();
 		WRITE_ONCE(dev->inet->forwarding[f], on);
+		if (family == AF_INET6)
+			sync_anycast6(dev);
+		nb_route_unlock();
 		return 0;
 	}
 	/* conf.all: every device and the default for new ones (inet_forward_change) */
@@ -374,8 +411,13 @@ int nb_inet_set_forwarding(struct nb_dev *dev, int family, bool on)
 
 		if (!d)
 			continue;
-		if (d->inet)
+		nb_route_lock();
+		if (d->inet) {
 			WRITE_ONCE(d->inet->forwarding[f], on);
+			if (family == AF_INET6)
+				sync_anycast6(d);
+		}
+		nb_route_unlock();
 		nb_dev_put(d);
 	}
 	return 0;
@@ -597,7 +639,7 @@ static void inet_dev_event(struct nb_dev *dev, enum nb_dev_event event)
 			WRITE_ONCE(in->mtu6, dev->mtu);
 		break;
 	case NB_DEV_DOWN:
-		nb_fib_flush_dev(AF_UNSPEC, dev->ifindex);
+		nb_fib_flush_dev(AF_UNSPEC, dev->ifindex, true);
 		nb_neigh_flush_dev_locked(dev->ifindex);
 		/* addrconf_ifdown: the IPv6 addresses go (keep_addr_on_down off) */
 		for (u32 i = in && in->addrs ? in->addrs->cnt : 0; i-- > 0;) {
@@ -617,7 +659,7 @@ static void inet_dev_event(struct nb_dev *dev, enum nb_dev_event event)
 				nb_fib_add_ifaddr(dev, &in->addrs->a[i]);
 		break;
 	case NB_DEV_UNREGISTER:
-		nb_fib_flush_dev(AF_UNSPEC, dev->ifindex);
+		nb_fib_flush_dev(AF_UNSPEC, dev->ifindex, false);
 		nb_neigh_flush_dev_locked(dev->ifindex);
 		if (in) {
 			__atomic_store_n(&dev->inet, NULL, __ATOMIC_RELEASE);

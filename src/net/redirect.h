@@ -19,6 +19,14 @@
 #define NB_BPF_F_REDIRECT_INTERNAL (NB_BPF_F_NEIGH | NB_BPF_F_PEER | NB_BPF_F_NEXTHOP)
 
 struct nb_map;
+struct nb_pkt;
+struct nb_dev;
+
+/* bpf_redirect_neigh's nexthop (the kernel's struct bpf_nh_params). */
+struct nb_redirect_nh {
+	u32 nh_family;		/* AF_INET or AF_INET6 */
+	u8 addr[16];		/* ipv4_nh or ipv6_nh, network order */
+};
 
 struct nb_redirect_info {
 	u32 tgt_index;		/* target ifindex (tc), or map key (XDP redirect_map) */
@@ -32,11 +40,19 @@ struct nb_redirect_info {
 	 */
 	u32 map_id;
 	enum bpf_map_type map_type;
+	struct nb_redirect_nh nh;	/* NB_BPF_F_NEXTHOP: bpf_redirect_neigh's nexthop */
 };
 
 #define NB_REDIRECT_IFINDEX_ID 0x7fffffffU
 
 /* This worker's redirect info (nb_this_cpu()). */
 struct nb_redirect_info *nb_redirect_info_get(void);
+
+/*
+ * The transmit side of bpf_redirect_neigh (__bpf_redirect_neigh): route the packet out of dev
+ * (or take nh as its nexthop), fill the link header from the neighbour table and transmit it.
+ * Takes the packet; a packet without a route or valid neighbour is dropped and counted on dev.
+ */
+int nb_bpf_redirect_neigh(struct nb_pkt *pkt, struct nb_dev *dev, const struct nb_redirect_nh *nh);
 
 #endif /* NB_NET_REDIRECT_H */

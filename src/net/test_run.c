@@ -31,7 +31,7 @@
 /* Counters of its own, so that whatever a program makes count on the device lands somewhere. */
 static struct nb_dev_stats test_run_lo_stats[NB_MAX_CPUS];
 static struct nb_dev test_run_lo = { .ifindex = 1, .name = "lo", .mtu = 65536, .up = true,
-				     .stats = test_run_lo_stats };
+				     .hard_header_len = ETH_HLEN, .stats = test_run_lo_stats };
 
 static bool range_is_zero(const void *buf, size_t from, size_t to)
 {

@@ -46,7 +46,7 @@ static const char *const objects[] = {
 	"tests/bpf/xdp_frags.o", "tests/bpf/elf_iproute2_globals.o", "tests/bpf/elf_optional.o",
 	"tests/bpf/elf_samples_maps.o", "tests/bpf/elf_maps_sections.o",
 	"tests/bpf/elf_btf_parity.o", "tests/bpf/elf_kprobe.o", "tests/bpf/elf_absent_maps.o",
-	"tests/bpf/subprog_calls.o",
+	"tests/bpf/subprog_calls.o", "tests/bpf/fib_lookup.o",
 };
 
 /* Maps the objects leave to their tool to size, sized on both sides as --max-entries does. */
