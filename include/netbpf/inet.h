@@ -8,8 +8,8 @@
  *   ip -6 addr add 2001:db8::1/64 dev v1 [nodad]                             nb_addr_add
  *   ip addr del 10.0.0.1/24 dev v1                                           nb_addr_del
  *   ip addr show [dev v1]                                                     nb_addr_list
- *   sysctl -w net.ipv4.conf.v1.forwarding=1                                   nb_inet_set_forwarding
- *   sysctl -w net.ipv4.ip_forward_use_pmtu=1                                  nb_inet_set_fwd_use_pmtu
+ *   sysctl -w net.ipv4.conf.v1.forwarding=1            nb_inet_set_forwarding(dev, AF_INET, 1)
+ *   sysctl -w net.ipv4.ip_forward_use_pmtu=1           nb_inet_set_fwd_use_pmtu(true)
  *
  * As in the kernel, an address brings its routes: a local route (table local), the prefix
  * route (table main) and, for IPv4, the subnet's broadcast route; taking a device down removes

@@ -76,7 +76,7 @@ int nb_route_dump(int family, int (*cb)(const struct nb_route *rt, void *arg), v
 /* A policy rule: selectors (0 / empty: any) and the action. */
 struct nb_fib_rule {
 	__u8 family;
-	__u8 action;		/* FR_ACT_TO_TBL, FR_ACT_BLACKHOLE, FR_ACT_UNREACHABLE, FR_ACT_PROHIBIT */
+	__u8 action;		/* FR_ACT_TO_TBL, _BLACKHOLE, _UNREACHABLE or _PROHIBIT */
 	__u8 src_len, dst_len;
 	bool invert;		/* "not": the selectors must not match */
 	bool has_priority;

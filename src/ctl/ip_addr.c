@@ -124,7 +124,8 @@ static int addr_modify(struct nb_ctl *ctl, int argc, char **argv, bool add)
 		ifa.scope = RT_SCOPE_HOST;	/* iproute2's default_scope */
 	err = add ? nb_addr_add(dev, &ifa, &log) : nb_addr_del(dev, &ifa, &log);
 	if (err)
-		nb_ctl_fail(ctl, err, "%s%.*s", family == AF_INET || !add ? "RTNETLINK answers: " : "",
+		nb_ctl_fail(ctl, err, "%s%.*s",
+			    family == AF_INET || !add ? "RTNETLINK answers: " : "",
 			    (int)strcspn(nb_log_text(&log), "\n"), nb_log_text(&log));
 	nb_log_free(&log);
 out:

@@ -26,7 +26,8 @@ static const struct name protos[] = {
 	{ RTPROT_BOOT, "boot" },     { RTPROT_STATIC, "static" },     { RTPROT_GATED, "gated" },
 	{ RTPROT_RA, "ra" },	     { RTPROT_MRT, "mrt" },	      { RTPROT_ZEBRA, "zebra" },
 	{ RTPROT_BIRD, "bird" },     { RTPROT_DNROUTED, "dnrouted" }, { RTPROT_XORP, "xorp" },
-	{ RTPROT_NTK, "ntk" },	     { RTPROT_DHCP, "dhcp" },	      { RTPROT_KEEPALIVED, "keepalived" },
+	{ RTPROT_NTK, "ntk" },	     { RTPROT_DHCP, "dhcp" },
+	{ RTPROT_KEEPALIVED, "keepalived" },
 	{ RTPROT_BABEL, "babel" },   { RTPROT_BGP, "bgp" },	      { RTPROT_ISIS, "isis" },
 	{ RTPROT_OSPF, "ospf" },     { RTPROT_RIP, "rip" },	      { RTPROT_EIGRP, "eigrp" },
 };

@@ -128,7 +128,8 @@ int nb_ctl_sysctl(struct nb_ctl *ctl, int argc, char **argv)
 		if (eq)
 			err = knob_write(&k, v);
 		if (err)
-			nb_ctl_fail(ctl, err, "sysctl: setting key \"%s\": %s", name, strerror(-err));
+			nb_ctl_fail(ctl, err, "sysctl: setting key \"%s\": %s", name,
+				    strerror(-err));
 		else if (!quiet || !eq)
 			fprintf(ctl->out, "%s = %d\n", name, knob_read(&k));
 		if (k.dev)

@@ -410,8 +410,9 @@ int nb_route_add(const struct nb_route *in, unsigned int flags, struct nb_log *l
 		nb_log_printf(log, "prefix length %u is too long\n", rt.dst_len);
 		return -EINVAL;
 	}
+	/* IPv6 takes the prefix of what it is given, IPv4 wants no host bits */
 	nb_inet_prefix_mask(rt.family, &rt.dst, rt.dst_len);
-	if (!nb_inet_prefix_match(rt.family, &rt.dst, rt.dst_len, &in->dst)) {
+	if (rt.family == AF_INET && rt.dst.v4 != in->dst.v4) {
 		nb_log_printf(log, "Invalid prefix for given prefix length.\n");
 		return -EINVAL;
 	}

@@ -182,8 +182,7 @@ int nb_rule_add(const struct nb_fib_rule *in, struct nb_log *log)
 		nb_log_printf(log, "prefix length is too long\n");
 		return -EINVAL;
 	}
-	nb_inet_prefix_mask(rule.family, &rule.src, rule.src_len);
-	nb_inet_prefix_mask(rule.family, &rule.dst, rule.dst_len);
+	/* the selectors keep the address as given: only the prefix length's bits are compared */
 	if (rule.has_mark && !rule.mark_mask)
 		rule.mark_mask = rule.mark ? 0xffffffff : 0;
 	nb_route_lock();
@@ -250,8 +249,6 @@ int nb_rule_del(const struct nb_fib_rule *in, struct nb_log *log)
 	struct rules_snapshot *s;
 	int err = -ENOENT;
 
-	nb_inet_prefix_mask(want.family, &want.src, want.src_len);
-	nb_inet_prefix_mask(want.family, &want.dst, want.dst_len);
 	nb_route_lock();
 	if (rules_init_locked()) {
 		err = -ENOMEM;

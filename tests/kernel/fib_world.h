@@ -109,8 +109,8 @@ static inline void fib_world_enter(void)
 			ifindex = if_nametoindex(name);
 			NB_ASSERT(ifindex);
 			snprintf(line, sizeof(line),
-				 "link add %s index %u address 02:00:00:00:%02x:%02x type sink", name,
-				 ifindex, i, e ? 0xee : 0x01);
+				 "link add %s index %u address 02:00:00:00:%02x:%02x type sink",
+				 name, ifindex, i, e ? 0xee : 0x01);
 			NB_ASSERT_EQ(fib_world_nb(line, stderr), 0);
 		}
 		for (int e = 0; e < 2; e++) {
@@ -183,6 +183,7 @@ static const char *const world[] __attribute__((unused)) = {
 	"ip -6 route add blackhole 2001:db8:10:5::/64 table 100",
 	"ip -6 route add default via 2001:db8:2::9",
 	"ip -6 route add 2001:db8:60::/48 dev v2",
+	"ip -6 route add 2001:db8:61::1/48 dev v2",
 };
 
 /* Policy rules (after which IPv4's main and local tables are no longer one). */
@@ -193,6 +194,7 @@ static const char *const rules[] __attribute__((unused)) = {
 	"ip rule add iif v3 lookup 100 prio 103",
 	"ip rule add to 10.40.0.0/16 prohibit prio 104",
 	"ip rule add iif lo lookup 200 prio 105",
+	"ip rule add from 10.98.1.1/16 lookup 200 prio 106",
 	"ip -6 rule add fwmark 7 lookup 100 prio 100",
 	"ip -6 rule add to 2001:db8:40::/48 unreachable prio 104",
 	"ip -6 rule add iif v3 lookup 100 prio 103",

@@ -39,6 +39,7 @@ static const char *const objects[] = {
 	"examples/xdp_devmap_smac.o", "examples/xdp_drop_proto.o", "examples/xdp_ipip_encap.o",
 	"examples/xdp_meta_mark.o", "examples/xdp_redirect_ifindex.o",
 	"examples/xdp_redirect_map.o", "examples/xdp_swap_mac_tx.o", "examples/tc_tail_call.o",
+	"examples/xdp_router.o", "examples/tc_router.o",
 	"tests/bpf/elf_all_maps.o", "tests/bpf/elf_globals.o", "tests/bpf/elf_hash.o",
 	"tests/bpf/elf_btf_pin.o", "tests/bpf/elf_iproute2.o", "tests/bpf/elf_legacy_libbpf.o",
 	"tests/bpf/disasm_forms.o", "tests/bpf/elf_iproute2_mim.o", "tests/bpf/elf_pin_mismatch.o",

@@ -151,7 +151,8 @@ static void build_cases(void)
 		add_case((struct fib_case){ .family = fam, .dst = d, .iif = "1" });
 		add_case((struct fib_case){ .family = fam, .dst = d, .iif = "v1", .flags = F_BAD });
 		add_case((struct fib_case){ .family = fam, .dst = d, .iif = "v1", .plen_short = 1 });
-		add_case((struct fib_case){ .family = fam, .dst = d, .iif = "v1", .plen_short = 63 });
+		add_case((struct fib_case){ .family = fam, .dst = d, .iif = "v1",
+					    .plen_short = 63 });
 		/* MTU edges: of the route (locked), the device, the frame on tc */
 		for (u16 len = 1199; len <= 1201; len++)
 			add_case((struct fib_case){ .family = fam, .dst = f ? "2001:db8:14::1"
@@ -275,7 +276,8 @@ static void progs_close(struct progs *p)
 static unsigned int rc_seen[16];
 
 static int run_three(struct progs *p, const char *sec, const char *name, const u8 *frame,
-		     u32 len, u32 cmd_len, const char *what, void (*dump)(const char *, const void *))
+		     u32 len, u32 cmd_len, const char *what,
+		     void (*dump)(const char *, const void *))
 {
 	u8 kout[FRAME_MAX], nout[FRAME_MAX];
 	struct bpf_program *kp = bpf_object__find_program_by_name(p->kobj, name);

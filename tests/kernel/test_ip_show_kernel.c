@@ -124,11 +124,12 @@ static unsigned int compare_shows(const char *phase)
 
 	for (size_t i = 0; i < ARRAY_SIZE(shows); i++) {
 		char *k = kernel_output(shows[i].cmd), *n = netbpf_output(shows[i].cmd);
-		char *kn = normalize(k, shows[i].mode, true), *nn = normalize(n, shows[i].mode, false);
+		char *kn = normalize(k, shows[i].mode, true);
+		char *nn = normalize(n, shows[i].mode, false);
 
 		if (strcmp(kn, nn)) {
-			fprintf(stderr, "%s [%s] differs\n--- kernel\n%s--- netbpf\n%s", shows[i].cmd,
-				phase, kn, nn);
+			fprintf(stderr, "%s [%s] differs\n--- kernel\n%s--- netbpf\n%s",
+				shows[i].cmd, phase, kn, nn);
 			diffs++;
 		}
 		free(k);
