@@ -53,6 +53,10 @@ enum nb_drop_reason {
 	NB_DROP_XSK_FULL,	/* an XDP socket's ring was full (include/netbpf/xsk.h) */
 	NB_DROP_NO_ROUTE,	/* bpf_redirect_neigh: no route to the destination */
 	NB_DROP_NO_NEIGH,	/* bpf_redirect_neigh: no valid neighbour (netbpf sends no ARP/ND) */
+	NB_DROP_TUNNEL_TXINFO,	/* into a tunnel without a tunnel key of its kind */
+	NB_DROP_TUNNEL_HDR,	/* a tunnel header its device refuses (flags, version, length) */
+	NB_DROP_TUNNEL_ECN,	/* outer CE on an inner packet that is not ECN-capable */
+	NB_DROP_UDP_CSUM,	/* a tunnel's UDP datagram with a wrong checksum */
 	NB_DROP_REASON_MAX,
 };
 

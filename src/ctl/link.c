@@ -7,6 +7,8 @@
  *         [vlan ID] [src-mac M] [dst-mac M]   (and the port's own words: src, dst, ttl, ...)
  *     sink [pcap FILE] | pipe peer [name] NAME | pcap [read FILE] [write FILE] [loop N]
  *     afpacket | afxdp | tap dev IFNAME [queues N]
+ *     vxlan | geneve external [dstport N] | ip6tnl external [mode any|ipip6|ip6ip6]
+ *     | ipip | gre | gretap | ip6gre | ip6gretap external       (collect-metadata tunnels)
  *   link set [dev] NAME { up | down | mtu N | address M }...
  *   link del [dev] NAME
  *   link show [[dev] NAME]
@@ -21,12 +23,14 @@
 
 #include <netbpf/dev.h>
 #include <netbpf/tc.h>
+#include <netbpf/tunnel.h>
 
 #include "ctl/args.h"
 #include "ctl/ctl.h"
 #include "ctl/ip_common.h"
 #include "ctl/json.h"
 #include "io/port.h"
+#include "net/tunnel.h"
 
 #define WORDS_MAX 1024
 
@@ -162,6 +166,74 @@ static int attach(struct nb_ctl *ctl, struct nb_dev *dev, const char *kind, cons
 	return err;
 }
 
+/* The words a kind takes beside external, for the error that names a word it does not. */
+static const char *tunnel_more_words(const char *kind)
+{
+	if (!strcmp(kind, "vxlan") || !strcmp(kind, "geneve"))
+		return " and dstport";
+	return !strcmp(kind, "ip6tnl") ? " and mode" : "";
+}
+
+/* link add NAME type vxlan|geneve|ipip|ip6tnl|gre|... external [dstport N] [mode M] */
+static int tunnel_add(struct nb_ctl *ctl, const char *name, unsigned int index, const char *kind,
+		      int argc, char **argv, const char *mtu_word, const u8 *mac)
+{
+	struct nb_tunnel_opts opts = { .sz = sizeof(opts), .kind = kind };
+	struct nb_log log = { 0 };
+	struct nb_dev *dev;
+	unsigned int v;
+	int err;
+
+	for (int j = 0; j < argc; j++) {
+		const char *w = argv[j], *val;
+
+		if (!strcmp(w, "external") || !strcmp(w, "collect_metadata")) {
+			opts.external = true;
+		} else if (!strcmp(w, "dstport") && (!strcmp(kind, "vxlan") ||
+						     !strcmp(kind, "geneve"))) {
+			if (!(val = nb_ctl_next(ctl, argc, argv, &j)))
+				return -EINVAL;
+			if (!nb_ctl_parse_u32(val, &v, 0) || v > 65535)
+				return nb_ctl_wrong(ctl, val, "dstport is a port number");
+			opts.dstport = (u16)v;
+		} else if (!strcmp(w, "mode") && !strcmp(kind, "ip6tnl")) {
+			if (!(val = nb_ctl_next(ctl, argc, argv, &j)))
+				return -EINVAL;
+			if (!strcmp(val, "ipip6") || !strcmp(val, "ipv4/ipv6"))
+				opts.mode = IPPROTO_IPIP;
+			else if (!strcmp(val, "ip6ip6") || !strcmp(val, "ipv6/ipv6"))
+				opts.mode = IPPROTO_IPV6;
+			else if (strcmp(val, "any") && strcmp(val, "any/ipv6"))
+				return nb_ctl_wrong(ctl, val, "mode is any, ipip6 or ip6ip6");
+		} else {
+			return nb_ctl_wrong(ctl, w, "netbpf's %s devices take external%s (the "
+					    "programs give each packet's key)", kind,
+					    tunnel_more_words(kind));
+		}
+	}
+	if (!opts.external)
+		return nb_ctl_usage(ctl, "netbpf makes collect-metadata tunnels only: add "
+				    "\"external\"");
+	err = nb_tunnel_create(name, index, &opts, &dev, &log);
+	if (err) {
+		nb_ctl_fail(ctl, err, "%.*s", (int)strcspn(nb_log_text(&log), "\n"),
+			    nb_log_text(&log));
+		nb_log_free(&log);
+		return err;
+	}
+	if (mtu_word) {
+		if (!nb_ctl_parse_u32(mtu_word, &v, 0) || nb_dev_set_mtu(dev, v, &log)) {
+			err = nb_ctl_wrong(ctl, mtu_word, "%.*s",
+					   (int)strcspn(nb_log_text(&log), "\n"), nb_log_text(&log));
+			nb_dev_destroy(dev);
+		}
+	}
+	if (!err && mac)
+		nb_dev_set_addr(dev, mac);
+	nb_log_free(&log);
+	return err;
+}
+
 static int link_add(struct nb_ctl *ctl, int argc, char **argv)
 {
 	const char *name = NULL, *kind = NULL, *peer = NULL, *mtu_word = NULL;
@@ -207,6 +279,9 @@ static int link_add(struct nb_ctl *ctl, int argc, char **argv)
 				    "afpacket, afxdp, tap)", name);
 	argc -= i;
 	argv += i;
+	if (nb_tunnel_kind_known(kind))
+		return tunnel_add(ctl, name, index, kind, argc, argv, mtu_word,
+				  has_mac ? mac : NULL);
 	if (!strcmp(kind, "gen")) {
 		err = gen_words(ctl, argc, argv, words);
 	} else if (!strcmp(kind, "sink")) {
@@ -244,7 +319,8 @@ static int link_add(struct nb_ctl *ctl, int argc, char **argv)
 			err = words_add(ctl, words, argv[j], NULL);
 	} else {
 		return nb_ctl_wrong(ctl, kind, "unknown port type, expected gen, sink, pipe, pcap, "
-				    "afpacket, afxdp or tap");
+				    "afpacket, afxdp, tap or a tunnel (vxlan, geneve, ipip, ip6tnl, "
+				    "gre, gretap, ip6gre, ip6gretap)");
 	}
 	if (err)
 		return err;
@@ -361,8 +437,15 @@ static int link_del(struct nb_ctl *ctl, int argc, char **argv)
 	return 0;
 }
 
+/* The unspecified address of an IP tunnel's family, which iproute2 shows as its address. */
+static const char *any_addr(const char *link_type)
+{
+	return strchr(link_type, '6') ? "::" : "0.0.0.0";
+}
+
 void nb_ctl_link_print(struct nb_ctl *ctl, struct nb_dev *dev)
 {
+	const char *ltype = nb_tunnel_link_type(dev);
 	const u8 *a = nb_dev_addr(dev);
 	char port[256];
 
@@ -370,8 +453,12 @@ void nb_ctl_link_print(struct nb_ctl *ctl, struct nb_dev *dev)
 	fprintf(ctl->out, "%u: %s: <%s> mtu %u state %s\n", nb_dev_ifindex(dev), nb_dev_name(dev),
 		nb_dev_is_up(dev) ? "UP,LOWER_UP" : "", nb_dev_mtu(dev),
 		nb_dev_is_up(dev) ? "UP" : "DOWN");
-	fprintf(ctl->out, "    link/ether %02x:%02x:%02x:%02x:%02x:%02x port %s\n", a[0], a[1],
-		a[2], a[3], a[4], a[5], port);
+	if (ltype)	/* an IP tunnel: no link address, as the kernel's show it */
+		fprintf(ctl->out, "    link/%s %s brd %s port %s\n", ltype, any_addr(ltype),
+			any_addr(ltype), port);
+	else
+		fprintf(ctl->out, "    link/ether %02x:%02x:%02x:%02x:%02x:%02x port %s\n", a[0],
+			a[1], a[2], a[3], a[4], a[5], port);
 }
 
 static void show_stats(struct nb_ctl *ctl, struct nb_dev *dev)
@@ -431,6 +518,7 @@ void nb_ctl_dev_stats_json(struct nb_json *j, struct nb_dev *dev)
 
 static void show_json(struct nb_ctl *ctl, struct nb_json *j, struct nb_dev *dev)
 {
+	const char *ltype = nb_tunnel_link_type(dev);
 	const u8 *a = nb_dev_addr(dev);
 	char port[256];
 
@@ -440,9 +528,15 @@ static void show_json(struct nb_ctl *ctl, struct nb_json *j, struct nb_dev *dev)
 	nb_json_string(j, "ifname", nb_dev_name(dev));
 	nb_json_uint(j, "mtu", nb_dev_mtu(dev));
 	nb_json_string(j, "operstate", nb_dev_is_up(dev) ? "UP" : "DOWN");
-	nb_json_string(j, "link_type", "ether");
-	nb_json_printf(j, "address", "%02x:%02x:%02x:%02x:%02x:%02x", a[0], a[1], a[2], a[3],
-		       a[4], a[5]);
+	if (ltype) {
+		nb_json_string(j, "link_type", ltype);
+		nb_json_string(j, "address", any_addr(ltype));
+		nb_json_string(j, "broadcast", any_addr(ltype));
+	} else {
+		nb_json_string(j, "link_type", "ether");
+		nb_json_printf(j, "address", "%02x:%02x:%02x:%02x:%02x:%02x", a[0], a[1], a[2],
+			       a[3], a[4], a[5]);
+	}
 	nb_json_string(j, "port", port);
 	if (ctl->stats)
 		nb_ctl_dev_stats_json(j, dev);

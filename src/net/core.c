@@ -20,8 +20,10 @@
 #include "io/port.h"
 #include "net/core.h"
 #include "net/dev.h"
+#include "net/dst_metadata.h"
 #include "net/pkt.h"
 #include "net/redirect.h"
+#include "net/tunnel.h"
 #include "net/tc/pkt_cls.h"
 #include "common/u64_stats.h"
 
@@ -97,10 +99,17 @@ static void pkt_consume(struct nb_pkt *pkt, struct nb_dev *dev)
 	nb_pkt_free(pkt);
 }
 
-/* The host side: a counted sink until TAP ports deliver to the host's stack. */
+/*
+ * The host side: a counted sink, but for the packets a tunnel device takes (addressed to a
+ * local address, carrying its protocol), which go on decapsulated into that device.
+ */
 static void deliver_to_host(struct nb_pkt *pkt, struct nb_dev *dev)
 {
-	struct nb_dev_stats *s = nb_dev_this_stats(dev);
+	struct nb_dev_stats *s;
+
+	if (nb_tunnel_rcv(pkt))
+		return;
+	s = nb_dev_this_stats(dev);
 
 	nb_u64_stats_inc(&s->host_packets);
 	nb_u64_stats_add(&s->host_bytes, pkt->len);
@@ -294,6 +303,9 @@ int nb_dev_queue_xmit(struct nb_pkt *pkt)
 		nb_pkt_drop(pkt, dev, NB_DROP_DEV_DOWN);
 		return -ENETDOWN;
 	}
+	/* a tunnel device sends at once: through another device, with a header in front */
+	if (dev->tunnel)
+		return nb_tunnel_xmit(dev, pkt);
 	xmit_enqueue(dev, pkt);
 	return NB_NET_XMIT_SUCCESS;
 }
@@ -306,11 +318,12 @@ static int bpf_rx_pkt(struct nb_dev *dev, struct nb_pkt *pkt)
 		nb_pkt_drop(pkt, dev, NB_DROP_DEV_DOWN);
 		return NB_NET_RX_DROP;
 	}
-	/* skb_scrub_packet within one namespace, then eth_type_trans for the new device */
+	/* skb_scrub_packet within one namespace (the dst goes), then eth_type_trans */
 	pkt->skb_iif = 0;
 	pkt->priority = 0;
 	pkt->dev = dev;
-	nb_eth_type_trans(pkt, dev);
+	nb_pkt_tun_drop(pkt);
+	nb_dev_type_trans(pkt, dev);
 	return nb_netif_rx(pkt);
 }
 
@@ -334,6 +347,19 @@ static int bpf_tx_pkt(struct nb_dev *dev, struct nb_pkt *pkt)
 
 int nb_bpf_redirect_pkt(struct nb_pkt *pkt, struct nb_dev *dev, u32 flags)
 {
+	/* __bpf_redirect_no_mac: into a device without a link header, the packet's comes off */
+	if (!dev->hard_header_len) {
+		u32 mlen = pkt->network_header == NB_PKT_HDR_UNSET
+				   ? 0 : (u32)(nb_pkt_network_header(pkt) - pkt->data);
+
+		if (unlikely(pkt->len <= mlen)) {
+			nb_pkt_drop(pkt, pkt->dev, NB_DROP_NOT_SPECIFIED);
+			return -ERANGE;
+		}
+		nb_pkt_pull(pkt, mlen);
+		nb_pkt_reset_mac_header(pkt);
+		return flags & BPF_F_INGRESS ? bpf_rx_pkt(dev, pkt) : bpf_tx_pkt(dev, pkt);
+	}
 	/* __bpf_redirect_common: a link layer header must be there */
 	if (unlikely(pkt->mac_header == NB_PKT_HDR_UNSET ||
 		     pkt->network_header == NB_PKT_HDR_UNSET ||

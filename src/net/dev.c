@@ -21,7 +21,9 @@
 #include "io/port.h"
 #include "net/dev.h"
 #include "net/gso.h"
+#include "net/dst_metadata.h"
 #include "net/pkt.h"
+#include "net/tunnel.h"
 #include "net/xdp.h"
 #include "common/u64_stats.h"
 
@@ -74,6 +76,10 @@ static const char *const drop_reason_names[NB_DROP_REASON_MAX] = {
 	[NB_DROP_XSK_FULL] = "xsk_full",
 	[NB_DROP_NO_ROUTE] = "no_route",
 	[NB_DROP_NO_NEIGH] = "no_neigh",
+	[NB_DROP_TUNNEL_TXINFO] = "tunnel_txinfo",
+	[NB_DROP_TUNNEL_HDR] = "tunnel_invalid_hdr",
+	[NB_DROP_TUNNEL_ECN] = "ip_tunnel_ecn",
+	[NB_DROP_UDP_CSUM] = "udp_csum",
 };
 
 const char *nb_drop_reason_name(enum nb_drop_reason reason)
@@ -211,6 +217,7 @@ void nb_dev_put(struct nb_dev *dev)
 		return;
 	nb_xdp_dev_free(dev);
 	nb_port_close(dev->port);
+	free(dev->tunnel);	/* plain memory: the tunnel list let it go at unregister */
 	free(dev->stats);
 	free(dev);
 }
@@ -406,7 +413,9 @@ void nb_dev_port_describe(const struct nb_dev *dev, char *buf, size_t size)
 {
 	if (!size)
 		return;
-	if (!dev->port)
+	if (dev->tunnel)
+		nb_tunnel_describe(dev, buf, size);
+	else if (!dev->port)
 		snprintf(buf, size, "no port");
 	else if (dev->port->ops->describe)
 		dev->port->ops->describe(dev->port, buf, size);
@@ -461,6 +470,8 @@ static void rx_prepare(struct nb_dev *dev, struct nb_pkt *pkt)
 {
 	pkt->dev = dev;
 	pkt->skb_iif = dev->ifindex;
+	if (unlikely(pkt->tun_md))	/* a pipe's peer sent it: the veth scrubs the dst */
+		nb_pkt_tun_drop(pkt);
 	pkt->meta_len = 0;
 	pkt->tc_at_ingress = 0;
 	pkt->redirect_depth = 0;

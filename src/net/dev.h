@@ -20,6 +20,7 @@ struct nb_log;
 struct nb_xdp_dev;
 struct nb_tc_dev;
 struct nb_inet_dev;
+struct nb_tunnel;
 
 /* One worker's counters (the kernel's per-CPU rtnl_link_stats64 parts). */
 struct nb_dev_stats {
@@ -51,6 +52,7 @@ struct nb_dev {
 	struct nb_tc_dev *tc;		/* clsact/ingress qdisc: the tc hooks (net/tc) */
 	struct nb_xdp_dev *xdp;		/* XDP program and bulk queues (net/xdp.h), NULL: unused */
 	struct nb_inet_dev *inet;	/* addresses and IP switches (net/fib.h, inet.c) */
+	struct nb_tunnel *tunnel;	/* a tunnel device's state (net/tunnel.h); NULL: none */
 };
 
 #define NB_DEV_DEFAULT_MTU 1500

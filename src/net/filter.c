@@ -382,10 +382,12 @@ const struct nb_func_proto *nb_tc_func_proto(enum bpf_func_id id, const struct n
 	default:
 		break;
 	}
-	/* the redirect, routing, cgroup and packet-changing helpers live in their own files */
+	/* the redirect, routing, tunnel, cgroup and packet-changing helpers have their own files */
 	if ((proto = nb_tc_redirect_func_proto(id)))
 		return proto;
 	if ((proto = nb_tc_fib_func_proto(id)))
+		return proto;
+	if ((proto = nb_tc_tunnel_func_proto(id)))
 		return proto;
 	if ((proto = nb_tc_cgroup_func_proto(id)))
 		return proto;

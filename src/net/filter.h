@@ -18,6 +18,8 @@ const struct nb_func_proto *nb_tc_redirect_func_proto(enum bpf_func_id id);
 const struct nb_func_proto *nb_tc_mangle_func_proto(enum bpf_func_id id);
 /* The tc helpers of cgroups, which netbpf has none of (filter_cgroup.c). */
 const struct nb_func_proto *nb_tc_cgroup_func_proto(enum bpf_func_id id);
+/* The tunnel metadata helpers of filter_tunnel.c: bpf_skb_{get,set}_tunnel_{key,opt}. */
+const struct nb_func_proto *nb_tc_tunnel_func_proto(enum bpf_func_id id);
 /* The routing helpers of filter_fib.c: bpf_fib_lookup, bpf_check_mtu, bpf_redirect_neigh. */
 const struct nb_func_proto *nb_tc_fib_func_proto(enum bpf_func_id id);
 const struct nb_func_proto *nb_xdp_fib_func_proto(enum bpf_func_id id);

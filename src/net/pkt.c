@@ -17,6 +17,7 @@
 
 #include "net/csum.h"
 #include "net/dev.h"
+#include "net/dst_metadata.h"
 #include "net/pkt.h"
 
 #define VLAN_HLEN_BYTES 4	/* an 802.1Q tag: TPID and TCI */
@@ -501,6 +502,8 @@ void nb_pkt_free(struct nb_pkt *pkt)
 
 	if (!pkt)
 		return;
+	if (unlikely(pkt->tun_md))
+		nb_tun_md_put(pkt->tun_md);
 	tc = thread_caches();
 	/* A packet that was never cloned owns its buffer: no atomic on the common path. */
 	if (likely(!pkt->cloned) || buf_put_last(pkt->buf))
@@ -526,6 +529,8 @@ struct nb_pkt *nb_pkt_clone(struct nb_pkt *pkt)
 		return NULL;
 	*clone = *pkt;
 	clone->next = NULL;
+	if (unlikely(clone->tun_md))
+		nb_tun_md_get(clone->tun_md);
 	__atomic_add_fetch(&pkt->buf->refcnt, 1, __ATOMIC_RELAXED);
 	pkt->cloned = 1;
 	clone->cloned = 1;
@@ -610,6 +615,8 @@ struct nb_pkt *nb_pkt_copy(const struct nb_pkt *pkt)
 	copy->next = NULL;
 	copy->cloned = 0;
 	/* the fragments are shared, read-only, as pskb_copy shares them */
+	if (unlikely(copy->tun_md))
+		nb_tun_md_get(copy->tun_md);
 	pkt_rebase(copy, buf);
 	return copy;
 }
@@ -1031,6 +1038,27 @@ void nb_eth_type_trans(struct nb_pkt *pkt, const struct nb_dev *dev)
 		pkt->protocol = htons(ETH_P_802_3);
 	} else {
 		pkt->protocol = htons(ETH_P_802_2);
+	}
+}
+
+void nb_dev_type_trans(struct nb_pkt *pkt, const struct nb_dev *dev)
+{
+	if (dev->hard_header_len) {
+		nb_eth_type_trans(pkt, dev);
+		return;
+	}
+	nb_pkt_reset_mac_header(pkt);
+	nb_pkt_set_network_header(pkt, 0);
+	pkt->pkt_type = PACKET_HOST;
+	switch (pkt->len ? pkt->data[0] >> 4 : 0) {
+	case 4:
+		pkt->protocol = htons(ETH_P_IP);
+		break;
+	case 6:
+		pkt->protocol = htons(ETH_P_IPV6);
+		break;
+	default:
+		pkt->protocol = 0;
 	}
 }
 

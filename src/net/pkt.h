@@ -39,6 +39,7 @@
 
 struct nb_dev;
 struct nb_pkt_buf;
+struct nb_tun_md;
 
 /* Bytes before the first packet byte of a fresh buffer (XDP_PACKET_HEADROOM). */
 #define NB_PKT_HEADROOM 256
@@ -109,6 +110,7 @@ struct nb_pkt {
 	u8 *bpf_data_end;
 
 	struct nb_dev *dev;		/* current device: __sk_buff->ifindex is dev->ifindex */
+	struct nb_tun_md *tun_md;	/* tunnel metadata (skb's metadata dst), a reference */
 	u32 skb_iif;			/* ifindex the packet arrived on (ingress_ifindex) */
 	u32 hash;			/* flow hash, 0 when not computed */
 	u32 mark;
@@ -510,6 +512,11 @@ static inline void nb_pkt_clear_hash(struct nb_pkt *pkt)
 /* The flow hash, computed from the headers when the packet has none yet (skb_get_hash). */
 u32 nb_pkt_get_hash(struct nb_pkt *pkt);
 
+/*
+ * eth_type_trans for devices with an Ethernet header; for those without one (IP tunnels), the
+ * packet is its network header from data on and the protocol comes from the IP version.
+ */
+void nb_dev_type_trans(struct nb_pkt *pkt, const struct nb_dev *dev);
 /*
  * Generic XDP: view pkt's buffer as an XDP buffer for rxq. The packet must have private data;
  * its fragments, if any, become the buffer's (NB_XDP_FLAGS_HAS_FRAGS).
