@@ -10,8 +10,8 @@
  *
  *   link add vx0 type vxlan external
  *   tc qdisc add dev vx0 clsact
- *   tc filter add dev vx0 egress bpf da obj tc_vxlan.o sec encap
- *   tc filter add dev vx0 ingress bpf da obj tc_vxlan.o sec decap
+ *   tc filter add dev vx0 egress bpf da obj tc_vxlan.o sec tc/encap
+ *   tc filter add dev vx0 ingress bpf da obj tc_vxlan.o sec tc/decap
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -47,7 +47,7 @@ static __always_inline int overlay_host(struct __sk_buff *skb)
 	return (dst >> 8) & 0xff;
 }
 
-SEC("encap")
+SEC("tc/encap")
 int vxlan_encap(struct __sk_buff *skb)
 {
 	struct bpf_tunnel_key key = {};
@@ -63,7 +63,7 @@ int vxlan_encap(struct __sk_buff *skb)
 	return TC_ACT_OK;
 }
 
-SEC("decap")
+SEC("tc/decap")
 int vxlan_decap(struct __sk_buff *skb)
 {
 	struct bpf_tunnel_key key;

@@ -1,10 +1,10 @@
 #!/bin/bash
 # Tunnels as a user drives them: `netbpf run` sends a generator's frames through a VXLAN
-# collect-metadata device whose egress program (examples/tc_vxlan.o, sec encap) gives each
+# collect-metadata device whose egress program (examples/tc_vxlan.o, sec tc/encap) gives each
 # one its tunnel key; the frames that leave the underlay device are read from its pcap and
 # checked field by field, the inner frame byte for byte. A second run plays the far side: it
 # reads that pcap (and one frame with a VNI the sender never used), decapsulates, and the
-# ingress program (sec decap) checks the key before a capture gets the inner frames, which
+# ingress program (sec tc/decap) checks the key before a capture gets the inner frames, which
 # must be the generator's. Then link show for every kind, and the errors.
 set -u
 NETBPF=${NETBPF:-build/netbpf}
@@ -41,7 +41,7 @@ tc qdisc add dev in0 clsact
 tc filter add dev in0 ingress matchall action mirred egress mirror dev orig0 \\
 	pipe action mirred egress redirect dev vx0
 tc qdisc add dev vx0 clsact
-tc filter add dev vx0 egress bpf da obj tc_vxlan.o sec encap
+tc filter add dev vx0 egress bpf da obj tc_vxlan.o sec tc/encap
 EOF
 out=$(cd "$EX" && $NETBPF -j run "$tmp/near.tc" 2>&1) || fail "near run: $out"
 echo "$out" | json '
@@ -106,7 +106,7 @@ link add cap0 type sink pcap $tmp/inner.pcap
 ip addr add 10.2.1.100/24 dev ve2
 ip addr add 10.2.1.101/24 dev ve2
 tc qdisc add dev vx0 clsact
-tc filter add dev vx0 ingress pref 1 bpf da obj tc_vxlan.o sec decap
+tc filter add dev vx0 ingress pref 1 bpf da obj tc_vxlan.o sec tc/decap
 tc filter add dev vx0 ingress pref 2 matchall action mirred egress redirect dev cap0
 EOF
 out=$(cd "$EX" && $NETBPF -j run "$tmp/far.tc" 2>&1) || fail "far run: $out"
