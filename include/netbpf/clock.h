@@ -33,6 +33,7 @@ void nb_clock_packet_tick(void);
 __u64 nb_ktime_get_ns(void);		/* CLOCK_MONOTONIC */
 __u64 nb_ktime_get_boot_ns(void);	/* CLOCK_BOOTTIME */
 __u64 nb_ktime_get_coarse_ns(void);	/* CLOCK_MONOTONIC_COARSE */
+__u64 nb_ktime_get_tai_ns(void);	/* CLOCK_TAI */
 __u64 nb_jiffies64(void);
 __u32 nb_prandom_u32(void);
 

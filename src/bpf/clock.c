@@ -88,6 +88,13 @@ __u64 nb_ktime_get_boot_ns(void)
 	return clock_ns(CLOCK_BOOTTIME);
 }
 
+__u64 nb_ktime_get_tai_ns(void)
+{
+	if (nb_deterministic_enabled())
+		return __atomic_load_n(&virtual_ns, __ATOMIC_RELAXED);
+	return clock_ns(CLOCK_TAI);
+}
+
 __u64 nb_ktime_get_coarse_ns(void)
 {
 	u64 ns;

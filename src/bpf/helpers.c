@@ -57,6 +57,26 @@ const struct nb_func_proto nb_map_lookup_elem_proto = {
 	MAP_TYPES(lookup_map_types),
 };
 
+/* The value of worker cpu in a per-CPU map, NULL for a cpu netbpf does not run. */
+static u64 bpf_map_lookup_percpu_elem(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
+{
+	struct nb_map *map = PTR(r1);
+
+	return (u64)(uintptr_t)map->ops->map_lookup_percpu_elem(map, PTR(r2), (u32)r3);
+}
+
+static const enum bpf_map_type percpu_lookup_map_types[] = {
+	BPF_MAP_TYPE_PERCPU_ARRAY, BPF_MAP_TYPE_PERCPU_HASH, BPF_MAP_TYPE_LRU_PERCPU_HASH,
+};
+
+const struct nb_func_proto nb_map_lookup_percpu_elem_proto = {
+	.func = bpf_map_lookup_percpu_elem,
+	.pkt_access = true,
+	.ret_type = NB_RET_PTR_TO_MAP_VALUE_OR_NULL,
+	.arg_type = { NB_ARG_CONST_MAP_PTR, NB_ARG_PTR_TO_MAP_KEY, NB_ARG_ANYTHING },
+	MAP_TYPES(percpu_lookup_map_types),
+};
+
 static u64 bpf_map_update_elem(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
 {
 	struct nb_map *map = PTR(r1);
@@ -203,6 +223,7 @@ const struct nb_func_proto nb_loop_proto = {
 NB_HELPER_0(ktime_get_ns, nb_ktime_get_ns());
 NB_HELPER_0(ktime_get_boot_ns, nb_ktime_get_boot_ns());
 NB_HELPER_0(ktime_get_coarse_ns, nb_ktime_get_coarse_ns());
+NB_HELPER_0(ktime_get_tai_ns, nb_ktime_get_tai_ns());
 NB_HELPER_0(jiffies64, nb_jiffies64());
 NB_HELPER_0(get_prandom_u32, nb_prandom_u32());
 NB_HELPER_0(get_smp_processor_id, nb_this_cpu());
@@ -236,6 +257,30 @@ const struct nb_func_proto *nb_base_func_proto(enum bpf_func_id id)
 		return &nb_ktime_get_boot_ns_proto;
 	case BPF_FUNC_ktime_get_coarse_ns:
 		return &nb_ktime_get_coarse_ns_proto;
+	case BPF_FUNC_ktime_get_tai_ns:
+		return &nb_ktime_get_tai_ns_proto;
+	case BPF_FUNC_get_current_pid_tgid:
+		return &nb_get_current_pid_tgid_proto;
+	case BPF_FUNC_get_current_uid_gid:
+		return &nb_get_current_uid_gid_proto;
+	case BPF_FUNC_get_current_comm:
+		return &nb_get_current_comm_proto;
+	case BPF_FUNC_get_current_cgroup_id:
+		return &nb_get_current_cgroup_id_proto;
+	case BPF_FUNC_get_current_ancestor_cgroup_id:
+		return &nb_get_current_ancestor_cgroup_id_proto;
+	case BPF_FUNC_get_ns_current_pid_tgid:
+		return &nb_get_ns_current_pid_tgid_proto;
+	case BPF_FUNC_get_cgroup_classid:	/* tc has its own, of the packet */
+		return &nb_get_cgroup_classid_curr_proto;
+	case BPF_FUNC_strtol:
+		return &nb_strtol_proto;
+	case BPF_FUNC_strtoul:
+		return &nb_strtoul_proto;
+	case BPF_FUNC_strncmp:
+		return &nb_strncmp_proto;
+	case BPF_FUNC_map_lookup_percpu_elem:
+		return &nb_map_lookup_percpu_elem_proto;
 	case BPF_FUNC_jiffies64:
 		return &nb_jiffies64_proto;
 	case BPF_FUNC_get_prandom_u32:
@@ -246,6 +291,10 @@ const struct nb_func_proto *nb_base_func_proto(enum bpf_func_id id)
 		return &nb_get_numa_node_id_proto;
 	case BPF_FUNC_trace_printk:
 		return &nb_trace_printk_proto;
+	case BPF_FUNC_trace_vprintk:
+		return &nb_trace_vprintk_proto;
+	case BPF_FUNC_snprintf:
+		return &nb_snprintf_proto;
 	case BPF_FUNC_csum_diff:
 		return &nb_csum_diff_proto;
 	case BPF_FUNC_ringbuf_output:

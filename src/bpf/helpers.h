@@ -23,11 +23,16 @@ extern const struct nb_func_proto nb_loop_proto;
 extern const struct nb_func_proto nb_ktime_get_ns_proto;
 extern const struct nb_func_proto nb_ktime_get_boot_ns_proto;
 extern const struct nb_func_proto nb_ktime_get_coarse_ns_proto;
+extern const struct nb_func_proto nb_ktime_get_tai_ns_proto;
 extern const struct nb_func_proto nb_jiffies64_proto;
 extern const struct nb_func_proto nb_get_prandom_u32_proto;
 extern const struct nb_func_proto nb_get_smp_processor_id_proto;
 extern const struct nb_func_proto nb_get_numa_node_id_proto;
 extern const struct nb_func_proto nb_trace_printk_proto;
+extern const struct nb_func_proto nb_trace_vprintk_proto;
+extern const struct nb_func_proto nb_snprintf_proto;
+/* 0 when fmt is a format bpf_snprintf accepts with num_args arguments, else -EINVAL. */
+int nb_bprintf_check(const char *fmt, u32 num_args);
 extern const struct nb_func_proto nb_csum_diff_proto;
 extern const struct nb_func_proto nb_ringbuf_output_proto;
 extern const struct nb_func_proto nb_ringbuf_reserve_proto;
@@ -39,6 +44,19 @@ extern const struct nb_func_proto nb_probe_read_kernel_proto;
 extern const struct nb_func_proto nb_probe_read_user_proto;
 extern const struct nb_func_proto nb_probe_read_kernel_str_proto;
 extern const struct nb_func_proto nb_probe_read_user_str_proto;
+extern const struct nb_func_proto nb_map_lookup_percpu_elem_proto;
+/* The current task (task.c): the thread that runs the program. */
+extern const struct nb_func_proto nb_get_current_pid_tgid_proto;
+extern const struct nb_func_proto nb_get_current_uid_gid_proto;
+extern const struct nb_func_proto nb_get_current_comm_proto;
+extern const struct nb_func_proto nb_get_current_cgroup_id_proto;
+extern const struct nb_func_proto nb_get_current_ancestor_cgroup_id_proto;
+extern const struct nb_func_proto nb_get_ns_current_pid_tgid_proto;
+extern const struct nb_func_proto nb_get_cgroup_classid_curr_proto;
+/* Strings (strtox.c). */
+extern const struct nb_func_proto nb_strtol_proto;
+extern const struct nb_func_proto nb_strtoul_proto;
+extern const struct nb_func_proto nb_strncmp_proto;
 
 /* The largest bpf_loop count (BPF_MAX_LOOPS). */
 #define NB_MAX_LOOPS (8 * 1024 * 1024)

@@ -45,6 +45,8 @@ struct nb_map_ops {
 	 * verifier never lets a program call it on them directly.
 	 */
 	void *(*map_lookup_elem)(struct nb_map *map, const void *key);
+	/* Per-CPU types: the value of worker cpu (bpf_map_lookup_percpu_elem), NULL past them. */
+	void *(*map_lookup_percpu_elem)(struct nb_map *map, const void *key, u32 cpu);
 	long (*map_update_elem)(struct nb_map *map, const void *key, const void *value, u64 flags);
 	long (*map_delete_elem)(struct nb_map *map, const void *key);
 	long (*map_push_elem)(struct nb_map *map, const void *value, u64 flags);

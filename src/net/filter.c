@@ -289,7 +289,10 @@ static const struct nb_func_proto bpf_set_hash_proto = {
 	.arg_type = { NB_ARG_PTR_TO_CTX, NB_ARG_ANYTHING },
 };
 
-/* bpf_get_cgroup_classid: no cgroups here, so the classid of every packet is 0. */
+/*
+ * bpf_get_cgroup_classid: in softirq the kernel answers with the packet's socket's net_cls
+ * class, 0 without one, which every packet here is.
+ */
 static u64 bpf_get_cgroup_classid(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
 {
 	return 0;
@@ -311,6 +314,85 @@ static const struct nb_func_proto bpf_get_route_realm_proto = {
 	.func = bpf_get_route_realm,
 	.ret_type = NB_RET_INTEGER,
 	.arg_type = { NB_ARG_PTR_TO_CTX },
+};
+
+/*
+ * bpf_skb_get_xfrm_state: the IPsec state of the packet's index-th transform; netbpf does no
+ * IPsec, so there is none: the buffer zeroed and -EINVAL, as the kernel answers then.
+ */
+static u64 bpf_skb_get_xfrm_state(u64 r1, u64 index, u64 to, u64 size, u64 flags)
+{
+	(void)r1, (void)index, (void)flags;
+	memset((void *)(uintptr_t)to, 0, (size_t)(u32)size);
+	return (u64)-EINVAL;
+}
+
+static const struct nb_func_proto bpf_skb_get_xfrm_state_proto = {
+	.func = bpf_skb_get_xfrm_state,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_PTR_TO_CTX, NB_ARG_ANYTHING, NB_ARG_PTR_TO_UNINIT_MEM,
+		      NB_ARG_CONST_SIZE, NB_ARG_ANYTHING },
+};
+
+/*
+ * bpf_csum_update: fold csum into skb->csum for CHECKSUM_COMPLETE packets, which netbpf's
+ * receive paths never make: -ENOTSUPP, as the kernel answers for every other packet.
+ */
+static u64 bpf_csum_update(u64 r1, u64 csum, u64 r3, u64 r4, u64 r5)
+{
+	(void)r1, (void)csum, (void)r3, (void)r4, (void)r5;
+	return (u64)-NB_ENOTSUPP;
+}
+
+static const struct nb_func_proto bpf_csum_update_proto = {
+	.func = bpf_csum_update,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_PTR_TO_CTX, NB_ARG_ANYTHING },
+};
+
+/*
+ * bpf_csum_level: raise, lower, reset or query how many checksums of the packet are known good
+ * (__skb_incr/decr/reset_checksum_unnecessary). A query of a packet not CHECKSUM_UNNECESSARY
+ * is -EACCES.
+ */
+static u64 bpf_csum_level(u64 r1, u64 level, u64 r3, u64 r4, u64 r5)
+{
+	struct nb_pkt *pkt = CTX_PKT(r1);
+	bool unnecessary = pkt->ip_summed == NB_CHECKSUM_UNNECESSARY;
+
+	(void)r3, (void)r4, (void)r5;
+	switch (level) {
+	case BPF_CSUM_LEVEL_INC:
+		if (unnecessary) {
+			if (pkt->csum_level < NB_MAX_CSUM_LEVEL)
+				pkt->csum_level++;
+		} else if (pkt->ip_summed == NB_CHECKSUM_NONE) {
+			pkt->ip_summed = NB_CHECKSUM_UNNECESSARY;
+			pkt->csum_level = 0;
+		}
+		return 0;
+	case BPF_CSUM_LEVEL_DEC:
+		if (unnecessary) {
+			if (!pkt->csum_level)
+				pkt->ip_summed = NB_CHECKSUM_NONE;
+			else
+				pkt->csum_level--;
+		}
+		return 0;
+	case BPF_CSUM_LEVEL_RESET:
+		nb_pkt_reset_checksum_unnecessary(pkt);
+		return 0;
+	case BPF_CSUM_LEVEL_QUERY:
+		return unnecessary ? pkt->csum_level : (u64)-EACCES;
+	default:
+		return (u64)-EINVAL;
+	}
+}
+
+static const struct nb_func_proto bpf_csum_level_proto = {
+	.func = bpf_csum_level,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_PTR_TO_CTX, NB_ARG_ANYTHING },
 };
 
 /*
@@ -367,10 +449,16 @@ const struct nb_func_proto *nb_tc_func_proto(enum bpf_func_id id, const struct n
 		return &bpf_l3_csum_replace_proto;
 	case BPF_FUNC_l4_csum_replace:
 		return &bpf_l4_csum_replace_proto;
+	case BPF_FUNC_csum_update:
+		return &bpf_csum_update_proto;
+	case BPF_FUNC_csum_level:
+		return &bpf_csum_level_proto;
 	case BPF_FUNC_get_cgroup_classid:
 		return &bpf_get_cgroup_classid_proto;
 	case BPF_FUNC_get_route_realm:
 		return &bpf_get_route_realm_proto;
+	case BPF_FUNC_skb_get_xfrm_state:
+		return &bpf_skb_get_xfrm_state_proto;
 	case BPF_FUNC_get_hash_recalc:
 		return &bpf_get_hash_recalc_proto;
 	case BPF_FUNC_set_hash_invalid:
@@ -389,6 +477,8 @@ const struct nb_func_proto *nb_tc_func_proto(enum bpf_func_id id, const struct n
 		return proto;
 	if ((proto = nb_tc_tunnel_func_proto(id)))
 		return proto;
+	if ((proto = nb_skb_sock_func_proto(id, true)))
+		return proto;
 	if ((proto = nb_tc_cgroup_func_proto(id)))
 		return proto;
 	return nb_tc_mangle_func_proto(id);
@@ -403,7 +493,7 @@ const struct nb_func_proto *nb_sk_filter_func_proto(enum bpf_func_id id,
 	case BPF_FUNC_skb_load_bytes_relative:
 		return &bpf_skb_load_bytes_relative_proto;
 	default:
-		return NULL;
+		return nb_skb_sock_func_proto(id, false);
 	}
 }
 

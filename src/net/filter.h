@@ -7,9 +7,14 @@
 #ifndef NB_NET_FILTER_H
 #define NB_NET_FILTER_H
 
+#include <stdbool.h>
+
 #include "bpf/helper_proto.h"
 
 struct nb_prog;
+
+/* The kernel-internal ENOTSUPP (not EOPNOTSUPP), which some helpers return as it is. */
+#define NB_ENOTSUPP 524
 
 /* Helpers of SCHED_CLS and SCHED_ACT programs (tc_cls_act_func_proto); NULL: not a tc one. */
 const struct nb_func_proto *nb_tc_func_proto(enum bpf_func_id id, const struct nb_prog *prog);
@@ -18,6 +23,11 @@ const struct nb_func_proto *nb_tc_redirect_func_proto(enum bpf_func_id id);
 const struct nb_func_proto *nb_tc_mangle_func_proto(enum bpf_func_id id);
 /* The tc helpers of cgroups, which netbpf has none of (filter_cgroup.c). */
 const struct nb_func_proto *nb_tc_cgroup_func_proto(enum bpf_func_id id);
+/*
+ * The socket helpers of filter_sock.c, as for a packet without a socket: tc (tc true) and
+ * socket filters.
+ */
+const struct nb_func_proto *nb_skb_sock_func_proto(enum bpf_func_id id, bool tc);
 /* The tunnel metadata helpers of filter_tunnel.c: bpf_skb_{get,set}_tunnel_{key,opt}. */
 const struct nb_func_proto *nb_tc_tunnel_func_proto(enum bpf_func_id id);
 /* The routing helpers of filter_fib.c: bpf_fib_lookup, bpf_check_mtu, bpf_redirect_neigh. */

@@ -25,8 +25,6 @@
 
 #define CTX_PKT(r1) ((struct nb_pkt *)(uintptr_t)(r1))
 
-/* The kernel's internal ENOTSUPP, which these helpers return as it is. */
-#define NB_ENOTSUPP 524
 /* The largest packet the kernel lets a tc program make (SKB_MAX_ALLOC on x86_64). */
 #define NB_SKB_MAX_LEN 16064
 #define VLAN_HLEN 4
@@ -585,12 +583,9 @@ static u64 bpf_skb_adjust_room(u64 r1, u64 len_diff_arg, u64 mode, u64 flags, u6
 		return (u64)-NB_ENOTSUPP;
 	err = shrink ? net_shrink(pkt, off, len_diff_abs, flags) :
 		       net_grow(pkt, off, len_diff_abs, flags);
-	/* __skb_reset_checksum_unnecessary: the verified checksums may be others now */
-	if (!err && !(flags & BPF_F_ADJ_ROOM_NO_CSUM_RESET) &&
-	    pkt->ip_summed == NB_CHECKSUM_UNNECESSARY) {
-		pkt->ip_summed = NB_CHECKSUM_NONE;
-		pkt->csum_level = 0;
-	}
+	/* the verified checksums may be others now */
+	if (!err && !(flags & BPF_F_ADJ_ROOM_NO_CSUM_RESET))
+		nb_pkt_reset_checksum_unnecessary(pkt);
 	nb_pkt_compute_data_pointers(pkt);
 	return (u64)(s64)err;
 }

@@ -19,8 +19,6 @@
 #define CTX_XDP(r1) ((struct nb_xdp_buff *)(uintptr_t)(r1))
 #define PTR(r) ((void *)(uintptr_t)(r))
 
-/* The kernel-internal ENOTSUPP (not EOPNOTSUPP) that bpf_xdp_adjust_meta returns. */
-#define NB_ENOTSUPP 524
 /*
  * The longest metadata: skb_shared_info's meta_len is one byte (xdp_metalen_invalid), and it
  * must be whole 4-byte words.

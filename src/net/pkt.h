@@ -41,6 +41,9 @@ struct nb_dev;
 struct nb_pkt_buf;
 struct nb_tun_md;
 
+/* The deepest csum_level (SKB_MAX_CSUM_LEVEL). */
+#define NB_MAX_CSUM_LEVEL 3
+
 /* Bytes before the first packet byte of a fresh buffer (XDP_PACKET_HEADROOM). */
 #define NB_PKT_HEADROOM 256
 /* Bytes of one data buffer, headroom and tailroom included: one page, as an XDP frame. */
@@ -502,6 +505,15 @@ void nb_pkt_pool_flush_cache(void);
 void nb_eth_type_trans(struct nb_pkt *pkt, const struct nb_dev *dev);
 
 /* Forget the flow hash (skb_clear_hash). */
+/* __skb_reset_checksum_unnecessary: a CHECKSUM_UNNECESSARY packet goes back to NONE. */
+static inline void nb_pkt_reset_checksum_unnecessary(struct nb_pkt *pkt)
+{
+	if (pkt->ip_summed == NB_CHECKSUM_UNNECESSARY) {
+		pkt->ip_summed = NB_CHECKSUM_NONE;
+		pkt->csum_level = 0;
+	}
+}
+
 static inline void nb_pkt_clear_hash(struct nb_pkt *pkt)
 {
 	pkt->hash = 0;

@@ -67,6 +67,8 @@ static const char *const not_in_corpus[] = {
 	"tests/bpf/elf_bad_",		/* malformed on purpose: the loader's error tests */
 	"tests/bpf/elf_kfunc_sibling.o", /* kfunc and __kconfig programs netbpf refuses */
 	"tests/bpf/elf_btf_pin_replace.o", /* libbpf knows no CILIUM_PIN_REPLACE in .maps */
+	"tests/bpf/verifier_helpers.o",	/* rejected programs on purpose: test_verifier_kernel */
+	"tests/bpf/helpers_misc.o",	/* its frames are commands: test_generic_helpers_kernel */
 };
 
 /* "object:section" and why they differ; printed by every corpus test. */

@@ -2039,6 +2039,11 @@ const struct vcase vcases[] = {
 	C_CASE("bad_xdp_stale_pointer", XDP, REJECT("invalid mem access 'scalar'")),
 	C_CASE("ok_tc_pull_then_parse", TC, ACCEPT),
 	C_CASE("ok_xdp_ipv6_ext_headers", XDP, ACCEPT),
+#define H_CASE(prog, t, verdict) { .name = prog, .obj = "verifier_helpers.o", .type = t, verdict }
+	H_CASE("ok_tc_snprintf", TC, ACCEPT),
+	H_CASE("bad_tc_snprintf_format", TC, REJECT("Invalid format string")),
+	H_CASE("ok_xdp_strtol_strncmp", XDP, ACCEPT),
+	H_CASE("bad_tc_strtol_rodata", TC, REJECT("write into map forbidden")),
 };
 
 const unsigned int vcase_cnt = sizeof(vcases) / sizeof(vcases[0]);

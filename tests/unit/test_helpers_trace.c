@@ -24,7 +24,9 @@ static const struct trace_case cases[] = {
 	{ "ipv4", "%pI4 %pi4", (__u64)(uintptr_t)ip4, (__u64)(uintptr_t)ip4, 0,
 	  "10.0.0.1 010.000.000.001" },
 	{ "ipv6", "%pI6", (__u64)(uintptr_t)ip6, 0, 0, "2001:0db8:0000:0000:0000:0000:0000:0001" },
-	{ "pointer", "%px", 0x1234, 0, 0, "0x0000000000001234" },
+	{ "pointer", "%px", 0x1234, 0, 0, "0000000000001234" },
+	{ "pointer_null", "[%p] [%px] [%pB]", 0, 0, 0, "[(null)] [0000000000000000] [(null)]" },
+	{ "pointer_symbol", "%pS", 0x1234, 0, 0, "0x1234" },
 	/* Addresses nothing proves readable: read without faulting, as the kernel does. */
 	{ "string_bad_address", "[%s]", 0x10, 0, 0, "[]" },
 	{ "string_null", "[%s]", 0, 0, 0, "[]" },
@@ -37,7 +39,9 @@ static const struct trace_case cases[] = {
 	{ "bad_conv", "%q", 1, 0, 0, NULL },
 	{ "bad_float", "%f", 1, 0, 0, NULL },
 	{ "bad_ptr", "%pZ", 1, 0, 0, NULL },
-	{ "non_ascii", "caf\xc3\xa9", 0, 0, 0, NULL },
+	/* Linux 6.18 takes UTF-8 text, and refuses ASCII control characters */
+	{ "utf8", "caf\xc3\xa9", 0, 0, 0, "caf\xc3\xa9" },
+	{ "control", "a\x01", 0, 0, 0, NULL },
 };
 
 static void test_trace(const void *arg)

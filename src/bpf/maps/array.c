@@ -147,6 +147,16 @@ static void *percpu_array_map_lookup_elem(struct nb_map *map, const void *key)
 	return array_elem(array, index, nb_this_cpu());
 }
 
+static void *percpu_array_map_lookup_percpu_elem(struct nb_map *map, const void *key, u32 cpu)
+{
+	struct nb_array *array = to_array(map);
+	u32 index = *(const u32 *)key;
+
+	if (unlikely(index >= map->max_entries || cpu >= nb_nr_cpus()))
+		return NULL;
+	return array_elem(array, index, cpu);
+}
+
 /*
  * The lookup in line, the twin of the kernel's array_map_gen_lookup: the index bounded with a
  * 32-bit compare (any max_entries), times the element size, plus the values of the map in r1.
@@ -339,6 +349,7 @@ static const struct nb_map_ops percpu_array_map_ops = {
 	.map_alloc = array_map_alloc,
 	.map_free = nb_array_free,
 	.map_lookup_elem = percpu_array_map_lookup_elem,
+	.map_lookup_percpu_elem = percpu_array_map_lookup_percpu_elem,
 	.map_gen_lookup = percpu_array_map_gen_lookup,
 	.map_update_elem = array_map_update_elem,
 	.map_delete_elem = array_map_delete_elem,

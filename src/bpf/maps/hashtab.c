@@ -386,6 +386,23 @@ static void *htab_percpu_map_lookup_elem(struct nb_map *map, const void *key)
 	return l ? nb_htab_value(htab, l, nb_this_cpu()) : NULL;
 }
 
+static void *htab_percpu_map_lookup_percpu_elem(struct nb_map *map, const void *key, u32 cpu)
+{
+	struct nb_htab *htab = to_htab(map);
+	struct htab_elem *l;
+
+	if (cpu >= nb_nr_cpus())
+		return NULL;
+	l = nb_htab_lookup(htab, key);
+	if (!l)
+		return NULL;
+	/* an LRU element is marked used, as by a lookup on this worker */
+	if (htab->map.map_type == BPF_MAP_TYPE_LRU_PERCPU_HASH &&
+	    !__atomic_load_n(&l->ref, __ATOMIC_RELAXED))
+		__atomic_store_n(&l->ref, 1, __ATOMIC_RELAXED);
+	return nb_htab_value(htab, l, cpu);
+}
+
 /* Programs' lookups mark LRU elements used; userspace lookups do not (as in the kernel). */
 static void *htab_lru_map_lookup_elem(struct nb_map *map, const void *key)
 {
@@ -716,6 +733,7 @@ static bool htab_map_meta_equal(const struct nb_map *meta0, const struct nb_map 
 		.map_alloc = nb_htab_map_alloc,                                            \
 		.map_free = nb_htab_map_free,                                              \
 		.map_lookup_elem = lookup,                                                 \
+		.map_lookup_percpu_elem = is_percpu ? htab_percpu_map_lookup_percpu_elem : NULL, \
 		.map_gen_lookup = htab_map_gen_lookup,                                     \
 		.map_update_elem = htab_map_update_elem,                                   \
 		.map_delete_elem = nb_htab_map_delete_elem,                                \

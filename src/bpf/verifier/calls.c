@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf/helpers.h"
 #include "bpf/verifier/verifier.h"
 
 struct call_meta {
@@ -217,6 +218,29 @@ static int get_constant_map_key(struct nb_verifier_env *env, const struct nb_reg
 		return 0;
 	*value = slot->spilled_ptr.var_off.value;
 	return mark_stack_slot_precision(env, key->frameno, spi);
+}
+
+/*
+ * bpf_snprintf's format is a constant: the kernel checks it at load time against the number
+ * of arguments the call passes (check_bpf_snprintf_call).
+ */
+static int check_bpf_snprintf_call(struct nb_verifier_env *env)
+{
+	const struct nb_reg_state *fmt_reg = &cur_regs(env)[BPF_REG_3];
+	const struct nb_reg_state *len_reg = &cur_regs(env)[BPF_REG_5];
+	u32 num_args = (u32)(len_reg->var_off.value / 8);
+	u64 addr;
+
+	if (nb_map_direct_value_addr(fmt_reg->map_ptr, 0, &addr)) {
+		verbose(env, "failed to retrieve map value address\n");
+		return -EFAULT;
+	}
+	addr += (u64)(s64)(fmt_reg->off + (s32)fmt_reg->var_off.value);
+	if (nb_bprintf_check((const char *)(uintptr_t)addr, num_args)) {
+		verbose(env, "Invalid format string\n");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int check_func_arg(struct nb_verifier_env *env, u32 arg, const struct nb_func_proto *fn,
@@ -533,6 +557,11 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 	record_func_map(env, *insn_idx, meta.map_ptr);
 	if (meta.release_ref) {
 		err = release_reference(env, meta.release_ref);
+		if (err)
+			return err;
+	}
+	if (func_id == BPF_FUNC_snprintf) {
+		err = check_bpf_snprintf_call(env);
 		if (err)
 			return err;
 	}
