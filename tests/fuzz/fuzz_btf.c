@@ -20,6 +20,9 @@
 #include <netbpf/object.h>
 #include <netbpf/prog.h>
 
+/* The most memory the maps of one input may ask for: 16 MiB. */
+#define FUZZ_MAP_BYTES_MAX (16u << 20)
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static unsigned char *tmpl;
@@ -88,6 +91,24 @@ static unsigned char *build_object(const uint8_t *btf, size_t btf_len, const uin
 	return obj;
 }
 
+/*
+ * Maps the fuzzed BTF may size to gigabytes are created as the kernel would create them, but
+ * filling that memory is all the run would do: keep such objects out of load.
+ */
+static bool maps_fit(const struct nb_object *obj)
+{
+	struct nb_object_map *map;
+
+	nb_object_for_each_map(map, obj) {
+		uint64_t bytes = (uint64_t)nb_object_map_max_entries(map) *
+				 (nb_object_map_key_size(map) + nb_object_map_value_size(map));
+
+		if (bytes > FUZZ_MAP_BYTES_MAX)
+			return false;
+	}
+	return true;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct nb_log log = { 0 };
@@ -109,7 +130,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!elf)
 		return 0;
 	if (nb_object_open_mem(elf, elf_size, &open_opts, &obj) == 0) {
-		if (nb_object_load(obj, &load_opts) && (!nb_log_text(&log) || !nb_log_text(&log)[0]))
+		if (maps_fit(obj) && nb_object_load(obj, &load_opts) && (!nb_log_text(&log) || !nb_log_text(&log)[0]))
 			__builtin_trap();	/* a refusal says why */
 		nb_object_close(obj);
 	} else if (!nb_log_text(&log) || !nb_log_text(&log)[0]) {

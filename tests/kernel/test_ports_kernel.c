@@ -291,10 +291,12 @@ static struct nb_port *open_port(const char *kind, const char *words)
 
 /*
  * A UDP datagram of the namespace's own stack leaves veth0 with its checksum left to the device
- * (CHECKSUM_PARTIAL: veth offers checksum offload); the port completes it on receive, so the
- * frame read from veth1 carries a valid checksum.
+ * (CHECKSUM_PARTIAL: veth offers checksum offload); the port receives it with its
+ * virtio_net_hdr and keeps it partial, as the kernel's skb is, with csum_start at the UDP header
+ * and csum_offset at its checksum field; completed in software (skb_checksum_help), the frame
+ * carries a valid checksum.
  */
-NB_TEST(ports_afpacket_completes_partial_checksums)
+NB_TEST(ports_afpacket_keeps_partial_checksums)
 {
 	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons(9) };
 	struct ifreq ifr = { 0 };
@@ -335,6 +337,11 @@ NB_TEST(ports_afpacket_completes_partial_checksums)
 				u16 udp_proto = htons(IPPROTO_UDP);
 
 				NB_ASSERT_MEM_EQ(d + 42, payload, sizeof(payload));
+				NB_ASSERT_EQ(pkts[k]->ip_summed, NB_CHECKSUM_PARTIAL);
+				NB_ASSERT_EQ(nb_pkt_checksum_start_offset(pkts[k]), 34);
+				NB_ASSERT_EQ(pkts[k]->csum_offset, 6);
+				NB_ASSERT_EQ(nb_pkt_checksum_help(pkts[k]), 0);
+				NB_ASSERT_EQ(pkts[k]->ip_summed, NB_CHECKSUM_NONE);
 				NB_ASSERT(d[40] || d[41]);	/* a checksum is there */
 				/* pseudo header + UDP header and data: all ones when valid */
 				sum = nb_csum_partial(d + 26, 8, 0);
@@ -381,10 +388,11 @@ NB_TEST(ports_afpacket_queues_fanout)
 }
 
 /*
- * With a 9000-byte MTU the kernel delivers frames longer than a packet buffer holds: they are
- * dropped and counted as too_big (port and device), never cut; the frames around them pass.
+ * With a 9000-byte MTU the kernel delivers frames longer than a packet buffer holds: they come
+ * through recvmsg beside the ring and arrive whole, their tail in fragments, between the frames
+ * around them; none is cut or counted too_big.
  */
-NB_TEST(ports_afpacket_too_big_counted)
+NB_TEST(ports_afpacket_big_frames_whole)
 {
 	static u8 big[5000];
 	struct nb_port_queue_stats q;
@@ -410,12 +418,12 @@ NB_TEST(ports_afpacket_too_big_counted)
 		nb_worker_poll(devs, 1);
 		nb_dev_stats_read(devs[0], &s);
 	} while (s.rx_packets + s.drops[NB_DROP_TOO_BIG] < 3 && now_ms() < deadline);
-	NB_ASSERT_EQ(s.rx_packets, 2);
-	NB_ASSERT_EQ(s.drops[NB_DROP_TOO_BIG], 1);
+	NB_ASSERT_EQ(s.rx_packets, 3);
+	NB_ASSERT_EQ(s.drops[NB_DROP_TOO_BIG], 0);
 	NB_ASSERT_EQ(nb_port_queue_stats(devs[0]->port, 0, &q), 0);
-	NB_ASSERT_EQ(q.rx_too_big, 1);
-	/* the rx bytes are those of the two small frames: nothing truncated got through */
-	NB_ASSERT_EQ(s.rx_bytes, make_frame(big, 0, false) + make_frame(big, 1, false));
+	NB_ASSERT_EQ(q.rx_too_big, 0);
+	/* every byte of the three frames arrived */
+	NB_ASSERT_EQ(s.rx_bytes, sizeof(big) + make_frame(big, 0, false) + make_frame(big, 1, false));
 	close(fd);
 	finish();
 }
