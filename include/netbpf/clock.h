@@ -26,7 +26,10 @@ int nb_deterministic_enable(const struct nb_deterministic_opts *opts);
 /* Back to the system clocks and unpredictable random numbers. */
 void nb_deterministic_disable(void);
 bool nb_deterministic_enabled(void);
-/* The datapath calls this once per packet: advances the virtual clock. */
+/*
+ * The datapath calls this once per packet a device receives (and a test run once per run):
+ * it advances the virtual clock by one step.
+ */
 void nb_clock_packet_tick(void);
 
 /* What the helpers return. */
@@ -35,6 +38,11 @@ __u64 nb_ktime_get_boot_ns(void);	/* CLOCK_BOOTTIME */
 __u64 nb_ktime_get_coarse_ns(void);	/* CLOCK_MONOTONIC_COARSE */
 __u64 nb_ktime_get_tai_ns(void);	/* CLOCK_TAI */
 __u64 nb_jiffies64(void);
+/*
+ * The time of day for timestamps in output files (pcap records): CLOCK_REALTIME, or in the
+ * deterministic mode the virtual clock, so that two runs write the same bytes.
+ */
+__u64 nb_realtime_ns(void);
 __u32 nb_prandom_u32(void);
 
 #endif /* NETBPF_CLOCK_H */

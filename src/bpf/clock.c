@@ -106,6 +106,13 @@ __u64 nb_ktime_get_coarse_ns(void)
 	return ns - ns % (NSEC_PER_SEC / NB_HZ);
 }
 
+__u64 nb_realtime_ns(void)
+{
+	if (nb_deterministic_enabled())
+		return __atomic_load_n(&virtual_ns, __ATOMIC_RELAXED);
+	return clock_ns(CLOCK_REALTIME);
+}
+
 __u64 nb_jiffies64(void)
 {
 	return NB_INITIAL_JIFFIES + nb_ktime_get_coarse_ns() / (NSEC_PER_SEC / NB_HZ);

@@ -103,6 +103,12 @@ struct nb_json;
 void nb_cli_print_map_text(const struct nb_object_map *m);
 void nb_cli_print_map_json(struct nb_json *j, const struct nb_object_map *m);
 
+/*
+ * --deterministic SEED: the virtual clock (a step per received packet) and random streams
+ * seeded by SEED, so that a run replays byte for byte; -EINVAL (said on stderr) for a bad seed.
+ */
+int nb_cli_deterministic(const char *seed);
+
 /* "netbpf: " + message on stderr. */
 void nb_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

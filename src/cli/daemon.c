@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * netbpf daemon [--name NAME] [--workers N] [--bpf-stats] [--set VAR=VALUE]... [SCRIPT]
+ * netbpf daemon [--name NAME] [--workers N] [--bpf-stats] [--deterministic SEED]
+ *               [--set VAR=VALUE]... [SCRIPT]
  *
  * Holds a datapath until SIGTERM or SIGINT: executes SCRIPT (if any), starts the workers and
  * serves its control socket (DIR/NAME.sock, NAME "default" unless given; see control.h for
@@ -39,6 +40,7 @@ struct daemon_opts {
 	const char *script;
 	unsigned int workers;
 	bool bpf_stats;
+	bool deterministic;	/* --deterministic SEED */
 	const char *sets[MAX_SETS];
 	int set_cnt;
 };
@@ -67,7 +69,7 @@ static double now_s(void)
 static int usage(void)
 {
 	fprintf(stderr, "Usage: netbpf daemon [--name NAME] [--workers N] [--bpf-stats] "
-			"[--set VAR=VALUE]... [SCRIPT]\n");
+			"[--deterministic SEED] [--set VAR=VALUE]... [SCRIPT]\n");
 	return NB_EXIT_USAGE;
 }
 
@@ -90,6 +92,10 @@ static int parse_args(int argc, char **argv, struct daemon_opts *o)
 			o->workers = n;
 		} else if (!strcmp(w, "--bpf-stats")) {
 			o->bpf_stats = true;
+		} else if (!strcmp(w, "--deterministic") && i + 1 < argc) {
+			if (nb_cli_deterministic(argv[++i]))
+				return NB_EXIT_USAGE;
+			o->deterministic = true;
 		} else if (!strcmp(w, "--set") && i + 1 < argc) {
 			if (!strchr(argv[++i], '=') || o->set_cnt >= MAX_SETS) {
 				nb_cli_error("Error: argument \"%s\" is wrong: --set takes "
@@ -101,9 +107,16 @@ static int parse_args(int argc, char **argv, struct daemon_opts *o)
 			o->script = w;
 		} else {
 			nb_cli_error("Error: argument \"%s\" is wrong: expected SCRIPT, --name "
-				     "NAME, --workers N, --bpf-stats or --set VAR=VALUE", w);
+				     "NAME, --workers N, --bpf-stats, --deterministic SEED or --set "
+				     "VAR=VALUE", w);
 			return NB_EXIT_USAGE;
 		}
+	}
+	/* two workers share the virtual clock in the order the scheduler runs them */
+	if (o->deterministic && o->workers > 1) {
+		nb_cli_error("Error: --deterministic replays one worker's run: it excludes "
+			     "--workers N above 1");
+		return NB_EXIT_USAGE;
 	}
 	return 0;
 }

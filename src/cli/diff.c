@@ -25,7 +25,7 @@ static int diff_usage(void)
 	fprintf(stderr, "Usage: netbpf diff OBJ [sec SECTION] [program NAME] "
 			"[--type tc|xdp|socket] --pcap-in FILE\n"
 			"                   [--ctx-in FILE] [--map NAME=FILE]... "
-			"[--max-entries MAP=N]...\n");
+			"[--max-entries MAP=N]... [--deterministic SEED]\n");
 	return NB_EXIT_USAGE;
 }
 
@@ -68,6 +68,9 @@ int cmd_diff(int argc, char **argv)
 		}
 		if (!strcmp(a, "sec") || !strcmp(a, "section")) {
 			opts.section = argv[++i];
+		} else if (!strcmp(a, "--deterministic")) {
+			if (nb_cli_deterministic(argv[++i]))
+				goto out;
 		} else if (!strcmp(a, "program") || !strcmp(a, "prog")) {
 			opts.prog_name = argv[++i];
 		} else if (!strcmp(a, "--type") || !strcmp(a, "type")) {
@@ -93,7 +96,7 @@ int cmd_diff(int argc, char **argv)
 			map_cnt++;
 		} else {
 			nb_cli_error("argument \"%s\" is wrong: expected sec, program, --type, "
-				     "--pcap-in, --ctx-in, --map or --max-entries", a);
+				     "--pcap-in, --ctx-in, --map, --max-entries or --deterministic", a);
 			goto out;
 		}
 	}

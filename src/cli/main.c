@@ -8,10 +8,14 @@
  * -n does. With a daemon (-D NAME, $NETBPF_DAEMON, or one named "default" running), the words
  * that act on a datapath go to it (client.c); the others always act in this process.
  */
+#include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <netbpf/clock.h>
 
 #include "cli/cli.h"
 #include "ctl/args.h"
@@ -54,6 +58,21 @@ static bool nb_cli_for_daemon(const char *word, int argc, char **argv)
 	if (!strcmp(word, "prog"))
 		return argc >= 1 && (nb_matches(argv[0], "show") || nb_matches(argv[0], "list"));
 	return false;
+}
+
+int nb_cli_deterministic(const char *seed)
+{
+	struct nb_deterministic_opts opts = { .sz = sizeof(opts) };
+	char *end;
+
+	errno = 0;
+	opts.seed = strtoull(seed, &end, 0);
+	if (errno || !seed[0] || *end || seed[0] == '-') {
+		nb_cli_error("argument \"%s\" is wrong: --deterministic takes a seed (a number)",
+			     seed);
+		return -EINVAL;
+	}
+	return nb_deterministic_enable(&opts);
 }
 
 void nb_cli_error(const char *fmt, ...)

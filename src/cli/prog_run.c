@@ -3,7 +3,7 @@
  * netbpf prog run OBJ [sec S] [--type tc|xdp|socket] [--set NAME=VALUE]...
  *                     [--max-entries MAP=N]... (--data-in FILE | --pcap-in FILE)
  *                     [--pcap-out FILE] [--ctx-in FILE] [--ctx-out FILE] [--repeat N]
- *                     [--map NAME=FILE]... [--maps]
+ *                     [--map NAME=FILE]... [--maps] [--deterministic SEED]
  *
  * BPF_PROG_TEST_RUN's twin (nb_prog_test_run) on every packet, with the side effects kept: maps
  * preloaded by --map stay updated from packet to packet, and each verdict sends the resulting
@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include <linux/pkt_cls.h>
+#include <netbpf/clock.h>
 #include <netbpf/dev.h>
 #include <netbpf/map.h>
 #include <netbpf/prog.h>
@@ -84,7 +85,8 @@ static int run_usage(void)
 			"[--set NAME=VALUE]... [--max-entries MAP=N]...\n"
 			"                     (--data-in FILE | --pcap-in FILE) [--pcap-out FILE] "
 			"[--ctx-in FILE] [--ctx-out FILE]\n"
-			"                     [--repeat N] [--map NAME=FILE]... [--maps]\n");
+			"                     [--repeat N] [--map NAME=FILE]... [--maps]\n"
+			"                     [--deterministic SEED]\n");
 	return NB_EXIT_USAGE;
 }
 
@@ -119,6 +121,9 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct nb_log *
 		v = argv[++i];
 		if (!strcmp(w, "sec") || !strcmp(w, "section")) {
 			a->o.section = v;
+		} else if (!strcmp(w, "--deterministic")) {
+			if (nb_cli_deterministic(v))
+				return NB_EXIT_USAGE;
 		} else if (!strcmp(w, "--type") || !strcmp(w, "type")) {
 			if (nb_cli_prog_type(v, &a->o.type))
 				return NB_EXIT_USAGE;
@@ -158,7 +163,7 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct nb_log *
 		} else {
 			nb_cli_error("argument \"%s\" is wrong: expected sec, --type, --set, "
 				     "--max-entries, --data-in, --pcap-in, --pcap-out, --ctx-in, "
-				     "--ctx-out, --repeat, --map or --maps", w);
+				     "--ctx-out, --repeat, --map, --maps or --deterministic", w);
 			return NB_EXIT_USAGE;
 		}
 	}
@@ -203,12 +208,10 @@ static int preload(struct run_args *a)
 	return 0;
 }
 
+/* The pcapng timestamps: the time of day, or the virtual clock (--deterministic). */
 static u64 now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
+	return nb_realtime_ns();
 }
 
 /* The port of devices if2..if16: what a program sends out of them goes to the output. */

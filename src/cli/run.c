@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * netbpf run [SCRIPT] [--duration S | --packets N] [--workers N] [--set VAR=VALUE]... [--maps]
- *            [--pool-packets N]
+ *            [--pool-packets N] [--deterministic SEED]
  *
  * Executes a script of link/tc/ip lines (src/ctl), then runs the datapath (netbpf/datapath.h:
  * worker threads that own the devices' receive queues); the main thread watches the counters,
@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <netbpf/clock.h>
 #include <netbpf/datapath.h>
 #include <netbpf/dev.h>
 #include <netbpf/percpu.h>
@@ -80,6 +81,7 @@ struct run_opts {
 	const char *sets[MAX_SETS];
 	int set_cnt;
 	bool print_maps;	/* --maps */
+	bool deterministic;	/* --deterministic SEED */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -142,12 +144,16 @@ static bool parse_run_args(int argc, char **argv, struct run_opts *o)
 					     "count", argv[i]);
 				return false;
 			}
+		} else if (!strcmp(w, "--deterministic") && i + 1 < argc) {
+			if (nb_cli_deterministic(argv[++i]))
+				return false;
+			o->deterministic = true;
 		} else if (w[0] != '-' && !o->script) {
 			o->script = w;
 		} else {
 			nb_cli_error("Error: argument \"%s\" is wrong: expected SCRIPT, --duration S, "
-				     "--packets N, --workers N, --set VAR=VALUE, --maps or "
-				     "--pool-packets N", w);
+				     "--packets N, --workers N, --set VAR=VALUE, --maps, "
+				     "--pool-packets N or --deterministic SEED", w);
 			return false;
 		}
 	}
@@ -340,6 +346,7 @@ static int run_datapath(const struct run_opts *o, const char *shows, bool *ok)
 					  .packets = o->packets };
 	bool tty = isatty(STDOUT_FILENO) && !nb_cli.json;
 	double start = now_s(), last_live = start;
+	u64 vstart = nb_ktime_get_ns();	/* the virtual clock, in the deterministic mode */
 	struct nb_datapath *dp = NULL;
 	struct nb_log log = { 0 };
 	struct nb_ctl_rates rates;
@@ -403,6 +410,9 @@ static int run_datapath(const struct run_opts *o, const char *shows, bool *ok)
 		struct nb_ctl_summary_opts so = { .secs = now_s() - start, .shows = shows,
 						  .extra = run_extra, .ctx = &end };
 
+		/* how long the run took on the clock the programs saw */
+		if (nb_deterministic_enabled())
+			so.secs = (nb_ktime_get_ns() - vstart) / 1e9;
 		if (nb_cli.json && !shows)
 			so.shows = "";
 		nb_ctl_summary(&ctl, &so);
@@ -430,6 +440,13 @@ int cmd_run(int argc, char **argv)
 		return NB_EXIT_USAGE;
 	}
 	nb_pkt_pool_set_max(o.pool_packets);
+	/* what a wall-clock limit or a second worker lets through varies from run to run */
+	if (o.deterministic && (o.duration || o.workers > 1)) {
+		nb_cli_error("Error: --deterministic replays one worker's run: it excludes %s",
+			     o.duration ? "--duration (give --packets N or generator counts)" :
+					  "--workers N above 1");
+		return NB_EXIT_USAGE;
+	}
 	status = nb_set_nr_cpus(o.workers);
 	if (status) {
 		nb_cli_error("Error: cannot use %u workers: %s", o.workers, strerror(-status));

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <netbpf/clock.h>
 #include <netbpf/datapath.h>
 #include <netbpf/dev.h>
 #include <netbpf/tc.h>
@@ -159,6 +160,7 @@ static void summary_actions(FILE *out, struct nb_json *j)
 
 static void summary_workers(FILE *out, struct nb_json *j, struct nb_datapath *dp)
 {
+	bool replay = nb_deterministic_enabled();
 	struct nb_datapath_worker_info wi;
 
 	if (j)
@@ -171,15 +173,23 @@ static void summary_workers(FILE *out, struct nb_json *j, struct nb_datapath *dp
 			nb_json_uint(j, "worker", w);
 			nb_json_int(j, "cpu", wi.cpu);
 			nb_json_uint(j, "queues", wi.nr_queues);
-			nb_json_uint(j, "rounds", wi.rounds);
-			nb_json_uint(j, "idle_rounds", wi.idle_rounds);
+			/* rounds go with the wall clock: a replay (deterministic) leaves them out */
+			if (!replay) {
+				nb_json_uint(j, "rounds", wi.rounds);
+				nb_json_uint(j, "idle_rounds", wi.idle_rounds);
+			}
 			nb_json_uint(j, "packets", wi.packets);
 			nb_json_end_object(j);
 			continue;
 		}
-		fprintf(out, "  worker %-3u cpu %-4d queues %-4u %14llu rounds %14llu idle "
-			"%14llu pkts\n", w, wi.cpu, wi.nr_queues, (unsigned long long)wi.rounds,
-			(unsigned long long)wi.idle_rounds, (unsigned long long)wi.packets);
+		if (replay)
+			fprintf(out, "  worker %-3u cpu %-4d queues %-4u %14llu pkts\n", w, wi.cpu,
+				wi.nr_queues, (unsigned long long)wi.packets);
+		else
+			fprintf(out, "  worker %-3u cpu %-4d queues %-4u %14llu rounds %14llu idle "
+				"%14llu pkts\n", w, wi.cpu, wi.nr_queues,
+				(unsigned long long)wi.rounds, (unsigned long long)wi.idle_rounds,
+				(unsigned long long)wi.packets);
 	}
 	if (j)
 		nb_json_end_array(j);

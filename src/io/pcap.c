@@ -18,6 +18,8 @@
 #include <sys/time.h>
 #include <pcap/pcap.h>
 
+#include <netbpf/clock.h>
+
 #include "io/pcap.h"
 #include "io/port.h"
 #include "net/dev.h"
@@ -67,7 +69,10 @@ void nb_pcap_writer_write(struct nb_pcap_writer *w, const struct nb_pkt *pkt)
 		hdr.ts.tv_sec = (time_t)(pkt->tstamp / 1000000000ull);
 		hdr.ts.tv_usec = (suseconds_t)(pkt->tstamp % 1000000000ull / 1000);
 	} else {
-		gettimeofday(&hdr.ts, NULL);
+		u64 now = nb_realtime_ns();	/* the virtual clock in the deterministic mode */
+
+		hdr.ts.tv_sec = (time_t)(now / 1000000000ull);
+		hdr.ts.tv_usec = (suseconds_t)(now % 1000000000ull / 1000);
 	}
 	hdr.caplen = pkt->len;
 	hdr.len = pkt->len;

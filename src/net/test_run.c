@@ -14,6 +14,7 @@
 #include <linux/if_ether.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <netbpf/clock.h>
 #include <netbpf/percpu.h>
 #include <netbpf/prog.h>
 #include <netbpf/test_run.h>
@@ -92,12 +93,10 @@ static int test_finish(struct nb_test_run_opts *opts, const void *data, u32 size
 	return err;
 }
 
+/* CLOCK_MONOTONIC; the virtual clock in the deterministic mode, where a run takes no time. */
 static u64 now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	return nb_ktime_get_ns();
 }
 
 /* Runs between two quiescent points of the repeat loop (bpf_test_timer_continue's resched). */
@@ -411,6 +410,8 @@ int nb_prog_test_run(const struct nb_prog *prog, struct nb_test_run_opts *opts)
 {
 	if (!opts || opts->sz < offsetofend(struct nb_test_run_opts, duration))
 		return -EINVAL;
+	/* each test run is a packet received: the deterministic mode's clock moves a step */
+	nb_clock_packet_tick();
 	switch (prog->type) {
 	case BPF_PROG_TYPE_SOCKET_FILTER:
 	case BPF_PROG_TYPE_SCHED_CLS:

@@ -120,16 +120,35 @@ void nb_worker_set_xdp_hooks(const struct nb_worker_xdp_hooks *hooks)
 	xdp_hooks = *hooks;
 }
 
-void nb_worker_receive_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n)
+/* [XDP hook] the XDP layer keeps the XDP_PASS packets and takes the others */
+static unsigned int xdp_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n)
 {
-	/* [XDP hook] the XDP layer keeps the XDP_PASS packets and takes the others */
-	if (xdp_hooks.burst)
-		n = xdp_hooks.burst(dev, pkts, n);
-	burst_coarse_ns = nb_ktime_get_coarse_ns();
+	return xdp_hooks.burst ? xdp_hooks.burst(dev, pkts, n) : n;
+}
+
+static void netif_burst(struct nb_pkt **pkts, unsigned int n)
+{
 	for (unsigned int i = 0; i < n; i++) {
 		if (i + 1 < n)
 			__builtin_prefetch(pkts[i + 1]->data);
 		nb_netif_receive(pkts[i]);
+	}
+}
+
+void nb_worker_receive_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n)
+{
+	burst_coarse_ns = nb_ktime_get_coarse_ns();
+	if (likely(!nb_deterministic_enabled())) {
+		netif_burst(pkts, xdp_burst(dev, pkts, n));
+	} else {
+		/*
+		 * The deterministic mode's virtual clock moves a step per received packet and
+		 * stands still while that packet's XDP and tc programs run: one at a time.
+		 */
+		for (unsigned int i = 0; i < n; i++) {
+			nb_clock_packet_tick();
+			netif_burst(&pkts[i], xdp_burst(dev, &pkts[i], 1));
+		}
 	}
 	burst_coarse_ns = 0;
 }

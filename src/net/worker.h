@@ -28,7 +28,10 @@ struct nb_worker_xdp_hooks {
 /* Set by the XDP layer at start-up (NULL members: no XDP). */
 void nb_worker_set_xdp_hooks(const struct nb_worker_xdp_hooks *hooks);
 
-/* The receive path of one burst from dev, after the XDP hook. */
+/*
+ * The receive path of one burst from dev, the XDP hook first. In the deterministic mode it
+ * takes the packets one at a time, advancing the virtual clock a step for each.
+ */
 void nb_worker_receive_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n);
 /*
  * The coarse clock as the current burst began, the twin of reading jiffies: the time actions

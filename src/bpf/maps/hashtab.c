@@ -17,6 +17,8 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include <netbpf/clock.h>
+
 #include "bpf/maps/hashtab.h"
 #include "bpf/maps/jhash.h"
 #include "bpf/maps/gen_lookup.h"
@@ -123,8 +125,11 @@ int nb_htab_map_alloc(const struct nb_map *attr, struct nb_map **mapp, struct nb
 	htab->elem_size = sizeof(struct htab_elem) + htab->value_off + value_bytes;
 	htab->n_buckets = roundup_pow_of_two(htab->map.max_entries);
 	htab->storage_refs = 1;
-	if (!(attr->map_flags & BPF_F_ZERO_SEED) &&
-	    getrandom(&htab->hashrnd, sizeof(htab->hashrnd), 0) != sizeof(htab->hashrnd))
+	/* the deterministic mode's seeded stream makes the walk order replay too */
+	if (!(attr->map_flags & BPF_F_ZERO_SEED) && nb_deterministic_enabled())
+		htab->hashrnd = nb_prandom_u32();
+	else if (!(attr->map_flags & BPF_F_ZERO_SEED) &&
+		 getrandom(&htab->hashrnd, sizeof(htab->hashrnd), 0) != sizeof(htab->hashrnd))
 		htab->hashrnd = (u32)(uintptr_t)htab ^ 0x9e3779b9U;
 	pthread_mutex_init(&htab->lock, NULL);
 	pthread_mutex_init(&htab->free_lock, NULL);
