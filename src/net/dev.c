@@ -301,7 +301,8 @@ unsigned int nb_dev_list(struct nb_dev **devs, unsigned int max)
 	unsigned int n = 0;
 
 	pthread_mutex_lock(&dev_lock);
-	for (u32 i = 1; i <= NB_DEV_MAX_IFINDEX && dev_table; i++) {
+	/* no ifindex above the highest ever given is taken: a daemon lists per command */
+	for (u32 i = 1; i <= max_ifindex && dev_table; i++) {
 		struct nb_dev *dev = dev_table[i];
 
 		if (!dev)
