@@ -75,7 +75,7 @@ struct nb_datapath {
 	bool stop;		/* the workers end */
 	bool stop_gens;		/* generators make no more frames */
 	u64 packets;		/* the budget the run started with; 0: none */
-	long long gen_budget;	/* frames generators may still make; -1: no limit */
+	long long gen_budget;	/* frames generators may still make (with packets) */
 	u64 looked_sum;		/* device counters at the previous look */
 	bool looked;
 	struct dp_worker *workers;
@@ -105,7 +105,11 @@ static unsigned int gen_burst(struct nb_datapath *dp, const struct dp_queue *q,
 	long long left;
 	unsigned int k;
 
-	if (__atomic_load_n(&dp->gen_budget, __ATOMIC_RELAXED) < 0)
+	/*
+	 * Whether there is a budget is fixed at create: the budget itself dips below zero while
+	 * another worker holds a reservation it has not given back, which is not "no limit".
+	 */
+	if (!dp->packets)
 		return nb_dev_rx_queue_burst(q->dev, q->queue, pkts, NB_BURST);
 	left = __atomic_sub_fetch(&dp->gen_budget, NB_BURST, __ATOMIC_ACQ_REL) + NB_BURST;
 	if (left <= 0) {
@@ -236,7 +240,7 @@ int nb_datapath_create(const struct nb_datapath_opts *opts, struct nb_datapath *
 	dp->nr_workers = nr;
 	dp->flags = opts ? opts->flags : 0;
 	dp->packets = opts ? opts->packets : 0;
-	dp->gen_budget = dp->packets ? (long long)dp->packets : -1;
+	dp->gen_budget = (long long)dp->packets;
 	for (unsigned int i = 0; i < nr; i++) {
 		dp->workers[i].dp = dp;
 		dp->workers[i].index = i;
