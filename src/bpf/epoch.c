@@ -51,6 +51,8 @@ static u64 fence_word;
 
 /* Reclaim without being asked once this many objects wait. */
 #define EPOCH_RECLAIM_BATCH 256
+/* A writer outside the datapath waits for a grace period once this many wait (throttle). */
+#define EPOCH_BACKLOG_MAX 4096
 
 static void reader_release(void *arg)
 {
@@ -247,6 +249,18 @@ void nb_epoch_maybe_reclaim(void)
 {
 	if (__atomic_load_n(&limbo_cnt, __ATOMIC_RELAXED) >= EPOCH_RECLAIM_BATCH)
 		nb_epoch_reclaim();
+}
+
+void nb_epoch_throttle(void)
+{
+	const struct epoch_reader *r = self;
+
+	/* A reader cannot wait for a grace period: it would wait for itself. */
+	if (__atomic_load_n(&limbo_cnt, __ATOMIC_RELAXED) >= EPOCH_BACKLOG_MAX &&
+	    (!r || (!r->online && !r->nest)))
+		nb_epoch_synchronize();
+	else
+		nb_epoch_maybe_reclaim();
 }
 
 void nb_epoch_synchronize(void)

@@ -45,6 +45,14 @@ unsigned int nb_epoch_reclaim(void);
 /* nb_epoch_reclaim once enough objects wait; writers call it after dropping their locks. */
 void nb_epoch_maybe_reclaim(void);
 /*
+ * For writers outside the datapath (userspace map updates and deletes), after dropping their
+ * locks: nb_epoch_maybe_reclaim, and once thousands of objects wait, a wait for a grace period,
+ * so that a control thread updating a map in a loop cannot outrun the workers' quiescent
+ * points and take memory without bound (RCU's answer to a callback flood). Never waits in a
+ * read-side section or on an online worker.
+ */
+void nb_epoch_throttle(void);
+/*
  * Wait until every reader other than the calling thread has passed a quiescent point, then run
  * the callbacks that became safe. The calling thread must hold no pointer it read before.
  */

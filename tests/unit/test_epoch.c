@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Epoch reclamation: a retired object outlives every reader that might hold it. */
 #include <pthread.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -185,4 +186,64 @@ NB_TEST(epoch_reclaim_scan_bounds_itself)
 	nb_epoch_barrier();
 	pthread_attr_destroy(&attr);
 	NB_ASSERT_EQ(early, 0);	/* freed while this thread's section held it */
+}
+
+/*
+ * A control thread that retires objects faster than the workers pass quiescent points (a map
+ * updated in a loop) waits for a grace period once thousands wait, instead of piling them up:
+ * nb_epoch_throttle. An online worker inside a round holds every object; the throttle lets the
+ * control thread go only after the worker's next quiescent point freed them all. The worker
+ * itself never waits in the throttle: it would wait for itself.
+ */
+#define THROTTLE_OBJS 5000
+
+struct slow_worker {
+	volatile int entered, stop;
+};
+
+static void *slow_worker(void *arg)
+{
+	struct slow_worker *w = arg;
+
+	nb_epoch_online();
+	__atomic_store_n(&w->entered, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) {
+		usleep(5000);	/* a long round */
+		nb_epoch_quiescent();
+	}
+	nb_epoch_offline();
+	return NULL;
+}
+
+NB_TEST(epoch_throttle_bounds_the_backlog)
+{
+	static struct obj objs[THROTTLE_OBJS];
+	struct slow_worker w = { 0 };
+	pthread_t t;
+	int freed = 0;
+
+	/* an online reader (this thread, as a worker) is never made to wait */
+	nb_epoch_online();
+	for (int i = 0; i < THROTTLE_OBJS; i++)
+		nb_epoch_call(&objs[i].head, obj_free);
+	nb_epoch_throttle();
+	NB_ASSERT_EQ(nb_epoch_pending(), THROTTLE_OBJS);
+	nb_epoch_offline();
+	nb_epoch_barrier();
+	memset(objs, 0, sizeof(objs));
+
+	NB_ASSERT_EQ(pthread_create(&t, NULL, slow_worker, &w), 0);
+	while (!__atomic_load_n(&w.entered, __ATOMIC_ACQUIRE))
+		usleep(100);
+	for (int i = 0; i < THROTTLE_OBJS; i++)
+		nb_epoch_call(&objs[i].head, obj_free);
+	/* the worker, inside its round, may hold them all: the throttle waits for its next
+	 * quiescent point */
+	nb_epoch_throttle();
+	for (int i = 0; i < THROTTLE_OBJS; i++)
+		freed += objs[i].freed;
+	NB_ASSERT_EQ(freed, THROTTLE_OBJS);
+	NB_ASSERT_EQ(nb_epoch_pending(), 0);
+	__atomic_store_n(&w.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
 }

@@ -409,7 +409,7 @@ int nb_map_update_elem(struct nb_map *map, const void *key, const void *value, _
 		err = map->ops->map_update_elem_sys(map, key, value, flags);
 	else
 		err = (int)map->ops->map_update_elem(map, key, value, flags);
-	nb_epoch_maybe_reclaim();
+	nb_epoch_throttle();
 	return err;
 }
 
@@ -425,7 +425,7 @@ int nb_map_delete_elem(struct nb_map *map, const void *key)
 	if (!map->ops->map_delete_elem)
 		return -EOPNOTSUPP;
 	err = (int)map->ops->map_delete_elem(map, key);
-	nb_epoch_maybe_reclaim();
+	nb_epoch_throttle();
 	return err;
 }
 
@@ -459,7 +459,7 @@ int nb_map_lookup_and_delete_elem(struct nb_map *map, const void *key, void *val
 	nb_epoch_read_lock();
 	err = map->ops->map_lookup_and_delete_elem_sys(map, key, value);
 	nb_epoch_read_unlock();
-	nb_epoch_maybe_reclaim();
+	nb_epoch_throttle();
 	return err;
 }
 
