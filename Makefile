@@ -5,6 +5,7 @@
 #   make demo       the default run on built-in in-memory ports
 #   make bench      benchmarks, side by side with the kernel where possible
 #   make fuzz       long fuzzing runs
+#   make soak       10^9 packets while the control plane changes what runs
 #   SANITIZE=1      build with ASan+UBSan (in build/asan); SANITIZE=thread: TSan
 #   TEST_JOBS=N     make check runs up to N tests at once (default 1: some tests are timed)
 
@@ -63,6 +64,8 @@ WHOLE_LIB := -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive
 NETBPF  := $(BUILD)/netbpf
 NBTEST  := $(BUILD)/nb-test
 NBBENCH := $(BUILD)/nb-bench
+NBSOAK  := $(BUILD)/nb-soak
+SOAK_PACKETS ?= 1000000000
 # Fuzz targets always live in build/fuzz, whatever BUILD is.
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=build/fuzz/%)
 FUZZ_TIME ?= 600
@@ -76,7 +79,7 @@ Q :=
 msg :=
 endif
 
-.PHONY: all check demo bench fuzz fuzz-build install clean deps
+.PHONY: all check demo bench fuzz fuzz-build soak install clean deps
 all: $(NETBPF) $(BPF_OBJS)
 
 deps: $(DEPS_OK)
@@ -118,13 +121,17 @@ $(NBBENCH): $(BENCH_OBJS) $(LIB)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(BENCH_OBJS) $(WHOLE_LIB) $(LDLIBS)
 
+$(NBSOAK): $(BUILD)/tests/soak/soak.o $(LIB)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(WHOLE_LIB) $(LDLIBS)
+
 # The plain check also fuzzes briefly (tests/cli/fuzz_*.sh, about 20 s each).
 ifeq ($(SANITIZE),)
 CHECK_FUZZ := fuzz-build
 endif
 
 # NETBPF_RUNDIR: daemons the tests start, and the commands they run, never meet a user's.
-check: $(NBTEST) $(NETBPF) $(BPF_OBJS) $(CHECK_FUZZ)
+check: $(NBTEST) $(NETBPF) $(NBSOAK) $(BPF_OBJS) $(CHECK_FUZZ)
 	$(Q)NB_BUILD=$(BUILD) NETBPF=$(abspath $(NETBPF)) NB_FUZZ_DIR=$(abspath build/fuzz) \
 		NETBPF_RUNDIR=$(abspath $(BUILD))/run $(NBTEST) -j $(TEST_JOBS) --scripts tests/cli
 
@@ -133,6 +140,10 @@ demo: $(NETBPF) $(BPF_OBJS)
 
 bench: $(NBBENCH) $(NETBPF) $(BPF_OBJS)
 	$(Q)NB_BUILD=$(BUILD) $(NBBENCH)
+
+# SOAK_PACKETS frames (10^9) while filters, XDP programs and a devmap entry change (tests/soak).
+soak: $(NBSOAK) $(BPF_OBJS)
+	$(Q)NB_BUILD=$(BUILD) $(NBSOAK) --packets $(SOAK_PACKETS)
 
 ifeq ($(SANITIZE),fuzz)
 build/fuzz/%: build/fuzz/tests/fuzz/%.o $(LIB)
@@ -165,4 +176,5 @@ clean:
 	rm -rf build
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BENCH_OBJS:.o=.d) \
+	 $(BUILD)/tests/soak/soak.d \
 	 $(BPF_OBJS:.o=.d) $(FUZZ_SRCS:%.c=build/fuzz/%.d)
