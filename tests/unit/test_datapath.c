@@ -181,12 +181,17 @@ NB_TEST(datapath_devices_change_while_running)
 		nb_dev_destroy(g3);
 		NB_ASSERT_EQ(nb_datapath_sync(dp), 0);
 	}
-	/* the drain stops the generators: first g2 makes its 5000, however slow the machine */
+	/*
+	 * The drain stops the generators: first g2 makes its 5000 and the paced g1 some frames,
+	 * however slow or fast the machine.
+	 */
 	for (int i = 0; i < 1000; i++) {
 		struct timespec nap = { .tv_nsec = 10 * 1000 * 1000 };
+		struct nb_dev_stats_total st1;
 
 		nb_dev_stats_read(g2, &st);
-		if (st.rx_packets >= 5000)
+		nb_dev_stats_read(g1, &st1);
+		if (st.rx_packets >= 5000 && st1.rx_packets > 0)
 			break;
 		nanosleep(&nap, NULL);
 	}
