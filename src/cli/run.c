@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * netbpf run [SCRIPT] [--duration S | --packets N] [--workers N] [--set VAR=VALUE]... [--maps]
- *            [--pool-packets N] [--deterministic SEED]
+ * netbpf run [SCRIPT] [--duration S | --packets N] [--workers N] [--no-pin] [--set VAR=VALUE]...
+ *            [--maps] [--pool-packets N] [--deterministic SEED]
  *
  * Executes a script of link/tc/ip lines (src/ctl), then runs the datapath (netbpf/datapath.h:
  * worker threads that own the devices' receive queues); the main thread watches the counters,
@@ -82,6 +82,7 @@ struct run_opts {
 	int set_cnt;
 	bool print_maps;	/* --maps */
 	bool deterministic;	/* --deterministic SEED */
+	bool no_pin;		/* --no-pin: the scheduler places the workers */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -144,6 +145,8 @@ static bool parse_run_args(int argc, char **argv, struct run_opts *o)
 					     "count", argv[i]);
 				return false;
 			}
+		} else if (!strcmp(w, "--no-pin")) {
+			o->no_pin = true;
 		} else if (!strcmp(w, "--deterministic") && i + 1 < argc) {
 			if (nb_cli_deterministic(argv[++i]))
 				return false;
@@ -152,7 +155,7 @@ static bool parse_run_args(int argc, char **argv, struct run_opts *o)
 			o->script = w;
 		} else {
 			nb_cli_error("Error: argument \"%s\" is wrong: expected SCRIPT, --duration S, "
-				     "--packets N, --workers N, --set VAR=VALUE, --maps, "
+				     "--packets N, --workers N, --no-pin, --set VAR=VALUE, --maps, "
 				     "--pool-packets N or --deterministic SEED", w);
 			return false;
 		}
@@ -343,7 +346,8 @@ static void run_extra(struct nb_ctl *ctl, struct nb_json *j, void *ctx)
 static int run_datapath(const struct run_opts *o, const char *shows, bool *ok)
 {
 	struct nb_datapath_opts dopts = { .sz = sizeof(dopts), .workers = o->workers,
-					  .packets = o->packets };
+					  .packets = o->packets,
+					  .flags = o->no_pin ? NB_DATAPATH_NO_PIN : 0 };
 	bool tty = isatty(STDOUT_FILENO) && !nb_cli.json;
 	double start = now_s(), last_live = start;
 	u64 vstart = nb_ktime_get_ns();	/* the virtual clock, in the deterministic mode */

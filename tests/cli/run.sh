@@ -44,6 +44,18 @@ for i in (1, 2, 3):
     assert dev["gen%d" % i]["rx_packets"] == 500, dev
     assert dev["sink%d" % i]["tx_packets"] == 500, dev
 ' || fail "seed-tc.tc: $out"
+# workers pinned to a CPU each (the default), or left to the scheduler with --no-pin
+echo "$out" | json '
+assert [w["cpu"] for w in d["workers"]] == sorted(set(w["cpu"] for w in d["workers"])), d
+assert len(d["workers"]) == 2 and all(w["cpu"] >= 0 for w in d["workers"]), d["workers"]
+' || fail "pinned workers: $out"
+out=$($NETBPF -j run "$SRC/examples/seed-tc.tc" --set COUNT=500 --workers 2 --no-pin) ||
+	fail "--no-pin exited $?: $out"
+echo "$out" | json '
+dev = {x["name"]: x for x in d["devices"]}
+assert all(dev["sink%d" % i]["tx_packets"] == 500 for i in (1, 2, 3)), dev
+assert [w["cpu"] for w in d["workers"]] == [-1, -1], d["workers"]
+' || fail "--no-pin: $out"
 
 # --packets ends an endless generator after exactly N; --duration after S seconds.
 printf 'link add g type gen count 0\nlink add s type sink\n' > "$tmp/endless.tc"
