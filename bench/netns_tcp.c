@@ -22,7 +22,8 @@
  * Everything runs in a forked child in a network namespace of its own; the namespaces A and B
  * are made with `ip netns` under names of the child's pid and deleted at the end.
  * NB_BENCH_SCALE scales the 5 s of each iperf3 run; NB_BENCH_PATHS=N measures the first N paths
- * only (the kernel's is the first); NB_BENCH_NOPIN leaves netbpf's workers unpinned.
+ * only (the kernel's is the first); NB_BENCH_NOPIN leaves every path's workers unpinned (the
+ * last two rows are afpacket's unpinned, as `netbpf run --no-pin` runs them).
  */
 #include <errno.h>
 #include <sched.h>
@@ -58,6 +59,7 @@ struct path {
 	const char *kind;	/* netbpf port kind; NULL: the kernel's tc */
 	const char *words;	/* the port's words after dev IFNAME */
 	unsigned int workers;
+	bool no_pin;		/* workers left to the scheduler (run --no-pin) */
 	double gbps[ROUNDS], rtt_avg[ROUNDS], rtt_min[ROUNDS], mpps[ROUNDS];
 	char skip[300];
 };
@@ -193,8 +195,8 @@ static struct nb_datapath *netbpf_start(const struct path *p, const char *ifa, c
 		nb_prog_put(prog);
 	}
 	dopts.log = &log;
-	/* NB_BENCH_NOPIN: workers left to the scheduler, to compare with the pinned default */
-	if (getenv("NB_BENCH_NOPIN"))
+	/* NB_BENCH_NOPIN: every path's workers left to the scheduler */
+	if (p->no_pin || getenv("NB_BENCH_NOPIN"))
 		dopts.flags |= NB_DATAPATH_NO_PIN;
 	if (nb_datapath_create(&dopts, &dp))
 		goto fail;
@@ -409,7 +411,7 @@ static void measure(struct path *p, unsigned int round, double seconds)
 	veths_down();
 	if (why[0])
 		snprintf(p->skip, sizeof(p->skip), "%s", why);
-	printf("  round %u %-26s %s%6.2f Gbit/s  rtt %.3f ms (min %.3f)  %.2f Mpps\n", round + 1,
+	printf("  round %u %-36s %s%6.2f Gbit/s  rtt %.3f ms (min %.3f)  %.2f Mpps\n", round + 1,
 	       p->name, p->skip[0] ? "SKIPPED: " : "", p->gbps[round], p->rtt_avg[round],
 	       p->rtt_min[round], p->mpps[round]);
 	if (p->skip[0])
@@ -440,6 +442,7 @@ static double best_min(const double *v)
 static void bench_child(void)
 {
 #define PATH(n, k, w, nw) { .name = n, .kind = k, .words = w, .workers = nw }
+#define PATH_NO_PIN(n, k, nw) { .name = n, .kind = k, .words = "", .workers = nw, .no_pin = true }
 	struct path paths[MAX_PATHS] = {
 		PATH("kernel tc bpf_redirect", NULL, "", 0),
 		PATH("netbpf afpacket, 1 worker", "afpacket", "", 1),
@@ -450,11 +453,16 @@ static void bench_child(void)
 		PATH("netbpf afxdp drv, 2 workers", "afxdp", "mode drv", 2),
 		PATH("netbpf tap, 1 worker", "tap", "", 1),
 		PATH("netbpf tap, 2 workers", "tap", "", 2),
+		PATH_NO_PIN("netbpf afpacket, 1 worker, no pin", "afpacket", 1),
+		PATH_NO_PIN("netbpf afpacket, 2 workers, no pin", "afpacket", 2),
 	};
+	const unsigned int nr_paths = 11;
+#undef PATH_NO_PIN
 #undef PATH
 	/* NB_BENCH_PATHS=N: the first N paths only (the kernel's is the first) */
 	const char *only = getenv("NB_BENCH_PATHS");
-	unsigned int n = only && atoi(only) > 0 && atoi(only) < 9 ? (unsigned int)atoi(only) : 9;
+	unsigned int n = only && atoi(only) > 0 && (unsigned int)atoi(only) < nr_paths ?
+			 (unsigned int)atoi(only) : nr_paths;
 	double seconds = 5 * nb_bench_scale();
 	const struct path *k = &paths[0];
 
