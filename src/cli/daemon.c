@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * netbpf daemon [--name NAME] [--workers N] [--bpf-stats] [--deterministic SEED]
+ * netbpf daemon [--name NAME] [--workers N] [--no-pin] [--bpf-stats] [--deterministic SEED]
  *               [--set VAR=VALUE]... [SCRIPT]
  *
  * Holds a datapath until SIGTERM or SIGINT: executes SCRIPT (if any), starts the workers and
@@ -41,6 +41,7 @@ struct daemon_opts {
 	unsigned int workers;
 	bool bpf_stats;
 	bool deterministic;	/* --deterministic SEED */
+	bool no_pin;		/* --no-pin: the scheduler places the workers */
 	const char *sets[MAX_SETS];
 	int set_cnt;
 };
@@ -68,8 +69,8 @@ static double now_s(void)
 
 static int usage(void)
 {
-	fprintf(stderr, "Usage: netbpf daemon [--name NAME] [--workers N] [--bpf-stats] "
-			"[--deterministic SEED] [--set VAR=VALUE]... [SCRIPT]\n");
+	fprintf(stderr, "Usage: netbpf daemon [--name NAME] [--workers N] [--no-pin] "
+			"[--bpf-stats] [--deterministic SEED] [--set VAR=VALUE]... [SCRIPT]\n");
 	return NB_EXIT_USAGE;
 }
 
@@ -92,6 +93,8 @@ static int parse_args(int argc, char **argv, struct daemon_opts *o)
 			o->workers = n;
 		} else if (!strcmp(w, "--bpf-stats")) {
 			o->bpf_stats = true;
+		} else if (!strcmp(w, "--no-pin")) {
+			o->no_pin = true;
 		} else if (!strcmp(w, "--deterministic") && i + 1 < argc) {
 			if (nb_cli_deterministic(argv[++i]))
 				return NB_EXIT_USAGE;
@@ -107,8 +110,8 @@ static int parse_args(int argc, char **argv, struct daemon_opts *o)
 			o->script = w;
 		} else {
 			nb_cli_error("Error: argument \"%s\" is wrong: expected SCRIPT, --name "
-				     "NAME, --workers N, --bpf-stats, --deterministic SEED or --set "
-				     "VAR=VALUE", w);
+				     "NAME, --workers N, --no-pin, --bpf-stats, --deterministic "
+				     "SEED or --set VAR=VALUE", w);
 			return NB_EXIT_USAGE;
 		}
 	}
@@ -187,6 +190,7 @@ int cmd_daemon(int argc, char **argv)
 			goto out;
 	}
 	dopts.workers = o.workers;
+	dopts.flags = o.no_pin ? NB_DATAPATH_NO_PIN : 0;
 	dopts.log = &log;
 	err = nb_datapath_create(&dopts, &d.dp);
 	if (!err)

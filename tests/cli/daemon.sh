@@ -71,7 +71,7 @@ link add g1 type gen count 0 rate 50000
 link add s1 type sink
 ip link set dev g1 xdp obj xdp_redirect_map.o
 EOF
-start_daemon t --workers 2 --bpf-stats "$tmp/setup.tc"
+start_daemon t --workers 2 --no-pin --bpf-stats "$tmp/setup.tc"
 grep -q "listening on $tmp/run/t.sock" "$tmp/t.out" || fail "start line: $(cat "$tmp/t.out")"
 [ "$(stat -c %a "$tmp/run/t.sock")" = 600 ] || fail "socket mode $(stat -c %a "$tmp/run/t.sock")"
 [ "$(stat -c %a "$tmp/run")" = 700 ] || fail "directory mode $(stat -c %a "$tmp/run")"
@@ -107,6 +107,9 @@ assert g['dropped'] == 0 and s['dropped'] == 0 and g['host_packets'] == 0, (g, s
 f = g['filters']
 assert len(f) == 1 and f[0]['packets'] <= 400000, f
 " || fail "accounting after replaces: $($NETBPF -D t stats)"
+# --no-pin: the workers are left to the scheduler (cpu -1)
+stats t "assert [w['cpu'] for w in d['workers']] == [-1, -1], d['workers']" ||
+	fail "--no-pin: $($NETBPF -j -D t stats)"
 
 # The devmap: empty, frames pass to the host; filled from here, they go out of s1.
 ifg1=$(stats t "print(dev['g1']['ifindex'])")
