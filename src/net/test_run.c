@@ -123,6 +123,16 @@ static u64 run_repeat(const struct nb_prog *prog, const void *ctx, int repeat)
 	return ret;
 }
 
+/*
+ * bpf_test_init's buffer is zeroed (kzalloc): a program that grows the packet into its headroom
+ * or tailroom finds zeros there, never the bytes of the pool's previous packet.
+ */
+static void zero_around(struct nb_pkt *pkt)
+{
+	memset(pkt->head, 0, nb_pkt_headroom(pkt));
+	memset(pkt->data + pkt->len, 0, nb_pkt_tailroom(pkt));
+}
+
 /* convert___skb_to_skb: only the fields a test may set are set. */
 static int skb_from_ctx(struct nb_pkt *pkt, const struct __sk_buff *ctx)
 {
@@ -194,6 +204,7 @@ static int test_run_skb(const struct nb_prog *prog, struct nb_test_run_opts *opt
 	/* The kernel's test skb has NET_SKB_PAD of headroom, not XDP's 256 bytes. */
 	pkt->data = pkt->head + TEST_SKB_HEADROOM;
 	memcpy(nb_pkt_put(pkt, size), opts->data_in, size);
+	zero_around(pkt);
 	if (has_ctx && ctx.ifindex > 1) {
 		found = nb_dev_get_by_index(ctx.ifindex);
 		if (!found) {
@@ -378,6 +389,7 @@ static int test_run_xdp(const struct nb_prog *prog, struct nb_test_run_opts *opt
 	}
 	pkt->data = pkt->head + headroom;
 	memcpy(nb_pkt_put(pkt, size), data_in, size);
+	zero_around(pkt);
 	nb_pkt_to_xdp(pkt, &xdp, &rxq);
 	/* xdp_convert_md_to_buff: the first ctx.data bytes are metadata. */
 	xdp.data = xdp.data_meta + (has_ctx ? ctx.data : 0);

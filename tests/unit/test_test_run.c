@@ -112,3 +112,46 @@ NB_TEST(test_run_xdp_meta)
 	nb_prog_put(devmap);
 	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
 }
+
+/*
+ * The kernel's test buffer is zeroed (bpf_test_init's kzalloc): bytes a program grows into
+ * read zero, however the pool's buffer was used before. A socket filter run fills its buffer
+ * with 0xff first; the XDP program then grows the frame by 16 bytes at the head and returns
+ * the OR of the 16 bytes it finds there.
+ */
+NB_TEST(test_run_zeroes_around_the_packet)
+{
+	static const struct bpf_insn grow_head[] = {
+		NB_MOV64_REG(BPF_REG_6, BPF_REG_1),
+		NB_MOV64_IMM(BPF_REG_2, -16),
+		NB_CALL_HELPER(BPF_FUNC_xdp_adjust_head),
+		NB_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 8),
+		NB_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_6, offsetof(struct xdp_md, data)),
+		NB_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_6, offsetof(struct xdp_md, data_end)),
+		NB_MOV64_REG(BPF_REG_4, BPF_REG_2),
+		NB_ALU64_IMM(BPF_ADD, BPF_REG_4, 16),
+		NB_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 4),
+		NB_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_2, 0),
+		NB_LDX_MEM(BPF_DW, BPF_REG_5, BPF_REG_2, 8),
+		NB_ALU64_REG(BPF_OR, BPF_REG_0, BPF_REG_5),
+		NB_EXIT(),
+		NB_MOV64_IMM(BPF_REG_0, 99),
+		NB_EXIT(),
+	};
+	struct nb_prog *filter = ctx_test_load(BPF_PROG_TYPE_SOCKET_FILTER, 0, ret_len, 2);
+	struct nb_prog *xdp = ctx_test_load(BPF_PROG_TYPE_XDP, 0, grow_head,
+					    ARRAY_SIZE(grow_head));
+	static u8 ones[3000];
+	struct nb_test_run_opts o = { .sz = sizeof(o), .data_in = ones,
+				      .data_size_in = sizeof(ones) };
+
+	memset(ones, 0xff, sizeof(ones));
+	NB_ASSERT_EQ(nb_prog_test_run(filter, &o), 0);
+	o = (struct nb_test_run_opts){ .sz = sizeof(o), .data_in = frame,
+				       .data_size_in = sizeof(frame) };
+	NB_ASSERT_EQ(nb_prog_test_run(xdp, &o), 0);
+	NB_ASSERT_EQ(o.retval, 0);
+	nb_prog_put(filter);
+	nb_prog_put(xdp);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}
