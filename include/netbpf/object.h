@@ -112,6 +112,12 @@ enum bpf_attach_type nb_object_prog_expected_attach_type(const struct nb_object_
 bool nb_object_prog_autoload(const struct nb_object_prog *prog);
 void nb_object_prog_set_autoload(struct nb_object_prog *prog, bool autoload);
 /*
+ * Whether the object itself puts the program into a program array at load: iproute2's
+ * "ID/KEY" sections and the `values` initialisers of .maps program arrays. A program loaded
+ * alone (autoload) tail-calls these only if they are loaded beside it.
+ */
+bool nb_object_prog_tail_call_target(const struct nb_object_prog *prog);
+/*
  * Instructions after linking: the function, then every subprogram it calls; map references are
  * BPF_PSEUDO_MAP_IDX / BPF_PSEUDO_MAP_IDX_VALUE indexes into nb_object_map_array's order.
  */

@@ -841,6 +841,25 @@ void nb_object_prog_set_autoload(struct nb_object_prog *prog, bool autoload)
 	prog->autoload = autoload;
 }
 
+bool nb_object_prog_tail_call_target(const struct nb_object_prog *prog)
+{
+	const struct nb_object *obj = prog->obj;
+	int idx = (int)(prog - obj->progs);
+
+	if (prog->tail_call_sec)
+		return true;
+	for (u32 i = 0; i < obj->map_cnt; i++) {
+		const struct nb_object_map *m = &obj->maps[i];
+
+		if (!m->values_are_progs)
+			continue;
+		for (u32 j = 0; j < m->init_cnt; j++)
+			if (m->inits[j].target == idx)
+				return true;
+	}
+	return false;
+}
+
 const struct bpf_insn *nb_object_prog_insns(const struct nb_object_prog *prog, unsigned int *cnt)
 {
 	*cnt = prog->insn_cnt;

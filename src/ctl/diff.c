@@ -137,6 +137,13 @@ static int choose_prog(struct nb_diff *d, struct nb_log *log)
 		log_candidates(d, log);
 		return -EINVAL;
 	}
+	/*
+	 * The chosen program and the tail-call targets the object places, nothing else: a
+	 * sibling netbpf or the kernel refuses (a kfunc call, a selftest's rejected case) does
+	 * not keep the chosen one from running.
+	 */
+	nb_object_for_each_prog(p, d->nobj)
+		nb_object_prog_set_autoload(p, p == d->chosen || nb_object_prog_tail_call_target(p));
 	return 0;
 }
 
@@ -147,7 +154,6 @@ static int load_netbpf(struct nb_diff *d, struct nb_log *log)
 	struct nb_object_load_opts load_opts = {
 		.sz = sizeof(load_opts),
 		.prog_type = o->type,
-		.section = o->section,
 		.log = log,
 		.prog_flags = (o->interp ? NB_PROG_LOAD_INTERP : 0) |
 			      (o->unsafe_no_verify ? NB_PROG_LOAD_UNSAFE_NO_VERIFY : 0),
@@ -240,16 +246,21 @@ static int load_kernel(struct nb_diff *d, struct nb_log *log)
 		return load_kernel_legacy(d, err, log);
 	}
 	bpf_object__for_each_program(kp, d->kobj) {
-		enum bpf_prog_type t = bpf_program__type(kp);
+		/* libbpf keeps the '?' of an optional section in its name; netbpf does not */
+		const char *sec = bpf_program__section_name(kp);
+		const struct nb_object_prog *twin;
 
-		if (!chosen && !strcmp(bpf_program__section_name(kp), want_sec) &&
-		    !strcmp(bpf_program__name(kp), want_name)) {
+		sec += sec[0] == '?';
+		twin = nb_object_find_prog(d->nobj, sec, bpf_program__name(kp));
+		if (!chosen && twin == d->chosen)
 			chosen = kp;
-			bpf_program__set_type(kp, d->type);
+		/*
+		 * The programs netbpf's side loaded, with the types it gave them, and no others:
+		 * the chosen one and its tail-call targets, not a sibling of another type.
+		 */
+		if (twin && nb_object_prog_prog(twin)) {
+			bpf_program__set_type(kp, nb_prog_type(nb_object_prog_prog(twin)));
 			bpf_program__set_autoload(kp, true);
-		} else if (t == BPF_PROG_TYPE_UNSPEC || t == d->type) {
-			/* tail call targets: a tail call needs the same type */
-			bpf_program__set_type(kp, d->type);
 		} else {
 			bpf_program__set_autoload(kp, false);
 		}
@@ -272,7 +283,8 @@ static int load_kernel(struct nb_diff *d, struct nb_log *log)
 	libbpf_set_print(old);
 	if (err) {
 		err = -errno;
-		if (err == -EPERM || err == -EACCES)
+		/* EACCES is also the verifier's refusal: only EPERM says who may load */
+		if (err == -EPERM && geteuid())
 			nb_log_printf(log, "kernel: loading BPF programs is not permitted (need root or "
 				      "CAP_BPF, uid %u)\n", (unsigned int)geteuid());
 		else

@@ -59,6 +59,11 @@ echo "$out" | grep -q '^packets 2  identical 2  different 0  maps 2' || fail "pr
 out=$($NETBPF diff $B/tests/bpf/elf_all_maps.o sec socket program use_lpm \
 	--pcap-in "$tmp/in.pcap" 2>&1) || fail "sec socket program use_lpm: $out"
 echo "$out" | grep -q '^packets 2  identical 2  different 0  maps 9' || fail "use_lpm: $out"
+# Only the chosen program (and the tail-call targets the object places) is loaded, on both
+# sides: a sibling in its section that cannot load (a kfunc call) is no obstacle.
+out=$($NETBPF diff $B/tests/bpf/elf_kfunc_sibling.o sec tc program plain \
+	--pcap-in "$tmp/in.pcap" 2>&1) || fail "elf_kfunc_sibling.o program plain: $out"
+echo "$out" | grep -q '^packets 2  identical 2  different 0' || fail "kfunc sibling: $out"
 out=$($NETBPF diff $B/tests/bpf/elf_all_maps.o sec socket --pcap-in "$tmp/in.pcap" 2>&1)
 [ $? -eq 1 ] || fail "several programs: exit status: $out"
 echo "$out" | grep -q 'socket holds 7 programs, choose one with program NAME: socket/tail_t' ||
