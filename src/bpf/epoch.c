@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "bpf/epoch.h"
+#include "common/barrier.h"
 
 struct epoch_reader {
 	u64 epoch;			/* 0: quiescent */
@@ -37,17 +38,6 @@ static unsigned long limbo_cnt;
 static pthread_key_t reader_key;
 static pthread_once_t reader_key_once = PTHREAD_ONCE_INIT;
 static __thread struct epoch_reader *self;
-
-/*
- * A full memory barrier. ThreadSanitizer does not model fences: under it, a sequentially
- * consistent read-modify-write stands in (a full barrier on x86 too).
- */
-#ifdef __SANITIZE_THREAD__
-static u64 fence_word;
-#define smp_mb() __atomic_fetch_add(&fence_word, 0, __ATOMIC_SEQ_CST)
-#else
-#define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
-#endif
 
 /* Reclaim without being asked once this many objects wait. */
 #define EPOCH_RECLAIM_BATCH 256

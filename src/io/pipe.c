@@ -21,6 +21,7 @@
 #include "io/port.h"
 #include "net/dev.h"
 #include "net/pkt.h"
+#include "common/barrier.h"
 #include "common/u64_stats.h"
 
 struct pipe_end {
@@ -57,7 +58,7 @@ static unsigned int pipe_tx_burst(struct nb_port *port, struct nb_pkt **pkts, un
 	nb_u64_stats_add(&self->tx_packets, done);
 	pthread_spin_unlock(&peer->lock);
 	/* the frames are there before the reader's sleep is looked at (it looks the other way) */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	smp_mb();
 	if (done && __atomic_load_n(&peer->waited, __ATOMIC_SEQ_CST) &&
 	    __atomic_exchange_n(&peer->waited, 0, __ATOMIC_SEQ_CST)) {
 		u64 one = 1;

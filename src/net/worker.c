@@ -13,6 +13,7 @@
 #include <netbpf/percpu.h>
 
 #include "bpf/epoch.h"
+#include "common/barrier.h"
 #include "io/port.h"
 #include "net/core.h"
 #include "net/dev.h"
@@ -96,7 +97,7 @@ void nb_worker_kick(unsigned int cpu)
 
 	pthread_once(&bells_once, bells_init);
 	/* the work the caller made is visible before it looks (the sleeper does the reverse) */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	smp_mb();
 	if (__atomic_load_n(&bell->sleeping, __ATOMIC_SEQ_CST) && bell->efd >= 0) {
 		ssize_t put = write(bell->efd, &one, sizeof(one));
 
