@@ -9,15 +9,16 @@
 
 #define MAX_BYTES 4096
 
-/* Bytes after "key"/"value" up to the next keyword or the end of the line. */
+/*
+ * Bytes after "key"/"value" up to the next keyword or the end of the line, in an allocation of
+ * their size: a batch file holds many thousands of small keys and values.
+ */
 static int parse_bytes(char **tok, int ntok, int *i, uint8_t **out, size_t *len)
 {
+	uint8_t buf[MAX_BYTES];
 	int base = 0;
-	uint8_t *buf = malloc(MAX_BYTES);
 	size_t n = 0;
 
-	if (!buf)
-		return -ENOMEM;
 	if (*i < ntok && !strcmp(tok[*i], "hex")) {
 		base = 16;
 		(*i)++;
@@ -26,17 +27,16 @@ static int parse_bytes(char **tok, int ntok, int *i, uint8_t **out, size_t *len)
 		char *end;
 		unsigned long v = strtoul(tok[*i], &end, base);
 
-		if (*end || end == tok[*i] || v > 0xff || n >= MAX_BYTES) {
-			free(buf);
+		if (*end || end == tok[*i] || v > 0xff || n >= MAX_BYTES)
 			return -EINVAL;
-		}
 		buf[n++] = (uint8_t)v;
 	}
-	if (!n) {
-		free(buf);
+	if (!n)
 		return -EINVAL;
-	}
-	*out = buf;
+	*out = malloc(n);
+	if (!*out)
+		return -ENOMEM;
+	memcpy(*out, buf, n);
 	*len = n;
 	return 0;
 }
@@ -74,7 +74,7 @@ int nb_map_file_read(const char *arg, struct nb_map_file *mf, struct nb_log *log
 {
 	const char *eq = strchr(arg, '=');
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, elems_cap = 0;
 	unsigned int lineno = 0;
 	FILE *f;
 	int err = 0;
@@ -108,14 +108,20 @@ int nb_map_file_read(const char *arg, struct nb_map_file *mf, struct nb_log *log
 				      eq + 1, lineno);
 			break;
 		}
-		grown = realloc(mf->elems, (mf->cnt + 1) * sizeof(*grown));
-		if (!grown) {
-			free(e.key);
-			free(e.value);
-			err = -ENOMEM;
-			break;
+		if (mf->cnt == elems_cap) {
+			/* doubling: a file of n lines costs O(n), not O(n^2) copies */
+			size_t want = elems_cap ? 2 * elems_cap : 64;
+
+			grown = realloc(mf->elems, want * sizeof(*grown));
+			if (!grown) {
+				free(e.key);
+				free(e.value);
+				err = -ENOMEM;
+				break;
+			}
+			mf->elems = grown;
+			elems_cap = want;
 		}
-		mf->elems = grown;
 		mf->elems[mf->cnt++] = e;
 	}
 	free(line);
