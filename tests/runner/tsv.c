@@ -70,7 +70,7 @@ int nb_tsv_read(const char *path, struct nb_tsv *tsv, char *err, size_t errlen)
 	}
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		char **fields, *copy;
-		size_t cnt;
+		size_t cnt = 0;	/* split leaves it unset when its calloc fails */
 
 		lineno++;
 		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
