@@ -19,9 +19,16 @@
  *   udp_src_min P, udp_src_max P, udp_dst_min P, udp_dst_max P   port ranges (TCP too)
  *   vlan_id N, vlan_p N    an 802.1Q tag with that id and priority
  *   ttl N, tos N
+ *   queues N       N receive queues (default 1), each with its own generator state: the flows
+ *                  of one period of the ranges are dealt to the queues by their flow hash
+ *                  through the 128-entry indirection table a NIC's RSS has by default
+ *                  (ethtool's: entry i is queue i % N), so a flow stays on one queue and
+ *                  each datapath worker makes the frames of the queues it owns; count and
+ *                  ratep are the generator's whole, shared by its queues
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <arpa/inet.h>
@@ -38,6 +45,7 @@
 #include "io/gen.h"
 #include "io/port.h"
 #include "net/csum.h"
+#include "net/flow.h"
 #include "net/pkt.h"
 #include "common/u64_stats.h"
 
@@ -47,7 +55,26 @@
 #define PKTGEN_MAGIC 0xbe9be955
 #define PKTGEN_HDR_LEN 16	/* magic, sequence number, seconds, microseconds */
 
+#define GEN_MAX_QUEUES 64
+/* Flows of one period of the ranges that queues can deal out (their indices are kept). */
+#define GEN_RSS_MAX_FLOWS 65536
+/* A NIC's RSS indirection table: the flow hash picks an entry, the entry names the queue. */
+#define GEN_RSS_TABLE_SIZE 128
+
 enum gen_proto { GEN_UDP, GEN_TCP, GEN_ICMP, GEN_ARP };
+
+/*
+ * One receive queue's generator state, written only by the worker that owns the queue (its
+ * own cache line). A generator of one queue walks the flows in order, frame i being flow i;
+ * a queue of several walks the flows the indirection table gave it.
+ */
+struct gen_queue {
+	u64 made;		/* frames made, read by other threads: the queue's sequence */
+	struct timespec start;	/* the first burst, for ratep */
+	u32 *flows;		/* the flows of the period that are this queue's; NULL: all */
+	u32 nr_flows;
+	u32 next_flow;		/* index into flows of the next frame's flow */
+} __attribute__((aligned(64)));
 
 struct gen {
 	/* configuration */
@@ -67,11 +94,13 @@ struct gen {
 	u16 vlan_id;
 	u8 vlan_prio;
 	u8 ttl, tos;
+	u32 nr_queues;
 
 	/* state */
-	u64 made;
+	struct gen_queue *queues;	/* nr_queues of them */
+	u64 claimed;			/* frames of count the queues took on (count != 0) */
+	unsigned int rx_cursor;		/* the queue rx_burst reads next (one poller) */
 	u64 tx_packets;			/* frames sent to the generator: taken and freed */
-	struct timespec start;
 	/*
 	 * Frame 0, built once where the IP header is 4-byte aligned (the headers are C structs);
 	 * every frame starts as a copy of it, then the fields that walk are patched with
@@ -284,19 +313,19 @@ static void build_frame(const struct gen *g, u8 *f, u64 seq)
 	}
 }
 
-/* Frames the rate allows now, counting from the first burst. */
-static u64 rate_allows(struct gen *g)
+/* Frames the rate allows queue q now, counting from its first burst; each has its share. */
+static u64 rate_allows(const struct gen *g, struct gen_queue *q)
 {
 	struct timespec now;
 	u64 ns, total;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (!g->start.tv_sec && !g->start.tv_nsec)
-		g->start = now;
-	ns = (u64)(now.tv_sec - g->start.tv_sec) * 1000000000ull + now.tv_nsec - g->start.tv_nsec;
+	if (!q->start.tv_sec && !q->start.tv_nsec)
+		q->start = now;
+	ns = (u64)(now.tv_sec - q->start.tv_sec) * 1000000000ull + now.tv_nsec - q->start.tv_nsec;
 	/* One frame at once, then as time passes. */
-	total = (u64)((double)ns * g->rate_pps / 1e9) + 1;
-	return total > g->made ? total - g->made : 0;
+	total = (u64)((double)ns * g->rate_pps / g->nr_queues / 1e9) + 1;
+	return total > q->made ? total - q->made : 0;
 }
 
 /* Replace a 2- or 4-byte field at off, fixing the checksum at sum_off (if any) to match. */
@@ -332,13 +361,16 @@ static void patch32(u8 *f, u32 off, u32 val, const u32 *sum_offs, unsigned int n
 	}
 }
 
-/* Turn a copy of frame 0 into frame seq: addresses, ports, IP id and sequence numbers. */
-static void patch_frame(const struct gen *g, u8 *f, u64 seq)
+/*
+ * Turn a copy of frame 0 into the frame number seq of flow number flow: the addresses and
+ * ports walk their ranges by flow, the IP id and the sequence numbers count by seq.
+ */
+static void patch_frame(const struct gen *g, u8 *f, u64 flow, u64 seq)
 {
-	u32 sip = htonl(walk(g->src_min, g->src_max, seq));
-	u32 dip = htonl(walk(g->dst_min, g->dst_max, seq));
-	u16 sport = htons((u16)walk(g->sport_min, g->sport_max, seq));
-	u16 dport = htons((u16)walk(g->dport_min, g->dport_max, seq));
+	u32 sip = htonl(walk(g->src_min, g->src_max, flow));
+	u32 dip = htonl(walk(g->dst_min, g->dst_max, flow));
+	u16 sport = htons((u16)walk(g->sport_min, g->sport_max, flow));
+	u16 dport = htons((u16)walk(g->dport_min, g->dport_max, flow));
 	u32 l3 = g->l3_off, l4 = g->l4_off, nseq = htonl((u32)seq);
 	u32 l4_sum = l4 + (g->proto == GEN_UDP ? 6 : g->proto == GEN_TCP ? 16 : 2);
 	bool pseudo = g->proto != GEN_ICMP || g->ipv6;	/* ICMPv4 has no pseudo header */
@@ -381,21 +413,43 @@ static void patch_frame(const struct gen *g, u8 *f, u64 seq)
 	}
 }
 
-static unsigned int gen_rx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int max)
+/* Up to max frames of count for one queue: the claim of a shared count, taken per burst. */
+static unsigned int claim(struct gen *g, unsigned int max)
+{
+	u64 claimed = __atomic_load_n(&g->claimed, __ATOMIC_RELAXED);
+	unsigned int n;
+
+	if (!g->count)
+		return max;
+	do {
+		if (claimed >= g->count)
+			return 0;
+		n = g->count - claimed < max ? (unsigned int)(g->count - claimed) : max;
+	} while (!__atomic_compare_exchange_n(&g->claimed, &claimed, claimed + n, false,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return n;
+}
+
+static unsigned int gen_rx_queue_burst(struct nb_port *port, unsigned int qi,
+				       struct nb_pkt **pkts, unsigned int max)
 {
 	struct gen *g = port->priv;
-	unsigned int n = 0;
+	struct gen_queue *q = &g->queues[qi % g->nr_queues];
+	unsigned int n = 0, want;
+	u64 made = q->made;
 
-	if (g->count && g->made + max > g->count)
-		max = (unsigned int)(g->count - g->made);
+	if (q->flows && !q->nr_flows)
+		return 0;	/* the indirection table sends no flow here */
 	if (g->rate_pps) {
-		u64 allowed = rate_allows(g);
+		u64 allowed = rate_allows(g, q);
 
 		if (allowed < max)
 			max = (unsigned int)allowed;
 	}
-	for (; n < max; n++) {
+	want = claim(g, max);
+	for (; n < want; n++) {
 		struct nb_pkt *pkt = nb_pkt_alloc();
+		u64 flow = made + n;
 
 		if (!pkt)
 			break;
@@ -405,22 +459,64 @@ static unsigned int gen_rx_burst(struct nb_port *port, struct nb_pkt **pkts, uns
 			nb_pkt_free(pkt);
 			break;
 		}
+		if (q->flows) {
+			flow = q->flows[q->next_flow];
+			if (++q->next_flow == q->nr_flows)
+				q->next_flow = 0;
+		}
 		/* the fields that walk are in the headers: in the linear part */
-		patch_frame(g, pkt->data, g->made);
-		nb_u64_stats_inc(&g->made);	/* progress is read by other threads */
+		patch_frame(g, pkt->data, flow, made + n);
 		pkts[n] = pkt;
 	}
+	if (n < want)	/* what the pool could not give goes back to the count */
+		__atomic_sub_fetch(&g->claimed, g->count ? want - n : 0, __ATOMIC_RELAXED);
+	/* progress is read by other threads */
+	nb_u64_stats_add(&q->made, n);
 	return n;
 }
 
-/* A generator that made its count makes no more; one still making never waits. */
-static int gen_rx_queue_wait(struct nb_port *port, unsigned int q, struct pollfd *pfd)
+/* A burst of one queue after the other, for a caller that polls the port as one queue. */
+static unsigned int gen_rx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int max)
+{
+	struct gen *g = port->priv;
+
+	for (unsigned int k = 0; k < g->nr_queues; k++) {
+		unsigned int q = g->rx_cursor++ % g->nr_queues;
+		unsigned int n = gen_rx_queue_burst(port, q, pkts, max);
+
+		if (n)
+			return n;
+	}
+	return 0;
+}
+
+static unsigned int gen_rx_queues(const struct nb_port *port)
 {
 	const struct gen *g = port->priv;
 
-	(void)q;
+	return g->nr_queues;
+}
+
+static u64 gen_made(const struct gen *g)
+{
+	u64 made = 0;
+
+	for (unsigned int i = 0; i < g->nr_queues; i++)
+		made += nb_u64_stats_read(&g->queues[i].made);
+	return made;
+}
+
+/* A generator that made its count makes no more; one still making never waits. */
+static int gen_rx_queue_wait(struct nb_port *port, unsigned int qi, struct pollfd *pfd)
+{
+	const struct gen *g = port->priv;
+	const struct gen_queue *q = &g->queues[qi % g->nr_queues];
+
 	(void)pfd;
-	return g->count && READ_ONCE(g->made) >= g->count ? 0 : -EAGAIN;
+	if (q->flows && !q->nr_flows)
+		return 0;
+	return g->count && __atomic_load_n(&g->claimed, __ATOMIC_RELAXED) >= g->count ?
+	       0 : -EAGAIN;
 }
 
 /* A generator's wire leads nowhere: what it transmits is taken, counted and freed. */
@@ -543,6 +639,9 @@ static int gen_parse(struct gen *g, int argc, char **argv, struct nb_log *log)
 			g->ttl = (u8)num;
 		} else if (!strcmp(key, "tos") && nb_port_parse_u64(val, &num) && num <= 255) {
 			g->tos = (u8)num;
+		} else if (!strcmp(key, "queues") && nb_port_parse_u64(val, &num) && num &&
+			   num <= GEN_MAX_QUEUES) {
+			g->nr_queues = (u32)num;
 		} else {
 			nb_log_printf(log, "gen: \"%s %s\" is wrong: unknown word or bad value\n",
 				      key, val);
@@ -592,6 +691,103 @@ static int gen_parse(struct gen *g, int argc, char **argv, struct nb_log *log)
 	return 0;
 }
 
+static u64 gcd64(u64 a, u64 b)
+{
+	while (b) {
+		u64 t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* Flows in one period of the ranges (the lcm of their sizes); 0 when above limit. */
+static u64 flow_period(const struct gen *g, u64 limit)
+{
+	u64 sizes[4] = {
+		(u64)g->src_max - g->src_min + 1, (u64)g->dst_max - g->dst_min + 1,
+		(u64)g->sport_max - g->sport_min + 1, (u64)g->dport_max - g->dport_min + 1,
+	};
+	u64 period = 1;
+
+	if (g->proto == GEN_ARP || g->proto == GEN_ICMP)
+		sizes[2] = sizes[3] = 1;	/* no ports: the flows are the addresses */
+	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
+		if (sizes[i] > limit)
+			return 0;
+		period = period / gcd64(period, sizes[i]) * sizes[i];
+		if (period > limit)
+			return 0;
+	}
+	return period;
+}
+
+/*
+ * Deal the flows of one period to the queues, as a NIC's RSS does: each flow's hash (the
+ * datapath's own, of the frame the flow makes) picks an entry of the indirection table.
+ */
+static int rss_deal(struct gen *g, struct nb_log *log)
+{
+	u64 period = flow_period(g, GEN_RSS_MAX_FLOWS);
+	u32 len = g->size < NB_PKT_MAX_LEN ? g->size : NB_PKT_MAX_LEN;
+	u32 *queue_of;
+	struct nb_pkt *pkt;
+	int err = 0;
+
+	if (!period) {
+		nb_log_printf(log, "gen: queues %u: the ranges make more than %u flows before they "
+			      "repeat (the lcm of their sizes); RSS deals at most that many\n",
+			      g->nr_queues, GEN_RSS_MAX_FLOWS);
+		return -EINVAL;
+	}
+	queue_of = calloc(period, sizeof(*queue_of));
+	pkt = nb_pkt_alloc();
+	if (!queue_of || !pkt) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* the headers are what the hash reads: the linear part is enough */
+	memcpy(nb_pkt_put(pkt, len), g->tmpl_buf + 2, len);
+	for (u64 f = 0; f < period; f++) {
+		struct nb_flow_keys keys;
+
+		patch_frame(g, pkt->data, f, 0);
+		nb_flow_dissect(pkt, &keys);
+		queue_of[f] = nb_flow_hash(&keys) % GEN_RSS_TABLE_SIZE % g->nr_queues;
+		g->queues[queue_of[f]].nr_flows++;
+	}
+	for (unsigned int i = 0; i < g->nr_queues; i++) {
+		struct gen_queue *q = &g->queues[i];
+
+		q->flows = malloc((q->nr_flows ? q->nr_flows : 1) * sizeof(*q->flows));
+		if (!q->flows) {
+			err = -ENOMEM;
+			goto out;
+		}
+		q->nr_flows = 0;
+	}
+	for (u64 f = 0; f < period; f++) {
+		struct gen_queue *q = &g->queues[queue_of[f]];
+
+		q->flows[q->nr_flows++] = (u32)f;
+	}
+out:
+	nb_pkt_free(pkt);
+	free(queue_of);
+	return err;
+}
+
+static void gen_close(struct nb_port *port)
+{
+	struct gen *g = port->priv;
+
+	for (unsigned int i = 0; g->queues && i < g->nr_queues; i++)
+		free(g->queues[i].flows);
+	free(g->queues);
+	g->queues = NULL;
+}
+
 static int gen_open(struct nb_port *port, int argc, char **argv, struct nb_log *log)
 {
 	static const u8 src_mac[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 0x01 };
@@ -609,6 +805,7 @@ static int gen_open(struct nb_port *port, int argc, char **argv, struct nb_log *
 	g->sport_min = g->sport_max = 9;	/* discard, as pktgen */
 	g->dport_min = g->dport_max = 9;
 	g->ttl = 32;
+	g->nr_queues = 1;
 	err = gen_parse(g, argc, argv, log);
 	if (err)
 		return err;
@@ -616,20 +813,31 @@ static int gen_open(struct nb_port *port, int argc, char **argv, struct nb_log *
 	g->l3_off = l2_len(g);
 	g->l4_off = g->l3_off + (g->ipv6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr));
 	g->has_pktgen_hdr = g->proto != GEN_ARP && g->size - headers_len(g) >= PKTGEN_HDR_LEN;
-	return 0;
+	g->queues = aligned_alloc(64, g->nr_queues * sizeof(*g->queues));
+	if (!g->queues)
+		return -ENOMEM;
+	memset(g->queues, 0, g->nr_queues * sizeof(*g->queues));
+	if (g->nr_queues > 1) {
+		err = rss_deal(g, log);
+		if (err)
+			gen_close(port);
+	}
+	return err;
 }
 
 static void gen_describe(const struct nb_port *port, char *buf, size_t size)
 {
 	const struct gen *g = port->priv;
 
+	int len;
+
 	if (g->count)
-		snprintf(buf, size, "gen made %llu of %llu",
-			 (unsigned long long)nb_u64_stats_read(&g->made),
-			 (unsigned long long)g->count);
+		len = snprintf(buf, size, "gen made %llu of %llu", (unsigned long long)gen_made(g),
+			       (unsigned long long)g->count);
 	else
-		snprintf(buf, size, "gen made %llu",
-			 (unsigned long long)nb_u64_stats_read(&g->made));
+		len = snprintf(buf, size, "gen made %llu", (unsigned long long)gen_made(g));
+	if (g->nr_queues > 1 && len > 0 && (size_t)len < size)
+		snprintf(buf + len, size - (size_t)len, " queues %u", g->nr_queues);
 }
 
 static const struct nb_port_ops gen_port_ops;
@@ -641,7 +849,7 @@ int nb_gen_progress(const struct nb_port *port, u64 *made, u64 *count)
 	if (!port || port->ops != &gen_port_ops)
 		return -EINVAL;
 	g = port->priv;
-	*made = __atomic_load_n(&g->made, __ATOMIC_RELAXED);
+	*made = gen_made(g);
 	*count = g->count;
 	return 0;
 }
@@ -652,7 +860,10 @@ static const struct nb_port_ops gen_port_ops = {
 	.priv_size = sizeof(struct gen),
 	.open = gen_open,
 	.rx_burst = gen_rx_burst,
+	.rx_queues = gen_rx_queues,
+	.rx_queue_burst = gen_rx_queue_burst,
 	.rx_queue_wait = gen_rx_queue_wait,
+	.close = gen_close,
 	.tx_burst = gen_tx_burst,
 	.describe = gen_describe,
 };

@@ -6,11 +6,16 @@
  *   pcap FILE   write every frame here (created or truncated)
  *   keep N      keep the first N frames (nb_sink_take) instead of freeing them
  *
- * It never receives.
+ * It never receives. Several workers may transmit at once (lltx): each counts in its own cache
+ * line, and only a sink that writes a file or keeps frames serialises them.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <netbpf/percpu.h>
 
 #include "io/pcap.h"
 #include "io/port.h"
@@ -18,9 +23,15 @@
 #include "net/pkt.h"
 #include "common/u64_stats.h"
 
-struct sink {
+/* One worker's counters. */
+struct sink_cpu {
 	u64 packets;
 	u64 bytes;
+} __attribute__((aligned(64)));
+
+struct sink {
+	struct sink_cpu *cpu;		/* nb_nr_cpus() of them */
+	pthread_mutex_t lock;		/* the pcap file and the kept frames */
 	struct nb_pcap_writer *pcap;
 	u64 keep;		/* frames still to keep */
 	struct nb_pkt *kept, **kept_tail;
@@ -28,15 +39,12 @@ struct sink {
 
 static const struct nb_port_ops sink_port_ops;
 
-static unsigned int sink_tx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int n)
+static void sink_keep_or_write(struct sink *s, struct nb_pkt **pkts, unsigned int n)
 {
-	struct sink *s = port->priv;
-
+	pthread_mutex_lock(&s->lock);
 	for (unsigned int i = 0; i < n; i++) {
 		struct nb_pkt *pkt = pkts[i];
 
-		nb_u64_stats_inc(&s->packets);
-		nb_u64_stats_add(&s->bytes, pkt->len);
 		if (s->pcap)
 			nb_pcap_writer_write(s->pcap, pkt);
 		if (s->keep) {
@@ -48,6 +56,25 @@ static unsigned int sink_tx_burst(struct nb_port *port, struct nb_pkt **pkts, un
 			nb_pkt_free(pkt);
 		}
 	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+static unsigned int sink_tx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int n)
+{
+	struct sink *s = port->priv;
+	struct sink_cpu *c = &s->cpu[nb_this_cpu()];
+	u64 bytes = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		bytes += pkts[i]->len;
+	nb_u64_stats_add(&c->packets, n);
+	nb_u64_stats_add(&c->bytes, bytes);
+	if (s->pcap || READ_ONCE(s->keep)) {
+		sink_keep_or_write(s, pkts, n);
+		return n;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		nb_pkt_free(pkts[i]);
 	return n;
 }
 
@@ -57,12 +84,15 @@ static void sink_close(struct nb_port *port)
 
 	nb_pcap_writer_close(s->pcap);
 	nb_pkt_free_list(s->kept);
+	pthread_mutex_destroy(&s->lock);
+	free(s->cpu);
 }
 
 static int sink_open(struct nb_port *port, int argc, char **argv, struct nb_log *log)
 {
 	struct sink *s = port->priv;
 	const char *pcap = NULL;
+	int err;
 
 	s->kept_tail = &s->kept;
 	for (int i = 0; i < argc; i += 2) {
@@ -81,27 +111,43 @@ static int sink_open(struct nb_port *port, int argc, char **argv, struct nb_log 
 			return -EINVAL;
 		}
 	}
-	return pcap ? nb_pcap_writer_open(pcap, &s->pcap, log) : 0;
+	s->cpu = aligned_alloc(64, nb_nr_cpus() * sizeof(*s->cpu));
+	if (!s->cpu)
+		return -ENOMEM;
+	memset(s->cpu, 0, nb_nr_cpus() * sizeof(*s->cpu));
+	err = pcap ? nb_pcap_writer_open(pcap, &s->pcap, log) : 0;
+	if (err) {
+		free(s->cpu);
+		return err;
+	}
+	pthread_mutex_init(&s->lock, NULL);
+	return 0;
+}
+
+static void sink_sum(const struct sink *s, struct nb_sink_counts *counts)
+{
+	counts->packets = 0;
+	counts->bytes = 0;
+	for (unsigned int i = 0; i < nb_nr_cpus(); i++) {
+		counts->packets += nb_u64_stats_read(&s->cpu[i].packets);
+		counts->bytes += nb_u64_stats_read(&s->cpu[i].bytes);
+	}
 }
 
 static void sink_describe(const struct nb_port *port, char *buf, size_t size)
 {
-	const struct sink *s = port->priv;
+	struct nb_sink_counts c;
 
-	snprintf(buf, size, "sink %llu packets %llu bytes",
-		 (unsigned long long)nb_u64_stats_read(&s->packets),
-		 (unsigned long long)nb_u64_stats_read(&s->bytes));
+	sink_sum(port->priv, &c);
+	snprintf(buf, size, "sink %llu packets %llu bytes", (unsigned long long)c.packets,
+		 (unsigned long long)c.bytes);
 }
 
 int nb_sink_counts(const struct nb_port *port, struct nb_sink_counts *counts)
 {
-	const struct sink *s;
-
 	if (port->ops != &sink_port_ops)
 		return -EINVAL;
-	s = port->priv;
-	counts->packets = nb_u64_stats_read(&s->packets);
-	counts->bytes = nb_u64_stats_read(&s->bytes);
+	sink_sum(port->priv, counts);
 	return 0;
 }
 
@@ -112,9 +158,11 @@ struct nb_pkt *nb_sink_take(struct nb_port *port)
 
 	if (port->ops != &sink_port_ops)
 		return NULL;
+	pthread_mutex_lock(&s->lock);
 	list = s->kept;
 	s->kept = NULL;
 	s->kept_tail = &s->kept;
+	pthread_mutex_unlock(&s->lock);
 	return list;
 }
 
@@ -124,6 +172,7 @@ static const struct nb_port_ops sink_port_ops = {
 	.priv_size = sizeof(struct sink),
 	.open = sink_open,
 	.tx_burst = sink_tx_burst,
+	.lltx = true,	/* per-worker counters; the file and the kept frames under s->lock */
 	.close = sink_close,
 	.describe = sink_describe,
 };

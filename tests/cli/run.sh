@@ -57,6 +57,26 @@ assert all(dev["sink%d" % i]["tx_packets"] == 500 for i in (1, 2, 3)), dev
 assert [w["cpu"] for w in d["workers"]] == [-1, -1], d["workers"]
 ' || fail "--no-pin: $out"
 
+# A generator of two queues, its 64 flows dealt by RSS: each of two workers polls one and
+# makes frames, together exactly the count, every one delivered to the sink by XDP.
+cat > "$tmp/queues.tc" <<EOF2
+link add g type gen count 20000 flows 64 queues 2
+link add s type sink
+ip link set dev g xdp obj xdp_redirect_map.o
+map update name tx_port key 1 0 0 0 value 2 0 0 0 0 0 0 0
+EOF2
+out=$($NETBPF -j run "$tmp/queues.tc" --workers 2) || fail "gen queues: $out"
+echo "$out" | json '
+dev = {x["name"]: x for x in d["devices"]}
+assert dev["g"]["rx_packets"] == 20000 and dev["s"]["tx_packets"] == 20000, dev
+w = d["workers"]
+assert len(w) == 2 and all(x["queues"] == 1 and x["packets"] > 0 for x in w), w
+assert sum(x["packets"] for x in w) == 20000, w
+' || fail "gen queues: $out"
+out=$($NETBPF -batch /dev/stdin 2>&1 <<<"link add g type gen queues 65"); [ $? -ne 0 ] ||
+	fail "queues 65 accepted: $out"
+echo "$out" | grep -q "queues 65" || fail "queues 65: $out"
+
 # --packets ends an endless generator after exactly N; --duration after S seconds.
 printf 'link add g type gen count 0\nlink add s type sink\n' > "$tmp/endless.tc"
 out=$($NETBPF -j run "$tmp/endless.tc" --packets 1000) || fail "--packets: $out"

@@ -9,6 +9,7 @@
 #include <linux/in.h>
 
 #include "io/port.h"
+#include "net/flow.h"
 #include "net/pkt.h"
 #include "test.h"
 
@@ -300,7 +301,9 @@ NB_TEST(io_gen_bad_words)
 	static const char *const bad[] = {
 		"count", "count x", "pkt_size 30", "pkt_size 100000", "proto sctp",
 		"src 10.0.0.1 dst fd00::1", "vlan_id 4096", "src_mac 02:00", "bogus 1",
-		"proto arp src fd00::1 dst fd00::2", "ipv6",
+		"proto arp src fd00::1 dst fd00::2", "ipv6", "queues 0", "queues 65",
+		/* 1000 addresses and 65535 source ports: 13 million flows, too many for RSS to deal */
+		"queues 2 src_min 10.0.0.1 src_max 10.0.3.232 udp_src_min 1 udp_src_max 65535",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
@@ -351,4 +354,80 @@ NB_TEST(io_gen_many_flows_checksums)
 		nb_port_close(port);
 	}
 	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}
+
+#define RSS_QUEUES 4
+#define RSS_FLOWS 64
+
+/*
+ * queues N: each queue makes the flows whose hash (the datapath's own) picks it in a 128-entry
+ * indirection table, every frame correct, and the count shared: together the queues make it.
+ */
+NB_TEST(io_gen_queues_rss)
+{
+	struct nb_port *port = open_gen("count 1000 queues 4 udp_src_min 2000 udp_src_max 2063 "
+					"pkt_size 80");
+	int queue_of[RSS_FLOWS];
+	unsigned int made[RSS_QUEUES] = { 0 }, total = 0, used = 0, n;
+	struct nb_pkt *pkts[NB_BURST];
+
+	for (int f = 0; f < RSS_FLOWS; f++)
+		queue_of[f] = -1;
+	NB_ASSERT_EQ(nb_port_rx_queues(port), RSS_QUEUES);
+	for (bool more = true; more;) {
+		more = false;
+		for (unsigned int q = 0; q < RSS_QUEUES; q++) {
+			n = nb_port_rx_queue_burst(port, q, pkts, NB_BURST);
+			more |= n > 0;
+			for (unsigned int i = 0; i < n; i++) {
+				struct nb_flow_keys keys;
+				struct parsed p;
+				unsigned int f;
+
+				parse_frame(pkts[i]->data, pkts[i]->len, &p);
+				NB_ASSERT(p.sport >= 2000 && p.sport < 2000 + RSS_FLOWS);
+				f = p.sport - 2000;
+				/* a flow stays on one queue: the one its hash picks */
+				NB_ASSERT(queue_of[f] < 0 || queue_of[f] == (int)q);
+				queue_of[f] = (int)q;
+				NB_ASSERT(nb_flow_dissect(pkts[i], &keys));
+				NB_ASSERT_EQ(nb_flow_hash(&keys) % 128 % RSS_QUEUES, q);
+				/* each queue counts its own frames */
+				if (p.has_pktgen)
+					NB_ASSERT_EQ(p.pktgen_seq, made[q] + i);
+				nb_pkt_free(pkts[i]);
+			}
+			made[q] += n;
+			total += n;
+		}
+	}
+	NB_ASSERT_EQ(total, 1000);
+	for (unsigned int q = 0; q < RSS_QUEUES; q++)
+		used += made[q] > 0;
+	NB_ASSERT(used >= 2);	/* 64 flows do not all hash to one queue */
+	for (int f = 0; f < RSS_FLOWS; f++)
+		NB_ASSERT(queue_of[f] >= 0);	/* every flow was made */
+	for (unsigned int q = 0; q < RSS_QUEUES; q++)
+		NB_ASSERT_EQ(nb_port_rx_queue_burst(port, q, pkts, NB_BURST), 0);
+	nb_port_close(port);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}
+
+/* One flow and two queues: RSS cannot spread it, one queue makes every frame. */
+NB_TEST(io_gen_queues_one_flow)
+{
+	struct nb_port *port = open_gen("count 100 queues 2");
+	struct nb_pkt *pkts[NB_BURST];
+	unsigned int made[2] = { 0 }, n;
+
+	for (unsigned int q = 0; q < 2; q++) {
+		while ((n = nb_port_rx_queue_burst(port, q, pkts, NB_BURST)) > 0) {
+			for (unsigned int i = 0; i < n; i++)
+				nb_pkt_free(pkts[i]);
+			made[q] += n;
+		}
+	}
+	NB_ASSERT_EQ(made[0] + made[1], 100);
+	NB_ASSERT(made[0] == 0 || made[1] == 0);
+	nb_port_close(port);
 }
