@@ -2,8 +2,9 @@
 #
 #   make            build the library, the netbpf command and the BPF objects
 #   make check      run every test (installs missing Debian packages when root)
-#   make demo       the default run on built-in in-memory ports
-#   make bench      benchmarks, side by side with the kernel where possible
+#   make demo       the default run on built-in in-memory ports, then the seed's tc table in Mpps
+#   make bench      netbpf bench (the seed's tables), then the benchmarks beside the kernel
+#                   (BENCH_ARGS: netbpf bench's options, e.g. --quick)
 #   make fuzz       long fuzzing runs
 #   make soak       10^9 packets while the control plane changes what runs
 #   SANITIZE=1      build with ASan+UBSan (in build/asan); SANITIZE=thread: TSan
@@ -137,8 +138,10 @@ check: $(NBTEST) $(NETBPF) $(NBSOAK) $(BPF_OBJS) $(CHECK_FUZZ)
 
 demo: $(NETBPF) $(BPF_OBJS)
 	$(Q)$(NETBPF) run
+	$(Q)$(NETBPF) bench --quick tc
 
 bench: $(NBBENCH) $(NETBPF) $(BPF_OBJS)
+	$(Q)$(NETBPF) bench $(BENCH_ARGS)
 	$(Q)NB_BUILD=$(BUILD) $(NBBENCH)
 
 # SOAK_PACKETS frames (10^9) while filters, XDP programs and a devmap entry change (tests/soak).

@@ -97,6 +97,7 @@ struct nb_datapath_worker_info {
 	__u64 idle_rounds;	/* of those, rounds that received nothing */
 	__u64 packets;		/* frames it received from its queues */
 	unsigned int nr_queues;	/* queues it owns */
+	__u64 cpu_ns;		/* CPU time its thread used (so far, while it runs) */
 };
 
 /* The queues of one worker: ifindex and queue number, in polling order. */

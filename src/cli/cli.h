@@ -39,6 +39,7 @@ int cmd_tc(int argc, char **argv);
 int cmd_ip(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_daemon(int argc, char **argv);	/* daemon.c */
+int cmd_bench(int argc, char **argv);	/* bench.c */
 int cmd_monitor(int argc, char **argv);	/* client.c */
 
 /*

@@ -40,6 +40,7 @@ static const struct command commands[] = {
 	{ "stats", cmd_stats, "the datapath's counters, filters, actions and workers" },
 	{ "monitor", cmd_monitor, "a daemon's rates, a line a second" },
 	{ "diff", cmd_diff, "run packets through the kernel and netbpf and compare" },
+	{ "bench", cmd_bench, "the seed's tc and XDP tables measured on this machine" },
 	{ "vm", cmd_vm, "run or disassemble raw eBPF bytecode" },
 };
 

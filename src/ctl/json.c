@@ -142,6 +142,15 @@ void nb_json_uint(struct nb_json *j, const char *name, uint64_t value)
 	fprintf(j->out, "%llu", (unsigned long long)value);
 }
 
+void nb_json_double(struct nb_json *j, const char *name, double value)
+{
+	begin_value(j, name);
+	if (value != value || value - value != 0)	/* NaN, infinity: JSON has no such number */
+		fputs("null", j->out);
+	else
+		fprintf(j->out, "%.4g", value);
+}
+
 void nb_json_int(struct nb_json *j, const char *name, int64_t value)
 {
 	begin_value(j, name);

@@ -30,6 +30,8 @@ void nb_json_end_array(struct nb_json *j);
 void nb_json_string(struct nb_json *j, const char *name, const char *value);
 void nb_json_uint(struct nb_json *j, const char *name, uint64_t value);
 void nb_json_int(struct nb_json *j, const char *name, int64_t value);
+/* A number with 4 significant digits; null for NaN and infinities. */
+void nb_json_double(struct nb_json *j, const char *name, double value);
 void nb_json_bool(struct nb_json *j, const char *name, bool value);
 void nb_json_null(struct nb_json *j, const char *name);
 /* A printf-formatted string value: nb_json_printf(j, "flags", "%#x", flags). */

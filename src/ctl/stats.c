@@ -173,12 +173,14 @@ static void summary_workers(FILE *out, struct nb_json *j, struct nb_datapath *dp
 			nb_json_uint(j, "worker", w);
 			nb_json_int(j, "cpu", wi.cpu);
 			nb_json_uint(j, "queues", wi.nr_queues);
-			/* rounds go with the wall clock: a replay (deterministic) leaves them out */
+			/* rounds and CPU time go with the clock: a replay (deterministic) leaves them out */
 			if (!replay) {
 				nb_json_uint(j, "rounds", wi.rounds);
 				nb_json_uint(j, "idle_rounds", wi.idle_rounds);
 			}
 			nb_json_uint(j, "packets", wi.packets);
+			if (!replay)
+				nb_json_uint(j, "cpu_ns", wi.cpu_ns);
 			nb_json_end_object(j);
 			continue;
 		}
@@ -187,9 +189,9 @@ static void summary_workers(FILE *out, struct nb_json *j, struct nb_datapath *dp
 				wi.nr_queues, (unsigned long long)wi.packets);
 		else
 			fprintf(out, "  worker %-3u cpu %-4d queues %-4u %14llu rounds %14llu idle "
-				"%14llu pkts\n", w, wi.cpu, wi.nr_queues,
+				"%14llu pkts %9.3f s CPU\n", w, wi.cpu, wi.nr_queues,
 				(unsigned long long)wi.rounds, (unsigned long long)wi.idle_rounds,
-				(unsigned long long)wi.packets);
+				(unsigned long long)wi.packets, wi.cpu_ns / 1e9);
 	}
 	if (j)
 		nb_json_end_array(j);

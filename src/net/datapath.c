@@ -64,6 +64,7 @@ struct dp_worker {
 	u64 idle_rounds;
 	u64 packets;
 	bool idle;		/* its last round received nothing */
+	u64 cpu_ns;		/* its thread's CPU time when it ended */
 	u64 looked_rounds;	/* the control side's: rounds at the previous look */
 } __attribute__((aligned(64)));
 
@@ -122,12 +123,18 @@ static unsigned int gen_burst(struct nb_datapath *dp, const struct dp_queue *q,
 	return k;
 }
 
-static u64 mono_ns(void)
+static u64 clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (clock_gettime(id, &ts))
+		return 0;
 	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
+}
+
+static u64 mono_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 struct sleep_check {
@@ -206,6 +213,8 @@ static void *worker_main(void *arg)
 		}
 	}
 	nb_epoch_offline();
+	/* what it used, for worker_info once the thread is gone */
+	__atomic_store_n(&w->cpu_ns, clock_ns(CLOCK_THREAD_CPUTIME_ID), __ATOMIC_RELAXED);
 	return NULL;
 }
 
@@ -653,6 +662,13 @@ int nb_datapath_worker_info(struct nb_datapath *dp, unsigned int worker,
 		return -ENOENT;
 	w = &dp->workers[worker];
 	pthread_mutex_lock(&dp->lock);
+	info->cpu_ns = __atomic_load_n(&w->cpu_ns, __ATOMIC_RELAXED);
+	if (dp->running) {
+		clockid_t id;
+
+		if (!pthread_getcpuclockid(w->thread, &id))
+			info->cpu_ns = clock_ns(id);
+	}
 	info->cpu = w->cpu;
 	info->rounds = __atomic_load_n(&w->rounds, __ATOMIC_RELAXED);
 	info->idle_rounds = __atomic_load_n(&w->idle_rounds, __ATOMIC_RELAXED);

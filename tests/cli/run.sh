@@ -70,7 +70,7 @@ echo "$out" | json '
 dev = {x["name"]: x for x in d["devices"]}
 assert dev["g"]["rx_packets"] == 20000 and dev["s"]["tx_packets"] == 20000, dev
 w = d["workers"]
-assert len(w) == 2 and all(x["queues"] == 1 and x["packets"] > 0 for x in w), w
+assert len(w) == 2 and all(x["queues"] == 1 and x["packets"] > 0 and x["cpu_ns"] > 0 for x in w), w
 assert sum(x["packets"] for x in w) == 20000, w
 ' || fail "gen queues: $out"
 out=$($NETBPF -batch /dev/stdin 2>&1 <<<"link add g type gen queues 65"); [ $? -ne 0 ] ||

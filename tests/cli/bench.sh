@@ -1,0 +1,49 @@
+#!/bin/bash
+# netbpf bench: the seed's tc and XDP tables, short: every set-up measured with one worker and
+# two, every frame where the set-up sends it, the bridge row marked missing, the ratios, the
+# results file, and the errors of its options.
+set -u
+NETBPF=${NETBPF:-build/netbpf}
+BUILD=${NB_BUILD:-build}
+case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
+fail() { echo "FAIL: $*"; exit 1; }
+[ -e "$BUILD/examples/tcbpf1.o" ] || { echo "SKIPPED: the example objects are not built"; exit 77; }
+command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing (scripts/install-deps.sh)"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
+
+out=$(cd / && $NETBPF -j bench --quick --window 0.1 --results "$tmp/results.md") ||
+	fail "bench exited $?: $out"
+echo "$out" | json '
+s = {x["setup"]: x for x in d["setups"]}
+assert len(s) == 10 and d["max_workers"] == 2, s.keys()
+assert s["Linux bridge"]["missing"].startswith("not implemented"), s["Linux bridge"]
+assert s["cls_bpf da + bpf_redirect"]["seed_mpps"] == [2.5, None], s
+assert s["bpf_redirect, bulking"]["seed_mpps"] == [8.4, 15.9], s
+for name, x in s.items():
+    if "missing" in x:
+        continue
+    assert [r["workers"] for r in x["runs"]] == [1, 2], x
+    for r in x["runs"]:
+        assert r["ok"] is True and r["mpps"] > 0 and r["wall_mpps"] > 0, (name, r)
+        assert len(r["mpps_rounds"]) == 1, r
+r = {x["ratio"]: x for x in d["ratios"]}
+assert r["XDP: bulking / no bulking (bpf_redirect)"]["goal"] == 1.5, r
+assert r["XDP: bpf_redirect / bpf_redirect_map"]["value"] > 0, r
+assert any(k.startswith("tc: workers / 1 worker") for k in r), r
+' || fail "bench json: $out"
+grep -q '^| cls_bpf da + bpf_redirect |    2.5 |' "$tmp/results.md" || fail "results: $(cat "$tmp/results.md")"
+grep -q "^# netbpf bench results" "$tmp/results.md" || fail "results title"
+
+# one table, text: the seed's figure beside netbpf's
+out=$($NETBPF bench --quick --window 0.05 --workers 1 tc) || fail "bench tc exited $?: $out"
+echo "$out" | grep -Eq '^cls_bpf da \+ bpf_redirect +2\.5 [0-9]+\.[0-9]+ ' || fail "tc row: $out"
+echo "$out" | grep -q "^Linux bridge .*not implemented" || fail "bridge row: $out"
+echo "$out" | grep -q "bpf_redirect_map" && fail "xdp table printed: $out"
+
+for bad in "--rounds 0" "--workers 9" "--window x" "bogus"; do
+	out=$($NETBPF bench $bad 2>&1); [ $? -eq 2 ] || fail "bench $bad: exit $?: $out"
+	echo "$out" | grep -q "is wrong" || fail "bench $bad: $out"
+done
+echo "bench: tables, checks, results file and errors as expected"
