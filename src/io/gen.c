@@ -63,15 +63,23 @@
 
 enum gen_proto { GEN_UDP, GEN_TCP, GEN_ICMP, GEN_ARP };
 
+/* The fields of one flow, in network order, as they go into a frame. */
+struct gen_flow {
+	u32 saddr, daddr;	/* IPv4, or the last 32 bits of IPv6 */
+	u16 sport, dport;
+};
+
 /*
  * One receive queue's generator state, written only by the worker that owns the queue (its
- * own cache line). A generator of one queue walks the flows in order, frame i being flow i;
- * a queue of several walks the flows the indirection table gave it.
+ * own cache line). A generator of one queue walks the flows in order, frame i being flow i,
+ * stepping each field to the next in its range (cur); a queue of several walks the flows the
+ * indirection table gave it.
  */
 struct gen_queue {
 	u64 made;		/* frames made, read by other threads: the queue's sequence */
 	struct timespec start;	/* the first burst, for ratep */
-	u32 *flows;		/* the flows of the period that are this queue's; NULL: all */
+	u32 cur[4];		/* one queue: the next frame's fields (host order), as flow_at */
+	struct gen_flow *flows;	/* the flows of the period that are this queue's; NULL: all */
 	u32 nr_flows;
 	u32 next_flow;		/* index into flows of the next frame's flow */
 } __attribute__((aligned(64)));
@@ -109,6 +117,7 @@ struct gen {
 	u8 tmpl_buf[GEN_MAX_SIZE + 2] __attribute__((aligned(8)));
 	u32 l3_off;			/* offsets in the frame */
 	u32 l4_off;
+	u32 pktgen_off;
 	bool has_pktgen_hdr;
 };
 
@@ -361,16 +370,29 @@ static void patch32(u8 *f, u32 off, u32 val, const u32 *sum_offs, unsigned int n
 	}
 }
 
-/*
- * Turn a copy of frame 0 into the frame number seq of flow number flow: the addresses and
- * ports walk their ranges by flow, the IP id and the sequence numbers count by seq.
- */
-static void patch_frame(const struct gen *g, u8 *f, u64 flow, u64 seq)
+/* The fields of flow number i: each walks its range. */
+static void flow_at(const struct gen *g, u64 i, struct gen_flow *fl)
 {
-	u32 sip = htonl(walk(g->src_min, g->src_max, flow));
-	u32 dip = htonl(walk(g->dst_min, g->dst_max, flow));
-	u16 sport = htons((u16)walk(g->sport_min, g->sport_max, flow));
-	u16 dport = htons((u16)walk(g->dport_min, g->dport_max, flow));
+	fl->saddr = htonl(walk(g->src_min, g->src_max, i));
+	fl->daddr = htonl(walk(g->dst_min, g->dst_max, i));
+	fl->sport = htons((u16)walk(g->sport_min, g->sport_max, i));
+	fl->dport = htons((u16)walk(g->dport_min, g->dport_max, i));
+}
+
+/* The next value of a field in [min, max]: flow i + 1's after flow i's, without a division. */
+static inline u32 step(u32 v, u32 min, u32 max)
+{
+	return v == max ? min : v + 1;
+}
+
+/*
+ * Turn a copy of frame 0 into the frame number seq of flow fl: the addresses and ports walk
+ * their ranges by flow, the IP id and the sequence numbers count by seq.
+ */
+static void patch_frame(const struct gen *g, u8 *f, const struct gen_flow *fl, u64 seq)
+{
+	u32 sip = fl->saddr, dip = fl->daddr;
+	u16 sport = fl->sport, dport = fl->dport;
 	u32 l3 = g->l3_off, l4 = g->l4_off, nseq = htonl((u32)seq);
 	u32 l4_sum = l4 + (g->proto == GEN_UDP ? 6 : g->proto == GEN_TCP ? 16 : 2);
 	bool pseudo = g->proto != GEN_ICMP || g->ipv6;	/* ICMPv4 has no pseudo header */
@@ -403,7 +425,7 @@ static void patch_frame(const struct gen *g, u8 *f, u64 flow, u64 seq)
 		break;
 	}
 	if (g->has_pktgen_hdr)
-		patch32(f, headers_len(g) + 4, nseq, &l4_sum, 1);
+		patch32(f, g->pktgen_off + 4, nseq, &l4_sum, 1);
 	if (g->proto == GEN_UDP) {
 		memcpy(&check, f + l4_sum, 2);
 		if (!check) {
@@ -449,7 +471,8 @@ static unsigned int gen_rx_queue_burst(struct nb_port *port, unsigned int qi,
 	want = claim(g, max);
 	for (; n < want; n++) {
 		struct nb_pkt *pkt = nb_pkt_alloc();
-		u64 flow = made + n;
+		const struct gen_flow *fl;
+		struct gen_flow one;
 
 		if (!pkt)
 			break;
@@ -460,12 +483,23 @@ static unsigned int gen_rx_queue_burst(struct nb_port *port, unsigned int qi,
 			break;
 		}
 		if (q->flows) {
-			flow = q->flows[q->next_flow];
+			fl = &q->flows[q->next_flow];
 			if (++q->next_flow == q->nr_flows)
 				q->next_flow = 0;
+		} else {
+			/* frame made + n is flow made + n: each field one step on */
+			one.saddr = htonl(q->cur[0]);
+			one.daddr = htonl(q->cur[1]);
+			one.sport = htons((u16)q->cur[2]);
+			one.dport = htons((u16)q->cur[3]);
+			q->cur[0] = step(q->cur[0], g->src_min, g->src_max);
+			q->cur[1] = step(q->cur[1], g->dst_min, g->dst_max);
+			q->cur[2] = step(q->cur[2], g->sport_min, g->sport_max);
+			q->cur[3] = step(q->cur[3], g->dport_min, g->dport_max);
+			fl = &one;
 		}
 		/* the fields that walk are in the headers: in the linear part */
-		patch_frame(g, pkt->data, flow, made + n);
+		patch_frame(g, pkt->data, fl, made + n);
 		pkts[n] = pkt;
 	}
 	if (n < want)	/* what the pool could not give goes back to the count */
@@ -751,8 +785,10 @@ static int rss_deal(struct gen *g, struct nb_log *log)
 	memcpy(nb_pkt_put(pkt, len), g->tmpl_buf + 2, len);
 	for (u64 f = 0; f < period; f++) {
 		struct nb_flow_keys keys;
+		struct gen_flow fl;
 
-		patch_frame(g, pkt->data, f, 0);
+		flow_at(g, f, &fl);
+		patch_frame(g, pkt->data, &fl, 0);
 		nb_flow_dissect(pkt, &keys);
 		queue_of[f] = nb_flow_hash(&keys) % GEN_RSS_TABLE_SIZE % g->nr_queues;
 		g->queues[queue_of[f]].nr_flows++;
@@ -770,7 +806,7 @@ static int rss_deal(struct gen *g, struct nb_log *log)
 	for (u64 f = 0; f < period; f++) {
 		struct gen_queue *q = &g->queues[queue_of[f]];
 
-		q->flows[q->nr_flows++] = (u32)f;
+		flow_at(g, f, &q->flows[q->nr_flows++]);
 	}
 out:
 	nb_pkt_free(pkt);
@@ -813,10 +849,16 @@ static int gen_open(struct nb_port *port, int argc, char **argv, struct nb_log *
 	g->l3_off = l2_len(g);
 	g->l4_off = g->l3_off + (g->ipv6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr));
 	g->has_pktgen_hdr = g->proto != GEN_ARP && g->size - headers_len(g) >= PKTGEN_HDR_LEN;
+	g->pktgen_off = headers_len(g);
 	g->queues = aligned_alloc(64, g->nr_queues * sizeof(*g->queues));
 	if (!g->queues)
 		return -ENOMEM;
 	memset(g->queues, 0, g->nr_queues * sizeof(*g->queues));
+	/* flow 0 first */
+	g->queues[0].cur[0] = g->src_min;
+	g->queues[0].cur[1] = g->dst_min;
+	g->queues[0].cur[2] = g->sport_min;
+	g->queues[0].cur[3] = g->dport_min;
 	if (g->nr_queues > 1) {
 		err = rss_deal(g, log);
 		if (err)
