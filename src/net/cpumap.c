@@ -16,9 +16,11 @@
  * Entries change under running traffic: an update builds a new entry and swaps the pointer; the
  * old one leaves its worker's list and goes to the epoch reclaimer, which frees the frames still
  * queued in it (the kernel's __cpu_map_entry_free flushes them into the stack instead; here they
- * are dropped and counted). Differences: the kernel bulks 8 frames per source CPU before it
- * takes the ring's lock; here every frame takes the queue's lock. A worker index without a
- * polling thread never drains its queues.
+ * are dropped and counted). As in the kernel, a redirect first gathers frames in the sending
+ * worker's bulk queue of the entry (CPU_MAP_BULK_SIZE, bq_enqueue): a full one, and every one
+ * at the end of the poll (__cpu_map_flush), moves its frames into the entry's queue under one
+ * lock and wakes the entry's worker once. A worker index without a polling thread never
+ * drains its queues.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -43,6 +45,19 @@
 #define CPU_MAP_QSIZE_MAX 16384
 /* Frames a worker takes from one queue at a time. */
 #define CPU_MAP_BATCH 64
+/* Frames a sending worker gathers for an entry before it takes the entry's lock (the kernel's). */
+#define CPU_MAP_BULK_SIZE 8
+
+struct nb_cpu_map_entry;
+
+/* One sending worker's frames for one entry (struct xdp_bulk_queue), valid within a poll. */
+struct cpu_map_bulkq {
+	struct nb_pkt *q[CPU_MAP_BULK_SIZE];
+	unsigned int count;
+	struct nb_cpu_map_entry *rcpu;
+	struct cpu_map_bulkq *flush_next;	/* the next on the worker's flush list */
+	bool listed;				/* on that list */
+} __attribute__((aligned(64)));
 
 struct nb_cpu_map_entry {
 	u32 cpu;
@@ -52,8 +67,12 @@ struct nb_cpu_map_entry {
 	struct nb_pkt *head, **tail;
 	u32 count;
 	struct nb_cpu_map_entry *rcv_next;	/* the worker's list of entries */
+	struct cpu_map_bulkq *bulkq;		/* one per sending worker (nb_nr_cpus()) */
 	struct nb_epoch_head rcu;
 };
+
+/* This worker's bulk queues that hold frames of the running poll. */
+static __thread struct cpu_map_bulkq *cpu_flush_list;
 
 struct nb_cpu_map {
 	struct nb_map map;
@@ -129,6 +148,8 @@ static void entry_free(struct nb_cpu_map_entry *rcpu)
 	}
 	nb_prog_put(rcpu->prog);
 	pthread_mutex_destroy(&rcpu->lock);
+	/* the bulk queues were flushed at the end of the polls the grace period waited for */
+	free(rcpu->bulkq);
 	free(rcpu);
 }
 
@@ -229,6 +250,15 @@ static int entry_alloc(const struct bpf_cpumap_val *val, u32 cpu, bool with_prog
 			return -ENOMEM;
 		}
 	}
+	rcpu->bulkq = aligned_alloc(64, nb_nr_cpus() * sizeof(*rcpu->bulkq));
+	if (!rcpu->bulkq) {
+		nb_prog_put(prog);
+		free(rcpu);
+		return -ENOMEM;
+	}
+	memset(rcpu->bulkq, 0, nb_nr_cpus() * sizeof(*rcpu->bulkq));
+	for (unsigned int i = 0; i < nb_nr_cpus(); i++)
+		rcpu->bulkq[i].rcpu = rcpu;
 	rcpu->cpu = cpu;
 	rcpu->prog = prog;
 	rcpu->value.qsize = val->qsize;
@@ -286,29 +316,71 @@ static long cpu_map_redirect(struct nb_map *map, u64 index, u64 flags)
 	return nb_xdp_redirect_map(map, index, flags, 0, cpu_map_lookup_entry);
 }
 
+/*
+ * The bulk queue's frames into the entry's queue under one lock (bq_flush_to_queue); what does
+ * not fit is dropped. A frame takes a reference on its receiving device for its wait.
+ */
+static void bq_flush_to_queue(struct cpu_map_bulkq *bq)
+{
+	struct nb_cpu_map_entry *rcpu = bq->rcpu;
+	unsigned int n = bq->count, queued = 0;
+
+	if (unlikely(!n))
+		return;
+	for (unsigned int i = 0; i < n; i++) {
+		nb_dev_get(bq->q[i]->dev);
+		bq->q[i]->next = NULL;
+	}
+	pthread_mutex_lock(&rcpu->lock);
+	while (queued < n && rcpu->count + queued < rcpu->value.qsize) {
+		*rcpu->tail = bq->q[queued];
+		rcpu->tail = &bq->q[queued]->next;
+		queued++;
+	}
+	__atomic_add_fetch(&rcpu->count, queued, __ATOMIC_RELAXED);	/* read by sleepers */
+	pthread_mutex_unlock(&rcpu->lock);
+	/* The kernel drops them when the ring is full: not an error. */
+	for (unsigned int i = queued; i < n; i++) {
+		struct nb_dev *dev_rx = bq->q[i]->dev;
+
+		nb_pkt_drop(bq->q[i], dev_rx, NB_DROP_CPUMAP_FULL);
+		nb_dev_put(dev_rx);
+	}
+	bq->count = 0;
+}
+
 int nb_cpu_map_enqueue(struct nb_cpu_map_entry *rcpu, struct nb_pkt *pkt, struct nb_dev *dev_rx)
 {
-	bool full;
+	struct cpu_map_bulkq *bq = &rcpu->bulkq[nb_this_cpu()];
 
-	pkt->dev = nb_dev_get(dev_rx);
-	pkt->next = NULL;
-	pthread_mutex_lock(&rcpu->lock);
-	full = rcpu->count >= rcpu->value.qsize;
-	if (!full) {
-		*rcpu->tail = pkt;
-		rcpu->tail = &pkt->next;
-		__atomic_add_fetch(&rcpu->count, 1, __ATOMIC_RELAXED);	/* read by sleepers */
+	/* no reference yet: the poll that received it holds the device until its flush */
+	pkt->dev = dev_rx;
+	if (unlikely(bq->count == CPU_MAP_BULK_SIZE))
+		bq_flush_to_queue(bq);
+	bq->q[bq->count++] = pkt;
+	if (!bq->listed) {
+		bq->listed = true;
+		bq->flush_next = cpu_flush_list;
+		cpu_flush_list = bq;
 	}
-	pthread_mutex_unlock(&rcpu->lock);
-	if (unlikely(full)) {
-		/* The kernel drops it when the ring is full (bq_flush_to_queue): not an error. */
-		nb_pkt_drop(pkt, dev_rx, NB_DROP_CPUMAP_FULL);
-		nb_dev_put(dev_rx);
-		return 0;
-	}
-	/* the entry's worker may sleep: wake_up_process of the kthread */
-	nb_worker_kick(rcpu->cpu);
 	return 0;
+}
+
+void nb_cpu_map_flush(void)
+{
+	struct cpu_map_bulkq *bq = cpu_flush_list;
+
+	cpu_flush_list = NULL;
+	while (bq) {
+		struct cpu_map_bulkq *next = bq->flush_next;
+
+		bq_flush_to_queue(bq);
+		bq->flush_next = NULL;
+		bq->listed = false;
+		/* the entry's worker may sleep: wake_up_process of the kthread */
+		nb_worker_kick(bq->rcpu->cpu);
+		bq = next;
+	}
 }
 
 bool nb_cpu_map_pending(void)

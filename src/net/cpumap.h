@@ -12,8 +12,14 @@ struct nb_dev;
 struct nb_pkt;
 struct nb_cpu_map_entry;
 
-/* Queue pkt for the entry's worker (cpu_map_enqueue); a full queue drops it. Takes pkt. */
+/*
+ * Queue pkt for the entry's worker (cpu_map_enqueue): into this worker's bulk queue of the
+ * entry, which moves into the entry's queue when full or at nb_cpu_map_flush; a full entry
+ * queue drops it. Takes pkt; dev_rx must stay valid until the flush (the poll's).
+ */
 int nb_cpu_map_enqueue(struct nb_cpu_map_entry *rcpu, struct nb_pkt *pkt, struct nb_dev *dev_rx);
+/* The end of a poll (__cpu_map_flush): every bulk queue of this worker into its entry's queue. */
+void nb_cpu_map_flush(void);
 /*
  * This worker's side (cpu_map_kthread_run): every frame queued for it runs the entry's program
  * and what passes goes up its receive path; what the programs redirect waits in the bulk queues

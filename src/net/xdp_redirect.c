@@ -280,9 +280,12 @@ static void xdp_flush_queues(void)
 void nb_xdp_do_flush(void)
 {
 	xdp_flush_queues();
+	nb_cpu_map_flush();
 	/* the frames other workers sent this one through a cpumap, and what its programs redirect */
-	if (nb_cpu_map_poll())
+	if (nb_cpu_map_poll()) {
 		xdp_flush_queues();
+		nb_cpu_map_flush();
+	}
 }
 
 long nb_xdp_redirect_map(struct nb_map *map, u64 index, u64 flags, u64 flag_mask,

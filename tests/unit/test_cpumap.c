@@ -8,6 +8,7 @@
 
 #include <netbpf/percpu.h>
 
+#include "net/cpumap.h"
 #include "ctx_rewrite.h"
 #include "map_test.h"
 #include "xdp_test.h"
@@ -233,6 +234,36 @@ NB_TEST(cpumap_pass_and_full_queue)
 	NB_ASSERT_EQ(host_packets(rx), 4);
 	nb_map_put(map);
 	nb_prog_put(drop);
+	xt_teardown();
+}
+
+/*
+ * A sending worker gathers 8 frames per entry before they move to the entry's queue (the
+ * kernel's CPU_MAP_BULK_SIZE); the rest move at the end of its poll.
+ */
+NB_TEST(cpumap_bulk_of_8)
+{
+	struct nb_pkt *pkts[10];
+	struct nb_dev *rx;
+	struct nb_map *map;
+
+	NB_ASSERT_EQ(nb_set_nr_cpus(2), 0);
+	rx = xt_dev("rx0", NULL);
+	map = mt_map(BPF_MAP_TYPE_CPUMAP, 4, 4, 2, 0);
+	NB_ASSERT_EQ(set(map, 1, 64, 0, 0), 0);
+	xt_attach(rx, xt_prog_redirect_map(map, 1, 0));
+	NB_ASSERT_EQ(nb_set_this_cpu(0), 0);
+	xt_burst(rx, pkts, 0, 10);
+	NB_ASSERT_EQ(nb_xdp_rx_burst(rx, pkts, 10), 0);	/* worker 0's poll, not flushed yet */
+	/* worker 1 drains its entries' queues (its flush would be this thread's, worker 0's) */
+	NB_ASSERT_EQ(nb_set_this_cpu(1), 0);
+	NB_ASSERT_EQ(nb_cpu_map_poll(), 8);		/* the first full bulk */
+	NB_ASSERT_EQ(host_packets(rx), 8);
+	poll_on(0);					/* the end of worker 0's poll */
+	NB_ASSERT_EQ(nb_set_this_cpu(1), 0);
+	NB_ASSERT_EQ(nb_cpu_map_poll(), 2);
+	NB_ASSERT_EQ(host_packets(rx), 10);
+	nb_map_put(map);
 	xt_teardown();
 }
 
