@@ -17,8 +17,13 @@
 int nb_set_nr_cpus(unsigned int nr);
 /* The number of workers; fixed from the first call on. */
 unsigned int nb_nr_cpus(void);
-/* This thread's worker index (0 for threads that never set one). */
-unsigned int nb_this_cpu(void);
+/* This thread's worker index (0 for threads that never set one): read in line, per packet. */
+extern __thread unsigned int nb_percpu_this_cpu __attribute__((tls_model("initial-exec")));
+
+static inline unsigned int nb_this_cpu(void)
+{
+	return nb_percpu_this_cpu;
+}
 /* Called by a worker thread once at start: its index, below nb_nr_cpus(). */
 int nb_set_this_cpu(unsigned int cpu);
 

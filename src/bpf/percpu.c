@@ -17,9 +17,10 @@ static pthread_mutex_t nr_cpus_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned int nr_cpus;	/* 0 until fixed */
 /*
  * Initial-exec: in the static TLS block, at one offset from the thread pointer in every thread,
- * so JIT-compiled code reads it in one instruction (nb_this_cpu_tp_offset).
+ * so JIT-compiled code reads it in one instruction (nb_this_cpu_tp_offset), and so does C
+ * (nb_this_cpu, in line).
  */
-static __thread unsigned int this_cpu __attribute__((tls_model("initial-exec")));
+__thread unsigned int nb_percpu_this_cpu __attribute__((tls_model("initial-exec")));
 
 static unsigned int online_cpus(void)
 {
@@ -64,20 +65,15 @@ unsigned int nb_nr_cpus_if_fixed(void)
 	return __atomic_load_n(&nr_cpus, __ATOMIC_ACQUIRE);
 }
 
-unsigned int nb_this_cpu(void)
-{
-	return this_cpu;
-}
-
 long nb_this_cpu_tp_offset(void)
 {
-	return (long)((char *)&this_cpu - (char *)__builtin_thread_pointer());
+	return (long)((char *)&nb_percpu_this_cpu - (char *)__builtin_thread_pointer());
 }
 
 int nb_set_this_cpu(unsigned int cpu)
 {
 	if (cpu >= nb_nr_cpus())
 		return -EINVAL;
-	this_cpu = cpu;
+	nb_percpu_this_cpu = cpu;
 	return 0;
 }

@@ -50,7 +50,7 @@ struct softnet_data {
 
 static struct softnet_data softnet[NB_MAX_CPUS];
 
-static struct softnet_data *this_softnet(void)
+static inline struct softnet_data *this_softnet(void)
 {
 	return &softnet[nb_this_cpu()];
 }
