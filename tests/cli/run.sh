@@ -57,8 +57,9 @@ assert all(dev["sink%d" % i]["tx_packets"] == 500 for i in (1, 2, 3)), dev
 assert [w["cpu"] for w in d["workers"]] == [-1, -1], d["workers"]
 ' || fail "--no-pin: $out"
 
-# A generator of two queues, its 64 flows dealt by RSS: each of two workers polls one and
-# makes frames, together exactly the count, every one delivered to the sink by XDP.
+# A generator of two queues, its 64 flows dealt by RSS: each of two workers polls one, and
+# together they make exactly the count (the queues share it: which makes how many depends on
+# the scheduler), every frame delivered to the sink by XDP.
 cat > "$tmp/queues.tc" <<EOF2
 link add g type gen count 20000 flows 64 queues 2
 link add s type sink
@@ -70,7 +71,7 @@ echo "$out" | json '
 dev = {x["name"]: x for x in d["devices"]}
 assert dev["g"]["rx_packets"] == 20000 and dev["s"]["tx_packets"] == 20000, dev
 w = d["workers"]
-assert len(w) == 2 and all(x["queues"] == 1 and x["packets"] > 0 and x["cpu_ns"] > 0 for x in w), w
+assert len(w) == 2 and all(x["queues"] == 1 and x["cpu_ns"] > 0 for x in w), w
 assert sum(x["packets"] for x in w) == 20000, w
 ' || fail "gen queues: $out"
 out=$($NETBPF -batch /dev/stdin 2>&1 <<<"link add g type gen queues 65"); [ $? -ne 0 ] ||
