@@ -416,6 +416,7 @@ static void print_text(FILE *out, const struct bench_opts *o, bool md)
 				print_cell(out, &results[i][wmax]);
 			else
 				fprintf(out, " %-24s", "-");
+			fprintf(out, md ? " |" : "");
 			if (r1 > 0 && rn > 0 && wmax > 1)
 				fprintf(out, md ? " %.2f |\n" : " %.2f\n", rn / r1);
 			else
@@ -439,9 +440,10 @@ static void print_text(FILE *out, const struct bench_opts *o, bool md)
 		if (!have)
 			continue;
 		snprintf(name, sizeof(name), "%s", q->name);
-		if (md)
-			fprintf(out, "| %s | %.2f | %s%.2f |\n", name, v, q->target ? ">= " : "",
-				q->target);
+		if (md && q->target)
+			fprintf(out, "| %s | %.2f | >= %.2f |\n", name, v, q->target);
+		else if (md)
+			fprintf(out, "| %s | %.2f | - |\n", name, v);
 		else if (q->target)
 			fprintf(out, "  %-58s %6.2f   (goal >= %.2f)\n", name, v, q->target);
 		else
