@@ -859,6 +859,11 @@ void nb_pkt_copy_header(struct nb_pkt *to, const struct nb_pkt *from)
 		to->transport_header = (u16)(to->transport_header + delta);
 	if (to->ip_summed == NB_CHECKSUM_PARTIAL)
 		to->csum_start = (u16)(to->csum_start + delta);
+	/* the tunnel key is shared: a reference for to, the one it had let go */
+	if (unlikely(to->tun_md))
+		nb_tun_md_get(to->tun_md);
+	if (unlikely(keep.tun_md))
+		nb_tun_md_put(keep.tun_md);
 	nb_pkt_compute_data_pointers(to);
 }
 

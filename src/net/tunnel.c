@@ -38,6 +38,7 @@
 #include "net/csum.h"
 #include "net/dev.h"
 #include "net/fib.h"
+#include "net/gso.h"
 #include "net/pkt.h"
 #include "net/tunnel.h"
 
@@ -228,7 +229,7 @@ static void udp_csum(struct udphdr *uh, u32 len, int family, const void *saddr, 
 		uh->check = 0xffff;	/* CSUM_MANGLED_0 */
 }
 
-int nb_tunnel_xmit(struct nb_dev *dev, struct nb_pkt *pkt)
+static int tunnel_xmit_one(struct nb_dev *dev, struct nb_pkt *pkt)
 {
 	struct nb_tunnel *t = dev->tunnel;
 	const struct nb_tunnel_ops *ops = t->ops;
@@ -487,6 +488,33 @@ static bool udp_csum_ok(const struct udphdr *uh, u32 len, const struct outer *o)
 }
 
 /*
+ * The inner packet as a device without offloads sends it (validate_xmit_skb with no features):
+ * a super-frame cut into its segments, a checksum left to the device completed, fragments made
+ * linear; each then gets its own outer headers, as segmentation after the encapsulation gives
+ * them in the kernel.
+ */
+int nb_tunnel_xmit(struct nb_dev *dev, struct nb_pkt *pkt)
+{
+	struct nb_pkt *segs, *next;
+	int err, ret = NB_NET_XMIT_SUCCESS;
+
+	if (!nb_pkt_is_gso(pkt) && !nb_pkt_is_nonlinear(pkt) &&
+	    pkt->ip_summed != NB_CHECKSUM_PARTIAL)
+		return tunnel_xmit_one(dev, pkt);
+	segs = nb_validate_xmit(pkt, 0, &err);
+	if (!segs) {
+		nb_pkt_drop(pkt, dev, err == -ENOMEM ? NB_DROP_NOMEM : NB_DROP_OFFLOAD);
+		return NB_NET_XMIT_DROP;
+	}
+	for (; segs; segs = next) {
+		next = segs->next;
+		segs->next = NULL;
+		ret = tunnel_xmit_one(dev, segs);
+	}
+	return ret;
+}
+
+/*
  * INET_ECN_decapsulate: CE on the outer header marks an ECN-capable inner packet; on one that
  * is not (RFC 6040) the packet is refused: false.
  */
@@ -524,8 +552,16 @@ bool nb_tunnel_rcv(struct nb_pkt *pkt)
 	int hlen;
 
 	if (!__atomic_load_n(&tunnels, __ATOMIC_ACQUIRE) ||
-	    pkt->network_header == NB_PKT_HDR_UNSET || l3 >= end ||
-	    !parse_outer(l3, (u32)(end - l3), pkt->protocol, &o))
+	    pkt->network_header == NB_PKT_HDR_UNSET)
+		return false;
+	/* a frame in fragments is read whole (headers and payload checksummed alike) */
+	if (nb_pkt_is_nonlinear(pkt)) {
+		if (nb_pkt_linearize(pkt))
+			return false;
+		l3 = nb_pkt_network_header(pkt);
+		end = pkt->data + pkt->len;
+	}
+	if (l3 >= end || !parse_outer(l3, (u32)(end - l3), pkt->protocol, &o))
 		return false;
 	l4 = l3 + o.hlen;
 	if (o.proto == IPPROTO_UDP) {

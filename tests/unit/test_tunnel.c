@@ -777,3 +777,99 @@ NB_TEST(tunnel_drop_reasons)
 	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
 	NB_ASSERT_EQ(nb_tun_md_outstanding(), 0);
 }
+
+/* The inner frame of an outer VXLAN/IPv4 frame, copied out whole (fragments included). */
+static u32 vxlan_inner(const struct nb_pkt *outer, u8 *buf, u32 size)
+{
+	u32 len = outer->len - 50;
+
+	NB_ASSERT(len <= size);
+	NB_ASSERT_EQ(nb_pkt_copy_bits(outer, 50, buf, len), 0);
+	return len;
+}
+
+/*
+ * Frames bigger than a buffer and super-frames into a tunnel: a 9000-byte frame in fragments
+ * goes out as one outer frame carrying all of it and comes back whole from the far side; a TCP
+ * super-frame of three segments goes out as three outer frames, each with its segment.
+ */
+NB_TEST(tunnel_vxlan_jumbo_and_gso)
+{
+	static u8 jumbo[9000], got[9100];
+	const struct tcase *vx = &cases[0];
+	struct nb_object *obj;
+	struct nb_pkt *pkt, *out;
+	u32 n = 0, len;
+
+	run_script("link add in0 type sink\n"
+		   "link add out0 mtu 9100 address 02:00:00:00:00:0a type sink keep 8\n"
+		   "link add tun0 mtu 9000 type vxlan external\n"
+		   "ip addr add 10.9.0.1/24 dev out0\n"
+		   "ip neigh add 10.9.0.2 lladdr 02:00:00:00:00:0b dev out0\n");
+	obj = load_obj("tests/bpf/tunnel_encap.o");
+	attach(dev_named("in0"), obj, "tunnel_encap", 1);
+	inner_frame(vx, jumbo);
+	for (u32 i = 34; i < sizeof(jumbo); i++)
+		jumbo[i] = (u8)(i * 7 + i / 251);
+	encap_one(obj, "10.9.0.2", 0);		/* the key; the frame it sent is ignored */
+	nb_pkt_free_list(nb_sink_take(dev_named("out0")->port));
+	pkt = nb_pkt_alloc_data(jumbo, sizeof(jumbo));
+	NB_ASSERT(pkt && nb_pkt_is_nonlinear(pkt));
+	pkt->dev = dev_named("in0");
+	nb_eth_type_trans(pkt, pkt->dev);
+	nb_netif_receive(pkt);
+	nb_net_flush();
+	out = nb_sink_take(dev_named("out0")->port);
+	NB_ASSERT(out && !out->next);
+	NB_ASSERT_EQ(out->len, sizeof(jumbo) + 50);
+	len = vxlan_inner(out, got, sizeof(got));
+	NB_ASSERT_EQ(len, sizeof(jumbo));
+	expect_bytes("jumbo", got, jumbo, len);
+	/* the UDP checksum covers every byte, those in fragments too */
+	NB_ASSERT_EQ(nb_pkt_copy_bits(out, 0, got, out->len), 0);
+	NB_ASSERT_EQ(sum16(got + 34, out->len - 34, sum16(got + 26, 8, 0) + 17 + out->len - 34),
+		     0xffff);
+	nb_pkt_free(out);
+
+	/* a TCP super-frame: 3000 bytes of payload in segments of 1000 */
+	{
+		static u8 f[14 + 20 + 20 + 3000];
+		struct iphdr *ip = (struct iphdr *)(f + 14);
+
+		memcpy(f, "\x02\x00\x00\x00\x09\x09\x02\x00\x00\x00\x09\x08\x08\x00", 14);
+		ip->version = 4;
+		ip->ihl = 5;
+		ip->tot_len = htons(20 + 20 + 3000);
+		ip->ttl = 9;
+		ip->protocol = IPPROTO_TCP;
+		ip->saddr = inet_addr("192.168.7.1");
+		ip->daddr = inet_addr("192.168.7.2");
+		ip->check = htons((u16)~sum16((u8 *)ip, 20, 0));
+		f[34 + 12] = 5 << 4;			/* doff */
+		f[34 + 13] = 0x18;			/* PSH ACK */
+		for (u32 i = 54; i < sizeof(f); i++)
+			f[i] = (u8)i;
+		pkt = nb_pkt_alloc_data(f, sizeof(f));
+		NB_ASSERT(pkt);
+		pkt->dev = dev_named("in0");
+		nb_eth_type_trans(pkt, pkt->dev);
+		pkt->gso_size = 1000;
+		pkt->gso_type = NB_SKB_GSO_TCPV4;
+		nb_netif_receive(pkt);
+		nb_net_flush();
+		out = nb_sink_take(dev_named("out0")->port);
+		for (struct nb_pkt *o = out; o; o = o->next, n++) {
+			len = vxlan_inner(o, got, sizeof(got));
+			NB_ASSERT_EQ(len, 14 + 20 + 20 + 1000);
+			/* the segment's payload, in order */
+			expect_bytes("segment", got + 54, f + 54 + 1000 * n, 1000);
+		}
+		NB_ASSERT_EQ(n, 3);
+		nb_pkt_free_list(out);
+	}
+	nb_object_close(obj);
+	nb_dev_destroy_all();
+	nb_epoch_barrier();
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+	NB_ASSERT_EQ(nb_tun_md_outstanding(), 0);
+}
