@@ -269,6 +269,8 @@ const struct nb_func_proto *nb_base_func_proto(enum bpf_func_id id)
 		return &nb_get_current_cgroup_id_proto;
 	case BPF_FUNC_get_current_ancestor_cgroup_id:
 		return &nb_get_current_ancestor_cgroup_id_proto;
+	case BPF_FUNC_current_task_under_cgroup:
+		return &nb_current_task_under_cgroup_proto;
 	case BPF_FUNC_get_ns_current_pid_tgid:
 		return &nb_get_ns_current_pid_tgid_proto;
 	case BPF_FUNC_get_cgroup_classid:	/* tc has its own, of the packet */

@@ -51,6 +51,7 @@ extern const struct nb_func_proto nb_get_current_uid_gid_proto;
 extern const struct nb_func_proto nb_get_current_comm_proto;
 extern const struct nb_func_proto nb_get_current_cgroup_id_proto;
 extern const struct nb_func_proto nb_get_current_ancestor_cgroup_id_proto;
+extern const struct nb_func_proto nb_current_task_under_cgroup_proto;
 extern const struct nb_func_proto nb_get_ns_current_pid_tgid_proto;
 extern const struct nb_func_proto nb_get_cgroup_classid_curr_proto;
 /* Strings (strtox.c). */

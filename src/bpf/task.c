@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The helpers that ask about the current task: bpf_get_current_pid_tgid, _uid_gid, _comm,
- * _cgroup_id, _ancestor_cgroup_id, bpf_get_ns_current_pid_tgid and (for XDP and socket
- * filters) bpf_get_cgroup_classid. A tc or XDP program runs in softirq, where the kernel
- * answers for whatever task the interrupt found running; BPF_PROG_TEST_RUN answers for the
- * task that asked. netbpf answers for the thread that runs the program: a datapath worker, or
- * the caller of nb_prog_test_run, so that a test run answers as the kernel's test run does for
- * the same thread.
+ * _cgroup_id, _ancestor_cgroup_id, bpf_current_task_under_cgroup, bpf_get_ns_current_pid_tgid
+ * and (for XDP and socket filters) bpf_get_cgroup_classid. A tc or XDP program runs in
+ * softirq, where the kernel answers for whatever task the interrupt found running;
+ * BPF_PROG_TEST_RUN answers for the task that asked. netbpf answers for the thread that runs
+ * the program: a datapath worker, or the caller of nb_prog_test_run, so that a test run
+ * answers as the kernel's test run does for the same thread.
  *
  * Identifiers are read as the process sees them: pid and tid in its own pid namespace, uid and
  * gid in its user namespace, the cgroup from /proc (the kernel's are global; they agree unless
@@ -27,6 +27,7 @@
 #include <sys/sysmacros.h>
 
 #include "bpf/helpers.h"
+#include "bpf/map.h"
 
 #define CGROUP2_SUPER_MAGIC 0x63677270
 /* The root cgroup's id in every kernel: the first kernfs node id. */
@@ -260,6 +261,32 @@ const struct nb_func_proto nb_get_current_ancestor_cgroup_id_proto = {
 	.func = bpf_get_current_ancestor_cgroup_id,
 	.ret_type = NB_RET_INTEGER,
 	.arg_type = { NB_ARG_ANYTHING },
+};
+
+/*
+ * bpf_current_task_under_cgroup(map, index): whether the thread is in the cgroup of a cgroup
+ * array's slot, or below it. The kernel's checks come first, and they are all there is to
+ * answer here: a cgroup array of netbpf takes no cgroup (src/bpf/maps/sock_cgroup_maps.c), so
+ * a slot is past the array (-E2BIG) or empty (-EAGAIN), as in a kernel array nothing filled.
+ */
+static u64 bpf_current_task_under_cgroup(u64 r1, u64 index, u64 r3, u64 r4, u64 r5)
+{
+	const struct nb_map *map = (const struct nb_map *)(uintptr_t)r1;
+
+	(void)r3, (void)r4, (void)r5;
+	if ((u32)index >= map->max_entries)
+		return (u64)-E2BIG;
+	return (u64)-EAGAIN;
+}
+
+static const enum bpf_map_type cgroup_array_types[] = { BPF_MAP_TYPE_CGROUP_ARRAY };
+
+const struct nb_func_proto nb_current_task_under_cgroup_proto = {
+	.func = bpf_current_task_under_cgroup,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_CONST_MAP_PTR, NB_ARG_ANYTHING },
+	.map_types = cgroup_array_types,
+	.map_type_cnt = ARRAY_SIZE(cgroup_array_types),
 };
 
 /*

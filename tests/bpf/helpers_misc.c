@@ -25,6 +25,8 @@ enum op {
 	OP_NO_SOCKET,		/* the socket helpers (tc), CLOCK_TAI: not held to the kernel's
 				 * test run, which gives its packets a socket */
 	OP_XFRM,		/* bpf_skb_get_xfrm_state (tc) */
+	OP_CGROUP,		/* bpf_current_task_under_cgroup, bpf_skb_under_cgroup (tc) on
+				 * slot arg1 of an empty cgroup array */
 };
 
 struct helper_cmd {
@@ -63,6 +65,14 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } pcpu_hash SEC(".maps");
+
+/* Left empty on both sides: netbpf's cgroup arrays take no cgroup. */
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, __u32);
+} cgroups SEC(".maps");
 
 /*
  * The constant strings (.rodata, read-only and frozen), 64 bytes each: strncmp's second
@@ -259,6 +269,9 @@ static __always_inline int run(struct helper_cmd *c)
 	case OP_PERCPU:
 		op_percpu(c);
 		break;
+	case OP_CGROUP:
+		c->rc[0] = bpf_current_task_under_cgroup(&cgroups, (__u32)c->arg1);
+		break;
 	default:
 		return 0;
 	}
@@ -292,6 +305,9 @@ int helpers_tc(struct __sk_buff *skb)
 			c->rc[0] = bpf_skb_get_xfrm_state(skb, (__u32)c->arg1,
 							  (struct bpf_xfrm_state *)c->out, 8,
 							  c->flags);
+	} else if (c->op == OP_CGROUP) {
+		c->rc[0] = bpf_current_task_under_cgroup(&cgroups, (__u32)c->arg1);
+		c->rc[1] = bpf_skb_under_cgroup(skb, &cgroups, (__u32)c->arg1);
 	} else if (c->op == OP_CSUM_LEVEL) {
 		/* up to eight calls, each level in 4 bits of flags (0xf ends) */
 		for (int i = 0; i < 8; i++) {

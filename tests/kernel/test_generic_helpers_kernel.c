@@ -8,7 +8,8 @@
  * texts at every edge (bases, signs, prefixes, overflow, white space, the 63-character
  * window); bpf_snprintf, bpf_trace_vprintk and bpf_trace_printk on every conversion, on bad
  * formats, argument counts and output sizes; bpf_csum_level's sequences and bpf_csum_update;
- * bpf_skb_get_xfrm_state on a packet without IPsec state;
+ * bpf_skb_get_xfrm_state on a packet without IPsec state; bpf_current_task_under_cgroup and
+ * bpf_skb_under_cgroup on an empty cgroup array (netbpf's take no cgroup);
  * bpf_map_lookup_percpu_elem on each CPU's value. Every output frame must be the kernel's, on
  * the interpreter and the JIT.
  */
@@ -46,6 +47,7 @@ enum op {
 	OP_PERCPU,
 	OP_NO_SOCKET,
 	OP_XFRM,
+	OP_CGROUP,
 };
 
 struct helper_cmd {
@@ -234,6 +236,15 @@ static void add_xfrm_cases(void)
 			}
 }
 
+/* Slots in, past and far past an empty cgroup array of two. */
+static void add_cgroup_cases(void)
+{
+	static const u64 slots[] = { 0, 1, 2, 0xffffffff, 0x100000000ULL };
+
+	for (size_t i = 0; i < ARRAY_SIZE(slots); i++)
+		add(OP_CGROUP)->arg1 = slots[i];
+}
+
 static void add_percpu_cases(void)
 {
 	for (u32 key = 0; key < 4; key++)
@@ -325,6 +336,7 @@ NB_TEST(generic_helpers_kernel)
 	add_printf_cases();
 	add_csum_cases();
 	add_xfrm_cases();
+	add_cgroup_cases();
 	if ((unsigned int)libbpf_num_possible_cpus() == nb_nr_cpus())
 		add_percpu_cases();
 	else
