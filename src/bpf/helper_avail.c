@@ -9,6 +9,7 @@
  * to the running kernel, and netbpf's own helpers to them.
  */
 #include "bpf/helper_avail.h"
+#include "bpf/helper_proto.h"
 #include "bpf/prog_type.h"
 
 static const s32 base_func_ids[] = {
@@ -58,4 +59,20 @@ bool nb_kernel_offers_helper(const struct nb_prog_type_ops *ops, s32 id)
 		return false;
 	return ids_have(base_func_ids, ARRAY_SIZE(base_func_ids), id) ||
 	       ids_have(own->ids, own->cnt, id);
+}
+
+/*
+ * Asked of the type, not of one program: get_func_proto without a program answers for any
+ * program of the type, as the verifier's check_helper_call finds it (a proto with a function).
+ */
+enum nb_helper_avail nb_helper_avail(const struct nb_prog_type_ops *ops, s32 id)
+{
+	const struct nb_func_proto *fn;
+
+	if (id <= 0 || id >= __BPF_FUNC_MAX_ID)
+		return nb_kernel_offers_helper(ops, id) ? NB_HELPER_MISSING : NB_HELPER_NOT_OFFERED;
+	fn = ops->get_func_proto ? ops->get_func_proto((enum bpf_func_id)id, NULL) : NULL;
+	if (fn && fn->func)
+		return NB_HELPER_AVAILABLE;
+	return nb_kernel_offers_helper(ops, id) ? NB_HELPER_MISSING : NB_HELPER_NOT_OFFERED;
 }

@@ -28,6 +28,15 @@ struct nb_prog_type_ops;
 /* Whether Linux offers helper id to programs of this type (a privileged loader's view). */
 bool nb_kernel_offers_helper(const struct nb_prog_type_ops *ops, s32 id);
 
+/* What a program of a type finds when it calls a helper (netbpf feature probe's answer). */
+enum nb_helper_avail {
+	NB_HELPER_NOT_OFFERED,	/* the kernel does not offer it to the type either */
+	NB_HELPER_MISSING,	/* the kernel offers it; netbpf does not implement it */
+	NB_HELPER_AVAILABLE,	/* netbpf has it for the type */
+};
+
+enum nb_helper_avail nb_helper_avail(const struct nb_prog_type_ops *ops, s32 id);
+
 /* The types' own lists (src/net/kernel_helpers.c). */
 extern const struct nb_helper_ids nb_tc_cls_act_kernel_funcs;
 extern const struct nb_helper_ids nb_xdp_kernel_funcs;

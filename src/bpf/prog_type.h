@@ -53,6 +53,10 @@ struct nb_prog_type_ops {
 	const char *ctx_btf_name;
 	const char *kern_ctx_btf_name;
 
+	/*
+	 * The helper a call of id reaches, NULL if none. prog is NULL when the question is about
+	 * the type (nb_helper_avail, netbpf feature probe): the answer for any program of it.
+	 */
 	const struct nb_func_proto *(*get_func_proto)(enum bpf_func_id id,
 						      const struct nb_prog *prog);
 	/*

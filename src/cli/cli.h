@@ -41,6 +41,7 @@ int cmd_stats(int argc, char **argv);
 int cmd_daemon(int argc, char **argv);	/* daemon.c */
 int cmd_bench(int argc, char **argv);	/* bench.c */
 int cmd_monitor(int argc, char **argv);	/* client.c */
+int cmd_feature(int argc, char **argv);	/* feature.c */
 
 /*
  * A daemon for this command (client.c): *fdp connected to the named one, or to "default" when

@@ -42,6 +42,7 @@ static const struct command commands[] = {
 	{ "diff", cmd_diff, "run packets through the kernel and netbpf and compare" },
 	{ "bench", cmd_bench, "the seed's tc and XDP tables measured on this machine" },
 	{ "vm", cmd_vm, "run or disassemble raw eBPF bytecode" },
+	{ "feature", cmd_feature, "the helpers each program type may call (bpftool feature probe)" },
 };
 
 /*

@@ -526,7 +526,7 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 	struct nb_reg_state *regs;
 	int func_id = insn->imm, err;
 
-	if (func_id <= 0 || func_id >= __BPF_FUNC_MAX_ID) {
+	if (func_id <= 0 || func_id >= NB_KERNEL_FUNC_MAX_ID) {
 		verbose(env, "invalid func %s#%d\n", func_name(func_id), func_id);
 		return -EINVAL;
 	}
