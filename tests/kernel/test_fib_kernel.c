@@ -4,8 +4,9 @@
  * rules, neighbours, forwarding switches and MTUs given to a private network namespace (ip,
  * sysctl) and to netbpf (its ip and sysctl words), then tests/bpf/fib_lookup.o's programs run
  * in BPF_PROG_TEST_RUN and in nb_prog_test_run, tc and XDP, interpreter and JIT, on a table of
- * lookups: every return code and flag, IPv4 and IPv6, the MTU edges. The return value and the
- * whole bpf_fib_lookup struct that comes out must be the kernel's. The table runs four times:
+ * lookups: every return code and flag, IPv4 and IPv6, the MTU edges, VLAN fields left in
+ * the struct by the caller. The return value and the whole bpf_fib_lookup struct that comes
+ * out must be the kernel's. The table runs four times:
  * before any rule (IPv4's main and local tables merged), after rules were added, after a
  * device went down (its routes gone), and with no IPv6 address left for BPF_FIB_LOOKUP_SRC.
  * Every return code comes up but BPF_FIB_LKUP_RET_UNSUPP_LWT: netbpf has no lightweight
@@ -14,6 +15,7 @@
 #include <errno.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <linux/if_ether.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -60,6 +62,7 @@ struct fib_case {
 	u16 tot_len;
 	u32 plen_short;
 	u32 frame_len;		/* tc: the packet's length (0: just the command) */
+	u16 vlan_tci;		/* in h_vlan_TCI (h_vlan_proto 802.1Q) unless TBID is given */
 };
 
 static struct fib_case cases[1024];
@@ -175,6 +178,30 @@ static void build_cases(void)
 		add_case((struct fib_case){ .family = fam, .dst = d2, .iif = "v1",
 					    .src = f ? "fe80::2" : "10.99.1.1" });
 	}
+	/*
+	 * VLAN: what the caller leaves in h_vlan_proto and h_vlan_TCI (the output fields, which
+	 * share their place with tbid) is cleared on success and kept on every other answer.
+	 */
+	for (int f = 0; f < 2; f++) {
+		static const char *const vdst[2][6] = {
+			{ "10.10.1.1", "10.12.1.1", "10.13.1.1", "10.20.1.1", "10.14.1.1",
+			  "10.50.0.1" },
+			{ "2001:db8:10::1", "2001:db8:12::1", "2001:db8:13::1", "2001:db8:20::1",
+			  "2001:db8:14::1", "2001:db8:50::1" },
+		};
+		static const u32 vflags[] = { 0, BPF_FIB_LOOKUP_SKIP_NEIGH, BPF_FIB_LOOKUP_OUTPUT,
+					      BPF_FIB_LOOKUP_DIRECT };
+		static const u16 tcis[] = { 10, 0xffff };
+
+		for (size_t d = 0; d < ARRAY_SIZE(vdst[f]); d++)
+			for (size_t fl = 0; fl < ARRAY_SIZE(vflags); fl++)
+				for (size_t t = 0; t < ARRAY_SIZE(tcis); t++)
+					add_case((struct fib_case){
+						.family = f ? AF_INET6 : AF_INET,
+						.dst = vdst[f][d], .iif = "v1",
+						.flags = vflags[fl], .vlan_tci = tcis[t],
+						.tot_len = d == 4 ? 1400 : 0 });
+	}
 	add_case((struct fib_case){ .family = 0, .dst = "10.10.1.1", .iif = "v1" });
 	add_case((struct fib_case){ .family = 99, .dst = "10.10.1.1", .iif = "v1" });
 }
@@ -210,8 +237,12 @@ static u32 fib_frame(const struct fib_case *c, u8 *frame)
 	if (c->src)
 		NB_ASSERT_EQ(inet_pton(fam, c->src, fam == AF_INET ? (void *)&cmd.params.ipv4_src
 								   : cmd.params.ipv6_src), 1);
-	if (c->flags & BPF_FIB_LOOKUP_TBID)
+	if (c->flags & BPF_FIB_LOOKUP_TBID) {
 		cmd.params.tbid = c->tbid;
+	} else if (c->vlan_tci) {
+		cmd.params.h_vlan_proto = htons(ETH_P_8021Q);
+		cmd.params.h_vlan_TCI = htons(c->vlan_tci);
+	}
 	if (c->mark)
 		memcpy(cmd.params.smac, &c->mark, sizeof(c->mark));
 	cmd.flags = c->flags;
@@ -224,8 +255,9 @@ static u32 fib_frame(const struct fib_case *c, u8 *frame)
 static void describe(const struct fib_case *c, char *buf, size_t size)
 {
 	snprintf(buf, size, "family %d dst %s src %s iif %s flags %#x tbid %u mark %#x "
-		 "tot_len %u plen_short %u frame %u", c->family, c->dst, c->src ? c->src : "-",
-		 c->iif, c->flags, c->tbid, c->mark, c->tot_len, c->plen_short, c->frame_len);
+		 "tot_len %u plen_short %u frame %u vlan %u", c->family, c->dst,
+		 c->src ? c->src : "-", c->iif, c->flags, c->tbid, c->mark, c->tot_len,
+		 c->plen_short, c->frame_len, c->vlan_tci);
 }
 
 static void dump_cmd(const char *who, const struct fib_cmd *cmd)
@@ -358,9 +390,9 @@ NB_TEST(fib_lookup_kernel)
 	fib_world_lines(no_addr6, ARRAY_SIZE(no_addr6));
 	diffs += run_fib_cases(&p, " [no IPv6 address]", &runs);
 	progs_close(&p);
-	nb_test_report("bpf_fib_lookup: %u lookups (tc and XDP, IPv4 and IPv6, 4 states of the "
-		       "tables), each in the kernel and on both engines: %u differences", runs,
-		       diffs);
+	nb_test_report("bpf_fib_lookup: %u cases, %u lookups (tc and XDP, IPv4 and IPv6, 4 states "
+		       "of the tables), each in the kernel and on both engines: %u differences",
+		       nr_cases, runs, diffs);
 	nb_test_report("return codes: success %u blackhole %u unreachable %u prohibit %u "
 		       "not_fwded %u fwd_disabled %u no_neigh %u frag_needed %u no_src_addr %u "
 		       "errno %u", rc_seen[0], rc_seen[1], rc_seen[2], rc_seen[3], rc_seen[4],
