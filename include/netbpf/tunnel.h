@@ -3,7 +3,7 @@
  * Tunnel devices with collected metadata, the twins of the kernel's vxlan, geneve, ipip,
  * ip6tnl, gre, ip6gre, gretap and ip6gretap devices in "external" mode, as ip link makes them:
  *
- *   ip link add vx0 type vxlan external [dstport 4789]      nb_tunnel_create("vx0", 0, &opts)
+ *   ip link add vx0 type vxlan external [dstport 4789] [gbp] nb_tunnel_create("vx0", 0, &opts)
  *   ip link add gn0 type geneve external [dstport 6081]
  *   ip link add ipt type ipip external
  *   ip link add ip6t type ip6tnl [mode any|ip6ip6|ipip6] external
@@ -34,6 +34,7 @@ struct nb_tunnel_opts {
 	bool external;		/* collect metadata: the only mode netbpf has */
 	__u16 dstport;		/* UDP kinds: 0 for the IANA port (4789, 6081) */
 	__u8 mode;		/* ip6tnl: IPPROTO_IPIP, IPPROTO_IPV6, 0 for any (the default) */
+	bool gbp;		/* vxlan: the Group Based Policy extension (ip link's gbp) */
 };
 
 /*

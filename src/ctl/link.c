@@ -8,7 +8,8 @@
  *         (and the port's own words: src, dst, ttl, ...)
  *     sink [pcap FILE] | pipe peer [name] NAME | pcap [read FILE] [write FILE] [loop N]
  *     afpacket | afxdp | tap dev IFNAME [queues N]
- *     vxlan | geneve external [dstport N] | ip6tnl external [mode any|ipip6|ip6ip6]
+ *     vxlan external [dstport N] [gbp] | geneve external [dstport N]
+ *     | ip6tnl external [mode any|ipip6|ip6ip6]
  *     | ipip | gre | gretap | ip6gre | ip6gretap external       (collect-metadata tunnels)
  *   link set [dev] NAME { up | down | mtu N | address M }...
  *   link del [dev] NAME
@@ -170,7 +171,9 @@ static int attach(struct nb_ctl *ctl, struct nb_dev *dev, const char *kind, cons
 /* The words a kind takes beside external, for the error that names a word it does not. */
 static const char *tunnel_more_words(const char *kind)
 {
-	if (!strcmp(kind, "vxlan") || !strcmp(kind, "geneve"))
+	if (!strcmp(kind, "vxlan"))
+		return ", dstport and gbp";
+	if (!strcmp(kind, "geneve"))
 		return " and dstport";
 	return !strcmp(kind, "ip6tnl") ? " and mode" : "";
 }
@@ -197,6 +200,8 @@ static int tunnel_add(struct nb_ctl *ctl, const char *name, unsigned int index, 
 			if (!nb_ctl_parse_u32(val, &v, 0) || v > 65535)
 				return nb_ctl_wrong(ctl, val, "dstport is a port number");
 			opts.dstport = (u16)v;
+		} else if (!strcmp(w, "gbp") && !strcmp(kind, "vxlan")) {
+			opts.gbp = true;
 		} else if (!strcmp(w, "mode") && !strcmp(kind, "ip6tnl")) {
 			if (!(val = nb_ctl_next(ctl, argc, argv, &j)))
 				return -EINVAL;

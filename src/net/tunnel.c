@@ -122,10 +122,15 @@ int nb_tunnel_create(const char *name, u32 ifindex, const struct nb_tunnel_opts 
 		nb_log_printf(log, "mode %u is not ipip6, ip6ip6 or any\n", opts->mode);
 		return -EINVAL;
 	}
+	if (opts->gbp && strcmp(ops->kind, "vxlan")) {
+		nb_log_printf(log, "gbp is an extension of vxlan, not of %s\n", ops->kind);
+		return -EINVAL;
+	}
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
 	t->ops = ops;
+	t->gbp = opts->gbp;
 	t->port = ops->port ? (opts->dstport ? opts->dstport : ops->port) : 0;
 	t->mode = opts->mode;
 	pthread_mutex_lock(&tunnels_lock);
@@ -166,7 +171,8 @@ void nb_tunnel_describe(const struct nb_dev *dev, char *buf, size_t size)
 	const struct nb_tunnel *t = dev->tunnel;
 
 	if (t->ops->port)
-		snprintf(buf, size, "tunnel %s external dstport %u", t->ops->kind, t->port);
+		snprintf(buf, size, "tunnel %s external dstport %u%s", t->ops->kind, t->port,
+			 t->gbp ? " gbp" : "");
 	else if (t->mode)
 		snprintf(buf, size, "tunnel %s mode %s external", t->ops->kind,
 			 t->mode == IPPROTO_IPIP ? "ipip6" : "ip6ip6");

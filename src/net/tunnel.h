@@ -46,6 +46,7 @@ struct nb_tunnel {
 	struct nb_dev *dev;
 	u16 port;		/* UDP kinds, host order */
 	u8 mode;		/* ip6tnl: IPPROTO_IPIP, IPPROTO_IPV6 or 0 (any) */
+	bool gbp;		/* vxlan: Group Based Policy in the header (VXLAN_F_GBP) */
 	u32 o_seqno;		/* GRE sequence numbers sent */
 	struct nb_tunnel *next;
 };

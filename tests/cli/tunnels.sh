@@ -127,7 +127,7 @@ PY
 
 # Every kind, as link show prints it.
 cat > "$tmp/show.tc" <<'EOF'
-link add vx0 type vxlan external dstport 8472
+link add vx0 type vxlan external dstport 8472 gbp
 link add gn0 type geneve external
 link add ip0 type ipip external
 link add t6 type ip6tnl external mode ip6ip6
@@ -139,7 +139,7 @@ link show
 EOF
 out=$($NETBPF -batch "$tmp/show.tc" | sed -n '2~2p') || fail "show: $out"
 cat > "$tmp/want" <<'EOF'
-    link/ether 02:6e:62:00:00:01 port tunnel vxlan external dstport 8472
+    link/ether 02:6e:62:00:00:01 port tunnel vxlan external dstport 8472 gbp
     link/ether 02:6e:62:00:00:02 port tunnel geneve external dstport 6081
     link/ipip 0.0.0.0 brd 0.0.0.0 port tunnel ipip external
     link/tunnel6 :: brd :: port tunnel ip6tnl mode ip6ip6 external
@@ -162,11 +162,13 @@ assert t["vx0"]["link_type"] == "ether", t["vx0"]
 
 # Errors: the word at fault, status 1; what is missing, status 2.
 expect_err 2 'collect-metadata tunnels only: add "external"' $NETBPF link add t type vxlan
-expect_err 1 'argument "id" is wrong: netbpf'"'"'s vxlan devices take external and dstport' \
+expect_err 1 'argument "id" is wrong: netbpf'"'"'s vxlan devices take external, dstport and gbp' \
 	$NETBPF link add t type vxlan id 5 external
 expect_err 1 'argument "mode" is wrong: netbpf'"'"'s ipip devices take external' \
 	$NETBPF link add t type ipip external mode ip6ip6
 expect_err 1 'argument "99999" is wrong: dstport is a port number' \
 	$NETBPF link add t type vxlan external dstport 99999
+expect_err 1 'argument "gbp" is wrong: netbpf'"'"'s geneve devices take external and dstport' \
+	$NETBPF link add t type geneve external gbp
 expect_err 1 'argument "sit" is wrong' $NETBPF link add t type sit external
 echo "tunnels: 300 frames encapsulated and decapsulated through vxlan, 8 kinds shown"

@@ -64,6 +64,9 @@ struct tun_cmd {
 
 #define FRAME_MAX 512
 #define V6 BPF_F_TUNINFO_IPV6
+/* struct vxlan_metadata's gbp bits (include/net/vxlan.h) */
+#define VXLAN_GBP_DONT_LEARN (1U << 22)
+#define VXLAN_GBP_POLICY_APPLIED (1U << 19)
 
 static const char *const lines[] = {
 	"ip addr add 10.9.0.1/24 dev v2",
@@ -77,6 +80,7 @@ static const struct {
 	const char *kind, *words;
 } kinds[] = {
 	{ "vxlan", "vxlan external dstport 4789" },
+	{ "vxlan gbp", "vxlan external dstport 4789 gbp" },
 	{ "geneve", "geneve external" },
 	{ "ipip", "ipip external" },
 	{ "ip6tnl", "ip6tnl external" },
@@ -352,24 +356,30 @@ struct encap_case {
 	u8 tos, ttl;
 	u32 id, label;
 	u32 opt_len;
+	u32 gbp;		/* the option's first word (struct vxlan_metadata), if not 0 */
 };
 
 static unsigned int encap_cases(const char *kind, struct side *s, unsigned int *runs)
 {
 	static const struct encap_case cases[] = {
-		{ false, 4, 0, 0, 0, 0, 10000, 0, 0 },
-		{ false, 4, 2, 0, 0x10, 9, 0x12345678, 0, 0 },
-		{ false, 4, 3, BPF_F_DONT_FRAGMENT, 0x20, 0, 1, 0, 0 },
-		{ false, 4, 1, BPF_F_ZERO_CSUM_TX, 0, 200, 7, 0, 0 },
+		{ false, 4, 0, 0, 0, 0, 10000, 0, 0, 0 },
+		{ false, 4, 2, 0, 0x10, 9, 0x12345678, 0, 0, 0 },
+		{ false, 4, 3, BPF_F_DONT_FRAGMENT, 0x20, 0, 1, 0, 0, 0 },
+		{ false, 4, 1, BPF_F_ZERO_CSUM_TX, 0, 200, 7, 0, 0, 0 },
 		{ false, 4, 0, BPF_F_ZERO_CSUM_TX | BPF_F_DONT_FRAGMENT | BPF_F_SEQ_NUMBER, 0xfc,
-		  1, 0xffffff, 0, 0 },
-		{ false, 6, 0x02, 0, 0, 0, 42, 0, 0 },
-		{ false, 0, 0, 0, 0x08, 0, 42, 0, 0 },
-		{ false, 4, 0, 0, 0, 0, 43, 0, 8 },
-		{ true, 4, 2, V6, 0, 0, 10000, 0, 0 },
-		{ true, 6, 0x03, V6, 0x40, 77, 99, 0x12345, 0 },
-		{ true, 4, 0, V6 | BPF_F_ZERO_CSUM_TX, 0, 0, 5, 0xfffff, 0 },
-		{ true, 0, 0, V6 | BPF_F_DONT_FRAGMENT, 0, 0, 5, 1, 4 },
+		  1, 0xffffff, 0, 0, 0 },
+		{ false, 6, 0x02, 0, 0, 0, 42, 0, 0, 0 },
+		{ false, 0, 0, 0, 0x08, 0, 42, 0, 0, 0 },
+		{ false, 4, 0, 0, 0, 0, 43, 0, 8, 0 },
+		{ true, 4, 2, V6, 0, 0, 10000, 0, 0, 0 },
+		{ true, 6, 0x03, V6, 0x40, 77, 99, 0x12345, 0, 0 },
+		{ true, 4, 0, V6 | BPF_F_ZERO_CSUM_TX, 0, 0, 5, 0xfffff, 0, 0 },
+		{ true, 0, 0, V6 | BPF_F_DONT_FRAGMENT, 0, 0, 5, 1, 4, 0 },
+		/* GBP: don't learn, policy applied, every bit, bits outside the header's only */
+		{ false, 4, 0, 0, 0, 0, 44, 0, 4, VXLAN_GBP_DONT_LEARN | 0x1234 },
+		{ false, 4, 0, 0, 0, 0, 44, 0, 8, VXLAN_GBP_POLICY_APPLIED | 0xffff },
+		{ true, 6, 0, V6, 0, 0, 45, 0, 4, 0xffffffff },
+		{ false, 4, 0, 0, 0, 0, 46, 0, 4, 0x80000000 },
 	};
 	u8 in[128], kout[FRAME_MAX], nout[FRAME_MAX];
 	unsigned int diffs = 0;
@@ -393,6 +403,8 @@ static unsigned int encap_cases(const char *kind, struct side *s, unsigned int *
 		}
 		for (u32 b = 0; b < sizeof(cfg.opt); b++)
 			cfg.opt[b] = (u8)(0x80 + b);
+		if (c->gbp)
+			memcpy(cfg.opt, &c->gbp, sizeof(c->gbp));
 		cfg.ifindex = s->ktun;
 		NB_ASSERT_EQ(bpf_map_update_elem(s->kmap_cfg, &zero, &cfg, 0), 0);
 		cfg.ifindex = s->tun->ifindex;
@@ -513,6 +525,12 @@ static unsigned int decap_cases(struct side *s, unsigned int *runs, unsigned int
 		{ true, 0x40, 9, 123, 0x08000000, true, 0x54321, 2 },
 		{ true, 0, 64, 0, 0x08000000, true, 0, 2 },
 		{ true, 0x43, 9, 123, 0x08000000, true, 0, 0 },	/* CE outer, not-ECT: dropped */
+		/* GBP's G, D and A flags and policy id: taken by a gbp device, else dropped */
+		{ false, 0, 64, 9, 0x88401234, true, 0, 2 },
+		{ false, 0, 64, 9, 0x880800ab, true, 0, 2 },
+		{ true, 0, 64, 9, 0x88ffffff, true, 0, 2 },
+		{ false, 0, 64, 9, 0x08001234, true, 0, 2 },	/* policy bits without G */
+		{ false, 0, 64, 9, 0x80001234, true, 0, 2 },	/* G without I: dropped */
 	};
 	u8 f[FRAME_MAX];
 	unsigned int diffs = 0;
@@ -576,7 +594,7 @@ NB_TEST(tunnel_kernel)
 			continue;
 		}
 		compared++;
-		if (!strcmp(kinds[i].kind, "vxlan")) {
+		if (!strncmp(kinds[i].kind, "vxlan", 5)) {
 			diffs += encap_cases(kinds[i].kind, &s, &runs);
 			diffs += decap_cases(&s, &runs, &delivered);
 		} else {

@@ -66,6 +66,7 @@ struct tcase {
 	u32 hdr_len;
 	u16 dport;		/* UDP kinds */
 	u8 ipproto;		/* outer protocol */
+	const char *rx_opt;	/* the options the far side reads, if not those sent */
 };
 
 #define ID 0x00012345
@@ -73,32 +74,35 @@ struct tcase {
 
 static const struct tcase cases[] = {
 	{ "vxlan4", "vxlan external", false, false, 0, 0, 0, 0,
-	  "\x08\x00\x00\x00\x01\x23\x45\x00", 8, 4789, IPPROTO_UDP },
+	  "\x08\x00\x00\x00\x01\x23\x45\x00", 8, 4789, IPPROTO_UDP, NULL },
 	{ "vxlan4_nocsum_df", "vxlan external", false, false,
 	  BPF_F_ZERO_CSUM_TX | BPF_F_DONT_FRAGMENT, 0x10, 9, 0,
-	  "\x08\x00\x00\x00\x01\x23\x45\x00", 8, 4789, IPPROTO_UDP },
+	  "\x08\x00\x00\x00\x01\x23\x45\x00", 8, 4789, IPPROTO_UDP, NULL },
 	{ "vxlan6", "vxlan external", true, false, V6, 0, 0, 0,
-	  "\x08\x00\x00\x00\x01\x23\x45\x00", 8, 4789, IPPROTO_UDP },
+	  "\x08\x00\x00\x00\x01\x23\x45\x00", 8, 4789, IPPROTO_UDP, NULL },
 	{ "vxlan_port", "vxlan external dstport 8472", false, false, 0, 0, 0, 0,
-	  "\x08\x00\x00\x00\x01\x23\x45\x00", 8, 8472, IPPROTO_UDP },
+	  "\x08\x00\x00\x00\x01\x23\x45\x00", 8, 8472, IPPROTO_UDP, NULL },
+	/* GBP: the option's gbp 0xa3a2a1a0 (host order) has policy 0xa1a0, neither D nor A */
+	{ "vxlan_gbp", "vxlan external gbp", false, false, 0, 0, 0, 4,
+	  "\x88\x00\xa1\xa0\x01\x23\x45\x00", 8, 4789, IPPROTO_UDP, "\xa0\xa1\x00\x00" },
 	{ "geneve4", "geneve external", false, false, 0, 0, 0, 0,
-	  "\x00\x00\x65\x58\x01\x23\x45\x00", 8, 6081, IPPROTO_UDP },
+	  "\x00\x00\x65\x58\x01\x23\x45\x00", 8, 6081, IPPROTO_UDP, NULL },
 	{ "geneve6_opts", "geneve external", true, false, V6, 0, 0, 8,
-	  "\x02\x00\x65\x58\x01\x23\x45\x00\xa0\xa1\xa2\xa3\xa4\xa5\xa6\xa7", 16, 6081, IPPROTO_UDP },
+	  "\x02\x00\x65\x58\x01\x23\x45\x00\xa0\xa1\xa2\xa3\xa4\xa5\xa6\xa7", 16, 6081, IPPROTO_UDP, NULL },
 	{ "gre_key_csum", "gre external", false, false, 0, 0, 0, 0,
-	  "\xa0\x00\x08\x00\x00\x00\x00\x00\x00\x01\x23\x45", 12, 0, IPPROTO_GRE },
+	  "\xa0\x00\x08\x00\x00\x00\x00\x00\x00\x01\x23\x45", 12, 0, IPPROTO_GRE, NULL },
 	{ "gre_seq_nokey", "gre external", false, false, BPF_F_SEQ_NUMBER | (1ULL << 4) |
-	  BPF_F_ZERO_CSUM_TX, 0, 0, 0, "\x10\x00\x08\x00\x00\x00\x00\x00", 8, 0, IPPROTO_GRE },
+	  BPF_F_ZERO_CSUM_TX, 0, 0, 0, "\x10\x00\x08\x00\x00\x00\x00\x00", 8, 0, IPPROTO_GRE, NULL },
 	{ "gretap", "gretap external", false, false, BPF_F_ZERO_CSUM_TX, 0, 0, 0,
-	  "\x20\x00\x65\x58\x00\x01\x23\x45", 8, 0, IPPROTO_GRE },
+	  "\x20\x00\x65\x58\x00\x01\x23\x45", 8, 0, IPPROTO_GRE, NULL },
 	{ "ip6gre", "ip6gre external", true, true, V6 | BPF_F_ZERO_CSUM_TX, 0, 0, 0,
-	  "\x20\x00\x86\xdd\x00\x01\x23\x45", 8, 0, IPPROTO_GRE },
+	  "\x20\x00\x86\xdd\x00\x01\x23\x45", 8, 0, IPPROTO_GRE, NULL },
 	{ "ip6gretap", "ip6gretap external", true, false, V6 | BPF_F_ZERO_CSUM_TX, 0, 0, 0,
-	  "\x20\x00\x65\x58\x00\x01\x23\x45", 8, 0, IPPROTO_GRE },
-	{ "ipip", "ipip external", false, false, 0, 0, 0, 0, "", 0, 0, IPPROTO_IPIP },
-	{ "ip6tnl_ipip6", "ip6tnl external", true, false, V6, 0, 0, 0, "", 0, 0, IPPROTO_IPIP },
+	  "\x20\x00\x65\x58\x00\x01\x23\x45", 8, 0, IPPROTO_GRE, NULL },
+	{ "ipip", "ipip external", false, false, 0, 0, 0, 0, "", 0, 0, IPPROTO_IPIP, NULL },
+	{ "ip6tnl_ipip6", "ip6tnl external", true, false, V6, 0, 0, 0, "", 0, 0, IPPROTO_IPIP, NULL },
 	{ "ip6tnl_ip6ip6", "ip6tnl mode ip6ip6 external", true, true, V6, 0, 33, 0, "", 0, 0,
-	  IPPROTO_IPV6 },
+	  IPPROTO_IPV6, NULL },
 };
 
 static bool l2_kind(const struct tcase *c)
@@ -394,7 +398,8 @@ static void encap_case(const void *arg)
 		NB_ASSERT_EQ(seen.got.tunnel_ttl, want[c->v6 ? 21 : 22]);
 		NB_ASSERT_EQ(seen.rc_get_opt, c->opt_len ? (s32)c->opt_len : -ENOENT);
 		if (c->opt_len)
-			NB_ASSERT_MEM_EQ(seen.got_opt, cfg.opt, c->opt_len);
+			NB_ASSERT_MEM_EQ(seen.got_opt, c->rx_opt ? (const u8 *)c->rx_opt : cfg.opt,
+					 c->opt_len);
 		nb_object_close(rx);
 	}
 	nb_dev_destroy_all();
