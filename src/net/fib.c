@@ -170,8 +170,11 @@ static struct fib_snapshot *snapshot_copy(const struct fib_snapshot *old, u32 ex
 	}
 	s->nr_tables = old->nr_tables;
 	s->nr_routes = old->nr_routes;
-	memcpy(s->tables, old->tables, old->nr_tables * sizeof(*s->tables));
-	memcpy(s->routes, old->routes, old->nr_routes * sizeof(*s->routes));
+	/* the first snapshot has no arrays to copy from (memcpy wants a pointer even for 0) */
+	if (old->nr_tables)
+		memcpy(s->tables, old->tables, old->nr_tables * sizeof(*s->tables));
+	if (old->nr_routes)
+		memcpy(s->routes, old->routes, old->nr_routes * sizeof(*s->routes));
 	return s;
 }
 

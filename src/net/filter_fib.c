@@ -434,21 +434,24 @@ static bool route_nexthop(struct nb_pkt *pkt, struct nb_dev *dev, int *family,
 	struct nb_flowi fl = { .iif = 1, .oif = dev->ifindex, .mark = pkt->mark };
 	struct nb_fib_result res;
 
+	/* aligned copies: behind an Ethernet header l3 is not aligned for the structs */
 	if (pkt->protocol == htons(ETH_P_IP)) {
-		const struct iphdr *ip = (const void *)l3;
+		struct iphdr ip;
 
+		memcpy(&ip, l3, sizeof(ip));
 		fl.family = AF_INET;
-		fl.proto = ip->protocol;
-		fl.tos = ip->tos;
-		fl.daddr.v4 = ip->daddr;
-		fl.saddr.v4 = ip->saddr;
+		fl.proto = ip.protocol;
+		fl.tos = ip.tos;
+		fl.daddr.v4 = ip.daddr;
+		fl.saddr.v4 = ip.saddr;
 	} else {
-		const struct ipv6hdr *ip6 = (const void *)l3;
+		struct ipv6hdr ip6;
 
+		memcpy(&ip6, l3, sizeof(ip6));
 		fl.family = AF_INET6;
-		fl.proto = ip6->nexthdr;
-		memcpy(&fl.daddr, &ip6->daddr, 16);
-		memcpy(&fl.saddr, &ip6->saddr, 16);
+		fl.proto = ip6.nexthdr;
+		memcpy(&fl.daddr, &ip6.daddr, 16);
+		memcpy(&fl.saddr, &ip6.saddr, 16);
 	}
 	if (nb_fib_lookup(&fl, &res) ||
 	    (res.rt->type != RTN_UNICAST && res.rt->type != RTN_LOCAL))

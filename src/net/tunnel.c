@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <arpa/inet.h>
 #include <net/if.h>	/* before linux/if_tunnel.h: glibc first keeps them apart */
@@ -190,8 +191,9 @@ static u8 inner_dsfield(const struct nb_pkt *pkt, const u8 *l3, __be16 proto)
 {
 	const u8 *end = pkt->data + pkt->len;
 
+	/* byte reads: a linearized frame's header need not be aligned for struct iphdr */
 	if (proto == htons(ETH_P_IP) && l3 + sizeof(struct iphdr) <= end)
-		return ((const struct iphdr *)l3)->tos;
+		return l3[offsetof(struct iphdr, tos)];
 	if (proto == htons(ETH_P_IPV6) && l3 + sizeof(struct ipv6hdr) <= end)
 		return (u8)((l3[0] << 4) | (l3[1] >> 4));
 	return 0;
@@ -200,9 +202,9 @@ static u8 inner_dsfield(const struct nb_pkt *pkt, const u8 *l3, __be16 proto)
 static u8 inner_ttl(const u8 *l3, __be16 proto)
 {
 	if (proto == htons(ETH_P_IP))
-		return ((const struct iphdr *)l3)->ttl;
+		return l3[offsetof(struct iphdr, ttl)];
 	if (proto == htons(ETH_P_IPV6))
-		return ((const struct ipv6hdr *)l3)->hop_limit;
+		return l3[offsetof(struct ipv6hdr, hop_limit)];
 	return 64;
 }
 
@@ -339,11 +341,14 @@ static int tunnel_xmit_one(struct nb_dev *dev, struct nb_pkt *pkt)
 			ops->build(t, hdr, hdr_len, info, inner_proto, payload, inner_len);
 		}
 		l3 = nb_pkt_push(pkt, ip_len);
+		/*
+		 * The outer IP header is built aside and copied in: behind a 14-byte Ethernet
+		 * header it is not aligned for struct iphdr or ipv6hdr.
+		 */
 		if (family == AF_INET) {
-			struct iphdr *ip = (struct iphdr *)l3;
+			struct iphdr iph = { 0 }, *ip = &iph;
 			bool df = info->key.tun_flags & TUNNEL_DONT_FRAGMENT;
 
-			memset(ip, 0, sizeof(*ip));
 			ip->version = 4;
 			ip->ihl = 5;
 			ip->tos = dsfield;
@@ -355,18 +360,21 @@ static int tunnel_xmit_one(struct nb_dev *dev, struct nb_pkt *pkt)
 			ip->saddr = fl.saddr.v4;
 			ip->daddr = fl.daddr.v4;
 			ip->check = nb_csum_compute(ip, sizeof(*ip));
+			memcpy(l3, ip, sizeof(*ip));
 		} else {
-			struct ipv6hdr *ip6 = (struct ipv6hdr *)l3;
-			__be32 label = info->key.label & htonl(0x000fffff);
+			struct ipv6hdr ip6h = { 0 }, *ip6 = &ip6h;
+			__be32 label = info->key.label & htonl(0x000fffff), w;
 
 			if (!label && ops->ipproto != IPPROTO_UDP)
 				label = htonl(nb_pkt_get_hash(pkt) & 0xfffff);	/* auto label */
-			*(__be32 *)ip6 = htonl(6u << 28 | (u32)dsfield << 20) | label;
+			w = htonl(6u << 28 | (u32)dsfield << 20) | label;
+			memcpy(ip6, &w, sizeof(w));
 			ip6->payload_len = htons((u16)(hdr_len + inner_len));
 			ip6->nexthdr = ipproto;
 			ip6->hop_limit = ttl;
 			ip6->saddr = fl.saddr.v6;
 			ip6->daddr = fl.daddr.v6;
+			memcpy(l3, ip6, sizeof(*ip6));
 		}
 		eth = (struct ethhdr *)nb_pkt_push(pkt, ETH_HLEN);
 		memcpy(eth->h_dest, n->lladdr, ETH_ALEN);
@@ -437,14 +445,18 @@ struct outer {
 
 static bool parse_outer(const u8 *l3, u32 avail, __be16 proto, struct outer *o)
 {
+	/* the headers are read from aligned copies: l3 follows a 14-byte Ethernet header */
 	if (proto == htons(ETH_P_IP)) {
-		const struct iphdr *ip = (const struct iphdr *)l3;
+		struct iphdr hdr, *ip = &hdr;
 		u32 tot;
 
-		if (avail < sizeof(*ip) || ip->version != 4 || ip->ihl < 5 || ip->ihl * 4u > avail)
+		if (avail < sizeof(*ip))
+			return false;
+		memcpy(ip, l3, sizeof(*ip));
+		if (ip->version != 4 || ip->ihl < 5 || ip->ihl * 4u > avail)
 			return false;
 		tot = ntohs(ip->tot_len);
-		if (tot < ip->ihl * 4u || tot > avail || nb_csum_compute(ip, ip->ihl * 4u))
+		if (tot < ip->ihl * 4u || tot > avail || nb_csum_compute(l3, ip->ihl * 4u))
 			return false;
 		if (ip->frag_off & htons(IP_MF | IP_OFFSET))
 			return false;	/* no reassembly here */
@@ -462,16 +474,19 @@ static bool parse_outer(const u8 *l3, u32 avail, __be16 proto, struct outer *o)
 		return true;
 	}
 	if (proto == htons(ETH_P_IPV6)) {
-		const struct ipv6hdr *ip6 = (const struct ipv6hdr *)l3;
+		struct ipv6hdr hdr6, *ip6 = &hdr6;
 
-		if (avail < sizeof(*ip6) || ip6->version != 6 ||
-		    ntohs(ip6->payload_len) > avail - sizeof(*ip6))
+		if (avail < sizeof(*ip6))
+			return false;
+		memcpy(ip6, l3, sizeof(*ip6));
+		if (ip6->version != 6 || ntohs(ip6->payload_len) > avail - sizeof(*ip6))
 			return false;
 		o->family = AF_INET6;
 		o->proto = ip6->nexthdr;
 		o->tos = (u8)((l3[0] << 4) | (l3[1] >> 4));
 		o->ttl = ip6->hop_limit;
-		o->label = *(const __be32 *)ip6 & htonl(0x000fffff);
+		memcpy(&o->label, ip6, sizeof(o->label));
+		o->label &= htonl(0x000fffff);
 		o->saddr.v6 = ip6->saddr;
 		o->daddr.v6 = ip6->daddr;
 		o->hlen = sizeof(*ip6);
@@ -529,13 +544,16 @@ static bool ecn_decap(u8 *l3, const u8 *end, __be16 proto, u8 outer_tos)
 	if ((outer_tos & INET_ECN_MASK) != INET_ECN_CE)
 		return true;
 	if (proto == htons(ETH_P_IP) && l3 + sizeof(struct iphdr) <= end) {
-		struct iphdr *ip = (struct iphdr *)l3;
+		u8 *tos = l3 + offsetof(struct iphdr, tos);
+		u8 *check = l3 + offsetof(struct iphdr, check);
+		u16 sum;
 
-		if (!(ip->tos & INET_ECN_MASK))
+		if (!(*tos & INET_ECN_MASK))
 			return false;
-		ip->tos |= INET_ECN_CE;
-		ip->check = 0;
-		ip->check = nb_csum_compute(ip, ip->ihl * 4u);
+		*tos |= INET_ECN_CE;
+		memset(check, 0, sizeof(sum));
+		sum = nb_csum_compute(l3, (l3[0] & 0xf) * 4u);
+		memcpy(check, &sum, sizeof(sum));
 	} else if (proto == htons(ETH_P_IPV6) && l3 + sizeof(struct ipv6hdr) <= end) {
 		if (!(l3[1] & 0x30))
 			return false;

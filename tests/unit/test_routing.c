@@ -77,7 +77,7 @@ static u16 ip_csum(const u8 *p, u32 len)
 /* An IPv4 UDP frame to dst (a.b.c.d) with ttl: 64 bytes, the IPv4 checksum right. */
 static u32 frame4(u8 *f, const char *dst, u8 ttl)
 {
-	struct iphdr *ip = (struct iphdr *)(f + ETH_HLEN);
+	struct iphdr hdr = { 0 }, *ip = &hdr;	/* aligned, copied into f at the end */
 	u16 c;
 
 	memset(f, 0, 64);
@@ -91,6 +91,7 @@ static u32 frame4(u8 *f, const char *dst, u8 ttl)
 	ip->daddr = inet_addr(dst);
 	c = ip_csum((u8 *)ip, 20);
 	ip->check = htons(c);
+	memcpy(f + ETH_HLEN, ip, sizeof(*ip));
 	for (int i = 34; i < 64; i++)
 		f[i] = (u8)i;
 	return 64;
@@ -98,7 +99,7 @@ static u32 frame4(u8 *f, const char *dst, u8 ttl)
 
 static u32 frame6(u8 *f, const char *dst, u8 hop)
 {
-	struct ipv6hdr *ip6 = (struct ipv6hdr *)(f + ETH_HLEN);
+	struct ipv6hdr hdr6 = { 0 }, *ip6 = &hdr6;	/* aligned, copied into f at the end */
 
 	memset(f, 0, 80);
 	memcpy(f, "\x02\x00\x00\x00\x01\x01\x02\x00\x00\x00\x01\xee\x86\xdd", ETH_HLEN);
@@ -108,6 +109,7 @@ static u32 frame6(u8 *f, const char *dst, u8 hop)
 	ip6->hop_limit = hop;
 	NB_ASSERT_EQ(inet_pton(AF_INET6, "2001:db8:1::9", &ip6->saddr), 1);
 	NB_ASSERT_EQ(inet_pton(AF_INET6, dst, &ip6->daddr), 1);
+	memcpy(f + ETH_HLEN, ip6, sizeof(*ip6));
 	for (int i = 54; i < 80; i++)
 		f[i] = (u8)i;
 	return 80;

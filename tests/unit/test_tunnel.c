@@ -169,25 +169,26 @@ static u32 inner_frame(const struct tcase *c, u8 *f)
 
 	memcpy(f, "\x02\x00\x00\x00\x09\x09\x02\x00\x00\x00\x09\x08", 12);
 	if (c->inner_v6) {
-		struct ipv6hdr *ip6 = (struct ipv6hdr *)(f + 14);
+		/* built aligned, then copied: f + 14 is no place for a struct ipv6hdr */
+		struct ipv6hdr hdr6 = { 0 }, *ip6 = &hdr6;
+		__be32 w = htonl(0x60200000);		/* ECT(0) */
 
 		f[12] = 0x86;
 		f[13] = 0xdd;
-		memset(ip6, 0, sizeof(*ip6));
-		*(__be32 *)ip6 = htonl(0x60200000);	/* ECT(0) */
+		memcpy(ip6, &w, sizeof(w));
 		ip6->payload_len = htons(54);
 		ip6->nexthdr = 59;
 		ip6->hop_limit = 21;
 		inet_pton(AF_INET6, "fd00::1", &ip6->saddr);
 		inet_pton(AF_INET6, "fd00::2", &ip6->daddr);
+		memcpy(f + 14, ip6, sizeof(*ip6));
 		l3len = 40 + 54;
 	} else {
-		struct iphdr *ip = (struct iphdr *)(f + 14);
+		struct iphdr hdr = { 0 }, *ip = &hdr;
 		u16 sum;
 
 		f[12] = 0x08;
 		f[13] = 0x00;
-		memset(ip, 0, sizeof(*ip));
 		ip->version = 4;
 		ip->ihl = 5;
 		ip->tos = 2;	/* ECT(0) */
@@ -198,6 +199,7 @@ static u32 inner_frame(const struct tcase *c, u8 *f)
 		ip->daddr = inet_addr("192.168.7.2");
 		sum = (u16)~sum16((u8 *)ip, 20, 0);
 		ip->check = htons(sum);
+		memcpy(f + 14, ip, sizeof(*ip));
 		l3len = 20 + 54;
 	}
 	for (u32 i = 0; i < 54; i++)
@@ -839,7 +841,7 @@ NB_TEST(tunnel_vxlan_jumbo_and_gso)
 	/* a TCP super-frame: 3000 bytes of payload in segments of 1000 */
 	{
 		static u8 f[14 + 20 + 20 + 3000];
-		struct iphdr *ip = (struct iphdr *)(f + 14);
+		struct iphdr hdr = { 0 }, *ip = &hdr;
 
 		memcpy(f, "\x02\x00\x00\x00\x09\x09\x02\x00\x00\x00\x09\x08\x08\x00", 14);
 		ip->version = 4;
@@ -850,6 +852,7 @@ NB_TEST(tunnel_vxlan_jumbo_and_gso)
 		ip->saddr = inet_addr("192.168.7.1");
 		ip->daddr = inet_addr("192.168.7.2");
 		ip->check = htons((u16)~sum16((u8 *)ip, 20, 0));
+		memcpy(f + 14, ip, sizeof(*ip));
 		f[34 + 12] = 5 << 4;			/* doff */
 		f[34 + 13] = 0x18;			/* PSH ACK */
 		for (u32 i = 54; i < sizeof(f); i++)
