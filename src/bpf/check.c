@@ -97,6 +97,13 @@ static int check_jmp(const struct bpf_insn *insn, u32 i, struct nb_log *log)
 		    insn->imm != 0)
 			return reject(log, i, "BPF_EXIT uses reserved fields");
 		return 0;
+	case BPF_JCOND:
+		/* may_goto is its one condition, and only BPF_JMP | BPF_JCOND | BPF_K exists. */
+		if (jmp32 || is_x)
+			return reject(log, i, "unknown opcode 0x%02x", insn->code);
+		if (insn->src_reg != BPF_MAY_GOTO || insn->dst_reg != 0 || insn->imm != 0)
+			return reject(log, i, "invalid may_goto imm %d", insn->imm);
+		return 0;
 	case BPF_JEQ: case BPF_JGT: case BPF_JGE: case BPF_JSET: case BPF_JNE:
 	case BPF_JSGT: case BPF_JSGE: case BPF_JLT: case BPF_JLE: case BPF_JSLT: case BPF_JSLE:
 		if (is_x ? insn->imm != 0 : insn->src_reg != 0)

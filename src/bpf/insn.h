@@ -15,7 +15,10 @@
 #define BPF_MEMSX 0x80 /* sign-extending load (cpu v4) */
 #endif
 #ifndef BPF_JCOND
-#define BPF_JCOND 0xe0 /* may_goto: not part of RFC 9669, rejected */
+#define BPF_JCOND 0xe0 /* may_goto (Linux 6.9): not part of RFC 9669 */
+#endif
+#ifndef BPF_MAY_GOTO
+#define BPF_MAY_GOTO 0 /* the src_reg of BPF_JCOND's one defined condition */
 #endif
 
 /*
@@ -41,6 +44,11 @@
 #define NB_MAX_CALL_FRAMES 8
 #define NB_MAX_TAIL_CALLS 33
 #define NB_MAX_INSNS	 1000000
+/*
+ * may_goto falls through this many times per run of a program (the kernel's BPF_MAX_LOOPS),
+ * then always jumps: the loops it bounds end whatever their data.
+ */
+#define NB_MAX_LOOPS	 (8 * 1024 * 1024)
 
 static inline u8 insn_class(const struct bpf_insn *insn)
 {
@@ -99,6 +107,15 @@ static inline bool insn_is_cond_jmp(const struct bpf_insn *insn)
 	u8 op = BPF_OP(insn->code);
 
 	return insn_is_jmp(insn) && op != BPF_JA && op != BPF_CALL && op != BPF_EXIT;
+}
+
+/*
+ * may_goto +off: jumps when the run's loop budget is spent, else falls through and spends
+ * one. The verifier walks both ways.
+ */
+static inline bool insn_is_may_goto(const struct bpf_insn *insn)
+{
+	return insn->code == (BPF_JMP | BPF_JCOND) && insn->src_reg == BPF_MAY_GOTO;
 }
 
 /* Offset of a jump relative to the next instruction (imm for gotol, off otherwise). */

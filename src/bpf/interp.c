@@ -402,7 +402,7 @@ static __always_inline u64 interp(const struct nb_prog *prog, const struct bpf_i
 {
 	u8 stack[NB_MAX_CALL_FRAMES * NB_STACK_SIZE] __attribute__((aligned(16)));
 	struct interp_frame frames[NB_MAX_CALL_FRAMES];
-	u32 depth = 0;
+	u32 depth = 0, loops = NB_MAX_LOOPS;	/* may_goto's budget, per program run */
 	u64 regs[NB_MAX_BPF_REG];
 
 	memset(regs, 0, sizeof(regs));
@@ -548,6 +548,12 @@ func_exit:
 				frame_close(prog, stack, regs[BPF_REG_10]);
 			continue;
 		}
+		case BPF_JCOND: /* may_goto */
+			if (loops == 0)
+				insn += insn->off;
+			else
+				loops--;
+			continue;
 		case BPF_OP(NB_OP_TAIL_CALL): {
 			struct nb_map *map = (struct nb_map *)(uintptr_t)regs[BPF_REG_2];
 			u32 index = (u32)regs[BPF_REG_3];
@@ -573,6 +579,7 @@ func_exit:
 			}
 			prog = next;
 			insn = prog->insns - 1;
+			loops = NB_MAX_LOOPS;	/* the target starts its own run, as in the JIT */
 			if (!checked)
 				frame_open(prog, prog->insns, stack, regs[BPF_REG_10]);
 			continue;

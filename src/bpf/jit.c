@@ -59,6 +59,7 @@ int nb_jit_run_checked(const struct nb_prog *prog, void *mem, size_t len, u64 *r
 	/* A zeroed stack: unverified code may read what it never wrote. */
 	memset(&env, 0, sizeof(env));
 	env.budget = NB_CHECKED_INSN_BUDGET;
+	env.loops = NB_MAX_LOOPS;
 	env.mem_lo = (u64)(uintptr_t)mem;
 	env.mem_len = mem ? len : 0;
 	env.stack_lo = (u64)(uintptr_t)env.stack;

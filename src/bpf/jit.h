@@ -39,6 +39,7 @@ struct nb_jit_env {
 	u32 *tail_call_cnt;
 	u32 tail_calls;
 	u32 depth;		/* bpf-to-bpf call depth (checked) */
+	u32 loops;		/* may_goto's budget left in this run of the program */
 	u64 saved_rsp;		/* native stack pointer of the entry, to unwind aborts and faults */
 	u64 budget;		/* instructions left (checked) */
 	u64 mem_lo;		/* the memory block (checked) */

@@ -246,8 +246,8 @@ static void emit_prologue(struct jit_ctx *c, u32 stack)
 /*
  * The SysV callee-saved registers an unchecked entry saves: rbx (r6, LD_ABS's ctx), rbp (r10),
  * r12 (the env), and r13..r15 only when r7..r9 appear in the program (as the kernel's JIT pushes
- * only the callee-saved registers a program uses). Below them the env's 16 bytes, and 8 more
- * when needed to leave rsp 16-byte aligned.
+ * only the callee-saved registers a program uses). Below them the env's 24 bytes (up to
+ * loops), and 8 more when needed to leave rsp 16-byte aligned.
  */
 static void choose_saved(struct jit_ctx *c)
 {
@@ -269,7 +269,7 @@ static void choose_saved(struct jit_ctx *c)
 		if (used[r] || c->checked || !prog->verified)
 			c->saved[c->nsaved++] = reg_map[r];
 	/* The return address and the saves leave rsp 8 off alignment when their count is even. */
-	c->reserve = 16 + (c->nsaved % 2 ? 0 : 8);
+	c->reserve = c->nsaved % 2 ? 32 : 24;
 }
 
 static void emit_saves(struct jit_ctx *c)
@@ -308,7 +308,7 @@ static void emit_epilogue(struct jit_ctx *c)
 	emit_ret(b);
 }
 
-/* The run's tail-call count starts here, in this env, at 0. */
+/* The run's tail-call count starts here, in this env, at 0; may_goto's budget is whole. */
 static void emit_own_tail_call_cnt(struct jit_ctx *c)
 {
 	struct x86_buf *b = &c->b;
@@ -316,6 +316,7 @@ static void emit_own_tail_call_cnt(struct jit_ctx *c)
 	emit_store_imm(b, 8, ENV, ENV_OFF(tail_calls), 0); /* and depth */
 	emit_lea(b, AUX, ENV, ENV_OFF(tail_calls));
 	emit_store(b, 8, ENV, ENV_OFF(tail_call_cnt), AUX);
+	emit_store_imm(b, 4, ENV, ENV_OFF(loops), NB_MAX_LOOPS);
 }
 
 /*
@@ -359,6 +360,7 @@ static void emit_tail_entry(struct jit_ctx *c)
 	emit_alu_imm(b, X86_W64, ALU_SUB, RSP, c->reserve);
 	emit_mov(b, X86_W64, ENV, RSP);
 	emit_store(b, 8, ENV, ENV_OFF(tail_calls), AUX); /* and depth 0 */
+	emit_store_imm(b, 4, ENV, ENV_OFF(loops), NB_MAX_LOOPS);
 	emit_alu(b, X86_W64, ALU_TEST, AUX2, AUX2);
 	shared = emit_jcc8_fwd(b, CC_NE);
 	emit_lea(b, AUX2, ENV, ENV_OFF(tail_calls));
@@ -1047,6 +1049,12 @@ static void emit_jmp_insn(struct jit_ctx *c, u32 i, const struct bpf_insn *insn)
 		return;
 	case BPF_OP(NB_OP_TAIL_CALL):
 		emit_tail_call(c);
+		return;
+	case BPF_JCOND:
+		/* may_goto: out when the run's budget is spent, else one more turn. */
+		emit_alu_mem_imm(b, 0, ALU_CMP, ENV, ENV_OFF(loops), 0);
+		emit_insn_jump(c, i, CC_E, i + 1 + insn->off);
+		emit_alu_mem_imm(b, 0, ALU_SUB, ENV, ENV_OFF(loops), 1);
 		return;
 	}
 	if (BPF_SRC(insn->code) == BPF_X)

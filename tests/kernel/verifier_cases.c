@@ -2002,6 +2002,62 @@ const struct vcase vcases[] = {
 	  INSNS(NB_MOV64_IMM(R0, 0), NB_JMP_IMM(BPF_JEQ, R0, 0, 1),
 		NB_LDX_MEM(BPF_DW, R10, R10, -8), NB_EXIT()),
 	  ACCEPT },
+	/*
+	 * may_goto: a loop it bounds ends at any turn, so both ways are walked; turns that change
+	 * only what decides nothing converge, the others are walked one by one.
+	 */
+	{ .name = "sf_may_goto_unbounded_counter", .type = SF,
+	  INSNS(NB_MOV64_IMM(R0, 0), NB_MAY_GOTO(2), NB_ALU64_IMM(BPF_ADD, R0, 1), NB_JA(-3),
+		NB_EXIT()),
+	  ACCEPT },
+	{ .name = "sf_may_goto_zero_offset", .type = SF,
+	  INSNS(NB_MOV64_IMM(R0, 0), NB_MAY_GOTO(0), NB_EXIT()),
+	  ACCEPT },
+	{ .name = "sf_may_goto_jump_side_walked", .type = SF,
+	  INSNS(NB_MOV64_IMM(R0, 0), NB_MAY_GOTO(2), NB_MOV64_IMM(R2, 0), NB_JA(-3),
+		NB_MOV64_REG(R0, R2), NB_EXIT()),
+	  REJECT("R2 !read_ok") },
+	{ .name = "sf_may_goto_turn_walked", .type = SF,
+	  INSNS(NB_MOV64_IMM(R0, 0), NB_MAY_GOTO(2), NB_MOV64_REG(R0, R5), NB_JA(-3),
+		NB_EXIT()),
+	  REJECT("R5 !read_ok") },
+	/* A pointer that moves each turn never converges: the turn past the frame is found. */
+	{ .name = "sf_may_goto_stack_walk_past_frame", .type = SF,
+	  INSNS(NB_MOV64_REG(R1, R10), NB_MAY_GOTO(3), NB_ALU64_IMM(BPF_ADD, R1, -8),
+		NB_ST_MEM(BPF_DW, R1, 0, 0), NB_JA(-4), RET0),
+	  REJECT("invalid write to stack R1 off=-520 size=8") },
+	/* An index that decides an access is walked exactly, turn by turn, until it is out. */
+	{ .name = "sf_may_goto_index_past_value", .type = SF,
+	  INSNS(LOOKUP_OR_EXIT(0), NB_MOV64_IMM(R1, 0), NB_MAY_GOTO(5), NB_MOV64_REG(R2, R0),
+		NB_ALU64_REG(BPF_ADD, R2, R1), NB_ST_MEM(BPF_DW, R2, 0, 0),
+		NB_ALU64_IMM(BPF_ADD, R1, 8), NB_JA(-6), RET0),
+	  MAPS(VM_ARRAY_4_48), REJECT("invalid access to map value, value_size=48 off=48 size=8") },
+	/* A loop in a subprogram: each call's turns, the caller's state around them. */
+	{ .name = "sf_may_goto_in_subprog", .type = SF,
+	  INSNS(NB_MOV64_IMM(R1, 3), NB_CALL_REL(1), NB_EXIT(), NB_MOV64_REG(R0, R1),
+		NB_MAY_GOTO(2), NB_ALU64_IMM(BPF_ADD, R0, 1), NB_JA(-3), NB_EXIT()),
+	  ACCEPT },
+	/* may_goto is BPF_JCOND with src_reg 0, its other fields zero, in the 64-bit class. */
+	{ .name = "sf_may_goto_imm", .type = SF,
+	  INSNS(NB_MOV64_IMM(R0, 0), NB_INSN(BPF_JMP | BPF_JCOND, 0, 0, 1, 1), NB_EXIT(),
+		NB_EXIT()),
+	  REJECT("invalid may_goto imm 1") },
+	{ .name = "sf_may_goto_src_reg", .type = SF,
+	  INSNS(NB_MOV64_IMM(R0, 0), NB_INSN(BPF_JMP | BPF_JCOND, 0, 1, 1, 0), NB_EXIT(),
+		NB_EXIT()),
+	  REJECT("invalid may_goto imm 0") },
+	{ .name = "sf_may_goto_dst_reg", .type = SF,
+	  INSNS(NB_MOV64_IMM(R0, 0), NB_INSN(BPF_JMP | BPF_JCOND, 1, 0, 1, 0), NB_EXIT(),
+		NB_EXIT()),
+	  REJECT("invalid may_goto imm 0") },
+	{ .name = "sf_may_goto_jmp32", .type = SF,
+	  INSNS(NB_MOV64_IMM(R0, 0), NB_INSN(BPF_JMP32 | BPF_JCOND, 0, 0, 1, 0), NB_EXIT(),
+		NB_EXIT()),
+	  REJECT("unknown opcode e6") },
+	{ .name = "sf_may_goto_reg_src", .type = SF,
+	  INSNS(NB_MOV64_IMM(R0, 0), NB_INSN(BPF_JMP | BPF_JCOND | BPF_X, 0, 0, 1, 0),
+		NB_EXIT(), NB_EXIT()),
+	  REJECT("unknown opcode ed") },
 
 	/* Clang-compiled programs of tests/bpf/verifier_c.c, loaded one at a time. */
 #define C_CASE(prog, t, verdict) { .name = prog, .obj = "verifier_c.o", .type = t, verdict }

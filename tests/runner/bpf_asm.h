@@ -72,5 +72,7 @@
 #define NB_CALL_HELPER(id)	   NB_INSN(BPF_JMP | BPF_CALL, 0, 0, 0, id)
 #define NB_CALL_REL(o)		   NB_INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, o)
 #define NB_EXIT()		   NB_INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+/* may_goto +o (BPF_JCOND with src_reg BPF_MAY_GOTO): the can_loop of bpf_experimental.h */
+#define NB_MAY_GOTO(o)		   NB_INSN(BPF_JMP | BPF_JCOND, 0, BPF_MAY_GOTO, o, 0)
 
 #endif /* NB_TEST_BPF_ASM_H */

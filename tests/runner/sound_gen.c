@@ -1637,11 +1637,15 @@ static void gen_ringbuf(struct gen *g)
 
 /* ---- control flow ---- */
 
-/* for (c = 0; c < n; c++) body, with c a bounded index for the body. */
+/*
+ * for (c = 0; c < n; c++) body, with c a bounded index for the body; or
+ * for (c = 0; c < n && can_loop; c++), which may_goto may end at any turn.
+ */
 static void gen_loop(struct gen *g)
 {
 	u8 c = BPF_REG_7 + pick(g, 3);
-	u32 n = 1 + pick(g, 8), top, exit_at;
+	u32 n = 1 + pick(g, 8), top, exit_at, may_goto_at = 0;
+	bool can_loop = chance(g, 3);
 	struct frame before;
 
 	if (g->f.in_loop || g->depth >= MAX_DEPTH || !(writable(g) & (1U << c)) ||
@@ -1665,6 +1669,10 @@ static void gen_loop(struct gen *g)
 	g->f.locked |= 1U << c;
 	g->f.in_loop = true;
 	top = g->n;
+	if (can_loop) {
+		may_goto_at = g->n;
+		put(g, NB_MAY_GOTO(0));
+	}
 	exit_at = g->n;
 	if (chance(g, 2))
 		put(g, NB_JMP_IMM(BPF_JGE, c, (s32)n, 0));
@@ -1675,8 +1683,11 @@ static void gen_loop(struct gen *g)
 	g->depth--;
 	put(g, NB_ALU64_IMM(BPF_ADD, c, 1));
 	put(g, NB_JA((s32)top - (s32)g->n - 1));
-	if (!g->full)
+	if (!g->full) {
 		g->out[exit_at].off = (s16)(g->n - exit_at - 1);
+		if (can_loop)
+			g->out[may_goto_at].off = (s16)(g->n - may_goto_at - 1);
+	}
 	g->f.locked = before.locked;
 	g->f.in_loop = before.in_loop;
 	frame_merge(&g->f, &before);

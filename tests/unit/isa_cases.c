@@ -429,6 +429,18 @@ const struct isa_case isa_cases[] = {
 	KCASE("jmp32_backward", 0x300000000ULL, NB_MOV64_IMM(0, 0), NB_MOV64_IMM(1, 0),
 	      NB_LD_IMM64(2, 0x100000000ULL), NB_ALU64_REG(BPF_ADD, 0, 2),
 	      NB_ALU32_IMM(BPF_ADD, 1, 1), NB_JMP32_IMM(BPF_JLT, 1, 3, -3), NB_EXIT()),
+	/*
+	 * ---- may_goto: falls through while the run's loop budget lasts (the kernel's count or
+	 * time budget is far from spent here), then jumps ----
+	 */
+	KCASE("may_goto_falls_through", 2, NB_MOV64_IMM(0, 1), NB_MAY_GOTO(1),
+	      NB_MOV64_IMM(0, 2), NB_EXIT()),
+	KCASE("may_goto_zero", 7, NB_MOV64_IMM(0, 7), NB_MAY_GOTO(0), NB_EXIT()),
+	KCASE("may_goto_bounded_loop", 10, NB_MOV64_IMM(0, 0), NB_MAY_GOTO(2),
+	      NB_ALU64_IMM(BPF_ADD, 0, 1), NB_JMP_IMM(BPF_JLT, 0, 10, -3), NB_EXIT()),
+	/* A loop with no end of its own: may_goto ends it once the run's budget is spent. */
+	ICASE("may_goto_budget_spent", NB_MAX_LOOPS, NB_MOV64_IMM(0, 0), NB_MAY_GOTO(2),
+	      NB_ALU64_IMM(BPF_ADD, 0, 1), NB_JA(-3), NB_EXIT()),
 
 	/* ---- ldimm64 ---- */
 	KCASE("ldimm64", 0x123456789abcdef0ULL, NB_LD_IMM64(0, 0x123456789abcdef0ULL), NB_EXIT()),

@@ -471,6 +471,21 @@ static const struct vt_case cases[] = {
 	    NB_JA(-1) } },
 	{ "loop_conditional_infinite", 0, "infinite loop detected",
 	  { NB_MOV64_IMM(BPF_REG_0, 5), NB_JMP_IMM(BPF_JGT, BPF_REG_0, 1, -1), NB_EXIT() } },
+	/* may_goto bounds a loop: turns that change only an imprecise counter converge. */
+	{ "loop_may_goto", 0, NULL,
+	  { NB_MOV64_IMM(BPF_REG_0, 0), NB_MAY_GOTO(2), NB_ALU64_IMM(BPF_ADD, BPF_REG_0, 1),
+	    NB_JA(-3), NB_EXIT() } },
+	{ "loop_may_goto_jump_side", 0, "R2 !read_ok",
+	  { NB_MOV64_IMM(BPF_REG_0, 0), NB_MAY_GOTO(2), NB_MOV64_IMM(BPF_REG_2, 0), NB_JA(-3),
+	    NB_MOV64_REG(BPF_REG_0, BPF_REG_2), NB_EXIT() } },
+	{ "loop_may_goto_stack_walk", 0, "invalid write to stack R1 off=-520 size=8",
+	  { NB_MOV64_REG(BPF_REG_1, BPF_REG_10), NB_MAY_GOTO(3),
+	    NB_ALU64_IMM(BPF_ADD, BPF_REG_1, -8), NB_ST_MEM(BPF_DW, BPF_REG_1, 0, 0), NB_JA(-4),
+	    EXIT0 } },
+	{ "loop_may_goto_imm", 0, "invalid may_goto imm 3",
+	  { NB_MOV64_IMM(BPF_REG_0, 0), NB_INSN(BPF_JMP | BPF_JCOND, 0, 0, 0, 3), NB_EXIT() } },
+	{ "loop_may_goto_jmp32", 0, "unknown opcode 0xe6",
+	  { NB_MOV64_IMM(BPF_REG_0, 0), NB_INSN(BPF_JMP32 | BPF_JCOND, 0, 0, 0, 0), NB_EXIT() } },
 };
 
 /*

@@ -636,6 +636,28 @@ static void try_match_pkt_pointers(const struct bpf_insn *insn,
 	}
 }
 
+/*
+ * may_goto: the loop it bounds may end at any turn. The current path takes the jump (out of
+ * the loop); another turn is pushed, one may_goto deeper, with the scalars nothing depends on
+ * that changed since the previous turn made unknown, so that the turns converge.
+ */
+static int check_may_goto(struct nb_verifier_env *env, const struct bpf_insn *insn,
+			  u32 *insn_idx)
+{
+	struct nb_verifier_state *parent = env->cur->parent, *prev = NULL, *next_turn;
+
+	if (parent)
+		prev = find_prev_entry(env, parent, *insn_idx);
+	next_turn = push_stack(env, *insn_idx + 1, *insn_idx);
+	if (!next_turn)
+		return -ENOMEM;
+	next_turn->may_goto_depth++;
+	if (prev)
+		widen_imprecise_scalars(env, prev, next_turn);
+	*insn_idx += insn->off;
+	return 0;
+}
+
 int check_cond_jmp_op(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *insn_idx)
 {
 	struct nb_verifier_state *this_branch = env->cur, *other_branch;
@@ -647,6 +669,8 @@ int check_cond_jmp_op(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 	u8 op = BPF_OP(insn->code);
 	int pred, err;
 
+	if (insn_is_may_goto(insn))
+		return check_may_goto(env, insn, insn_idx);
 	err = check_reg_arg_read(env, insn->dst_reg);
 	if (err)
 		return err;

@@ -193,6 +193,12 @@ static int visit_insn(struct nb_verifier_env *env, struct cfg_walk *cw, u32 t)
 		return ret;
 	default:
 		mark_prune_point(env, t);
+		/*
+		 * A may_goto loop comes back here each turn: a state is always kept, so that
+		 * turns that change nothing that matters are seen to converge.
+		 */
+		if (insn_is_may_goto(insn))
+			env->aux[t].force_checkpoint = true;
 		ret = push_insn(env, cw, t, t + 1, FALLTHROUGH);
 		if (ret)
 			return ret;
@@ -350,6 +356,7 @@ static void insn_use_def(const struct nb_verifier_env *env, const struct bpf_ins
 	default:
 		switch (op) {
 		case BPF_JA:
+		case BPF_JCOND:
 			*use = 0;
 			return;
 		case BPF_EXIT:

@@ -112,6 +112,7 @@ int copy_verifier_state(struct nb_verifier_state *dst, const struct nb_verifier_
 	dst->last_insn_idx = src->last_insn_idx;
 	dst->dfs_depth = src->dfs_depth;
 	dst->callback_unroll_depth = src->callback_unroll_depth;
+	dst->may_goto_depth = src->may_goto_depth;
 	dst->cleaned = src->cleaned;
 	dst->equal_state = src->equal_state;
 	return 0;
@@ -690,6 +691,14 @@ int is_state_visited(struct nb_verifier_env *env, u32 insn_idx)
 			continue;
 		if (sl->state.branches) {
 			/* In progress: an ancestor of the current path. */
+			/*
+			 * A may_goto loop's turn that changed nothing that matters: the loop
+			 * converged (each turn may be the last, so the rest is walked from sl).
+			 */
+			if (insn_is_may_goto(&env->insns[insn_idx]) &&
+			    sl->state.may_goto_depth != cur->may_goto_depth &&
+			    states_equal(env, &sl->state, cur, RANGE_WITHIN))
+				return state_hit(env, sl, true);
 			if (aux->calls_callback) {
 				/* The callback's iterations converged. */
 				if (states_equal(env, &sl->state, cur, RANGE_WITHIN))
@@ -698,6 +707,7 @@ int is_state_visited(struct nb_verifier_env *env, u32 insn_idx)
 			}
 			if (states_maybe_looping(&sl->state, cur) &&
 			    states_equal(env, &sl->state, cur, EXACT) &&
+			    sl->state.may_goto_depth == cur->may_goto_depth &&
 			    sl->state.callback_unroll_depth == cur->callback_unroll_depth) {
 				verbose(env, "infinite loop detected at insn %u\n", insn_idx);
 				return -EINVAL;

@@ -175,6 +175,7 @@ struct nb_verifier_state {
 	u32 jmp_history_cnt, jmp_history_cap;
 	u32 dfs_depth;			/* checkpoints above this state on its path */
 	u32 callback_unroll_depth;	/* callback iterations entered on this path */
+	u32 may_goto_depth;		/* may_goto fall-throughs taken on this path */
 	bool cleaned;			/* dead registers and slots already forgotten */
 	/* A backedge copy: the explored state in the same loop found equal to it. */
 	struct nb_verifier_state *equal_state;
