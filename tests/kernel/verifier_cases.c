@@ -2032,6 +2032,18 @@ const struct vcase vcases[] = {
 		NB_ALU64_REG(BPF_ADD, R2, R1), NB_ST_MEM(BPF_DW, R2, 0, 0),
 		NB_ALU64_IMM(BPF_ADD, R1, 8), NB_JA(-6), RET0),
 	  MAPS(VM_ARRAY_4_48), REJECT("invalid access to map value, value_size=48 off=48 size=8") },
+	/*
+	 * An index bounded by the loop's own test, linked to a copy: the turns converge on the
+	 * range the first turn proved safe, the link the index gained (r1 += 1 after r2 = r1)
+	 * being no obstacle, as in the kernel (the table compares the processed counts).
+	 */
+	{ .name = "sf_may_goto_bounded_index_loop", .type = SF,
+	  INSNS(NB_LD_MAP_IDX_VALUE(R6, 0, 0), NB_LDX_MEM(BPF_W, R1, R6, 0),
+		NB_JMP32_IMM(BPF_JGT, R1, 5, 8), NB_MAY_GOTO(7), NB_MOV64_REG(R2, R1),
+		NB_ALU64_IMM(BPF_LSH, R2, 3), NB_MOV64_REG(R3, R6), NB_ALU64_REG(BPF_ADD, R3, R2),
+		NB_STX_MEM(BPF_DW, R3, R1, 0), NB_ALU64_IMM(BPF_ADD, R1, 1),
+		NB_JMP_IMM(BPF_JLT, R1, 6, -8), RET0),
+	  MAPS(VM_GLOBAL), ACCEPT },
 	/* A loop in a subprogram: each call's turns, the caller's state around them. */
 	{ .name = "sf_may_goto_in_subprog", .type = SF,
 	  INSNS(NB_MOV64_IMM(R1, 3), NB_CALL_REL(1), NB_EXIT(), NB_MOV64_REG(R0, R1),

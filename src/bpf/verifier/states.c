@@ -256,10 +256,15 @@ static bool check_ids(struct nb_verifier_env *env, u32 old_id, u32 cur_id)
 	return true;
 }
 
-/* A scalar without an id is linked to nothing: a fresh id of its own, for both sides. */
+/*
+ * An old scalar without an id was linked to nothing: whatever cur is linked to only adds
+ * facts. An old id must map to one cur id, and a cur scalar without an id gets a fresh one,
+ * so that two registers linked in old are not matched by two independent ones.
+ */
 static bool check_scalar_ids(struct nb_verifier_env *env, u32 old_id, u32 cur_id)
 {
-	old_id = old_id ?: ++env->idmap_tmp_id;
+	if (!old_id)
+		return true;
 	cur_id = cur_id ?: ++env->idmap_tmp_id;
 	return check_ids(env, old_id, cur_id);
 }
@@ -326,8 +331,11 @@ static bool regsafe(struct nb_verifier_env *env, const struct nb_reg_state *old,
 		/* A value that decided nothing after old: any value will do. */
 		if (!old->precise && exact == NOT_EXACT)
 			return true;
-		/* Linked by a constant in the old state: by the same constant now. */
-		if ((old->id & NB_ADD_CONST) != (cur->id & NB_ADD_CONST))
+		/*
+		 * Linked in the old state: linked alike now (by a constant in old: by the same
+		 * constant). Unlinked in old: any link of cur only adds facts.
+		 */
+		if (old->id && (old->id & NB_ADD_CONST) != (cur->id & NB_ADD_CONST))
 			return false;
 		if ((old->id & NB_ADD_CONST) && old->off != cur->off)
 			return false;
