@@ -27,6 +27,7 @@ struct interp_frame {
 	u64 fp;				/* the caller's r10 */
 	const struct bpf_insn *ret;	/* instruction after the call */
 	const struct nb_prog *prog;	/* the caller's program, changed by tail calls */
+	u32 loops;			/* the caller's may_goto budget */
 };
 
 struct interp_checked {
@@ -402,7 +403,7 @@ static __always_inline u64 interp(const struct nb_prog *prog, const struct bpf_i
 {
 	u8 stack[NB_MAX_CALL_FRAMES * NB_STACK_SIZE] __attribute__((aligned(16)));
 	struct interp_frame frames[NB_MAX_CALL_FRAMES];
-	u32 depth = 0, loops = NB_MAX_LOOPS;	/* may_goto's budget, per program run */
+	u32 depth = 0, loops = NB_MAX_LOOPS;	/* may_goto's budget, per function call */
 	u64 regs[NB_MAX_BPF_REG];
 
 	memset(regs, 0, sizeof(regs));
@@ -525,6 +526,8 @@ static __always_inline u64 interp(const struct nb_prog *prog, const struct bpf_i
 				f->fp = regs[BPF_REG_10];
 				f->ret = insn + 1;
 				f->prog = prog;
+				f->loops = loops;
+				loops = NB_MAX_LOOPS;
 				regs[BPF_REG_10] -= NB_STACK_SIZE;
 				insn += insn->imm;
 				if (!checked)
@@ -543,6 +546,7 @@ func_exit:
 			memcpy(&regs[BPF_REG_6], f->callee_saved, sizeof(f->callee_saved));
 			regs[BPF_REG_10] = f->fp;
 			prog = f->prog;
+			loops = f->loops;
 			insn = f->ret - 1;
 			if (!checked)
 				frame_close(prog, stack, regs[BPF_REG_10]);

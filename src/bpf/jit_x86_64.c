@@ -94,6 +94,7 @@ struct jit_ctx {
 	u32 prologue_len;
 	bool in_main;		/* emitting the main function (unchecked: the entry's frame) */
 	bool main_called;	/* a call or callback targets insn 0: no unchecked entry frame */
+	bool has_may_goto;	/* calls keep the caller's may_goto budget */
 	u32 main_entry;		/* unchecked: the native entry, just before insn 0 */
 	u32 tail_entry;		/* unchecked: where tail calls into this program land */
 	u32 body_start;		/* unchecked: the main function's frame set-up */
@@ -974,7 +975,22 @@ static void emit_pseudo_call(struct jit_ctx *c, u32 i, const struct bpf_insn *in
 		emit_jcc32(b, CC_AE, fault_stub(c, i, NB_JIT_FAULT_DEPTH, 0));
 		emit_alu_mem_imm(b, 0, ALU_ADD, ENV, ENV_OFF(depth), 1);
 	}
+	/*
+	 * Each call has a whole may_goto budget, the caller's waits on the stack (twice, so
+	 * that rsp stays 16-byte aligned), as the kernel gives each function its own count.
+	 */
+	if (c->has_may_goto) {
+		emit_load(b, 4, AUX, ENV, ENV_OFF(loops));
+		emit_push(b, AUX);
+		emit_push(b, AUX);
+		emit_store_imm(b, 4, ENV, ENV_OFF(loops), NB_MAX_LOOPS);
+	}
 	emit_call_rel(b, c->prev[target] - c->prologue_len);
+	if (c->has_may_goto) {
+		emit_pop(b, AUX);
+		emit_pop(b, AUX);
+		emit_store(b, 4, ENV, ENV_OFF(loops), AUX);
+	}
 	if (c->checked)
 		emit_alu_mem_imm(b, 0, ALU_SUB, ENV, ENV_OFF(depth), 1);
 }
@@ -1131,6 +1147,7 @@ static void mark_functions(struct jit_ctx *c)
 			c->func_start[target] = c->jump_target[target] = true;
 			c->main_called |= target == 0;
 		}
+		c->has_may_goto |= insn_is_may_goto(insn);
 		if (insn_is_ja(insn) || insn_is_cond_jmp(insn)) {
 			target = (s64)i + 1 + insn_jmp_off(insn);
 			if (target >= 0 && target < prog->len)
