@@ -135,7 +135,8 @@ static unsigned int devmap_prog_run(struct nb_xdp_bulk_queue *bq, struct nb_xdp_
 static void bq_xmit_all(struct nb_xdp_bulk_queue *bq)
 {
 	struct nb_dev *dev = bq->dev;
-	struct nb_xdp_stats *st = &this_pcpu(dev->xdp)->stats;
+	/* an atomic load, as everywhere: another worker's nb_xdp_dev_state may CAS it meanwhile */
+	struct nb_xdp_stats *st = &this_pcpu(__atomic_load_n(&dev->xdp, __ATOMIC_ACQUIRE))->stats;
 	unsigned int cnt = bq->count, to_send = cnt, sent = 0;
 
 	if (unlikely(!cnt))
