@@ -7,17 +7,22 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bpf/prog.h"
 #include "bpf/prog_type.h"
 
-/* Registered at start-up by constructors, read-only afterwards. */
+/* Registered when the library is loaded, read-only afterwards. */
 static struct nb_internal_func *internal_funcs;
 
-void nb_internal_func_register(struct nb_internal_func *func)
+int nb_internal_func_register(struct nb_internal_func *func)
 {
+	for (const struct nb_internal_func *f = internal_funcs; f; f = f->next)
+		if (f->fn == func->fn || !strcmp(f->name, func->name))
+			return -EEXIST;
 	func->next = internal_funcs;
 	internal_funcs = func;
+	return 0;
 }
 
 const char *nb_internal_func_name(nb_helper_fn fn)

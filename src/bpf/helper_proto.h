@@ -8,6 +8,7 @@
 
 #include <linux/bpf.h>
 
+#include "common/register.h"
 #include "common/types.h"
 
 typedef u64 (*nb_helper_fn)(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5);
@@ -64,16 +65,15 @@ struct nb_internal_func {
 	struct nb_internal_func *next;
 };
 
-void nb_internal_func_register(struct nb_internal_func *func);
+/* 0, or -EEXIST when the function or the name is registered already. */
+int nb_internal_func_register(struct nb_internal_func *func);
 /* The registered name of fn, NULL for any other function. */
 const char *nb_internal_func_name(nb_helper_fn fn);
 
 #define NB_INTERNAL_FUNC(func, fname)                                                       \
 	static struct nb_internal_func nb_internal_##func = { .fn = func, .name = fname };  \
-	static void __attribute__((constructor)) nb_register_internal_##func(void)          \
-	{                                                                                   \
-		nb_internal_func_register(&nb_internal_##func);                             \
-	}
+	NB_REGISTER_AT_LOAD(internal_##func, nb_internal_func_register(&nb_internal_##func), \
+			    "internal function", fname)
 
 /* Helpers every program type may call (the twin of bpf_base_func_proto). */
 const struct nb_func_proto *nb_base_func_proto(enum bpf_func_id id);

@@ -10,6 +10,7 @@
 #include <netbpf/map.h>
 #include <netbpf/percpu.h>
 
+#include "common/register.h"
 #include "common/types.h"
 #include "bpf/helper_proto.h"
 
@@ -105,14 +106,12 @@ struct nb_map {
 
 #define NB_MAP_GEN_LOOKUP_MAX 16
 
-void nb_map_type_register(const struct nb_map_ops *ops);
+/* 0, or -EEXIST when the type has ops already, -EINVAL when it is beyond the table. */
+int nb_map_type_register(const struct nb_map_ops *ops);
 const struct nb_map_ops *nb_map_type_ops(enum bpf_map_type type);
 
 #define NB_MAP_TYPE_REGISTER(ops)                                                           \
-	static void __attribute__((constructor)) nb_register_##ops(void)                    \
-	{                                                                                   \
-		nb_map_type_register(&ops);                                                 \
-	}
+	NB_REGISTER_AT_LOAD(ops, nb_map_type_register(&ops), "map type", ops.name)
 
 /* For BPF_PSEUDO_MAP_VALUE ldimm64: the address off bytes into the map's value area. */
 int nb_map_direct_value_addr(const struct nb_map *map, u32 off, u64 *addr);

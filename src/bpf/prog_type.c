@@ -3,14 +3,20 @@
  * The registry of program types, and the raw type of `netbpf vm`: no context, no helpers, r1 and
  * r2 describe a block of memory. Raw programs run only under the checked interpreter.
  */
+#include <errno.h>
+
 #include "bpf/prog_type.h"
 
 static const struct nb_prog_type_ops *prog_types[64] /* beyond every bpf_prog_type */;
 
-void nb_prog_type_register(const struct nb_prog_type_ops *ops)
+int nb_prog_type_register(const struct nb_prog_type_ops *ops)
 {
-	if ((unsigned int)ops->type < ARRAY_SIZE(prog_types))
-		prog_types[ops->type] = ops;
+	if ((unsigned int)ops->type >= ARRAY_SIZE(prog_types))
+		return -EINVAL;
+	if (prog_types[ops->type])
+		return -EEXIST;
+	prog_types[ops->type] = ops;
+	return 0;
 }
 
 const struct nb_prog_type_ops *nb_prog_type_ops(enum bpf_prog_type type)

@@ -9,6 +9,7 @@
 
 #include <linux/bpf.h>
 
+#include "common/register.h"
 #include "bpf/helper_avail.h"
 #include "bpf/helper_proto.h"
 
@@ -114,13 +115,11 @@ struct nb_prog_type_ops {
 #define NB_CTX_CONVERT_MAX 16
 
 const struct nb_prog_type_ops *nb_prog_type_ops(enum bpf_prog_type type);
-void nb_prog_type_register(const struct nb_prog_type_ops *ops);
+/* 0, or -EEXIST when the type has ops already, -EINVAL when it is beyond the table. */
+int nb_prog_type_register(const struct nb_prog_type_ops *ops);
 
-/* Register a program type at start-up; the object file must be linked whole. */
+/* Register a program type when the library is loaded (common/register.h). */
 #define NB_PROG_TYPE_REGISTER(ops)                                                          \
-	static void __attribute__((constructor)) nb_register_##ops(void)                    \
-	{                                                                                   \
-		nb_prog_type_register(&ops);                                                \
-	}
+	NB_REGISTER_AT_LOAD(ops, nb_prog_type_register(&ops), "program type", ops.name)
 
 #endif /* NB_BPF_PROG_TYPE_H */

@@ -7,15 +7,22 @@
 
 #include "io/port.h"
 
-#define MAX_PORT_KINDS 16
-
-static const struct nb_port_ops *port_kinds[MAX_PORT_KINDS];
+/* Registered when the library is loaded (or by an embedder before it opens ports). */
+static const struct nb_port_ops **port_kinds;
 static unsigned int port_kind_cnt;
 
-void nb_port_register(const struct nb_port_ops *ops)
+int nb_port_register(const struct nb_port_ops *ops)
 {
-	if (port_kind_cnt < MAX_PORT_KINDS)
-		port_kinds[port_kind_cnt++] = ops;
+	const struct nb_port_ops **kinds;
+
+	if (nb_port_ops_find(ops->kind))
+		return -EEXIST;
+	kinds = realloc(port_kinds, (port_kind_cnt + 1) * sizeof(*kinds));
+	if (!kinds)
+		return -ENOMEM;
+	kinds[port_kind_cnt++] = ops;
+	port_kinds = kinds;
+	return 0;
 }
 
 const struct nb_port_ops *nb_port_ops_find(const char *kind)

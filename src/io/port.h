@@ -13,6 +13,7 @@
 
 #include <netbpf/log.h>
 
+#include "common/register.h"
 #include "common/types.h"
 #include "common/u64_stats.h"
 
@@ -116,13 +117,11 @@ struct nb_port {
 };
 
 const struct nb_port_ops *nb_port_ops_find(const char *kind);
-void nb_port_register(const struct nb_port_ops *ops);
+/* 0, or -EEXIST when the kind is registered already (-ENOMEM). */
+int nb_port_register(const struct nb_port_ops *ops);
 
 #define NB_PORT_REGISTER(ops)                                                               \
-	static void __attribute__((constructor)) nb_register_port_##ops(void)               \
-	{                                                                                   \
-		nb_port_register(&ops);                                                     \
-	}
+	NB_REGISTER_AT_LOAD(port_##ops, nb_port_register(&ops), "port kind", ops.kind)
 
 /* Open a port of kind with its words; returns 0 and *portp, or a negative errno and a reason. */
 int nb_port_open(const char *kind, int argc, char **argv, struct nb_port **portp,

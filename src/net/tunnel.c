@@ -57,18 +57,21 @@ static struct nb_tunnel_ops *tunnel_ops;
 static pthread_mutex_t tunnels_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct nb_tunnel *tunnels;	/* read by receive paths without the lock */
 
-void nb_tunnel_ops_register(struct nb_tunnel_ops *ops)
-{
-	ops->next = tunnel_ops;
-	tunnel_ops = ops;
-}
-
 static const struct nb_tunnel_ops *ops_find(const char *kind)
 {
 	for (const struct nb_tunnel_ops *ops = tunnel_ops; ops; ops = ops->next)
 		if (!strcmp(ops->kind, kind))
 			return ops;
 	return NULL;
+}
+
+int nb_tunnel_ops_register(struct nb_tunnel_ops *ops)
+{
+	if (ops_find(ops->kind))
+		return -EEXIST;
+	ops->next = tunnel_ops;
+	tunnel_ops = ops;
+	return 0;
 }
 
 bool nb_tunnel_kind_known(const char *kind)

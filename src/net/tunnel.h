@@ -12,6 +12,7 @@
 
 #include <netbpf/tunnel.h>
 
+#include "common/register.h"
 #include "common/types.h"
 #include "net/dst_metadata.h"
 
@@ -51,13 +52,11 @@ struct nb_tunnel {
 	struct nb_tunnel *next;
 };
 
-void nb_tunnel_ops_register(struct nb_tunnel_ops *ops);
+/* 0, or -EEXIST when the kind is registered already. */
+int nb_tunnel_ops_register(struct nb_tunnel_ops *ops);
 
 #define NB_TUNNEL_REGISTER(ops)                                                             \
-	static void __attribute__((constructor)) nb_register_tunnel_##ops(void)             \
-	{                                                                                   \
-		nb_tunnel_ops_register(&ops);                                               \
-	}
+	NB_REGISTER_AT_LOAD(tunnel_##ops, nb_tunnel_ops_register(&ops), "tunnel kind", ops.kind)
 
 /* The transmit side of a tunnel device: encapsulate and send (takes the packet). */
 int nb_tunnel_xmit(struct nb_dev *dev, struct nb_pkt *pkt);

@@ -21,10 +21,14 @@ static struct nb_map **map_by_id;
 static u32 map_id_cap;
 static u32 next_map_id = 1;
 
-void nb_map_type_register(const struct nb_map_ops *ops)
+int nb_map_type_register(const struct nb_map_ops *ops)
 {
-	if ((unsigned int)ops->type < ARRAY_SIZE(map_types))
-		map_types[ops->type] = ops;
+	if ((unsigned int)ops->type >= ARRAY_SIZE(map_types))
+		return -EINVAL;
+	if (map_types[ops->type])
+		return -EEXIST;
+	map_types[ops->type] = ops;
+	return 0;
 }
 
 const struct nb_map_ops *nb_map_type_ops(enum bpf_map_type type)

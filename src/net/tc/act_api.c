@@ -20,32 +20,42 @@
 #include "common/u64_stats.h"
 
 static struct nb_tc_action_ops *act_base;	/* by kind name */
+/* The kinds' names in the same order, NULL-terminated, for the commands that walk them all. */
+static const char **act_kinds;
+static unsigned int act_kind_cnt;
 
 /* The jump count of a TC_ACT_JUMP verdict (the kernel's TCA_ACT_MAX_PRIO_MASK). */
 #define ACT_JUMP_MASK 0x1ff
 
-void nb_tc_action_register(struct nb_tc_action_ops *ops)
+int nb_tc_action_register(struct nb_tc_action_ops *ops)
 {
 	struct nb_tc_action_ops **pp = &act_base;
+	const char **kinds;
+	unsigned int n = 0;
 
-	while (*pp && strcmp((*pp)->kind, ops->kind) < 0)
+	while (*pp && strcmp((*pp)->kind, ops->kind) < 0) {
 		pp = &(*pp)->next;
+		n++;
+	}
+	if (*pp && !strcmp((*pp)->kind, ops->kind))
+		return -EEXIST;
+	kinds = realloc(act_kinds, (act_kind_cnt + 2) * sizeof(*kinds));
+	if (!kinds)
+		return -ENOMEM;
+	memmove(&kinds[n + 1], &kinds[n], (act_kind_cnt - n) * sizeof(*kinds));
+	kinds[n] = ops->kind;
+	kinds[++act_kind_cnt] = NULL;
+	act_kinds = kinds;
 	ops->next = *pp;
 	*pp = ops;
+	return 0;
 }
 
 const char *const *nb_tc_action_kinds(void)
 {
-	static const char *kinds[8];
+	static const char *const none[] = { NULL };
 
-	if (!kinds[0]) {
-		unsigned int n = 0;
-
-		for (const struct nb_tc_action_ops *ops = act_base; ops && n + 1 < 8;
-		     ops = ops->next)
-			kinds[n++] = ops->kind;
-	}
-	return kinds;
+	return act_kinds ? act_kinds : none;
 }
 
 static struct nb_tc_action_ops *tc_lookup_action(const char *kind)

@@ -224,8 +224,9 @@ static struct nb_tc_action_ops act_mirred_ops = {
 	.dump = tcf_mirred_dump,
 };
 
-static void __attribute__((constructor)) mirred_init_module(void)
+static int mirred_init_module(void)
 {
 	nb_dev_register_notifier(&mirred_device_notifier);
-	nb_tc_action_register(&act_mirred_ops);
+	return nb_tc_action_register(&act_mirred_ops);
 }
+NB_REGISTER_AT_LOAD(mirred, mirred_init_module(), "tc action", "mirred")

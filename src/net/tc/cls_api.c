@@ -38,18 +38,21 @@ void nb_tc_unlock(void)
 	pthread_mutex_unlock(&tc_lock);
 }
 
-void nb_tcf_proto_register(struct nb_tcf_proto_ops *ops)
-{
-	ops->next = tcf_proto_base;
-	tcf_proto_base = ops;
-}
-
 static const struct nb_tcf_proto_ops *tcf_proto_lookup_ops(const char *kind)
 {
 	for (const struct nb_tcf_proto_ops *ops = tcf_proto_base; ops; ops = ops->next)
 		if (kind && !strcmp(ops->kind, kind))
 			return ops;
 	return NULL;
+}
+
+int nb_tcf_proto_register(struct nb_tcf_proto_ops *ops)
+{
+	if (tcf_proto_lookup_ops(ops->kind))
+		return -EEXIST;
+	ops->next = tcf_proto_base;
+	tcf_proto_base = ops;
+	return 0;
 }
 
 /* Counters. */

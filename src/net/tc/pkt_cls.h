@@ -14,6 +14,7 @@
 #include <linux/bpf.h>
 #include <netbpf/tc.h>
 
+#include "common/register.h"
 #include "common/types.h"
 
 struct nb_pkt;
@@ -91,13 +92,11 @@ struct nb_tc_action {
 	struct nb_tc_action *idr_next;	/* next higher index of the kind */
 };
 
-void nb_tc_action_register(struct nb_tc_action_ops *ops);
+/* 0, or -EEXIST when the kind is registered already (-ENOMEM). */
+int nb_tc_action_register(struct nb_tc_action_ops *ops);
 
 #define NB_TC_ACTION_REGISTER(ops)                                                          \
-	static void __attribute__((constructor)) nb_register_act_##ops(void)               \
-	{                                                                                   \
-		nb_tc_action_register(&ops);                                                \
-	}
+	NB_REGISTER_AT_LOAD(act_##ops, nb_tc_action_register(&ops), "tc action", ops.kind)
 
 /* Count a packet on this worker and stamp its use (bstats update and tcf_lastuse_update). */
 void nb_tcf_action_count(const struct nb_tc_action *a, const struct nb_pkt *pkt);
@@ -158,13 +157,11 @@ struct nb_tcf_proto {
 	struct nb_tcf_chain *chain;
 };
 
-void nb_tcf_proto_register(struct nb_tcf_proto_ops *ops);
+/* 0, or -EEXIST when the kind is registered already. */
+int nb_tcf_proto_register(struct nb_tcf_proto_ops *ops);
 
 #define NB_TCF_PROTO_REGISTER(ops)                                                          \
-	static void __attribute__((constructor)) nb_register_cls_##ops(void)               \
-	{                                                                                   \
-		nb_tcf_proto_register(&ops);                                                \
-	}
+	NB_REGISTER_AT_LOAD(cls_##ops, nb_tcf_proto_register(&ops), "classifier", ops.kind)
 
 struct nb_tcf_block;
 
