@@ -5,6 +5,7 @@
 #   make demo       the default run on built-in in-memory ports, then the seed's tc table in Mpps
 #   make bench      netbpf bench (the seed's tables), then the benchmarks beside the kernel
 #                   (BENCH_ARGS: netbpf bench's options, e.g. --quick)
+#   make install    netbpf, libnetbpf.a/.so, the headers, netbpf.pc (PREFIX, LIBDIR, DESTDIR)
 #   make fuzz       long fuzzing runs
 #   make soak       10^9 packets while the control plane changes what runs
 #   SANITIZE=1      build with ASan+UBSan (in build/asan); SANITIZE=thread: TSan
@@ -12,8 +13,11 @@
 
 BUILD   ?= build
 PREFIX  ?= /usr/local
+LIBDIR  ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
 CC      ?= gcc
 CLANG   ?= clang
+OBJCOPY ?= objcopy
 V       ?= 0
 TEST_JOBS ?= 1
 
@@ -59,9 +63,10 @@ TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(BUILD)/%.o)
 BPF_OBJS  := $(BPF_SRCS:%.c=$(BUILD)/%.o)
 
+# libnetbpf.a as embedders link it: every kind registers itself from a constructor, so the
+# library is one object, prelinked, in which only the nb_ symbols stay global. The command and
+# the benches link it the ordinary way; the tests and fuzzers take the objects, internals too.
 LIB     := $(BUILD)/libnetbpf.a
-# Program, map and port types register themselves from constructors: link every object.
-WHOLE_LIB := -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive
 NETBPF  := $(BUILD)/netbpf
 NBTEST  := $(BUILD)/nb-test
 NBBENCH := $(BUILD)/nb-bench
@@ -80,7 +85,7 @@ Q :=
 msg :=
 endif
 
-.PHONY: all check demo bench fuzz fuzz-build soak install clean deps
+.PHONY: all check demo bench fuzz fuzz-build soak install stage clean deps
 all: $(NETBPF) $(BPF_OBJS)
 
 deps: $(DEPS_OK)
@@ -106,33 +111,40 @@ $(BUILD)/examples/%.o: examples/%.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -c $< -o $@
 
-$(LIB): $(LIB_OBJS)
+$(BUILD)/libnetbpf.o: $(LIB_OBJS)
+	$(call msg,LD,$@)
+	$(Q)$(LD) -r -o $@.all $^
+	$(Q)$(OBJCOPY) --wildcard --keep-global-symbol='nb_*' $@.all $@ && rm -f $@.all
+
+$(LIB): $(BUILD)/libnetbpf.o
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(NETBPF): $(CLI_OBJS) $(LIB)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(WHOLE_LIB) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
 
-$(NBTEST): $(TEST_OBJS) $(LIB)
+$(NBTEST): $(TEST_OBJS) $(LIB_OBJS)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(TEST_OBJS) $(WHOLE_LIB) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(TEST_OBJS) $(LIB_OBJS) $(LDLIBS)
 
 $(NBBENCH): $(BENCH_OBJS) $(LIB)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(BENCH_OBJS) $(WHOLE_LIB) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(BENCH_OBJS) $(LIB) $(LDLIBS)
 
-$(NBSOAK): $(BUILD)/tests/soak/soak.o $(LIB)
+$(NBSOAK): $(BUILD)/tests/soak/soak.o $(LIB_OBJS)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(WHOLE_LIB) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
 # The plain check also fuzzes briefly (tests/cli/fuzz_*.sh, about 20 s each).
 ifeq ($(SANITIZE),)
 CHECK_FUZZ := fuzz-build
+# The embedding test builds against the installed library (sanitizer builds skip it).
+CHECK_STAGE := stage
 endif
 
 # NETBPF_RUNDIR: daemons the tests start, and the commands they run, never meet a user's.
-check: $(NBTEST) $(NETBPF) $(NBSOAK) $(BPF_OBJS) $(CHECK_FUZZ)
+check: $(NBTEST) $(NETBPF) $(NBSOAK) $(BPF_OBJS) $(CHECK_FUZZ) $(CHECK_STAGE)
 	$(Q)NB_BUILD=$(BUILD) NETBPF=$(abspath $(NETBPF)) NB_FUZZ_DIR=$(abspath build/fuzz) \
 		NETBPF_RUNDIR=$(abspath $(BUILD))/run $(NBTEST) -j $(TEST_JOBS) --scripts tests/cli
 
@@ -149,9 +161,9 @@ soak: $(NBSOAK) $(BPF_OBJS)
 	$(Q)NB_BUILD=$(BUILD) $(NBSOAK) --packets $(SOAK_PACKETS)
 
 ifeq ($(SANITIZE),fuzz)
-build/fuzz/%: build/fuzz/tests/fuzz/%.o $(LIB)
+build/fuzz/%: build/fuzz/tests/fuzz/%.o $(LIB_OBJS)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $< $(WHOLE_LIB) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB_OBJS) $(LDLIBS)
 endif
 
 fuzz-build: $(BPF_OBJS)
@@ -166,18 +178,49 @@ fuzz: fuzz-build $(NETBPF)
 			bash tests/fuzz/run.sh $$n $(FUZZ_TIME) || exit 1; \
 	done
 
-install: $(NETBPF) $(LIB) $(BPF_OBJS)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/netbpf
-	install -m 755 $(NETBPF) $(DESTDIR)$(PREFIX)/bin/netbpf
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libnetbpf.a
-	install -m 644 include/netbpf/*.h $(DESTDIR)$(PREFIX)/include/netbpf/
-	install -d $(DESTDIR)$(PREFIX)/share/netbpf/examples
-	install -m 644 $(filter $(BUILD)/examples/%,$(BPF_OBJS)) examples/*.tc \
+# libnetbpf.so: the same library from position-independent objects, exporting only the nb_
+# symbols (src/libnetbpf.map). Thread-locals use the initial-exec model, as the executable's
+# do: programs link the library at start, and the per-packet paths read them.
+VERSION := 0.1.0
+SONAME  := libnetbpf.so.$(firstword $(subst ., ,$(VERSION)))
+SOLIB   := $(BUILD)/libnetbpf.so
+PIC_OBJS := $(LIB_SRCS:%.c=$(BUILD)/pic/%.o)
+
+$(BUILD)/pic/%.o: %.c | $(DEPS_OK)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -fPIC -ftls-model=initial-exec -MMD -MP -c $< -o $@
+
+$(SOLIB): $(PIC_OBJS) src/libnetbpf.map
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=src/libnetbpf.map \
+		-Wl,-z,defs -o $@ $(PIC_OBJS) $(LDLIBS)
+
+# netbpf.pc names the directories of this install; a sanitizer build's carries its runtime.
+install: $(NETBPF) $(LIB) $(SOLIB) $(BPF_OBJS)
+	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig \
+		$(DESTDIR)$(INCLUDEDIR)/netbpf
+	$(Q)install -m 755 $(NETBPF) $(DESTDIR)$(PREFIX)/bin/netbpf
+	$(Q)install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libnetbpf.a
+	$(Q)install -m 755 $(SOLIB) $(DESTDIR)$(LIBDIR)/libnetbpf.so.$(VERSION)
+	$(Q)ln -sf libnetbpf.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	$(Q)ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libnetbpf.so
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|; s|@REQUIRES@|$(PKGS)|; s|@SANFLAGS@|$(SANFLAGS)|' \
+		src/netbpf.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/netbpf.pc
+	$(Q)install -m 644 include/netbpf/*.h $(DESTDIR)$(INCLUDEDIR)/netbpf/
+	$(Q)install -d $(DESTDIR)$(PREFIX)/share/netbpf/examples
+	$(Q)install -m 644 $(filter $(BUILD)/examples/%,$(BPF_OBJS)) examples/*.tc \
 		$(DESTDIR)$(PREFIX)/share/netbpf/examples/
+
+# An install into $(BUILD)/stage, which tests/cli/embed.sh builds examples/embed/ against.
+stage: $(NETBPF) $(LIB) $(SOLIB) $(BPF_OBJS)
+	$(Q)rm -rf $(BUILD)/stage
+	$(Q)$(MAKE) --no-print-directory install DESTDIR=$(abspath $(BUILD))/stage PREFIX=/usr
 
 clean:
 	rm -rf build
 
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BENCH_OBJS:.o=.d) \
-	 $(BUILD)/tests/soak/soak.d \
+-include $(LIB_OBJS:.o=.d) $(PIC_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_OBJS:.o=.d) \
+	 $(BENCH_OBJS:.o=.d) $(BUILD)/tests/soak/soak.d \
 	 $(BPF_OBJS:.o=.d) $(FUZZ_SRCS:%.c=build/fuzz/%.d)

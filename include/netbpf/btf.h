@@ -12,6 +12,10 @@
 
 #include <netbpf/log.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nb_btf;
 
 struct nb_btf_load_opts {
@@ -24,5 +28,9 @@ int nb_btf_load(const void *data, size_t size, const struct nb_btf_load_opts *op
 		struct nb_btf **btfp);
 struct nb_btf *nb_btf_get(struct nb_btf *btf);
 void nb_btf_put(struct nb_btf *btf);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NETBPF_BTF_H */

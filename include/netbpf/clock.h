@@ -11,6 +11,10 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The tick of bpf_jiffies64, the kernel's CONFIG_HZ on common distributions. */
 #define NB_HZ 250
 
@@ -44,5 +48,9 @@ __u64 nb_jiffies64(void);
  */
 __u64 nb_realtime_ns(void);
 __u32 nb_prandom_u32(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NETBPF_CLOCK_H */

@@ -30,6 +30,10 @@
 
 #include <netbpf/log.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nb_datapath;
 
 enum nb_datapath_flags {
@@ -112,5 +116,9 @@ int nb_datapath_worker_info(struct nb_datapath *dp, unsigned int worker,
 /* Up to max queues of worker into queues; returns how many it owns (or -ENOENT). */
 int nb_datapath_worker_queues(struct nb_datapath *dp, unsigned int worker,
 			      struct nb_datapath_queue *queues, unsigned int max);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NETBPF_DATAPATH_H */

@@ -26,6 +26,10 @@
 
 #include <netbpf/log.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nb_dev;
 
 /* Why a packet was dropped, as the kernel's skb_drop_reason (the ones this datapath has). */
@@ -128,5 +132,9 @@ void nb_dev_port_describe(const struct nb_dev *dev, char *buf, size_t size);
 
 void nb_dev_stats_read(const struct nb_dev *dev, struct nb_dev_stats_total *total);
 void nb_dev_stats_reset(struct nb_dev *dev);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NETBPF_DEV_H */

@@ -26,6 +26,10 @@
 
 #include <netbpf/log.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nb_dev;
 
 /* An IPv4 or IPv6 address; which one a family field beside it tells. */
@@ -85,5 +89,9 @@ const char *nb_inet_ntop(int family, const union nb_inet_addr *addr, char *buf, 
  * "A" or "A/LEN"; *len is the full length when no /LEN is given. false when it is no address.
  */
 bool nb_inet_pton_prefix(const char *text, int *family, union nb_inet_addr *addr, __u8 *len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NETBPF_INET_H */

@@ -11,6 +11,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum nb_log_level {
 	NB_LOG_ERROR = 0,   /* only the reason a call failed */
 	NB_LOG_VERBOSE = 1, /* plus the verifier's register states and statistics */
@@ -34,5 +38,9 @@ void nb_log_verbose(struct nb_log *log, const char *fmt, ...) __attribute__((for
 const char *nb_log_text(const struct nb_log *log);
 void nb_log_reset(struct nb_log *log);
 void nb_log_free(struct nb_log *log);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NETBPF_LOG_H */

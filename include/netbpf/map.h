@@ -11,6 +11,10 @@
 
 #include <netbpf/log.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nb_map;
 
 struct nb_map_create_opts {
@@ -84,5 +88,9 @@ int nb_map_update_batch(struct nb_map *map, const void *keys, const void *values
  * would need and netbpf lacks; NULL for every other map. Such maps stay empty.
  */
 const char *nb_map_absent_objects(const struct nb_map *map);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NETBPF_MAP_H */

@@ -25,6 +25,10 @@
 #include <netbpf/inet.h>
 #include <netbpf/log.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nb_neigh {
 	__u8 family;		/* AF_INET or AF_INET6 */
 	bool has_lladdr;
@@ -52,5 +56,9 @@ int nb_neigh_dump(int family, int (*cb)(const struct nb_neigh *n, void *arg), vo
 /* The entry for (family, ifindex, addr) into *n: 0, or -ENOENT. */
 int nb_neigh_lookup(int family, __u32 ifindex, const union nb_inet_addr *addr,
 		    struct nb_neigh *n);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NETBPF_NEIGH_H */

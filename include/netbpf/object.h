@@ -24,6 +24,10 @@
 
 #include <netbpf/log.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nb_object;
 struct nb_object_prog;	/* libbpf's struct bpf_program */
 struct nb_object_map;	/* libbpf's struct bpf_map */
@@ -169,5 +173,9 @@ struct nb_map *nb_pin_get_map(const char *path);		/* new reference, or NULL */
 int nb_pin_get_path(const struct nb_map *map, char *buf, size_t size);
 int nb_unpin(const char *path);					/* -ENOENT when not pinned */
 void nb_unpin_all(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NETBPF_OBJECT_H */

@@ -7,6 +7,10 @@
 #ifndef NETBPF_PERCPU_H
 #define NETBPF_PERCPU_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The most workers a datapath may have. */
 #define NB_MAX_CPUS 256
 
@@ -26,5 +30,9 @@ static inline unsigned int nb_this_cpu(void)
 }
 /* Called by a worker thread once at start: its index, below nb_nr_cpus(). */
 int nb_set_this_cpu(unsigned int cpu);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NETBPF_PERCPU_H */

@@ -11,11 +11,19 @@
 
 #include <linux/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nb_map;
 
 typedef void (*nb_perf_event_fn)(void *ctx, __u32 index, const void *data, __u32 size);
 
 /* Register (fn) or remove (NULL) the map's consumer. */
 int nb_perf_event_array_set_consumer(struct nb_map *map, nb_perf_event_fn fn, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NETBPF_PERF_EVENT_H */

@@ -15,6 +15,10 @@
 
 #include <netbpf/log.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nb_prog;
 struct nb_map;
 struct nb_btf;
@@ -127,5 +131,9 @@ int nb_prog_get_info(const struct nb_prog *prog, struct nb_prog_info *info);
  */
 void nb_bpf_stats_enable(bool on);
 bool nb_bpf_stats_enabled(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NETBPF_PROG_H */

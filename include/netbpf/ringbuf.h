@@ -9,6 +9,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nb_map;
 struct nb_ringbuf_consumer;
 
@@ -30,5 +34,9 @@ int nb_ringbuf_consume(struct nb_ringbuf_consumer *consumer);
 int nb_ringbuf_poll(struct nb_ringbuf_consumer *consumer, int timeout_ms);
 /* A file descriptor that becomes readable on wakeups, for the caller's own poll loop. */
 int nb_ringbuf_consumer_fd(const struct nb_ringbuf_consumer *consumer);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NETBPF_RINGBUF_H */

@@ -29,6 +29,10 @@
 #include <netbpf/inet.h>
 #include <netbpf/log.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* RT_TABLE_MAIN and friends come from <linux/rtnetlink.h>; 0 means main in every call. */
 
 struct nb_route {
@@ -97,5 +101,9 @@ int nb_rule_add(const struct nb_fib_rule *rule, struct nb_log *log);
 int nb_rule_del(const struct nb_fib_rule *rule, struct nb_log *log);
 /* Every rule of family in priority order; cb returning non-zero stops the walk. */
 int nb_rule_dump(int family, int (*cb)(const struct nb_fib_rule *rule, void *arg), void *arg);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NETBPF_ROUTE_H */

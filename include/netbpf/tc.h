@@ -32,6 +32,10 @@
 #include <netbpf/log.h>
 #include <netbpf/object.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nb_dev;
 struct nb_prog;
 
@@ -303,5 +307,9 @@ int nb_tc_filter_get(struct nb_dev *dev, const struct nb_tc_filter_id *id,
 
 /* The hook's own counters (the qdisc's: every packet classified, and drops). */
 int nb_tc_hook_stats(struct nb_dev *dev, enum nb_tc_hook hook, struct nb_tc_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NETBPF_TC_H */

@@ -12,6 +12,10 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nb_prog;
 
 struct nb_test_run_opts {
@@ -38,5 +42,9 @@ struct nb_test_run_opts {
  * (-ENOMEM past 17 of them); tc and socket filter frames must fit a page (-EINVAL).
  */
 int nb_prog_test_run(const struct nb_prog *prog, struct nb_test_run_opts *opts);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NETBPF_TEST_RUN_H */

@@ -5,8 +5,16 @@
 
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Send bpf_trace_printk output to stream (NULL: stderr, the default). Each call is one write. */
 void nb_trace_set_stream(FILE *stream);
 FILE *nb_trace_stream(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NETBPF_TRACE_H */

@@ -26,6 +26,10 @@
 
 #include <netbpf/log.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nb_dev;
 
 struct nb_tunnel_opts {
@@ -45,5 +49,9 @@ int nb_tunnel_create(const char *name, __u32 ifindex, const struct nb_tunnel_opt
 		     struct nb_dev **devp, struct nb_log *log);
 /* Whether kind names a tunnel kind netbpf makes ("vxlan", ...). */
 bool nb_tunnel_kind_known(const char *kind);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NETBPF_TUNNEL_H */

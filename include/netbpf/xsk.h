@@ -22,6 +22,10 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nb_dev;
 struct nb_xsk;
 
@@ -51,5 +55,9 @@ struct nb_xsk_stats {
 };
 
 void nb_xsk_stats_read(const struct nb_xsk *xsk, struct nb_xsk_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NETBPF_XSK_H */
