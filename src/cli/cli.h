@@ -111,6 +111,14 @@ void nb_cli_print_map_json(struct nb_json *j, const struct nb_object_map *m);
  */
 int nb_cli_deterministic(const char *seed);
 
+/* "help", "--help", "-h" or "-help": the user asks for a command's usage (help.c). */
+bool nb_cli_is_help(const char *word);
+/*
+ * A command's usage text: on stdout with status 0 when asked for (`null` on stdout under -j),
+ * else on stderr with status 2 (a wrong command line).
+ */
+int nb_cli_usage(const char *text, bool asked);
+
 /* "netbpf: " + message on stderr. */
 void nb_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

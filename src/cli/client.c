@@ -108,6 +108,8 @@ int cmd_monitor(int argc, char **argv)
 	char *word = "monitor";
 	int fd, status;
 
+	if (argc >= 1 && nb_cli_is_help(argv[0]))
+		return nb_cli_usage("Usage: netbpf [-D NAME] monitor [count N] [interval S]\n", true);
 	for (int i = 0; i < argc; i++) {
 		char *end;
 

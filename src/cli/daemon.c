@@ -67,12 +67,9 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int usage(void)
-{
-	fprintf(stderr, "Usage: netbpf daemon [--name NAME] [--workers N] [--no-pin] "
-			"[--bpf-stats] [--deterministic SEED] [--set VAR=VALUE]... [SCRIPT]\n");
-	return NB_EXIT_USAGE;
-}
+static const char daemon_usage[] =
+	"Usage: netbpf daemon [--name NAME] [--workers N] [--no-pin] [--bpf-stats]\n"
+	"                     [--deterministic SEED] [--set VAR=VALUE]... [SCRIPT]\n";
 
 static int parse_args(int argc, char **argv, struct daemon_opts *o)
 {
@@ -80,8 +77,11 @@ static int parse_args(int argc, char **argv, struct daemon_opts *o)
 		const char *w = argv[i];
 		unsigned int n;
 
-		if (!strcmp(w, "help") || !strcmp(w, "--help"))
-			return usage();
+		if (i + 1 >= argc && (!strcmp(w, "--name") || !strcmp(w, "--workers") ||
+				      !strcmp(w, "--set") || !strcmp(w, "--deterministic"))) {
+			nb_cli_error("Error: \"%s\" needs an argument", w);
+			return NB_EXIT_USAGE;
+		}
 		if (!strcmp(w, "--name") && i + 1 < argc) {
 			o->name = argv[++i];
 		} else if (!strcmp(w, "--workers") && i + 1 < argc) {
@@ -109,10 +109,10 @@ static int parse_args(int argc, char **argv, struct daemon_opts *o)
 		} else if (w[0] != '-' && !o->script) {
 			o->script = w;
 		} else {
-			nb_cli_error("Error: argument \"%s\" is wrong: expected SCRIPT, --name "
+			nb_cli_error("Error: argument \"%s\" is %s: expected SCRIPT, --name "
 				     "NAME, --workers N, --no-pin, --bpf-stats, --deterministic "
-				     "SEED or --set VAR=VALUE", w);
-			return NB_EXIT_USAGE;
+				     "SEED or --set VAR=VALUE", w, w[0] == '-' ? "unknown" : "wrong");
+			return nb_cli_usage(daemon_usage, false);
 		}
 	}
 	/* two workers share the virtual clock in the order the scheduler runs them */
@@ -166,6 +166,8 @@ int cmd_daemon(int argc, char **argv)
 	char path[PATH_MAX];
 	int status, err;
 
+	if (argc >= 1 && nb_cli_is_help(argv[0]))
+		return nb_cli_usage(daemon_usage, true);
 	status = parse_args(argc, argv, &o);
 	if (status)
 		return status;

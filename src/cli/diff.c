@@ -20,13 +20,22 @@
 
 #define MAX_MAP_FILES 32
 
-static int diff_usage(void)
+static const char diff_usage[] =
+	"Usage: netbpf diff OBJ [sec SECTION] [program NAME] [--type tc|xdp|socket] --pcap-in FILE\n"
+	"                   [--ctx-in FILE] [--map NAME=FILE]... [--max-entries MAP=N]...\n"
+	"                   [--deterministic SEED]\n";
+
+static bool takes_value(const char *w)
 {
-	fprintf(stderr, "Usage: netbpf diff OBJ [sec SECTION] [program NAME] "
-			"[--type tc|xdp|socket] --pcap-in FILE\n"
-			"                   [--ctx-in FILE] [--map NAME=FILE]... "
-			"[--max-entries MAP=N]... [--deterministic SEED]\n");
-	return NB_EXIT_USAGE;
+	static const char *const words[] = {
+		"sec", "section", "program", "prog", "--type", "type", "--pcap-in", "--ctx-in",
+		"--max-entries", "--map", "--deterministic",
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcmp(w, words[i]))
+			return true;
+	return false;
 }
 
 static void print_log(const struct nb_log *log)
@@ -54,14 +63,19 @@ int cmd_diff(int argc, char **argv)
 	unsigned int map_cnt = 0;
 	int err, ret = NB_EXIT_USAGE;
 
-	if (argc < 1 || nb_matches(argv[0], "help"))
-		return diff_usage();
+	if (argc < 1 || nb_cli_is_help(argv[0]))
+		return nb_cli_usage(diff_usage, argc >= 1);
 	opts.obj_path = argv[0];
 	opts.interp = nb_cli.interp;
 	opts.unsafe_no_verify = nb_cli.unsafe_no_verify;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
+		if (!takes_value(a)) {
+			nb_cli_error("argument \"%s\" is unknown: expected sec, program, --type, "
+				     "--pcap-in, --ctx-in, --map, --max-entries or --deterministic", a);
+			goto out;
+		}
 		if (i + 1 >= argc) {
 			nb_cli_error("\"%s\" needs an argument", a);
 			goto out;
@@ -94,10 +108,6 @@ int cmd_diff(int argc, char **argv)
 				goto out;
 			}
 			map_cnt++;
-		} else {
-			nb_cli_error("argument \"%s\" is wrong: expected sec, program, --type, "
-				     "--pcap-in, --ctx-in, --map, --max-entries or --deterministic", a);
-			goto out;
 		}
 	}
 	if (!pcap) {

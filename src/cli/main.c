@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -88,8 +89,15 @@ void nb_cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static int usage(FILE *out)
+static int usage(bool asked)
 {
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	int status;
+
+	if (!out)
+		return NB_EXIT_ERR;
 	fprintf(out, "Usage: netbpf [OPTIONS] OBJECT { COMMAND | help }\n"
 		     "where  OBJECT := {");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
@@ -97,10 +105,14 @@ static int usage(FILE *out)
 	fprintf(out, " }\n"
 		     "       OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -n[etns] NAME |\n"
 		     "                    -D | --daemon NAME | -f[orce] | --interp |\n"
-		     "                    --unsafe-no-verify }\n");
+		     "                    --unsafe-no-verify | -batch FILE }\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].word, commands[i].summary);
-	return out == stdout ? NB_EXIT_OK : NB_EXIT_USAGE;
+	fprintf(out, "Each OBJECT takes help: netbpf tc help, netbpf prog run help, ...\n");
+	fclose(out);
+	status = nb_cli_usage(text, asked);
+	free(text);
+	return status;
 }
 
 int main(int argc, char **argv)
@@ -143,7 +155,7 @@ int main(int argc, char **argv)
 			}
 			nb_cli.batch = argv[i];
 		} else if (nb_matches(opt, "help")) {
-			return usage(stdout);
+			return usage(true);
 		} else {
 			nb_cli_error("option \"%s\" is unknown, try \"netbpf -help\"", argv[i]);
 			return NB_EXIT_USAGE;
@@ -154,9 +166,9 @@ int main(int argc, char **argv)
 	if (nb_cli.batch)
 		return nb_cli_batch(nb_cli.batch);
 	if (i >= argc)
-		return usage(stderr);
+		return usage(false);
 	if (nb_matches(argv[i], "help"))
-		return usage(stdout);
+		return usage(true);
 	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
 		int fd, status;
 

@@ -39,19 +39,22 @@ struct map_args {
 	__u64 flags;
 };
 
-static int map_usage(void)
-{
-	fprintf(stderr,
-		"Usage: netbpf map show   OBJ [MAP]\n"
-		"       netbpf map dump   OBJ MAP\n"
-		"       netbpf map lookup OBJ MAP key [hex] BYTES\n"
-		"       netbpf map update OBJ MAP key [hex] BYTES value [hex] BYTES "
-		"[any | noexist | exist]\n"
-		"       netbpf map delete OBJ MAP key [hex] BYTES\n"
-		"       MAP := { name NAME | id ID }; also --set NAME=VALUE, "
-		"--max-entries MAP=N\n");
-	return NB_EXIT_USAGE;
-}
+static const char map_usage[] =
+	"Usage: netbpf map { show | list } [MAP]          the datapath's maps (a daemon's)\n"
+	"       netbpf map dump MAP\n"
+	"       netbpf map lookup MAP key [hex] BYTES\n"
+	"       netbpf map getnext MAP [key [hex] BYTES]\n"
+	"       netbpf map update MAP key [hex] BYTES value [hex] BYTES [any | noexist | exist]\n"
+	"       netbpf map update MAP file FILE [any | noexist | exist]\n"
+	"       netbpf map delete MAP key [hex] BYTES\n"
+	"       MAP := { id ID | name NAME | pinned PATH }\n"
+	"       netbpf map show   OBJ [OMAP]                 an object file's maps, loaded here\n"
+	"       netbpf map dump   OBJ OMAP\n"
+	"       netbpf map lookup OBJ OMAP key [hex] BYTES\n"
+	"       netbpf map update OBJ OMAP key [hex] BYTES value [hex] BYTES "
+	"[any | noexist | exist]\n"
+	"       netbpf map delete OBJ OMAP key [hex] BYTES\n"
+	"       OMAP := { name NAME | id ID }; also --set NAME=VALUE, --max-entries MAP=N\n";
 
 static bool is_keyword(const char *w)
 {
@@ -333,8 +336,8 @@ int cmd_map(int argc, char **argv)
 	struct nb_object_map *m;
 	int verb = -1, ret;
 
-	if (argc < 1 || nb_matches(argv[0], "help"))
-		return map_usage();
+	if (argc < 1 || nb_cli_is_help(argv[0]))
+		return nb_cli_usage(map_usage, argc >= 1);
 	/* a live map (id, name, pinned), or all of them: the datapath's, as scripts say it */
 	if (argc == 1 || !strcmp(argv[1], "id") || !strcmp(argv[1], "name") ||
 	    !strcmp(argv[1], "pinned"))

@@ -23,15 +23,13 @@
 #include "ctl/args.h"
 #include "ctl/json.h"
 
-static int prog_usage(void)
-{
-	fprintf(stderr, "Usage: netbpf prog load OBJ [type { tc | action | xdp | socket | TYPE }] "
-			"[sec SECTION] [--set NAME=VALUE]... [--max-entries MAP=N]...\n"
-			"       netbpf prog verify ...\n"
-			"       netbpf prog dump { xlated | jited } OBJ [sec SECTION] [type TYPE]\n"
-			"       netbpf prog run OBJ ... (netbpf prog run help)\n");
-	return NB_EXIT_USAGE;
-}
+static const char prog_usage[] =
+	"Usage: netbpf prog load OBJ [{ type | --type } { tc | action | xdp | socket | TYPE }]\n"
+	"                            [sec SECTION] [--set NAME=VALUE]... [--max-entries MAP=N]...\n"
+	"       netbpf prog verify OBJ ...       (netbpf prog verify help)\n"
+	"       netbpf prog dump { xlated | jited } OBJ ...   (netbpf prog dump help)\n"
+	"       netbpf prog run OBJ ...          (netbpf prog run help)\n"
+	"       netbpf prog { show | list } [{ id ID | name NAME | tag TAG }]\n";
 
 static const char *type_str(enum bpf_prog_type type)
 {
@@ -130,8 +128,8 @@ static int prog_load(int argc, char **argv)
 	struct nb_cli_object o = { 0 };
 	struct nb_object_map *m;
 
-	if (argc < 1)
-		return prog_usage();
+	if (argc < 1 || nb_cli_is_help(argv[0]))
+		return nb_cli_usage(prog_usage, argc >= 1);
 	o.path = argv[0];
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--set")) {
@@ -151,7 +149,7 @@ static int prog_load(int argc, char **argv)
 			}
 			if (nb_cli_add_max_entries(&o.sizes, argv[i]))
 				return NB_EXIT_USAGE;
-		} else if (nb_matches(argv[i], "type")) {
+		} else if (nb_matches(argv[i], "type") || !strcmp(argv[i], "--type")) {
 			if (++i >= argc) {
 				nb_cli_error("\"type\" needs a program type");
 				return NB_EXIT_USAGE;
@@ -165,8 +163,8 @@ static int prog_load(int argc, char **argv)
 			}
 			o.section = argv[i];
 		} else {
-			nb_cli_error("argument \"%s\" is wrong: expected type, sec, --set or "
-				     "--max-entries", argv[i]);
+			nb_cli_error("argument \"%s\" is wrong: expected type, --type, sec, --set "
+				     "or --max-entries", argv[i]);
 			return NB_EXIT_USAGE;
 		}
 	}
@@ -185,8 +183,8 @@ static int prog_load(int argc, char **argv)
 
 int cmd_prog(int argc, char **argv)
 {
-	if (argc < 1 || nb_matches(argv[0], "help"))
-		return prog_usage();
+	if (argc < 1 || nb_cli_is_help(argv[0]))
+		return nb_cli_usage(prog_usage, argc >= 1);
 	if (nb_matches(argv[0], "load"))
 		return prog_load(argc - 1, argv + 1);
 	if (nb_matches(argv[0], "verify"))

@@ -27,12 +27,8 @@ struct native_insn {
 	char text[96];
 };
 
-static int dump_usage(void)
-{
-	fprintf(stderr, "Usage: netbpf prog dump { xlated | jited } OBJ [sec SECTION] "
-			"[type TYPE]\n");
-	return NB_EXIT_USAGE;
-}
+static const char dump_usage[] =
+	"Usage: netbpf prog dump { xlated | jited } OBJ [sec SECTION] [{ type | --type } TYPE]\n";
 
 /*
  * Disassemble code with llvm-mc (one process for the whole image); the encodings it prints give
@@ -167,8 +163,10 @@ int prog_dump(int argc, char **argv)
 	struct nb_object_prog *p;
 	bool jited, any = false;
 
+	if (argc >= 1 && (nb_cli_is_help(argv[0]) || (argc == 2 && nb_cli_is_help(argv[1]))))
+		return nb_cli_usage(dump_usage, true);
 	if (argc < 2)
-		return dump_usage();
+		return nb_cli_usage(dump_usage, false);
 	if (nb_matches(argv[0], "jited")) {
 		jited = true;
 	} else if (nb_matches(argv[0], "xlated")) {
@@ -176,27 +174,28 @@ int prog_dump(int argc, char **argv)
 	} else {
 		nb_cli_error("prog dump: argument \"%s\" is wrong: expected xlated or jited",
 			     argv[0]);
-		return dump_usage();
+		return nb_cli_usage(dump_usage, false);
 	}
 	for (int i = 1; i < argc; i++) {
 		if (nb_matches(argv[i], "section") || !strcmp(argv[i], "sec")) {
 			if (++i >= argc)
-				return dump_usage();
+				return nb_cli_usage(dump_usage, false);
 			sec = argv[i];
-		} else if (nb_matches(argv[i], "type")) {
+		} else if (nb_matches(argv[i], "type") || !strcmp(argv[i], "--type")) {
 			if (++i >= argc)
-				return dump_usage();
+				return nb_cli_usage(dump_usage, false);
 			if (nb_cli_prog_type(argv[i], &o.type))
 				return NB_EXIT_USAGE;
-		} else if (!o.path) {
+		} else if (!o.path && argv[i][0] != '-') {
 			o.path = argv[i];
 		} else {
-			nb_cli_error("prog dump: argument \"%s\" is wrong", argv[i]);
-			return dump_usage();
+			nb_cli_error("prog dump: argument \"%s\" is %s", argv[i],
+				     argv[i][0] == '-' ? "unknown" : "wrong");
+			return nb_cli_usage(dump_usage, false);
 		}
 	}
 	if (!o.path)
-		return dump_usage();
+		return nb_cli_usage(dump_usage, false);
 	if (nb_cli_object_load(&o, false))
 		return NB_EXIT_ERR;
 	nb_object_for_each_prog(p, o.obj) {

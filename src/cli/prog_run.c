@@ -63,6 +63,7 @@ struct run_args {
 	struct nb_map_file maps[MAX_MAP_FILES];
 	unsigned int map_cnt;
 	bool print_maps;		/* --maps: every map's elements at the end */
+	const char *prog_name;		/* program NAME: of several in the section or object */
 };
 
 struct run_state {
@@ -79,15 +80,26 @@ struct run_state {
 	int refused;		/* the first packet the test run refused (the run goes on) */
 };
 
-static int run_usage(void)
+static const char run_usage[] =
+	"Usage: netbpf prog run OBJ [sec SECTION] [program NAME] [--type tc|xdp|socket]\n"
+	"                       [--set NAME=VALUE]... [--max-entries MAP=N]...\n"
+	"                       (--data-in FILE | --pcap-in FILE) [--pcap-out FILE]\n"
+	"                       [--ctx-in FILE] [--ctx-out FILE] [--repeat N]\n"
+	"                       [--map NAME=FILE]... [--maps] [--deterministic SEED]\n";
+
+/* The words that take a value. */
+static bool takes_value(const char *w)
 {
-	fprintf(stderr, "Usage: netbpf prog run OBJ [sec SECTION] [--type tc|xdp|socket] "
-			"[--set NAME=VALUE]... [--max-entries MAP=N]...\n"
-			"                     (--data-in FILE | --pcap-in FILE) [--pcap-out FILE] "
-			"[--ctx-in FILE] [--ctx-out FILE]\n"
-			"                     [--repeat N] [--map NAME=FILE]... [--maps]\n"
-			"                     [--deterministic SEED]\n");
-	return NB_EXIT_USAGE;
+	static const char *const words[] = {
+		"sec", "section", "program", "prog", "--type", "type", "--set", "--max-entries",
+		"--data-in", "--pcap-in", "--pcap-out", "--ctx-in", "--ctx-out", "--repeat",
+		"--map", "--deterministic",
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcmp(w, words[i]))
+			return true;
+	return false;
 }
 
 static void print_log(const struct nb_log *log)
@@ -114,6 +126,13 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct nb_log *
 			a->print_maps = true;
 			continue;
 		}
+		if (!takes_value(w)) {
+			nb_cli_error("argument \"%s\" is unknown: expected sec, program, --type, "
+				     "--set, --max-entries, --data-in, --pcap-in, --pcap-out, "
+				     "--ctx-in, --ctx-out, --repeat, --map, --maps or --deterministic",
+				     w);
+			return NB_EXIT_USAGE;
+		}
 		if (i + 1 >= argc) {
 			nb_cli_error("\"%s\" needs an argument", w);
 			return NB_EXIT_USAGE;
@@ -124,6 +143,8 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct nb_log *
 		} else if (!strcmp(w, "--deterministic")) {
 			if (nb_cli_deterministic(v))
 				return NB_EXIT_USAGE;
+		} else if (!strcmp(w, "program") || !strcmp(w, "prog")) {
+			a->prog_name = v;
 		} else if (!strcmp(w, "--type") || !strcmp(w, "type")) {
 			if (nb_cli_prog_type(v, &a->o.type))
 				return NB_EXIT_USAGE;
@@ -160,11 +181,6 @@ static int parse_args(int argc, char **argv, struct run_args *a, struct nb_log *
 				return NB_EXIT_ERR;
 			}
 			a->map_cnt++;
-		} else {
-			nb_cli_error("argument \"%s\" is wrong: expected sec, --type, --set, "
-				     "--max-entries, --data-in, --pcap-in, --pcap-out, --ctx-in, "
-				     "--ctx-out, --repeat, --map, --maps or --deterministic", w);
-			return NB_EXIT_USAGE;
 		}
 	}
 	if (!a->data_in == !a->pcap_in) {
@@ -416,6 +432,74 @@ static int run_packets(struct run_args *a, struct run_state *s)
 	return err ? err : s->refused;
 }
 
+/* iproute2's "ID/KEY" sections hold tail-call targets, not programs to choose. */
+static bool tail_call_section(const char *sec)
+{
+	unsigned int id, key;
+	char end;
+
+	return sscanf(sec, "%u/%u%c", &id, &key, &end) == 2;
+}
+
+/* A loaded program that sec SECTION and program NAME may mean. */
+static bool candidate(const struct run_args *a, struct nb_object_prog *p, bool named)
+{
+	const char *sec = nb_object_prog_section(p);
+
+	if (!nb_object_prog_prog(p))
+		return false;
+	if (a->o.section ? strcmp(sec, a->o.section) : tail_call_section(sec))
+		return false;
+	return !named || !a->prog_name || !strcmp(nb_object_prog_name(p), a->prog_name);
+}
+
+/*
+ * The one program to run. Of several, none is picked silently: the error lists them
+ * ("sec/name, ..."), as diff's does, and sec SECTION or program NAME chooses.
+ */
+static struct nb_object_prog *choose_prog(const struct run_args *a)
+{
+	struct nb_object_prog *p, *chosen = NULL;
+	unsigned int n = 0, named = 0;
+	const char *sep = "";
+
+	nb_object_for_each_prog(p, a->o.obj) {
+		if (!candidate(a, p, false))
+			continue;
+		n++;
+		if (!candidate(a, p, true))
+			continue;
+		named++;
+		if (!chosen)
+			chosen = p;
+	}
+	if (named == 1)
+		return chosen;
+	if (!n) {
+		nb_cli_error("%s: no program to run%s%s", a->o.path,
+			     a->o.section ? " in section " : "", a->o.section ? a->o.section : "");
+		return NULL;
+	}
+	fprintf(stderr, "netbpf: %s: ", a->o.path);
+	if (!named)
+		fprintf(stderr, "no program %s in %s%s; there are: ", a->prog_name,
+			a->o.section ? "section " : "the object",
+			a->o.section ? a->o.section : "");
+	else
+		fprintf(stderr, "%s%s holds %u programs, choose one with %s: ",
+			a->o.section ? "section " : "the object",
+			a->o.section ? a->o.section : "", named,
+			a->o.section ? "program NAME" : "sec SECTION or program NAME");
+	nb_object_for_each_prog(p, a->o.obj) {
+		if (!candidate(a, p, false))
+			continue;
+		fprintf(stderr, "%s%s/%s", sep, nb_object_prog_section(p), nb_object_prog_name(p));
+		sep = ", ";
+	}
+	fputc('\n', stderr);
+	return NULL;
+}
+
 static int write_ctx_out(const struct run_args *a, const struct run_state *s)
 {
 	FILE *f = fopen(a->ctx_out, "wb");
@@ -443,22 +527,17 @@ int prog_run(int argc, char **argv)
 	struct nb_object_prog *p;
 	int ret, err;
 
-	if (argc < 1 || nb_matches(argv[0], "help"))
-		return run_usage();
+	if (argc < 1 || nb_cli_is_help(argv[0]))
+		return nb_cli_usage(run_usage, argc >= 1);
 	ret = parse_args(argc, argv, &a, &log);
 	if (ret)
 		goto out;
 	ret = NB_EXIT_ERR;
 	if (make_devices(devs, &s, &log) || nb_cli_object_load(&a.o, false))
 		goto out;
-	p = nb_object_find_prog(a.o.obj, a.o.section, NULL);
-	while (p && !nb_object_prog_prog(p))
-		p = nb_object_next_prog(a.o.obj, p);
-	if (!p) {
-		nb_cli_error("%s: no program to run%s%s", a.o.path,
-			     a.o.section ? " in section " : "", a.o.section ? a.o.section : "");
+	p = choose_prog(&a);
+	if (!p)
 		goto out;
-	}
 	s.prog = nb_object_prog_prog(p);
 	s.type = nb_prog_type(s.prog);
 	s.ctx_size = s.type == BPF_PROG_TYPE_XDP ? sizeof(struct xdp_md) :

@@ -20,12 +20,9 @@
 #include "ctl/args.h"
 #include "ctl/json.h"
 
-static int verify_usage(void)
-{
-	fprintf(stderr, "Usage: netbpf prog verify OBJ [sec SECTION] [program NAME] [type TYPE] "
-			"[--max-entries MAP=N]... [-v]\n");
-	return NB_EXIT_USAGE;
-}
+static const char verify_usage[] =
+	"Usage: netbpf prog verify OBJ [sec SECTION] [program NAME] [{ type | --type } TYPE]\n"
+	"                              [--max-entries MAP=N]... [-v]\n";
 
 static void print_lines(FILE *f, const char *text)
 {
@@ -93,36 +90,39 @@ int prog_verify(int argc, char **argv)
 	double t0;
 	int err;
 
+	if (argc >= 1 && nb_cli_is_help(argv[0]))
+		return nb_cli_usage(verify_usage, true);
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "-v") || nb_matches(argv[i], "verbose")) {
 			verbose = true;
 		} else if (nb_matches(argv[i], "section") || !strcmp(argv[i], "sec")) {
 			if (++i >= argc)
-				return verify_usage();
+				return nb_cli_usage(verify_usage, false);
 			sec = argv[i];
 		} else if (!strcmp(argv[i], "program") || !strcmp(argv[i], "prog")) {
 			if (++i >= argc)
-				return verify_usage();
+				return nb_cli_usage(verify_usage, false);
 			name = argv[i];
-		} else if (nb_matches(argv[i], "type")) {
+		} else if (nb_matches(argv[i], "type") || !strcmp(argv[i], "--type")) {
 			if (++i >= argc)
-				return verify_usage();
+				return nb_cli_usage(verify_usage, false);
 			if (nb_cli_prog_type(argv[i], &type))
 				return NB_EXIT_USAGE;
 		} else if (!strcmp(argv[i], "--max-entries")) {
 			if (++i >= argc)
-				return verify_usage();
+				return nb_cli_usage(verify_usage, false);
 			if (nb_cli_add_max_entries(&sizes, argv[i]))
 				return NB_EXIT_USAGE;
-		} else if (!path) {
+		} else if (!path && argv[i][0] != '-') {
 			path = argv[i];
 		} else {
-			nb_cli_error("prog verify: argument \"%s\" is wrong", argv[i]);
-			return verify_usage();
+			nb_cli_error("prog verify: argument \"%s\" is %s", argv[i],
+				     argv[i][0] == '-' ? "unknown" : "wrong");
+			return nb_cli_usage(verify_usage, false);
 		}
 	}
 	if (!path)
-		return verify_usage();
+		return nb_cli_usage(verify_usage, false);
 	if (verbose)
 		log.level = NB_LOG_VERBOSE;
 	load_opts.prog_type = type;

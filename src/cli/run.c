@@ -101,6 +101,12 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static const char run_usage[] =
+	"Usage: netbpf run [SCRIPT | -] [--duration S | --packets N] [--workers N]\n"
+	"                  [--no-pin] [--set VAR=VALUE]... [--maps] [--pool-packets N]\n"
+	"                  [--deterministic SEED]\n"
+	"       netbpf -batch SCRIPT       the script's lines only, no datapath run\n";
+
 static bool parse_run_args(int argc, char **argv, struct run_opts *o)
 {
 	for (int i = 0; i < argc; i++) {
@@ -108,6 +114,13 @@ static bool parse_run_args(int argc, char **argv, struct run_opts *o)
 		unsigned int n;
 		char *end;
 
+		if (i + 1 >= argc && (!strcmp(w, "--duration") || !strcmp(w, "--packets") ||
+				      !strcmp(w, "--workers") || !strcmp(w, "--set") ||
+				      !strcmp(w, "--pool-packets") ||
+				      !strcmp(w, "--deterministic"))) {
+			nb_cli_error("Error: \"%s\" needs an argument", w);
+			return false;
+		}
 		if (!strcmp(w, "--duration") && i + 1 < argc) {
 			o->duration = strtod(argv[++i], &end);
 			if (*end || o->duration <= 0) {
@@ -151,12 +164,14 @@ static bool parse_run_args(int argc, char **argv, struct run_opts *o)
 			if (nb_cli_deterministic(argv[++i]))
 				return false;
 			o->deterministic = true;
-		} else if (w[0] != '-' && !o->script) {
+		} else if ((w[0] != '-' || !strcmp(w, "-")) && !o->script) {
 			o->script = w;
 		} else {
-			nb_cli_error("Error: argument \"%s\" is wrong: expected SCRIPT, --duration S, "
+			nb_cli_error("Error: argument \"%s\" is %s: expected SCRIPT, --duration S, "
 				     "--packets N, --workers N, --no-pin, --set VAR=VALUE, --maps, "
-				     "--pool-packets N or --deterministic SEED", w);
+				     "--pool-packets N or --deterministic SEED", w,
+				     w[0] == '-' ? "unknown" : "wrong");
+			nb_cli_usage(run_usage, false);
 			return false;
 		}
 	}
@@ -437,6 +452,8 @@ int cmd_run(int argc, char **argv)
 	bool ok = true;
 	int status;
 
+	if (argc >= 1 && nb_cli_is_help(argv[0]))
+		return nb_cli_usage(run_usage, true);
 	if (!parse_run_args(argc, argv, &o))
 		return NB_EXIT_USAGE;
 	if (o.duration && o.packets) {

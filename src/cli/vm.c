@@ -31,13 +31,9 @@ struct vm_args {
 	const char *file;
 };
 
-static int vm_usage(void)
-{
-	fprintf(stderr, "Usage: netbpf vm run [--interp|--jit] [--mem HEX | --mem-file FILE] "
-			"[--hex] [FILE | -]\n"
-			"       netbpf vm dis [--hex] [FILE | -]\n");
-	return NB_EXIT_USAGE;
-}
+static const char vm_usage[] =
+	"Usage: netbpf vm run [--interp|--jit] [--mem HEX | --mem-file FILE] [--hex] [FILE | -]\n"
+	"       netbpf vm dis [--hex] [FILE | -]\n";
 
 static int parse_vm_args(int argc, char **argv, bool run, struct vm_args *a)
 {
@@ -64,7 +60,8 @@ static int parse_vm_args(int argc, char **argv, bool run, struct vm_args *a)
 		} else if ((arg[0] != '-' || !strcmp(arg, "-")) && !a->file) {
 			a->file = arg;
 		} else {
-			nb_cli_error("argument \"%s\" is wrong", arg);
+			nb_cli_error("argument \"%s\" is %s", arg,
+				     arg[0] == '-' ? "unknown" : "wrong: one FILE at most");
 			return -EINVAL;
 		}
 	}
@@ -166,8 +163,10 @@ static int vm_run(int argc, char **argv)
 	__u64 r0;
 	int err;
 
+	if (argc >= 1 && nb_cli_is_help(argv[0]))
+		return nb_cli_usage(vm_usage, true);
 	if (parse_vm_args(argc, argv, true, &a))
-		return vm_usage();
+		return nb_cli_usage(vm_usage, false);
 	if (a.interp)
 		opts.flags |= NB_PROG_LOAD_INTERP;
 	err = read_bytecode(&a, &insns, &cnt);
@@ -203,8 +202,10 @@ static int vm_dis(int argc, char **argv)
 	struct bpf_insn *insns;
 	unsigned int cnt;
 
+	if (argc >= 1 && nb_cli_is_help(argv[0]))
+		return nb_cli_usage(vm_usage, true);
 	if (parse_vm_args(argc, argv, false, &a))
-		return vm_usage();
+		return nb_cli_usage(vm_usage, false);
 	if (read_bytecode(&a, &insns, &cnt))
 		return NB_EXIT_ERR;
 	for (unsigned int i = 0; i < cnt;) {
@@ -220,12 +221,12 @@ static int vm_dis(int argc, char **argv)
 
 int cmd_vm(int argc, char **argv)
 {
-	if (argc < 1)
-		return vm_usage();
+	if (argc < 1 || nb_cli_is_help(argv[0]))
+		return nb_cli_usage(vm_usage, argc >= 1);
 	if (nb_matches(argv[0], "run"))
 		return vm_run(argc - 1, argv + 1);
 	if (nb_matches(argv[0], "dis") || nb_matches(argv[0], "disassemble"))
 		return vm_dis(argc - 1, argv + 1);
 	nb_cli_error("argument \"%s\" is wrong: expected run or dis", argv[0]);
-	return vm_usage();
+	return nb_cli_usage(vm_usage, false);
 }

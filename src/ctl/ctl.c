@@ -124,12 +124,27 @@ int nb_ctl_exec(struct nb_ctl *ctl, int argc, char **argv)
 		{ "monitor", nb_ctl_monitor },
 	};
 
+	bool json = ctl->json, pretty = ctl->pretty, force = ctl->force;
+	int stats = ctl->stats;
+
 	if (argc < 1)
 		return nb_ctl_usage(ctl, "a command word is missing (link, tc, ip, sysctl, map, "
 				    "prog, stats or monitor)");
-	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
-		if (!strcmp(argv[0], words[i].word))
-			return words[i].fn(ctl, argc - 1, argv + 1);
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
+		int err;
+
+		if (strcmp(argv[0], words[i].word))
+			continue;
+		if (nb_ctl_help(ctl, argc, argv))
+			return 0;
+		err = words[i].fn(ctl, argc - 1, argv + 1);
+		/* a line's own options (tc -s, ip -j) hold for that line only */
+		ctl->json = json;
+		ctl->pretty = pretty;
+		ctl->force = force;
+		ctl->stats = stats;
+		return err;
+	}
 	return nb_ctl_wrong(ctl, argv[0], "unknown command word, expected link, tc, ip, sysctl, "
 			    "map, prog, stats or monitor");
 }

@@ -49,6 +49,13 @@ int nb_ctl_map(struct nb_ctl *ctl, int argc, char **argv);	/* map.c */
 int nb_ctl_prog(struct nb_ctl *ctl, int argc, char **argv);	/* prog.c */
 /* stats and monitor: stats.c */
 
+/*
+ * "help" after a word of the language (tc help, tc filter help, ip -6 route help, link help):
+ * when the line asks for it, print that word's usage on ctl->out (`null` under -j) and say
+ * true (help.c).
+ */
+bool nb_ctl_help(struct nb_ctl *ctl, int argc, char **argv);
+
 /* The exit status of a line that returned err: 0, 1, or 2 for usage errors (iproute2's). */
 int nb_ctl_status(const struct nb_ctl *ctl, int err);
 int nb_ctl_sysctl(struct nb_ctl *ctl, int argc, char **argv);

@@ -281,9 +281,6 @@ int nb_ctl_ip_addr(struct nb_ctl *ctl, int argc, char **argv)
 		return addr_modify(ctl, argc - 1, argv + 1, false);
 	if (nb_matches(argv[0], "flush"))
 		return addr_flush(ctl, argc - 1, argv + 1);
-	if (nb_matches(argv[0], "help"))
-		return nb_ctl_usage(ctl, "ip addr { add | del } PREFIX dev DEV | show [DEV] | "
-				    "flush DEV");
 	return nb_ctl_wrong(ctl, argv[0], "Command \"%s\" is unknown, try \"ip addr help\"",
 			    argv[0]);
 }

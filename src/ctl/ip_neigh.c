@@ -197,9 +197,6 @@ int nb_ctl_ip_neigh(struct nb_ctl *ctl, int argc, char **argv)
 		return neigh_modify(ctl, argc - 1, argv + 1, 0, true);
 	if (nb_matches(argv[0], "flush"))
 		return neigh_show(ctl, argc - 1, argv + 1, true);
-	if (nb_matches(argv[0], "help"))
-		return nb_ctl_usage(ctl, "ip neigh { add | del | replace | change } ADDR [lladdr "
-				    "MAC] dev DEV [nud STATE] | show [dev DEV] | flush dev DEV");
 	return nb_ctl_wrong(ctl, argv[0], "Command \"%s\" is unknown, try \"ip neigh help\"",
 			    argv[0]);
 }

@@ -566,9 +566,6 @@ int nb_ctl_ip_route(struct nb_ctl *ctl, int argc, char **argv)
 	if (nb_matches(argv[0], "append") || nb_matches(argv[0], "prepend"))
 		return nb_ctl_wrong(ctl, argv[0], "not supported by netbpf (one route per "
 				    "destination, table and metric)");
-	if (nb_matches(argv[0], "help"))
-		return nb_ctl_usage(ctl, "ip route { add | del | replace | show | flush | get } "
-				    "ROUTE");
 	return nb_ctl_wrong(ctl, argv[0], "Command \"%s\" is unknown, try \"ip route help\"",
 			    argv[0]);
 }

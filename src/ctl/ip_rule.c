@@ -239,8 +239,6 @@ int nb_ctl_ip_rule(struct nb_ctl *ctl, int argc, char **argv)
 		return rule_modify(ctl, argc - 1, argv + 1, true);
 	if (nb_matches(argv[0], "delete"))
 		return rule_modify(ctl, argc - 1, argv + 1, false);
-	if (nb_matches(argv[0], "help"))
-		return nb_ctl_usage(ctl, "ip rule { add | del } SELECTOR ACTION | show");
 	return nb_ctl_wrong(ctl, argv[0], "Command \"%s\" is unknown, try \"ip rule help\"",
 			    argv[0]);
 }

@@ -601,8 +601,5 @@ int nb_ctl_link(struct nb_ctl *ctl, int argc, char **argv)
 		return link_set(ctl, argc - 1, argv + 1);
 	if (nb_matches(argv[0], "delete"))
 		return link_del(ctl, argc - 1, argv + 1);
-	if (nb_matches(argv[0], "help"))
-		return nb_ctl_usage(ctl, "link { add NAME type KIND [OPTIONS] | set DEV ... | "
-				    "del DEV | show [DEV] }");
 	return nb_ctl_wrong(ctl, argv[0], "unknown link command, expected add, set, del or show");
 }

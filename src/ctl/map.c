@@ -533,7 +533,7 @@ int nb_ctl_map(struct nb_ctl *ctl, int argc, char **argv)
 	struct nb_map *map = NULL;
 	int verb = -1, err;
 
-	if (argc < 1 || nb_matches(argv[0], "help"))
+	if (argc < 1)
 		return nb_ctl_usage(ctl, "map { show | list | dump | lookup | getnext | update | "
 				    "delete } MAP ...; MAP := { id ID | name NAME | pinned PATH }");
 	for (int v = 0; v < (int)ARRAY_SIZE(verbs) && verb < 0; v++)

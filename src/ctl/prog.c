@@ -146,7 +146,7 @@ int nb_ctl_prog(struct nb_ctl *ctl, int argc, char **argv)
 {
 	const char *how = NULL, *what = NULL;
 
-	if (argc < 1 || nb_matches(argv[0], "help"))
+	if (argc < 1)
 		return nb_ctl_usage(ctl, "prog { show | list } [{ id ID | name NAME | tag TAG }]");
 	if (!nb_matches(argv[0], "show") && !nb_matches(argv[0], "list"))
 		return nb_ctl_wrong(ctl, argv[0], "expected show or list (the running datapath's "

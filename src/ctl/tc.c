@@ -136,6 +136,22 @@ out:
 
 int nb_ctl_tc(struct nb_ctl *ctl, int argc, char **argv)
 {
+	/* tc's own options come before the object, in a script too: tc -s filter show ... */
+	for (; argc > 0 && argv[0][0] == '-'; argc--, argv++) {
+		const char *opt = argv[0] + 1 + (argv[0][1] == '-');
+
+		if (nb_matches(opt, "statistics") || nb_matches(opt, "stats"))
+			ctl->stats++;
+		else if (nb_matches(opt, "json"))
+			ctl->json = true;
+		else if (nb_matches(opt, "pretty"))
+			ctl->pretty = true;
+		else if (nb_matches(opt, "details") || nb_matches(opt, "force"))
+			continue;
+		else
+			return nb_ctl_wrong(ctl, argv[0], "unknown tc option, expected -s, -j, -p "
+					    "or -d");
+	}
 	if (argc < 1)
 		return nb_ctl_usage(ctl, "tc needs { qdisc | filter | actions }");
 	if (nb_matches(argv[0], "qdisc"))

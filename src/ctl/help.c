@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "help" after any word of the command language: `tc help`, `tc filter help`, `ip link help`,
+ * `ip -6 route help`, `link help`, `map help`. As in iproute2, help may follow the object or its
+ * sub-object, and prints that word's usage. Here it goes to the show output with success (a
+ * user who asks for help is not in error; iproute2 prints to stderr and exits 255 for some
+ * objects, 0 for others); under -j the output is bpftool's answer to help, `null`, so that
+ * stdout stays one JSON document.
+ *
+ * The texts live here, in one place, rather than beside each parser: they are what users read,
+ * and the README's command sections are written from the same lines.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ctl/args.h"
+#include "ctl/ctl.h"
+#include "common/types.h"
+
+static const char usage_link[] =
+	"Usage: link add [name] NAME [index N] [mtu N] [address LLADDR] type TYPE [ARGS]\n"
+	"       link set [dev] DEV { up | down | mtu N | address LLADDR }...\n"
+	"       link { del | delete } [dev] DEV\n"
+	"       link show [[dev] DEV]                   (-s: counters, -j: JSON)\n"
+	"TYPE [ARGS] := gen [count N] [size BYTES] [rate PPS] [flows N] [proto udp|tcp|icmp|arp]\n"
+	"                   [ipv6] [vlan ID] [src-mac M] [dst-mac M]\n"
+	"             | sink [pcap FILE] | pipe peer NAME | pcap [read FILE] [write FILE]\n"
+	"             | afpacket dev IFNAME [queues N] [tx ring|sendmmsg] [promisc on|off]\n"
+	"                   [offload on|off]\n"
+	"             | afxdp dev IFNAME [queues N] [mode skb|drv] [copy|zerocopy]\n"
+	"             | tap dev IFNAME [queues N] [offload on|off]\n"
+	"             | { vxlan | geneve } external [dstport N]\n"
+	"             | { ipip | gre | gretap | ip6gre | ip6gretap } external\n"
+	"             | ip6tnl external [mode any|ipip6|ip6ip6]\n";
+
+static const char usage_ip[] =
+	"Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }\n"
+	"where  OBJECT := { link | address | route | rule | neighbour }\n"
+	"       OPTIONS := { -4 | -6 | -f[amily] { inet | inet6 } | -s[tatistics] | -j[son] |\n"
+	"                    -p[retty] | -d[etails] | -force }\n";
+
+static const char usage_ip_link[] =
+	"Usage: ip link add [name] NAME [index N] [mtu N] [address LLADDR] type TYPE [ARGS]\n"
+	"       ip link set [dev] DEV { up | down | mtu N | address LLADDR }...\n"
+	"       ip link set [dev] DEV { xdp | xdpgeneric | xdpdrv } { obj FILE [sec NAME]\n"
+	"                   [program NAME] [max-entries MAP=N]... | off }\n"
+	"       ip link { del | delete } [dev] DEV\n"
+	"       ip link show [[dev] DEV]\n"
+	"TYPE := { gen | sink | pipe | pcap | afpacket | afxdp | tap | vxlan | geneve | ipip |\n"
+	"          gre | gretap | ip6tnl | ip6gre | ip6gretap }   (link help: each TYPE's ARGS)\n";
+
+static const char usage_ip_addr[] =
+	"Usage: ip address { add | del } IFADDR dev DEV [broadcast ADDR|+] [scope SCOPE]\n"
+	"                  [label LABEL] [nodad] [noprefixroute]\n"
+	"       ip address show [[dev] DEV]\n"
+	"       ip address flush [dev] DEV\n";
+
+static const char usage_ip_route[] =
+	"Usage: ip route { add | replace | change | del } [TYPE] PREFIX [via ADDR] [dev DEV]\n"
+	"                [metric N] [src ADDR] [table T] [proto P] [scope S] [mtu [lock] N]\n"
+	"                [onlink]\n"
+	"       ip route { show | flush } [table T|all] [type T] [dev DEV] [proto P] [scope S]\n"
+	"                [via ADDR] [[root|match|exact] PREFIX]\n"
+	"       ip route get ADDR [from ADDR] [iif DEV] [oif DEV] [mark N]\n"
+	"TYPE := { unicast | local | broadcast | blackhole | unreachable | prohibit | throw }\n";
+
+static const char usage_ip_rule[] =
+	"Usage: ip rule { add | del } [not] [from PREFIX] [to PREFIX] [fwmark MARK[/MASK]]\n"
+	"               [iif DEV] [oif DEV] [prio N] { lookup TABLE | blackhole | unreachable |\n"
+	"               prohibit }\n"
+	"       ip rule show\n";
+
+static const char usage_ip_neigh[] =
+	"Usage: ip neigh { add | replace | change } ADDR [lladdr LLADDR] dev DEV [nud STATE]\n"
+	"                [router]\n"
+	"       ip neigh del ADDR dev DEV\n"
+	"       ip neigh show [dev DEV] [nud STATE|all]\n"
+	"       ip neigh flush dev DEV\n";
+
+static const char usage_tc[] =
+	"Usage: tc [ OPTIONS ] OBJECT { COMMAND | help }\n"
+	"where  OBJECT := { qdisc | filter | actions }\n"
+	"       OPTIONS := { -s[tatistics] | -j[son] | -p[retty] | -d[etails] }\n";
+
+static const char usage_tc_qdisc[] =
+	"Usage: tc qdisc { add | replace | del } dev DEV [handle ffff:] [parent ...]\n"
+	"                { clsact | ingress }\n"
+	"       tc qdisc show [[dev] DEV]\n";
+
+static const char usage_tc_filter[] =
+	"Usage: tc filter { add | replace | change | del } dev DEV [ingress | egress | root |\n"
+	"                 parent M:N] [protocol P] [pref N] [handle H] [chain C] [KIND [OPTIONS]]\n"
+	"       tc filter show [dev] DEV [ingress | egress]\n"
+	"KIND [OPTIONS] :=\n"
+	"   bpf [run] { obj | object-file } FILE [{ sec | section } NAME]\n"
+	"       [da | direct-action | integ_act] [max-entries MAP=N]... [{ classid | flowid } X]\n"
+	"       [action ...]\n"
+	" | u32 match { u32 | u16 | u8 } VAL MASK at [nexthdr+]OFF\n"
+	"     | match ip { src | dst } ADDR/LEN\n"
+	"     | match ip { protocol | tos | dsfield | ihl | sport | dport | icmp_type |\n"
+	"                  icmp_code } VAL MASK\n"
+	"     | match ip6 ... | match { tcp | udp } { src | dst } VAL MASK\n"
+	"     | match icmp { type | code } VAL MASK\n"
+	"     ... [{ flowid | classid } X] [action ...]\n"
+	" | matchall [{ classid | flowid } X] [action ...]\n"
+	"(tc actions help: the actions)\n";
+
+static const char usage_tc_actions[] =
+	"Usage: tc actions { add | replace | change } action ACTION [action ACTION]...\n"
+	"       tc actions { get | del } action KIND index N [action KIND index N]...\n"
+	"       tc actions { list | ls | show | flush } action KIND\n"
+	"ACTION := { gact VERDICT | VERDICT\n"
+	"          | bpf [run] obj FILE [sec NAME] [max-entries MAP=N]... [VERDICT]\n"
+	"          | mirred { egress | ingress } { redirect | mirror } dev DEV [VERDICT]\n"
+	"          | KIND index N } [index N] [no_percpu]\n"
+	"VERDICT := { pass | ok | drop | shot | pipe | reclassify | continue | trap |\n"
+	"             goto chain N | jump N }\n";
+
+static const char usage_map[] =
+	"Usage: map { show | list } [MAP]\n"
+	"       map dump MAP\n"
+	"       map lookup MAP key [hex] BYTES\n"
+	"       map getnext MAP [key [hex] BYTES]\n"
+	"       map update MAP key [hex] BYTES value [hex] BYTES [any | noexist | exist]\n"
+	"       map update MAP file FILE [any | noexist | exist]\n"
+	"       map delete MAP key [hex] BYTES\n"
+	"MAP := { id ID | name NAME | pinned PATH }\n";
+
+static const char usage_prog[] =
+	"Usage: prog { show | list } [{ id ID | name NAME | tag TAG }]\n";
+
+static const char usage_sysctl[] =
+	"Usage: sysctl [-w] [-q] NAME[=VALUE]...\n"
+	"NAME := { net.ipv4.conf.{all|default|DEV}.forwarding | net.ipv6.conf.{...}.forwarding |\n"
+	"          net.ipv4.ip_forward_use_pmtu | ... }\n";
+
+static const char usage_stats[] =
+	"Usage: stats        the datapath's devices, drops, filters, actions and workers\n";
+
+static const char usage_monitor[] =
+	"Usage: monitor [count N] [interval S]     a daemon's rates, a line every S seconds\n";
+
+/*
+ * The words before "help": the object, then (for ip and tc) the sub-object, each matched as
+ * iproute2 matches it (a prefix; the names in full that its parser takes in full).
+ */
+static const struct {
+	const char *word;
+	const char *sub;	/* NULL: the object itself */
+	const char *usage;
+} helps[] = {
+	{ "link", NULL, usage_link },
+	{ "ip", NULL, usage_ip },
+	{ "ip", "link", usage_ip_link },
+	{ "ip", "address", usage_ip_addr },
+	{ "ip", "route", usage_ip_route },
+	{ "ip", "rule", usage_ip_rule },
+	{ "ip", "neighbour", usage_ip_neigh },
+	{ "ip", "neighbor", usage_ip_neigh },
+	{ "tc", NULL, usage_tc },
+	{ "tc", "qdisc", usage_tc_qdisc },
+	{ "tc", "filter", usage_tc_filter },
+	{ "tc", "filters", usage_tc_filter },
+	{ "tc", "actions", usage_tc_actions },
+	{ "tc", "action", usage_tc_actions },
+	{ "map", NULL, usage_map },
+	{ "prog", NULL, usage_prog },
+	{ "prog", "show", usage_prog },
+	{ "prog", "list", usage_prog },
+	{ "sysctl", NULL, usage_sysctl },
+	{ "stats", NULL, usage_stats },
+	{ "monitor", NULL, usage_monitor },
+};
+
+static bool is_help(const char *w)
+{
+	return nb_matches(w, "help") || !strcmp(w, "--help");
+}
+
+/* The usage that the line asks for, or NULL; *json when its own options include -j. */
+static const char *usage_text(int argc, char **argv, bool *json)
+{
+	int i = 1;
+
+	if (argc < 1)
+		return NULL;
+	/* ip's and tc's own options come before the object: ip -6 route help */
+	if (!strcmp(argv[0], "ip") || !strcmp(argv[0], "tc")) {
+		for (; i < argc && argv[i][0] == '-' && !is_help(argv[i]); i++)
+			if (nb_matches(argv[i] + 1 + (argv[i][1] == '-'), "json"))
+				*json = true;
+	}
+	if (i >= argc)
+		return NULL;
+	for (size_t h = 0; h < ARRAY_SIZE(helps); h++) {
+		if (strcmp(argv[0], helps[h].word))
+			continue;
+		if (!helps[h].sub && is_help(argv[i]))
+			return helps[h].usage;
+		if (helps[h].sub && i + 1 < argc && nb_matches(argv[i], helps[h].sub) &&
+		    is_help(argv[i + 1]))
+			return helps[h].usage;
+	}
+	return NULL;
+}
+
+bool nb_ctl_help(struct nb_ctl *ctl, int argc, char **argv)
+{
+	bool json = ctl->json;
+	const char *usage = usage_text(argc, argv, &json);
+
+	if (!usage)
+		return false;
+	fputs(json ? "null\n" : usage, ctl->out);
+	return true;
+}
