@@ -2,7 +2,7 @@
 /*
  * netbpf prog: load an object file as tc or ip would, and list what it holds.
  *
- *   netbpf prog load OBJ [type { tc | action | xdp | socket | TYPE }] [sec SECTION]
+ *   netbpf prog load OBJ [{ type | --type } { tc | action | xdp | socket | TYPE }] [sec SECTION]
  *                        [--set NAME=VALUE]... [--max-entries MAP=N]...
  *   netbpf prog verify ...
  *   netbpf prog dump { xlated | jited } OBJ [sec S] [type T]   (prog_dump.c)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * netbpf prog run OBJ [sec S] [--type tc|xdp|socket] [--set NAME=VALUE]...
+ * netbpf prog run OBJ [sec S] [program NAME] [--type tc|xdp|socket] [--set NAME=VALUE]...
  *                     [--max-entries MAP=N]... (--data-in FILE | --pcap-in FILE)
  *                     [--pcap-out FILE] [--ctx-in FILE] [--ctx-out FILE] [--repeat N]
  *                     [--map NAME=FILE]... [--maps] [--deterministic SEED]

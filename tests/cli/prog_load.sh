@@ -33,6 +33,10 @@ done
 echo "$out" | grep -q "max_entries 4  pinned tc/globals/counters" || fail "counters not pinned: $out"
 echo "$out" | grep -Eq '^map [0-9]+: prog_array  name jmp' || fail "no jmp: $out"
 # tc's "sec": that section and the tail-call sections only.
+out2=$($NETBPF prog load $OBJ/elf_iproute2.o --type tc) || fail "--type tc: $out2"
+[ "$(echo "$out" | sed 's/prog [0-9]*:/prog N:/; s/map [0-9]*:/map N:/')" = \
+  "$(echo "$out2" | sed 's/prog [0-9]*:/prog N:/; s/map [0-9]*:/map N:/')" ] ||
+	fail "--type tc and type tc differ: $out2"
 out=$($NETBPF prog load $OBJ/elf_iproute2.o type tc sec classifier) ||
 	fail "sec classifier: $out"
 [ "$(echo "$out" | grep -c '^prog ')" -eq 3 ] && ! echo "$out" | grep -q "name xmit" ||

@@ -90,4 +90,18 @@ printf '\x01\x02' > "$tmp/short.bin"
 out=$($NETBPF prog run $B/examples/tc_classifier.o --data-in "$tmp/short.bin" 2>&1)
 [ $? -eq 1 ] || fail "short packet: exit status"
 echo "$out" | grep -q 'packet 1 (2 bytes): the test run fails: Invalid argument' || fail "short: $out"
+# Of several programs none is picked silently: the error lists them; sec or program chooses
+out=$($NETBPF prog run $B/examples/tcbpf1.o --data-in "$tmp/one.bin" 2>&1)
+[ $? -eq 1 ] || fail "several programs: exit status: $out"
+echo "$out" | grep -q 'the object holds 5 programs, choose one with sec SECTION or program NAME: classifier/bpf_prog1, redirect_xmit/_redirect_xmit, ' ||
+	fail "several programs: $out"
+out=$($NETBPF prog run $B/examples/tcbpf1.o sec redirect_xmit --data-in "$tmp/one.bin" 2>&1) ||
+	fail "sec redirect_xmit: $out"
+echo "$out" | grep -q '^packet 1: retval 7 TC_ACT_REDIRECT ' || fail "sec redirect_xmit: $out"
+out=$($NETBPF prog run $B/examples/tcbpf1.o program _clone_redirect_recv --data-in "$tmp/one.bin" \
+	2>&1) || fail "program _clone_redirect_recv: $out"
+echo "$out" | grep -q '^packet 1: retval 2 TC_ACT_SHOT ' || fail "program NAME: $out"
+out=$($NETBPF prog run $B/examples/tcbpf1.o program nosuch --data-in "$tmp/one.bin" 2>&1)
+[ $? -eq 1 ] && echo "$out" | grep -q 'no program nosuch in the object; there are: classifier/' ||
+	fail "program nosuch: $out"
 echo "prog run: ok"
