@@ -119,6 +119,14 @@ bool nb_cli_is_help(const char *word);
  */
 int nb_cli_usage(const char *text, bool asked);
 
+/*
+ * -j (json_out.c): from begin on, stdout's bytes are counted and stderr's text kept; end makes
+ * sure stdout held one document: {"error": what stderr said} when the command failed without
+ * printing one, `null` when it succeeded without a word. Returns status.
+ */
+void nb_cli_json_begin(void);
+int nb_cli_json_end(int status);
+
 /* "netbpf: " + message on stderr. */
 void nb_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -115,6 +115,8 @@ static int usage(bool asked)
 	return status;
 }
 
+static int run_command(int argc, char **argv, int i);
+
 int main(int argc, char **argv)
 {
 	int i;
@@ -161,6 +163,14 @@ int main(int argc, char **argv)
 			return NB_EXIT_USAGE;
 		}
 	}
+	if (nb_cli.json)
+		nb_cli_json_begin();
+	return nb_cli_json_end(run_command(argc, argv, i));
+}
+
+/* The command word at argv[i] and what follows it: its exit status. */
+static int run_command(int argc, char **argv, int i)
+{
 	if (nb_cli.netns && nb_cli_enter_netns(nb_cli.netns))
 		return NB_EXIT_ERR;
 	if (nb_cli.batch)

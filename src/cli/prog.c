@@ -123,6 +123,16 @@ static void print_json(struct nb_object *obj)
 	nb_json_free(j);
 }
 
+static unsigned int loaded_progs(struct nb_object *obj)
+{
+	struct nb_object_prog *p;
+	unsigned int n = 0;
+
+	nb_object_for_each_prog(p, obj)
+		n += nb_object_prog_prog(p) != NULL;
+	return n;
+}
+
 static int prog_load(int argc, char **argv)
 {
 	struct nb_cli_object o = { 0 };
@@ -170,6 +180,18 @@ static int prog_load(int argc, char **argv)
 	}
 	if (nb_cli_object_load(&o, false))
 		return NB_EXIT_ERR;
+	if (!loaded_progs(o.obj)) {
+		/* a load that loads nothing is no success: say what there was */
+		if (!nb_object_find_prog(o.obj, NULL, NULL))
+			nb_cli_error("%s: no program: the object has no executable section",
+				     o.path);
+		else
+			nb_cli_error("%s: no program loaded: each is in an optional section "
+				     "(SEC(\"?...\")), which loads only when chosen with sec SECTION",
+				     o.path);
+		nb_object_close(o.obj);
+		return NB_EXIT_ERR;
+	}
 	if (nb_cli.json) {
 		print_json(o.obj);
 	} else {

@@ -20,6 +20,7 @@
 #include "bpf/prog.h"
 #include "cli/cli.h"
 #include "ctl/args.h"
+#include "ctl/json.h"
 
 struct native_insn {
 	u32 off;
@@ -98,62 +99,147 @@ static int disassemble(const u8 *code, size_t len, struct native_insn **out)
 	return n;
 }
 
-static void print_native(const u8 *code, u32 lo, u32 hi, const struct native_insn *mc, int mc_n,
-			 int *mc_i)
+/* Hex bytes "48 89 e5" of code[off, off + len) into buf. */
+static void hex_bytes(const u8 *code, u32 off, u32 len, char *buf, size_t size)
 {
+	buf[0] = '\0';
+	for (u32 i = 0; i < len && strlen(buf) + 4 < size; i++)
+		snprintf(buf + strlen(buf), size - strlen(buf), "%s%02x", i ? " " : "", code[off + i]);
+}
+
+/*
+ * The machine code of [lo, hi): llvm-mc's instructions when it is installed, else 16-byte lines
+ * of hex. With j, objects {"off", "bytes"[, "asm"]} into the array j has open.
+ */
+static void print_native(struct nb_json *j, const u8 *code, u32 lo, u32 hi,
+			 const struct native_insn *mc, int mc_n, int *mc_i)
+{
+	char hex[64];
+
 	if (mc_n < 0) {
 		for (u32 off = lo; off < hi; off += 16) {
-			printf("  %5x:", off);
-			for (u32 i = off; i < hi && i < off + 16; i++)
-				printf(" %02x", code[i]);
-			printf("\n");
+			u32 n = hi - off < 16 ? hi - off : 16;
+
+			hex_bytes(code, off, n, hex, sizeof(hex));
+			if (j) {
+				nb_json_start_object(j, NULL);
+				nb_json_uint(j, "off", off);
+				nb_json_string(j, "bytes", hex);
+				nb_json_end_object(j);
+			} else {
+				printf("  %5x: %s\n", off, hex);
+			}
 		}
 		return;
 	}
 	for (; *mc_i < mc_n && mc[*mc_i].off < hi; (*mc_i)++) {
 		const struct native_insn *m = &mc[*mc_i];
-		char hex[48] = "";
 
-		for (u32 i = 0; i < m->len && i < 15 && strlen(hex) + 4 < sizeof(hex); i++)
-			snprintf(hex + strlen(hex), sizeof(hex) - strlen(hex), "%02x ", code[m->off + i]);
-		printf("  %5x: %-33s %s\n", m->off, hex, m->text);
+		hex_bytes(code, m->off, m->len < 15 ? m->len : 15, hex, sizeof(hex));
+		if (j) {
+			nb_json_start_object(j, NULL);
+			nb_json_uint(j, "off", m->off);
+			nb_json_string(j, "bytes", hex);
+			nb_json_string(j, "asm", m->text);
+			nb_json_end_object(j);
+		} else {
+			printf("  %5x: %-33s %s\n", m->off, hex, m->text);
+		}
 	}
 }
 
-static void dump_prog(const struct nb_prog *prog, const char *name, bool jited)
+/* A JSON array name of the machine code of [lo, hi). */
+static void json_native(struct nb_json *j, const char *name, const u8 *code, u32 lo, u32 hi,
+			const struct native_insn *mc, int mc_n, int *mc_i)
+{
+	nb_json_start_array(j, name);
+	print_native(j, code, lo, hi, mc, mc_n, mc_i);
+	nb_json_end_array(j);
+}
+
+/*
+ * One program: text, or with j an object {"name", "section", "insns": [{"pc", "disasm"[,
+ * "native"]}]} (jited: also "bytes", "entry" and "fault_stubs").
+ */
+static void dump_prog(struct nb_json *j, const struct nb_prog *prog, const char *name,
+		      const char *section, bool jited)
 {
 	const u8 *code = prog->jit_image;
 	struct native_insn *mc = NULL;
 	int mc_n = -1, mc_i = 0;
 
+	if (j) {
+		nb_json_start_object(j, NULL);
+		nb_json_string(j, "name", name);
+		nb_json_string(j, "section", section);
+		if (jited)
+			nb_json_bool(j, "jited", prog->jit_image != NULL);
+	}
 	if (jited && !prog->jit_image) {
-		printf("%s: not JIT-compiled (interpreter)\n", name);
+		if (j)
+			nb_json_end_object(j);
+		else
+			printf("%s: not JIT-compiled (interpreter)\n", name);
 		return;
 	}
 	if (jited) {
 		mc_n = disassemble(code, prog->jit_size, &mc);
-		printf("%s: %zu bytes of x86-64 code\n", name, prog->jit_size);
-		printf("<entry>\n");
-		print_native(code, 0, prog->jit_insn_offs[0], mc, mc_n, &mc_i);
-	} else {
+		if (j) {
+			nb_json_uint(j, "bytes", prog->jit_size);
+			json_native(j, "entry", code, 0, prog->jit_insn_offs[0], mc, mc_n, &mc_i);
+		} else {
+			printf("%s: %zu bytes of x86-64 code\n", name, prog->jit_size);
+			printf("<entry>\n");
+			print_native(NULL, code, 0, prog->jit_insn_offs[0], mc, mc_n, &mc_i);
+		}
+	} else if (!j) {
 		printf("%s:\n", name);
 	}
+	if (j)
+		nb_json_start_array(j, "insns");
 	for (u32 i = 0; i < prog->len;) {
 		char text[256];
 		int n = nb_disasm_prog_insn(prog, true, &prog->insns[i], prog->len - i, text,
 					    sizeof(text));
 
-		printf("%s%4u: %s\n", jited ? "; " : "", i, text);
-		if (jited)
-			print_native(code, prog->jit_insn_offs[i], prog->jit_insn_offs[i + n], mc,
-				     mc_n, &mc_i);
+		if (j) {
+			nb_json_start_object(j, NULL);
+			nb_json_uint(j, "pc", i);
+			nb_json_string(j, "disasm", text);
+			if (jited)
+				json_native(j, "native", code, prog->jit_insn_offs[i],
+					    prog->jit_insn_offs[i + n], mc, mc_n, &mc_i);
+			nb_json_end_object(j);
+		} else {
+			printf("%s%4u: %s\n", jited ? "; " : "", i, text);
+			if (jited)
+				print_native(NULL, code, prog->jit_insn_offs[i],
+					     prog->jit_insn_offs[i + n], mc, mc_n, &mc_i);
+		}
 		i += n;
 	}
+	if (j)
+		nb_json_end_array(j);
 	if (jited && prog->jit_insn_offs[prog->len] < prog->jit_size) {
-		printf("<fault stubs>\n");
-		print_native(code, prog->jit_insn_offs[prog->len], prog->jit_size, mc, mc_n, &mc_i);
+		if (j) {
+			json_native(j, "fault_stubs", code, prog->jit_insn_offs[prog->len],
+				    prog->jit_size, mc, mc_n, &mc_i);
+		} else {
+			printf("<fault stubs>\n");
+			print_native(NULL, code, prog->jit_insn_offs[prog->len], prog->jit_size,
+				     mc, mc_n, &mc_i);
+		}
 	}
+	if (j)
+		nb_json_end_object(j);
 	free(mc);
+}
+
+/* A loaded program of section (or name) sec, or of the object when sec is NULL. */
+static bool wanted(struct nb_object_prog *p, const char *sec)
+{
+	return nb_object_prog_prog(p) && (!sec || !strcmp(nb_object_prog_section(p), sec) ||
+					  !strcmp(nb_object_prog_name(p), sec));
 }
 
 int prog_dump(int argc, char **argv)
@@ -161,7 +247,8 @@ int prog_dump(int argc, char **argv)
 	struct nb_cli_object o = { 0 };
 	const char *sec = NULL;
 	struct nb_object_prog *p;
-	bool jited, any = false;
+	struct nb_json *j = NULL;
+	bool jited, any = false, first;
 
 	if (argc >= 1 && (nb_cli_is_help(argv[0]) || (argc == 2 && nb_cli_is_help(argv[1]))))
 		return nb_cli_usage(dump_usage, true);
@@ -196,20 +283,31 @@ int prog_dump(int argc, char **argv)
 	}
 	if (!o.path)
 		return nb_cli_usage(dump_usage, false);
+	/* that section only, as prog load and tc load it: another that fails is no matter */
+	o.section = sec;
 	if (nb_cli_object_load(&o, false))
 		return NB_EXIT_ERR;
+	nb_object_for_each_prog(p, o.obj)
+		any |= wanted(p, sec);
+	if (any && nb_cli.json) {
+		j = nb_json_new(stdout, nb_cli.pretty);
+		nb_json_start_array(j, NULL);
+	}
+	first = true;
 	nb_object_for_each_prog(p, o.obj) {
-		const struct nb_prog *prog = nb_object_prog_prog(p);
-
-		if (!prog || (sec && strcmp(nb_object_prog_section(p), sec) &&
-			      strcmp(nb_object_prog_name(p), sec)))
+		if (!wanted(p, sec))
 			continue;
-		if (any)
+		if (!first && !j)
 			printf("\n");
-		dump_prog(prog, nb_object_prog_name(p), jited);
-		any = true;
+		dump_prog(j, nb_object_prog_prog(p), nb_object_prog_name(p),
+			  nb_object_prog_section(p), jited);
+		first = false;
 	}
 	nb_object_close(o.obj);
+	if (j) {
+		nb_json_end_array(j);
+		nb_json_free(j);
+	}
 	if (!any) {
 		nb_cli_error("prog dump: %s has no loaded program%s%s", o.path,
 			     sec ? " in section " : "", sec ? sec : "");

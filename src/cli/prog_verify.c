@@ -179,8 +179,11 @@ int prog_verify(int argc, char **argv)
 		return NB_EXIT_ERR;
 	}
 	if (verbose) {
-		print_lines(stdout, nb_log_text(&log));
-		printf("verified in %.3f ms (object load included)\n", now_ms() - t0);
+		/* under -j stdout holds the one document: the log goes beside it */
+		FILE *f = nb_cli.json ? stderr : stdout;
+
+		print_lines(f, nb_log_text(&log));
+		fprintf(f, "verified in %.3f ms (object load included)\n", now_ms() - t0);
 	}
 	print_verified(obj);
 	nb_object_close(obj);

@@ -260,14 +260,37 @@ static int exec_script(struct nb_ctl *ctl, const struct run_opts *o)
 	return nb_cli_exec_script(ctl, o->script, o->sets, o->set_cnt);
 }
 
+/*
+ * -batch: the lines only. With -j the show lines' documents become one array, so that stdout
+ * is one document; a script that fails prints only its error (json_out.c).
+ */
 int nb_cli_batch(const char *path)
 {
 	struct run_opts o = { .script = path };
+	char *shows = NULL;
+	size_t shows_len = 0;
 	struct nb_ctl ctl;
 	int status;
 
 	nb_cli_ctl_init(&ctl);
+	if (nb_cli.json) {
+		ctl.out = open_memstream(&shows, &shows_len);
+		if (!ctl.out) {
+			nb_cli_error("Error: out of memory");
+			return NB_EXIT_ERR;
+		}
+	}
 	status = exec_script(&ctl, &o);
+	if (nb_cli.json) {
+		fclose(ctl.out);
+		if (status == NB_EXIT_OK) {
+			struct nb_json *j = nb_json_new(stdout, nb_cli.pretty);
+
+			nb_json_raw_values(j, NULL, shows);
+			nb_json_free(j);
+		}
+		free(shows);
+	}
 	nb_dev_destroy_all();
 	nb_tc_actions_destroy_unbound();
 	return status;
@@ -485,10 +508,9 @@ int cmd_run(int argc, char **argv)
 		fclose(shows_file);
 		ctl.out = stdout;
 	}
+	/* a script that fails prints only its error: under -j, the one document (json_out.c) */
 	if (status == NB_EXIT_OK)
 		status = run_datapath(&o, shows, &ok);
-	else if (shows)
-		fputs(shows, stdout);
 	free(shows);
 	nb_dev_destroy_all();
 	nb_tc_actions_destroy_unbound();

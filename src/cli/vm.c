@@ -21,6 +21,7 @@
 #include "bpf/disasm.h"
 #include "cli/cli.h"
 #include "ctl/args.h"
+#include "ctl/json.h"
 
 struct vm_args {
 	bool hex;
@@ -186,6 +187,8 @@ static int vm_run(int argc, char **argv)
 		err = nb_prog_run_checked(prog, mem, mem_len, &r0, &log);
 		if (err)
 			print_log_error(&log, err);
+		else if (nb_cli.json)
+			printf("{\"r0\":%llu}\n", (unsigned long long)r0);
 		else
 			printf("0x%llx\n", (unsigned long long)r0);
 	}
@@ -198,6 +201,7 @@ static int vm_run(int argc, char **argv)
 
 static int vm_dis(int argc, char **argv)
 {
+	struct nb_json *j = NULL;
 	struct vm_args a = { 0 };
 	struct bpf_insn *insns;
 	unsigned int cnt;
@@ -208,12 +212,27 @@ static int vm_dis(int argc, char **argv)
 		return nb_cli_usage(vm_usage, false);
 	if (read_bytecode(&a, &insns, &cnt))
 		return NB_EXIT_ERR;
+	if (nb_cli.json) {
+		j = nb_json_new(stdout, nb_cli.pretty);
+		nb_json_start_array(j, NULL);
+	}
 	for (unsigned int i = 0; i < cnt;) {
 		char text[256];
 		int n = nb_disasm_insn(&insns[i], cnt - i, text, sizeof(text));
 
-		printf("%4u: %s\n", i, text);
+		if (j) {
+			nb_json_start_object(j, NULL);
+			nb_json_uint(j, "pc", i);
+			nb_json_string(j, "disasm", text);
+			nb_json_end_object(j);
+		} else {
+			printf("%4u: %s\n", i, text);
+		}
 		i += n;
+	}
+	if (j) {
+		nb_json_end_array(j);
+		nb_json_free(j);
 	}
 	free(insns);
 	return NB_EXIT_OK;

@@ -520,7 +520,35 @@ static int route_get(struct nb_ctl *ctl, int argc, char **argv)
 	if (!err && res.rt->type != RTN_UNICAST && res.rt->type != RTN_LOCAL)
 		err = res.rt->type == RTN_BLACKHOLE ? -EINVAL
 		      : res.rt->type == RTN_PROHIBIT ? -EACCES : -EHOSTUNREACH;
-	if (!err) {
+	if (!err && ctl->json) {
+		const struct nb_route *rt = res.rt;
+		struct nb_json *j = nb_json_new(ctl->out, ctl->pretty);
+
+		/* ip -j route get: an array of the one route, in ip's names */
+		nb_json_start_array(j, NULL);
+		nb_json_start_object(j, NULL);
+		if (rt->type == RTN_LOCAL)
+			nb_json_string(j, "type", "local");
+		nb_json_string(j, "dst", nb_inet_ntop(fl.family, &fl.daddr, buf, sizeof(buf)));
+		if (rt->gw_family)
+			nb_json_string(j, "gateway", nb_inet_ntop(rt->gw_family, &rt->gw, buf,
+								  sizeof(buf)));
+		nb_json_string(j, "dev", nb_fib_dev_name(rt->oif, name));
+		if (rt->table != RT_TABLE_MAIN)
+			nb_json_string(j, "table", nb_ip_table_name(rt->table, buf));
+		if (nb_fib_prefsrc(rt, &fl.daddr, &src))
+			nb_json_string(j, "prefsrc", nb_inet_ntop(fl.family, &src, buf,
+								  sizeof(buf)));
+		if (rt->family == AF_INET6)
+			nb_json_uint(j, "metric", rt->metric);
+		nb_json_start_array(j, "flags");
+		nb_json_end_array(j);
+		if (rt->family == AF_INET6)
+			nb_json_string(j, "pref", "medium");
+		nb_json_end_object(j);
+		nb_json_end_array(j);
+		nb_json_free(j);
+	} else if (!err) {
 		const struct nb_route *rt = res.rt;
 
 		if (rt->type == RTN_LOCAL)

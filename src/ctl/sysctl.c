@@ -20,6 +20,7 @@
 
 #include "ctl/args.h"
 #include "ctl/ctl.h"
+#include "ctl/json.h"
 
 /* The state of one name: the family and device (NULL: all, default_ when "default"). */
 struct knob {
@@ -95,6 +96,7 @@ static int knob_write(const struct knob *k, bool on)
 
 int nb_ctl_sysctl(struct nb_ctl *ctl, int argc, char **argv)
 {
+	struct nb_json *j = NULL;
 	bool quiet = false;
 	int i = 0, err = 0;
 
@@ -106,34 +108,50 @@ int nb_ctl_sysctl(struct nb_ctl *ctl, int argc, char **argv)
 	}
 	if (i >= argc)
 		return nb_ctl_usage(ctl, "sysctl needs a name (NAME or NAME=VALUE)");
+	/* -j: one object of the values it prints, {"NAME": VALUE, ...}; -q -w prints none */
+	for (int n = i; n < argc && ctl->json && !j; n++)
+		if (!quiet || !strchr(argv[n], '='))
+			j = nb_json_new(ctl->out, ctl->pretty);
+	if (j)
+		nb_json_start_object(j, NULL);
 	for (; i < argc && !err; i++) {
 		char name[128], *eq;
 		unsigned int v = 0;
 		struct knob k;
 
-		if (strlen(argv[i]) >= sizeof(name))
-			return nb_ctl_wrong(ctl, argv[i], "the name is too long");
+		if (strlen(argv[i]) >= sizeof(name)) {
+			err = nb_ctl_wrong(ctl, argv[i], "the name is too long");
+			break;
+		}
 		strcpy(name, argv[i]);
 		eq = strchr(name, '=');
 		if (eq) {
 			*eq++ = '\0';
 			while (*eq == ' ')
 				eq++;
-			if (!nb_ctl_parse_u32(eq, &v, 10) || v > 1)
-				return nb_ctl_wrong(ctl, argv[i], "the value is 0 or 1");
+			if (!nb_ctl_parse_u32(eq, &v, 10) || v > 1) {
+				err = nb_ctl_wrong(ctl, argv[i], "the value is 0 or 1");
+				break;
+			}
 		}
 		err = parse_name(ctl, name, &k);
 		if (err)
-			return err;
+			break;
 		if (eq)
 			err = knob_write(&k, v);
 		if (err)
 			nb_ctl_fail(ctl, err, "sysctl: setting key \"%s\": %s", name,
 				    strerror(-err));
+		else if ((!quiet || !eq) && j)
+			nb_json_int(j, name, knob_read(&k));
 		else if (!quiet || !eq)
 			fprintf(ctl->out, "%s = %d\n", name, knob_read(&k));
 		if (k.dev)
 			nb_dev_put(k.dev);
+	}
+	if (j) {
+		nb_json_end_object(j);
+		nb_json_free(j);
 	}
 	return err;
 }

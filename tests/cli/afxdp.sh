@@ -36,6 +36,7 @@ echo "$out" | grep -q "port afxdp dev veth1 queues 1 mode skb copy, 0 received, 
 	fail "link show: $out"
 out=$($NETBPF -j -batch "$tmp/show.tc" 2>&1) || fail "show -j exited $?: $out"
 echo "$out" | json '
+d = d[0]
 assert d[0]["ifname"] == "x0", d
 assert d[0]["port"].startswith("afxdp dev veth1 queues 1 mode skb copy"), d
 ' || fail "link show -j: $out"

@@ -49,8 +49,9 @@ echo "$out" | grep -Eqx "filter protocol all pref 11 bpf chain 0 handle 0x1 flow
 	fail "bpf line: $out"
 
 # The same through --set, and JSON parsed back.
-out=$(cd / && dev=eth0 $NETBPF -j -batch "$tmp/seed.tc" 2>&1 | tail -1) || fail "json: $out"
+out=$(cd / && dev=eth0 $NETBPF -j -batch "$tmp/seed.tc" 2>&1) || fail "json: $out"
 echo "$out" | json '
+d = d[-1]	# -batch: one array, a document per show line
 f = [x for x in d if "options" in x]
 assert len(f) == 2, d
 u, b = f
@@ -87,6 +88,7 @@ echo "$out" | grep -q "g6" && fail "g6 not deleted: $out"
 echo "$out" | grep -q "^4: a: " && echo "$out" | grep -q "^5: b: " || fail "pipe pair: $out"
 out=$($NETBPF -j -s -batch "$tmp/link.tc") || fail "link json: $out"
 echo "$out" | json '
+d = d[-1]
 n = {x["ifname"]: x for x in d}
 assert set(n) == {"g0", "s0", "a", "b", "c"}, n
 assert n["c"]["ifindex"] == 40 and n["c"]["mtu"] == 3000, n["c"]
@@ -117,8 +119,9 @@ echo "$out" | grep -Eq "^filter protocol all pref 4 bpf chain 0 handle 0x1 flowi
 	fail "change: $out"
 echo "$out" | grep -qx "	action order 0: mirred (Egress Redirect to device s0) stolen" || fail "actions: $out"
 echo "$out" | grep -q "Sent 0 bytes 0 pkt (dropped 0, overlimits 0 requeues 0)" || fail "-s: $out"
-out=$(cd "$EX" && $NETBPF -j -batch "$tmp/tc.tc" | sed -n 2p) || fail "tc json: $out"
+out=$(cd "$EX" && $NETBPF -j -batch "$tmp/tc.tc") || fail "tc json: $out"
 echo "$out" | json '
+d = d[1]
 f = [x for x in d if "options" in x]
 assert [x["pref"] for x in f] == [2, 4], f
 assert f[0]["options"]["fh"] == "800::800" and f[0]["parent"] == "ffff:fff3", f[0]

@@ -92,7 +92,7 @@ echo "$got" | grep -q "bpf chain 0 handle 0x1 tcbpf1.o:\[redirect_xmit\] direct-
 got=$($NETBPF -j -D t tc filter show dev g0 ingress) || fail "-j filter show: $got"
 want=$(printf '%s\n' "$(grep -v '^#' "$tmp/setup.tc")" "tc filter show dev g0 ingress" |
 	$NETBPF -j -batch /dev/stdin) || fail "-j batch show: $want"
-[ "$got" = "$want" ] || fail "-j show differs: $got / $want"
+[ "[$got]" = "$want" ] || fail "-j show differs: $got / $want"
 
 # A filter replaced 20 times while the generator runs: every packet reaches s0, none twice.
 for i in $(seq 20); do

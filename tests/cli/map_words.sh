@@ -56,9 +56,9 @@ printf '%s\n' "link add g type gen count 0" "tc qdisc add dev g clsact" \
 	"tc filter add dev g ingress bpf da obj elf_iproute2.o sec classifier" \
 	"map getnext pinned tc/globals/counters" "map show name counters" > "$tmp/j.tc"
 out=$($NETBPF -j -batch "$tmp/j.tc") || fail "-j script: $out"
-echo "$out" | head -1 | grep -qx '{"key":null,"next_key":\["0x00","0x00","0x00","0x00"\]}' ||
+echo "$out" | grep -q '^\[{"key":null,"next_key":\["0x00","0x00","0x00","0x00"\]},' ||
 	fail "-j getnext: $out"
-echo "$out" | tail -1 | grep -q '"name":"counters",.*"pinned":\["/sys/fs/bpf/tc/globals/counters"\]' ||
+echo "$out" | grep -q '"name":"counters",.*"pinned":\["/sys/fs/bpf/tc/globals/counters"\]}\]$' ||
 	fail "-j show: $out"
 
 # per-CPU values, one per worker: the run's maps at the end

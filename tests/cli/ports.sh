@@ -41,6 +41,7 @@ echo "$out" | grep -q "port afpacket dev veth1 queues 2 tx ring" || fail "afpack
 echo "$out" | grep -q "port tap dev nbtap0 queues 1" || fail "tap show: $out"
 out=$($NETBPF -j -batch "$tmp/show.tc") || fail "show.tc -j exited $?: $out"
 echo "$out" | json '
+d = d[0]
 dev = {x["ifname"]: x for x in d}
 assert dev["p0"]["port"].startswith("afpacket dev veth1 queues 2"), dev
 assert dev["t0"]["port"].startswith("tap dev nbtap0"), dev

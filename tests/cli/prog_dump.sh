@@ -36,4 +36,10 @@ echo "$out" | grep -q "not JIT-compiled" || fail "--interp dump: $out"
 
 err=$($NETBPF prog dump bogus "$OBJ" 2>&1 >/dev/null) && fail "bogus word accepted"
 echo "$err" | grep -q 'argument "bogus" is wrong' || fail "bogus word: $err"
+# sec S loads that section only, as prog load and tc do: the kprobe beside it is no matter
+$NETBPF prog dump xlated "$B/tests/bpf/elf_kprobe.o" >/dev/null 2>&1 &&
+	fail "elf_kprobe.o's kprobe program loaded"
+out=$($NETBPF prog dump xlated "$B/tests/bpf/elf_kprobe.o" sec xdp 2>&1) ||
+	fail "sec xdp of elf_kprobe.o: $out"
+[ "$out" = "$(printf 'pass:\n   0: w0 = 2\n   1: exit')" ] || fail "sec xdp: $out"
 echo "prog dump: xlated and jited listings behave"

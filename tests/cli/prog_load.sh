@@ -97,4 +97,22 @@ expect_error "not ELF" 1 "not an ELF file" $NETBPF prog load /etc/hostname
 # process's: nothing is loaded in it
 out=$(NETBPF_RUNDIR=/nonexistent $NETBPF prog show 2>&1) || fail "prog show exited $?: $out"
 [ -z "$out" ] || fail "prog show without a daemon printed '$out'"
+# An object that loads no program fails and says why: none at all, or only optional ones
+if command -v clang >/dev/null; then
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	lic='char LICENSE[] __attribute__((section("license"))) = "GPL";'
+	printf 'int counter = 1;\n%s\n' "$lic" |
+		clang -target bpf -O2 -c -x c - -o "$tmp/noprog.o" || fail "clang noprog.o"
+	printf '__attribute__((section("?tc"), used)) int opt(void *c) { return 0; }\n%s\n' \
+		"$lic" | clang -target bpf -O2 -c -x c - -o "$tmp/opt.o" || fail "clang opt.o"
+	out=$($NETBPF prog load "$tmp/noprog.o" 2>&1)
+	[ $? -eq 1 ] && [ "$out" = "netbpf: $tmp/noprog.o: no program: the object has no executable section" ] ||
+		fail "no program: $out"
+	out=$($NETBPF prog load "$tmp/opt.o" 2>&1)
+	[ $? -eq 1 ] && echo "$out" | grep -q "no program loaded: each is in an optional section" ||
+		fail "optional only: $out"
+	out=$($NETBPF prog load "$tmp/opt.o" sec tc 2>&1) || fail "opt.o sec tc: $out"
+	echo "$out" | grep -q "name opt  section tc" || fail "opt.o sec tc: $out"
+fi
 echo "prog load: all cases behave"

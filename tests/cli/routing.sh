@@ -104,8 +104,9 @@ prohibit 203.0.113.0/24
 198.51.100.7 via 192.0.2.254 dev a src 192.0.2.1 
 EOF
 diff <(echo "$out") "$tmp/want" || fail "show output"
-out=$($NETBPF -j -batch "$tmp/show.tc" | sed -n 1p) || fail "json"
+out=$($NETBPF -j -batch "$tmp/show.tc") || fail "json"
 echo "$out" | json '
+d = d[0]
 assert d[1] == {"dst": "198.51.100.0/24", "gateway": "192.0.2.254", "dev": "a", "metric": 7,
                 "flags": []}, d
 ' || fail "route json: $out"

@@ -91,7 +91,8 @@ echo "$out" | grep -qx "	 index 1 ref 1 bind 0" || fail "bpf index (per kind, fr
 [ "$(echo "$out" | tail -1)" = "total acts 0" ] || fail "after flush: $out"
 
 out=$(cd "$EX" && $NETBPF -j -s -batch "$tmp/forms.tc") || fail "forms -j: $out"
-echo "$out" | sed -n 1p | json '
+echo "$out" | json '
+d = d[0]
 assert d[0] == {"total acts": 3}, d
 a = d[1]["actions"]
 assert [(x["order"], x["index"], x["control_action"]["type"]) for x in a] == \
@@ -101,14 +102,16 @@ assert a[2]["prob"] == {"random_type": "none", "control_action": {"type": "pass"
 assert a[2]["stats"]["packets"] == 0 and a[2]["stats"]["requeues"] == 0, a[2]
 assert a[2]["not_in_hw"] is True and a[2]["used_hw_stats"] == ["disabled"], a[2]
 ' || fail "list json: $out"
-echo "$out" | sed -n 2p | json '
+echo "$out" | json '
+d = d[1]
 assert d[0] == {"total acts": 0}, d
 m = d[1]["actions"][1]
 assert m["kind"] == "mirred" and m["mirred_action"] == "redirect", m
 assert m["direction"] == "egress" and m["to_dev"] == "s0" and m["index"] == 3, m
 assert m["control_action"] == {"type": "stolen"} and (m["ref"], m["bind"]) == (2, 1), m
 ' || fail "get json: $out"
-echo "$out" | sed -n 3p | json '
+echo "$out" | json '
+d = d[2]
 b = d[1]["actions"][0]
 assert b["kind"] == "bpf" and b["bpf_name"] == "tcbpf1.o:[redirect_xmit]", b
 assert b["prog"]["id"] > 0 and b["prog"]["tag"] == "47082dbc0b657935", b
@@ -132,6 +135,8 @@ echo "$out" | grep -qx "	 index 7 ref 3 bind 2" || fail "bound gact: $out"
 echo "$out" | grep -qx "	 index 4 ref 1 bind 1" || fail "filter-made bpf action: $out"
 out=$(cd "$EX" && $NETBPF -j -batch "$tmp/filter.tc") || fail "filter -j: $out"
 echo "$out" | json '
+assert len(d) == 1, d	# -batch: one array, a document per show line
+d = d[0]
 f = [x for x in d if "options" in x]
 b = f[1]["options"]
 assert b["handle"] == "0x1" and b["prog"]["tag"] == "47082dbc0b657935", b

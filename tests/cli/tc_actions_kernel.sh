@@ -44,7 +44,7 @@ diff -u "$tmp/k.txt" "$tmp/n.txt" || fail "text differs from the kernel's tc"
 python3 - "$kjson" "$njson" <<'EOF' || fail "JSON differs from the kernel's tc"
 import json, sys
 k = [json.loads(l) for l in sys.argv[1].splitlines() if l.strip()]
-n = [json.loads(l) for l in sys.argv[2].splitlines() if l.strip()]
+n = json.loads(sys.argv[2])	# -batch: one array, a document per show line
 assert len(k) == 3 and k == n, (k, n)
 EOF
 echo "tc actions: mirred text and JSON equal to the kernel's tc"

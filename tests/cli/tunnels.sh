@@ -154,6 +154,7 @@ out=$($NETBPF -batch "$tmp/show.tc" | grep -E '^[0-9]' | awk '{print $2, $5}' | 
 	fail "the kernel's MTUs: $out"
 out=$($NETBPF -j -batch "$tmp/show.tc") || fail "json"
 echo "$out" | json '
+d = d[0]
 t = {x["ifname"]: x for x in d}
 assert t["ip0"]["link_type"] == "ipip" and t["ip0"]["address"] == "0.0.0.0", t["ip0"]
 assert t["t6"]["link_type"] == "tunnel6" and t["t6"]["broadcast"] == "::", t["t6"]
