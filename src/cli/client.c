@@ -109,7 +109,8 @@ int cmd_monitor(int argc, char **argv)
 	int fd, status;
 
 	if (argc >= 1 && nb_cli_is_help(argv[0]))
-		return nb_cli_usage("Usage: netbpf [-D NAME] monitor [count N] [interval S]\n", true);
+		return nb_cli_usage("Usage: netbpf [-D NAME] monitor [count N] [interval S]\n",
+				    true);
 	for (int i = 0; i < argc; i++) {
 		char *end;
 

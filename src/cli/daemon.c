@@ -212,8 +212,9 @@ int cmd_daemon(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	/* under -j stdout holds the one document, the summary at the end */
-	fprintf(nb_cli.json ? stderr : stdout, "netbpf daemon \"%s\": %u worker%s, listening on %s\n",
-		o.name, o.workers, o.workers == 1 ? "" : "s", path);
+	fprintf(nb_cli.json ? stderr : stdout,
+		"netbpf daemon \"%s\": %u worker%s, listening on %s\n", o.name, o.workers,
+		o.workers == 1 ? "" : "s", path);
 	fflush(stdout);
 	serve(&d, srv);
 	/* no more requests: they would change what is being drained */

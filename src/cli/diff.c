@@ -21,9 +21,9 @@
 #define MAX_MAP_FILES 32
 
 static const char diff_usage[] =
-	"Usage: netbpf diff OBJ [sec SECTION] [program NAME] [--type tc|xdp|socket] --pcap-in FILE\n"
-	"                   [--ctx-in FILE] [--map NAME=FILE]... [--max-entries MAP=N]...\n"
-	"                   [--deterministic SEED]\n";
+	"Usage: netbpf diff OBJ [sec SECTION] [program NAME] [--type tc|xdp|socket]\n"
+	"                   --pcap-in FILE [--ctx-in FILE] [--map NAME=FILE]...\n"
+	"                   [--max-entries MAP=N]... [--deterministic SEED]\n";
 
 static bool takes_value(const char *w)
 {

@@ -187,8 +187,8 @@ static int prog_load(int argc, char **argv)
 				     o.path);
 		else
 			nb_cli_error("%s: no program loaded: each is in an optional section "
-				     "(SEC(\"?...\")), which loads only when chosen with sec SECTION",
-				     o.path);
+				     "(SEC(\"?...\")), which loads only when chosen with sec "
+				     "SECTION", o.path);
 		nb_object_close(o.obj);
 		return NB_EXIT_ERR;
 	}

@@ -104,7 +104,8 @@ static void hex_bytes(const u8 *code, u32 off, u32 len, char *buf, size_t size)
 {
 	buf[0] = '\0';
 	for (u32 i = 0; i < len && strlen(buf) + 4 < size; i++)
-		snprintf(buf + strlen(buf), size - strlen(buf), "%s%02x", i ? " " : "", code[off + i]);
+		snprintf(buf + strlen(buf), size - strlen(buf), "%s%02x", i ? " " : "",
+			 code[off + i]);
 }
 
 /*

@@ -63,7 +63,7 @@ struct run_args {
 	struct nb_map_file maps[MAX_MAP_FILES];
 	unsigned int map_cnt;
 	bool print_maps;		/* --maps: every map's elements at the end */
-	const char *prog_name;		/* program NAME: of several in the section or object */
+	const char *prog_name;		/* program NAME: one of several */
 };
 
 struct run_state {
