@@ -81,13 +81,15 @@ for i in 1 2; do
 	rc=$?
 	[ $rc -eq 2 ] && { echo "diff: SKIPPED (no kernel BPF): $(head -1 "$tmp/k$i")"; break; }
 	[ $rc -eq 1 ] || fail "diff $i: exit $rc: $(cat "$tmp/k$i")"
-	grep -E '^    netbpf|netbpf only' "$tmp/k$i" > "$tmp/n$i"
+	# a '*' marks a byte the kernel's side does not share: the kernel's clock decides those
+	# marks, so netbpf's bytes are compared without them
+	grep -E '^    netbpf|netbpf only' "$tmp/k$i" | tr '*' ' ' > "$tmp/n$i"
 	[ -s "$tmp/n$i" ] || fail "diff $i shows no netbpf side: $(cat "$tmp/k$i")"
 done
 [ $rc -eq 2 ] || cmp -s "$tmp/n1" "$tmp/n2" ||
 	fail "diff: netbpf's side differs: $(diff "$tmp/n1" "$tmp/n2" | head)"
 # ... and it is prog run's: the first frame carries the first step of the clock, 1000 ns
-[ $rc -eq 2 ] || grep -q '^    netbpf 0000:\*e8\*03\*00\*00' "$tmp/n1" ||
+[ $rc -eq 2 ] || grep -q '^    netbpf 0000: e8 03 00 00' "$tmp/n1" ||
 	fail "diff: the first frame's time: $(head -3 "$tmp/n1")"
 
 # a daemon: the same script, the same traffic, the same maps
