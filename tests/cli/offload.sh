@@ -309,6 +309,9 @@ PY
 	pid=
 	counters p0 $A $ifa "$tmp/a.json"
 	counters p1 $B $ifb "$tmp/b.json"
+	# the veth pairs go now: a namespace is destroyed later, in the background, and the next
+	# kind's pairs take the same names ("File exists")
+	[ $kind = tap ] || { ip link del a1 && ip link del b1; } || fail "$kind: veth del"
 	ip netns del $A
 	ip netns del $B
 	echo "  $kind mtu $mtu: 2 x $([ $mtu = 1500 ] && echo 50 || echo 10) MB TCP, UDP, $([ $mtu = 1500 ] && echo "VLAN, ")counters as the namespaces saw"
