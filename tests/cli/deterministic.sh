@@ -2,7 +2,8 @@
 # --deterministic SEED: the virtual clock (a step per received packet) and seeded random
 # streams make two runs of the same script, or of the same program on the same pcap, write the
 # same bytes: run's JSON summary with its maps and a sink's pcap file, prog run's output and
-# pcapng, the netbpf side of diff; without it they differ. Also the daemon's, and the errors.
+# pcapng (diff's netbpf side: deterministic_diff.sh); without it they differ. Also the daemon's,
+# and the errors.
 set -u
 NETBPF=${NETBPF:-build/netbpf}
 BUILD=${NB_BUILD:-build}
@@ -74,23 +75,6 @@ cmp -s "$tmp/p1.pcapng" "$tmp/p2.pcapng" || fail "prog run pcapng differs"
 $NETBPF -j prog run "$OBJ" --pcap-in "$PCAP" --maps --deterministic 8 > "$tmp/p3.json" ||
 	fail "prog run seed 8"
 cmp -s "$tmp/p1.json" "$tmp/p3.json" && fail "another seed gave the same run"
-
-# diff: the kernel's side has its own clock and random numbers, netbpf's side replays
-for i in 1 2; do
-	$NETBPF diff "$OBJ" --pcap-in "$PCAP" --deterministic 7 > "$tmp/k$i" 2>&1
-	rc=$?
-	[ $rc -eq 2 ] && { echo "diff: SKIPPED (no kernel BPF): $(head -1 "$tmp/k$i")"; break; }
-	[ $rc -eq 1 ] || fail "diff $i: exit $rc: $(cat "$tmp/k$i")"
-	# a '*' marks a byte the kernel's side does not share: the kernel's clock decides those
-	# marks, so netbpf's bytes are compared without them
-	grep -E '^    netbpf|netbpf only' "$tmp/k$i" | tr '*' ' ' > "$tmp/n$i"
-	[ -s "$tmp/n$i" ] || fail "diff $i shows no netbpf side: $(cat "$tmp/k$i")"
-done
-[ $rc -eq 2 ] || cmp -s "$tmp/n1" "$tmp/n2" ||
-	fail "diff: netbpf's side differs: $(diff "$tmp/n1" "$tmp/n2" | head)"
-# ... and it is prog run's: the first frame carries the first step of the clock, 1000 ns
-[ $rc -eq 2 ] || grep -q '^    netbpf 0000: e8 03 00 00' "$tmp/n1" ||
-	fail "diff: the first frame's time: $(head -3 "$tmp/n1")"
 
 # a daemon: the same script, the same traffic, the same maps
 for i in 1 2; do
