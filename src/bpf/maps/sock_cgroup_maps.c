@@ -193,7 +193,8 @@ static int reuseport_array_update_sys(struct nb_map *map, const void *key, const
 	return socket_fd_err(*(const s32 *)value);
 }
 
-static long reuseport_array_delete(struct nb_map *map, const void *key)
+/* Deleting from an array whose slots never hold anything: past the end, or nothing there. */
+static long empty_array_delete(struct nb_map *map, const void *key)
 {
 	return *(const u32 *)key >= map->max_entries ? -E2BIG : -ENOENT;
 }
@@ -206,7 +207,7 @@ static const struct nb_map_ops reuseport_array_ops = {
 	.map_alloc = map_alloc,
 	.map_free = map_free,
 	.map_lookup_elem = lookup_nothing,
-	.map_delete_elem = reuseport_array_delete,
+	.map_delete_elem = empty_array_delete,
 	.map_get_next_key = nb_array_map_get_next_key,
 	.map_lookup_elem_sys = sock_lookup_sys,
 	.map_update_elem_sys = reuseport_array_update_sys,
@@ -271,11 +272,6 @@ static int cgroup_array_update_sys(struct nb_map *map, const void *key, const vo
 	return -EBADF;
 }
 
-static long cgroup_array_delete(struct nb_map *map, const void *key)
-{
-	return *(const u32 *)key >= map->max_entries ? -E2BIG : -ENOENT;
-}
-
 /*
  * No lookup at all, as the kernel has none for it: the helpers read the slots. Userspace
  * lookups are EOPNOTSUPP (the kernel's ENOTSUPP).
@@ -287,7 +283,7 @@ static const struct nb_map_ops cgroup_array_ops = {
 	.map_alloc_check = nb_fd_array_map_alloc_check,
 	.map_alloc = map_alloc,
 	.map_free = map_free,
-	.map_delete_elem = cgroup_array_delete,
+	.map_delete_elem = empty_array_delete,
 	.map_get_next_key = nb_array_map_get_next_key,
 	.map_update_elem_sys = cgroup_array_update_sys,
 };
