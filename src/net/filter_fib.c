@@ -21,6 +21,7 @@
 #include "net/core.h"
 #include "net/dev.h"
 #include "net/fib.h"
+#include "net/gso.h"
 #include "net/filter.h"
 #include "net/pkt.h"
 #include "net/redirect.h"
@@ -288,12 +289,16 @@ static const struct nb_func_proto bpf_xdp_fib_lookup_proto = {
 	.arg_type = { NB_ARG_PTR_TO_CTX, NB_ARG_PTR_TO_MEM, NB_ARG_CONST_SIZE, NB_ARG_ANYTHING },
 };
 
-/* is_skb_forwardable: the device is up and the frame fits its MTU, a VLAN tag allowed. */
+/*
+ * is_skb_forwardable: the device is up and the frame fits its MTU, a VLAN tag allowed; a
+ * super-frame always does, as it may leave without being cut.
+ */
 static bool pkt_forwardable(const struct nb_dev *dev, const struct nb_pkt *pkt)
 {
 	if (!READ_ONCE(dev->up))
 		return false;
-	return pkt->len <= READ_ONCE(dev->mtu) + dev->hard_header_len + 4 /* VLAN_HLEN */;
+	return pkt->len <= READ_ONCE(dev->mtu) + dev->hard_header_len + 4 /* VLAN_HLEN */ ||
+	       nb_pkt_is_gso(pkt);
 }
 
 /*
@@ -333,7 +338,8 @@ static const struct nb_func_proto bpf_skb_fib_lookup_proto = {
 /*
  * bpf_check_mtu for tc: would the packet, len_diff bytes longer (or *mtu_len bytes of L3 when
  * that is not 0), fit the MTU of ifindex (0: the packet's device)? *mtu_len gets the MTU.
- * There is no GSO here, so BPF_MTU_CHK_SEGS only has its argument checks.
+ * A super-frame longer than that still fits, as it can be cut on the way out; with
+ * BPF_MTU_CHK_SEGS its segments are checked instead.
  */
 static u64 bpf_skb_check_mtu(u64 r1, u64 ifindex, u64 r3, u64 len_diff, u64 flags)
 {
@@ -354,8 +360,13 @@ static u64 bpf_skb_check_mtu(u64 r1, u64 ifindex, u64 r3, u64 len_diff, u64 flag
 	dev_len = mtu + dev->hard_header_len;
 	len = *mtu_len ? (int)*mtu_len + dev->hard_header_len : (int)pkt->len;
 	len += (s32)len_diff;
-	if (len <= dev_len)
+	if (len <= dev_len) {
 		ret = BPF_MTU_CHK_RET_SUCCESS;
+	} else if (nb_pkt_is_gso(pkt)) {
+		ret = BPF_MTU_CHK_RET_SUCCESS;
+		if ((flags & BPF_MTU_CHK_SEGS) && !nb_skb_gso_validate_network_len(pkt, (u32)mtu))
+			ret = BPF_MTU_CHK_RET_SEGS_TOOBIG;
+	}
 	*mtu_len = (u32)mtu;
 	return (u64)(s64)ret;
 }

@@ -245,6 +245,24 @@ struct nb_pkt *nb_validate_xmit(struct nb_pkt *pkt, u32 features, int *err)
 	return pkt;
 }
 
+bool nb_skb_gso_validate_network_len(const struct nb_pkt *pkt, u32 mtu)
+{
+	struct nb_flow_keys keys;
+	u32 thlen = 0;
+
+	/* headers nothing can find are not a length anyone could check: let the frame go */
+	if (!nb_flow_dissect(pkt, &keys) || !keys.thoff)
+		return true;
+	if (pkt->gso_type & (NB_SKB_GSO_TCPV4 | NB_SKB_GSO_TCPV6)) {
+		if (keys.ip_proto != IPPROTO_TCP || keys.thoff + 20u > nb_pkt_headlen(pkt))
+			return true;
+		thlen = (pkt->data[keys.thoff + 12] >> 4) * 4u;
+	} else if (pkt->gso_type & NB_SKB_GSO_UDP_L4) {
+		thlen = 8;	/* sizeof(struct udphdr) */
+	}
+	return keys.thoff - keys.nhoff + thlen + pkt->gso_size <= mtu;
+}
+
 bool nb_pkt_l4_csum_spot(const struct nb_pkt *pkt, struct nb_l4_csum_spot *spot)
 {
 	u32 headlen = nb_pkt_headlen(pkt), l4_len;

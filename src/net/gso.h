@@ -30,6 +30,13 @@ struct nb_pkt *nb_skb_gso_segment(struct nb_pkt *pkt, int *err);
  */
 struct nb_pkt *nb_validate_xmit(struct nb_pkt *pkt, u32 features, int *err);
 
+/*
+ * Would every segment of a super-frame fit mtu at the network layer
+ * (skb_gso_validate_network_len): its IP header, its L4 header (TCP's own length, UDP's 8
+ * bytes, nothing for other types) and gso_size bytes of payload.
+ */
+bool nb_skb_gso_validate_network_len(const struct nb_pkt *pkt, u32 mtu);
+
 /* Where the checksum of a TCP or UDP frame over IPv4 or IPv6 is (nb_pkt_l4_csum_spot). */
 struct nb_l4_csum_spot {
 	u32 nhoff;		/* the IP header, from data (past any VLAN tags) */

@@ -283,6 +283,26 @@ NB_TEST(pkt_gso_tcp4_jumbo)
 	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
 }
 
+/*
+ * The segments' length at the network layer (bpf_check_mtu with BPF_MTU_CHK_SEGS): IP 20,
+ * TCP 32 (its own data offset) and gso_size; UDP's 8 for a UDP type, whatever the frame holds.
+ */
+NB_TEST(pkt_gso_validate_network_len)
+{
+	struct nb_pkt *pkt = tcp4_pkt(5000, 0x10);
+
+	nb_eth_type_trans(pkt, NULL);
+	pkt->gso_size = 1448;
+	pkt->gso_type = NB_SKB_GSO_TCPV4;
+	NB_ASSERT(nb_skb_gso_validate_network_len(pkt, 1500));
+	NB_ASSERT(!nb_skb_gso_validate_network_len(pkt, 1499));
+	pkt->gso_type = NB_SKB_GSO_UDP_L4;
+	NB_ASSERT(nb_skb_gso_validate_network_len(pkt, 1476));
+	NB_ASSERT(!nb_skb_gso_validate_network_len(pkt, 1475));
+	nb_pkt_free(pkt);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}
+
 /* What cannot be segmented stays with the caller, untouched. */
 NB_TEST(pkt_gso_refused)
 {
