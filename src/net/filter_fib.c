@@ -336,18 +336,30 @@ static const struct nb_func_proto bpf_skb_fib_lookup_proto = {
 };
 
 /*
- * bpf_check_mtu for tc: would the packet, len_diff bytes longer (or *mtu_len bytes of L3 when
- * that is not 0), fit the MTU of ifindex (0: the packet's device)? *mtu_len gets the MTU.
- * A super-frame longer than that still fits, as it can be cut on the way out; with
- * BPF_MTU_CHK_SEGS its segments are checked instead.
+ * bpf_check_mtu's question for both hooks: would a frame of len bytes, len_diff more (or
+ * *mtu_len bytes of L3 when that is not 0), fit the MTU of dev with its link header? *mtu_len
+ * gets the MTU.
+ */
+static bool mtu_fits(const struct nb_dev *dev, int len, u32 *mtu_len, s32 len_diff)
+{
+	int mtu = (int)READ_ONCE(dev->mtu);
+
+	if (*mtu_len)
+		len = (int)*mtu_len + dev->hard_header_len;
+	*mtu_len = (u32)mtu;
+	return len + len_diff <= mtu + dev->hard_header_len;
+}
+
+/*
+ * bpf_check_mtu for tc, on ifindex (0: the packet's device). A super-frame longer than the MTU
+ * still fits, as it can be cut on the way out; with BPF_MTU_CHK_SEGS its segments are checked
+ * instead.
  */
 static u64 bpf_skb_check_mtu(u64 r1, u64 ifindex, u64 r3, u64 len_diff, u64 flags)
 {
 	struct nb_pkt *pkt = CTX_PKT(r1);
 	u32 *mtu_len = PTR(r3);
 	struct nb_dev *dev;
-	int mtu, dev_len, len;
-	int ret = BPF_MTU_CHK_RET_FRAG_NEEDED;
 
 	if (unlikely(flags & ~(u64)BPF_MTU_CHK_SEGS))
 		return (u64)-EINVAL;
@@ -356,19 +368,13 @@ static u64 bpf_skb_check_mtu(u64 r1, u64 ifindex, u64 r3, u64 len_diff, u64 flag
 	dev = (u32)ifindex ? dev_by_index(pkt->dev, (u32)ifindex) : pkt->dev;
 	if (unlikely(!dev))
 		return (u64)-ENODEV;
-	mtu = (int)READ_ONCE(dev->mtu);
-	dev_len = mtu + dev->hard_header_len;
-	len = *mtu_len ? (int)*mtu_len + dev->hard_header_len : (int)pkt->len;
-	len += (s32)len_diff;
-	if (len <= dev_len) {
-		ret = BPF_MTU_CHK_RET_SUCCESS;
-	} else if (nb_pkt_is_gso(pkt)) {
-		ret = BPF_MTU_CHK_RET_SUCCESS;
-		if ((flags & BPF_MTU_CHK_SEGS) && !nb_skb_gso_validate_network_len(pkt, (u32)mtu))
-			ret = BPF_MTU_CHK_RET_SEGS_TOOBIG;
-	}
-	*mtu_len = (u32)mtu;
-	return (u64)(s64)ret;
+	if (mtu_fits(dev, (int)pkt->len, mtu_len, (s32)len_diff))
+		return BPF_MTU_CHK_RET_SUCCESS;
+	if (!nb_pkt_is_gso(pkt))
+		return BPF_MTU_CHK_RET_FRAG_NEEDED;
+	if ((flags & BPF_MTU_CHK_SEGS) && !nb_skb_gso_validate_network_len(pkt, *mtu_len))
+		return BPF_MTU_CHK_RET_SEGS_TOOBIG;
+	return BPF_MTU_CHK_RET_SUCCESS;
 }
 
 static const struct nb_func_proto bpf_skb_check_mtu_proto = {
@@ -383,25 +389,16 @@ static const struct nb_func_proto bpf_skb_check_mtu_proto = {
 static u64 bpf_xdp_check_mtu(u64 r1, u64 ifindex, u64 r3, u64 len_diff, u64 flags)
 {
 	struct nb_xdp_buff *xdp = CTX_XDP(r1);
-	u32 *mtu_len = PTR(r3);
 	struct nb_dev *dev;
-	int mtu, dev_len, len = (int)(xdp->data_end - xdp->data);
-	int ret = BPF_MTU_CHK_RET_SUCCESS;
 
 	if (unlikely(flags))
 		return (u64)-EINVAL;
 	dev = (u32)ifindex ? dev_by_index(xdp->rxq->dev, (u32)ifindex) : xdp->rxq->dev;
 	if (unlikely(!dev))
 		return (u64)-ENODEV;
-	mtu = (int)READ_ONCE(dev->mtu);
-	dev_len = mtu + dev->hard_header_len;
-	if (*mtu_len)
-		len = (int)*mtu_len + dev->hard_header_len;
-	len += (s32)len_diff;
-	if (len > dev_len)
-		ret = BPF_MTU_CHK_RET_FRAG_NEEDED;
-	*mtu_len = (u32)mtu;
-	return (u64)(s64)ret;
+	if (mtu_fits(dev, (int)(xdp->data_end - xdp->data), PTR(r3), (s32)len_diff))
+		return BPF_MTU_CHK_RET_SUCCESS;
+	return BPF_MTU_CHK_RET_FRAG_NEEDED;
 }
 
 static const struct nb_func_proto bpf_xdp_check_mtu_proto = {
