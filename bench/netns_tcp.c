@@ -22,8 +22,9 @@
  * Everything runs in a forked child in a network namespace of its own; the namespaces A and B
  * are made with `ip netns` under names of the child's pid and deleted at the end.
  * NB_BENCH_SCALE scales the 5 s of each iperf3 run; NB_BENCH_PATHS=N measures the first N paths
- * only (the kernel's is the first); NB_BENCH_NOPIN leaves every path's workers unpinned (the
- * last two rows are afpacket's unpinned, as `netbpf run --no-pin` runs them).
+ * only (the kernel's is the first); NB_BENCH_ONLY=WORD the kernel's and those whose name has
+ * WORD ("tap"); NB_BENCH_NOPIN leaves every path's workers unpinned (the last two rows are
+ * afpacket's unpinned, as `netbpf run --no-pin` runs them).
  */
 #include <errno.h>
 #include <sched.h>
@@ -345,9 +346,13 @@ static double forward_mpps(double seconds, char *why, size_t size)
 		}
 		before = nb_kb_counter_read(map_fd);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
+		t1 = t0;
 		do {
-			if (nb_kb_inject(&res, &inj) < 0)
-				break;
+			if (nb_kb_inject(&res, &inj) < 0) {
+				/* a failed injection is a failed measurement, not 0 Mpps */
+				snprintf(arg->why, sizeof(arg->why), "%s", res.skip);
+				_exit(1);
+			}
 			sent += NB_KB_INJECT_FRAMES;
 			clock_gettime(CLOCK_MONOTONIC, &t1);
 		} while (t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9 < arg->seconds);
@@ -374,7 +379,7 @@ static void measure(struct path *p, unsigned int round, double seconds)
 {
 	struct nb_datapath *dp = NULL;
 	const char *ifa = "a0", *ifb = "b0";
-	char why[300] = "";
+	char why[300] = "", fwd_why[300] = "";
 	double avg = 0, min = 0;
 
 	if (p->skip[0])
@@ -401,8 +406,7 @@ static void measure(struct path *p, unsigned int round, double seconds)
 			p->rtt_avg[round] = avg;
 			p->rtt_min[round] = min;
 		}
-		p->mpps[round] = forward_mpps(seconds / 2, why, sizeof(why));
-		why[0] = '\0';
+		p->mpps[round] = forward_mpps(seconds / 2, fwd_why, sizeof(fwd_why));
 	}
 	if (dp) {
 		nb_datapath_destroy(dp);
@@ -416,6 +420,8 @@ static void measure(struct path *p, unsigned int round, double seconds)
 	       p->rtt_min[round], p->mpps[round]);
 	if (p->skip[0])
 		printf("    %s\n", p->skip);
+	else if (fwd_why[0])
+		printf("    64 B forwarding: %s\n", fwd_why);
 	fflush(stdout);
 }
 
@@ -460,7 +466,7 @@ static void bench_child(void)
 #undef PATH_NO_PIN
 #undef PATH
 	/* NB_BENCH_PATHS=N: the first N paths only (the kernel's is the first) */
-	const char *only = getenv("NB_BENCH_PATHS");
+	const char *only = getenv("NB_BENCH_PATHS"), *word = getenv("NB_BENCH_ONLY");
 	unsigned int n = only && atoi(only) > 0 && (unsigned int)atoi(only) < nr_paths ?
 			 (unsigned int)atoi(only) : nr_paths;
 	double seconds = 5 * nb_bench_scale();
@@ -479,6 +485,15 @@ static void bench_child(void)
 	   "ip netns exec %s sysctl -qw net.ipv6.conf.all.disable_ipv6=1 "
 	   "net.ipv6.conf.default.disable_ipv6=1; ip -n %s link set lo up", ns_a, ns_a, ns_b,
 	   ns_b);
+	/* NB_BENCH_ONLY=WORD: the kernel's path, then those whose name has WORD */
+	if (word) {
+		unsigned int kept = 1;
+
+		for (unsigned int i = 1; i < nr_paths; i++)
+			if (strstr(paths[i].name, word))
+				paths[kept++] = paths[i];
+		n = kept;
+	}
 	for (unsigned int r = 0; r < ROUNDS; r++)
 		for (unsigned int i = 0; i < n; i++)
 			measure(&paths[i], r, seconds);
