@@ -8,6 +8,7 @@
 #   make install    netbpf, libnetbpf.a/.so, the headers, netbpf.pc (PREFIX, LIBDIR, DESTDIR)
 #   make fuzz       long fuzzing runs
 #   make soak       10^9 packets while the control plane changes what runs
+#   make sound      SOUND_PROGRAMS (10^7) generated programs verified and run under ASan
 #   SANITIZE=1      build with ASan+UBSan (in build/asan); SANITIZE=thread: TSan
 #   TEST_JOBS=N     make check runs up to N tests at once (default 1: some tests are timed)
 
@@ -72,6 +73,9 @@ NBTEST  := $(BUILD)/nb-test
 NBBENCH := $(BUILD)/nb-bench
 NBSOAK  := $(BUILD)/nb-soak
 SOAK_PACKETS ?= 1000000000
+NBSOUND := $(BUILD)/nb-sound
+SOUND_PROGRAMS ?= 10000000
+SOUND_SEED ?= 1
 # Fuzz targets always live in build/fuzz, whatever BUILD is.
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=build/fuzz/%)
 FUZZ_TIME ?= 600
@@ -85,7 +89,7 @@ Q :=
 msg :=
 endif
 
-.PHONY: all check demo bench fuzz fuzz-build soak install stage clean deps
+.PHONY: all check demo bench fuzz fuzz-build soak sound install stage clean deps
 all: $(NETBPF) $(BPF_OBJS)
 
 deps: $(DEPS_OK)
@@ -136,6 +140,12 @@ $(NBSOAK): $(BUILD)/tests/soak/soak.o $(LIB_OBJS)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
+SOUND_OBJS := $(BUILD)/tests/sound/sound_many.o $(BUILD)/tests/runner/sound_gen.o \
+	      $(BUILD)/tests/runner/sound_run.o
+$(NBSOUND): $(SOUND_OBJS) $(LIB_OBJS)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(SOUND_OBJS) $(LIB_OBJS) $(LDLIBS)
+
 # The plain check also fuzzes briefly (tests/cli/fuzz_*.sh, about 20 s each).
 ifeq ($(SANITIZE),)
 CHECK_FUZZ := fuzz-build
@@ -144,7 +154,7 @@ CHECK_STAGE := stage
 endif
 
 # NETBPF_RUNDIR: daemons the tests start, and the commands they run, never meet a user's.
-check: $(NBTEST) $(NETBPF) $(NBSOAK) $(BPF_OBJS) $(CHECK_FUZZ) $(CHECK_STAGE)
+check: $(NBTEST) $(NETBPF) $(NBSOAK) $(NBSOUND) $(BPF_OBJS) $(CHECK_FUZZ) $(CHECK_STAGE)
 	$(Q)NB_BUILD=$(BUILD) NETBPF=$(abspath $(NETBPF)) NB_FUZZ_DIR=$(abspath build/fuzz) \
 		NETBPF_RUNDIR=$(abspath $(BUILD))/run $(NBTEST) -j $(TEST_JOBS) --scripts tests/cli
 
@@ -159,6 +169,15 @@ bench: $(NBBENCH) $(NETBPF) $(BPF_OBJS)
 # SOAK_PACKETS frames (10^9) while filters, XDP programs and a devmap entry change (tests/soak).
 soak: $(NBSOAK) $(BPF_OBJS)
 	$(Q)NB_BUILD=$(BUILD) $(NBSOAK) --packets $(SOAK_PACKETS)
+
+# The soundness fuzzer's long run, always in the ASan build: only there does an access the
+# verifier should have refused end the run (tests/sound/sound_many.c). SOUND_SEED moves the
+# range, so that runs add up; SOUND_JOBS processes (one per CPU).
+SOUND_JOBS ?= $(shell nproc)
+sound:
+	$(Q)$(MAKE) --no-print-directory SANITIZE=1 build/asan/nb-sound
+	$(Q)build/asan/nb-sound --programs $(SOUND_PROGRAMS) --seed $(SOUND_SEED) \
+		--jobs $(SOUND_JOBS)
 
 ifeq ($(SANITIZE),fuzz)
 build/fuzz/%: build/fuzz/tests/fuzz/%.o $(LIB_OBJS)
@@ -222,5 +241,5 @@ clean:
 	rm -rf build
 
 -include $(LIB_OBJS:.o=.d) $(PIC_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_OBJS:.o=.d) \
-	 $(BENCH_OBJS:.o=.d) $(BUILD)/tests/soak/soak.d \
+	 $(BENCH_OBJS:.o=.d) $(BUILD)/tests/soak/soak.d $(BUILD)/tests/sound/sound_many.d \
 	 $(BPF_OBJS:.o=.d) $(FUZZ_SRCS:%.c=build/fuzz/%.d)
