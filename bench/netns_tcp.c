@@ -23,8 +23,8 @@
  * are made with `ip netns` under names of the child's pid and deleted at the end.
  * NB_BENCH_SCALE scales the 5 s of each iperf3 run; NB_BENCH_PATHS=N measures the first N paths
  * only (the kernel's is the first); NB_BENCH_ONLY=WORD the kernel's and those whose name has
- * WORD ("tap"); NB_BENCH_NOPIN leaves every path's workers unpinned (the last two rows are
- * afpacket's unpinned, as `netbpf run --no-pin` runs them).
+ * WORD ("tap"); NB_BENCH_PIN pins every path's workers to a CPU each (the last two rows are
+ * afpacket's pinned, as `netbpf run --pin` runs them).
  */
 #include <errno.h>
 #include <sched.h>
@@ -60,7 +60,7 @@ struct path {
 	const char *kind;	/* netbpf port kind; NULL: the kernel's tc */
 	const char *words;	/* the port's words after dev IFNAME */
 	unsigned int workers;
-	bool no_pin;		/* workers left to the scheduler (run --no-pin) */
+	bool pin;		/* workers on a CPU each (run --pin) */
 	double gbps[ROUNDS], rtt_avg[ROUNDS], rtt_min[ROUNDS], mpps[ROUNDS];
 	char skip[300];
 };
@@ -196,9 +196,9 @@ static struct nb_datapath *netbpf_start(const struct path *p, const char *ifa, c
 		nb_prog_put(prog);
 	}
 	dopts.log = &log;
-	/* NB_BENCH_NOPIN: every path's workers left to the scheduler */
-	if (p->no_pin || getenv("NB_BENCH_NOPIN"))
-		dopts.flags |= NB_DATAPATH_NO_PIN;
+	/* NB_BENCH_PIN: every path's workers on a CPU each */
+	if (p->pin || getenv("NB_BENCH_PIN"))
+		dopts.flags |= NB_DATAPATH_PIN;
 	if (nb_datapath_create(&dopts, &dp))
 		goto fail;
 	if (nb_datapath_start(dp)) {
@@ -448,7 +448,7 @@ static double best_min(const double *v)
 static void bench_child(void)
 {
 #define PATH(n, k, w, nw) { .name = n, .kind = k, .words = w, .workers = nw }
-#define PATH_NO_PIN(n, k, nw) { .name = n, .kind = k, .words = "", .workers = nw, .no_pin = true }
+#define PATH_PIN(n, k, nw) { .name = n, .kind = k, .words = "", .workers = nw, .pin = true }
 	struct path paths[MAX_PATHS] = {
 		PATH("kernel tc bpf_redirect", NULL, "", 0),
 		PATH("netbpf afpacket, 1 worker", "afpacket", "", 1),
@@ -459,11 +459,11 @@ static void bench_child(void)
 		PATH("netbpf afxdp drv, 2 workers", "afxdp", "mode drv", 2),
 		PATH("netbpf tap, 1 worker", "tap", "", 1),
 		PATH("netbpf tap, 2 workers", "tap", "", 2),
-		PATH_NO_PIN("netbpf afpacket, 1 worker, no pin", "afpacket", 1),
-		PATH_NO_PIN("netbpf afpacket, 2 workers, no pin", "afpacket", 2),
+		PATH_PIN("netbpf afpacket, 1 worker, pinned", "afpacket", 1),
+		PATH_PIN("netbpf afpacket, 2 workers, pinned", "afpacket", 2),
 	};
 	const unsigned int nr_paths = 11;
-#undef PATH_NO_PIN
+#undef PATH_PIN
 #undef PATH
 	/* NB_BENCH_PATHS=N: the first N paths only (the kernel's is the first) */
 	const char *only = getenv("NB_BENCH_PATHS"), *word = getenv("NB_BENCH_ONLY");

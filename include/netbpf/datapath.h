@@ -37,8 +37,17 @@ extern "C" {
 struct nb_datapath;
 
 enum nb_datapath_flags {
-	/* Leave the workers' CPU affinity alone (default: worker n runs on the nth allowed CPU). */
+	/*
+	 * The workers' CPU affinity is the scheduler's (the default; the flag is kept for callers
+	 * that name it, and wins over NB_DATAPATH_PIN).
+	 */
 	NB_DATAPATH_NO_PIN = 1U << 0,
+	/*
+	 * Worker n runs on the nth CPU the process may use: for CPUs kept for the datapath. A
+	 * worker sleeps in poll() when its queues are quiet, and a pinned one woken while its
+	 * CPU runs other work waits for that CPU, where an unpinned one is placed on an idle one.
+	 */
+	NB_DATAPATH_PIN = 1U << 1,
 };
 
 struct nb_datapath_opts {

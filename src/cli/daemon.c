@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * netbpf daemon [--name NAME] [--workers N] [--no-pin] [--bpf-stats] [--deterministic SEED]
+ * netbpf daemon [--name NAME] [--workers N] [--pin] [--bpf-stats] [--deterministic SEED]
  *               [--set VAR=VALUE]... [SCRIPT]
  *
  * Holds a datapath until SIGTERM or SIGINT: executes SCRIPT (if any), starts the workers and
@@ -41,7 +41,7 @@ struct daemon_opts {
 	unsigned int workers;
 	bool bpf_stats;
 	bool deterministic;	/* --deterministic SEED */
-	bool no_pin;		/* --no-pin: the scheduler places the workers */
+	bool pin;		/* --pin: each worker on a CPU of its own (--no-pin: the default) */
 	const char *sets[MAX_SETS];
 	int set_cnt;
 };
@@ -68,7 +68,7 @@ static double now_s(void)
 }
 
 static const char daemon_usage[] =
-	"Usage: netbpf daemon [--name NAME] [--workers N] [--no-pin] [--bpf-stats]\n"
+	"Usage: netbpf daemon [--name NAME] [--workers N] [--pin | --no-pin] [--bpf-stats]\n"
 	"                     [--deterministic SEED] [--set VAR=VALUE]... [SCRIPT]\n";
 
 static int parse_args(int argc, char **argv, struct daemon_opts *o)
@@ -93,8 +93,8 @@ static int parse_args(int argc, char **argv, struct daemon_opts *o)
 			o->workers = n;
 		} else if (!strcmp(w, "--bpf-stats")) {
 			o->bpf_stats = true;
-		} else if (!strcmp(w, "--no-pin")) {
-			o->no_pin = true;
+		} else if (!strcmp(w, "--pin") || !strcmp(w, "--no-pin")) {
+			o->pin = w[2] == 'p';
 		} else if (!strcmp(w, "--deterministic") && i + 1 < argc) {
 			if (nb_cli_deterministic(argv[++i]))
 				return NB_EXIT_USAGE;
@@ -110,8 +110,9 @@ static int parse_args(int argc, char **argv, struct daemon_opts *o)
 			o->script = w;
 		} else {
 			nb_cli_error("Error: argument \"%s\" is %s: expected SCRIPT, --name "
-				     "NAME, --workers N, --no-pin, --bpf-stats, --deterministic "
-				     "SEED or --set VAR=VALUE", w, w[0] == '-' ? "unknown" : "wrong");
+				     "NAME, --workers N, --pin, --no-pin, --bpf-stats, "
+				     "--deterministic SEED or --set VAR=VALUE", w,
+				     w[0] == '-' ? "unknown" : "wrong");
 			return nb_cli_usage(daemon_usage, false);
 		}
 	}
@@ -192,7 +193,7 @@ int cmd_daemon(int argc, char **argv)
 			goto out;
 	}
 	dopts.workers = o.workers;
-	dopts.flags = o.no_pin ? NB_DATAPATH_NO_PIN : 0;
+	dopts.flags = o.pin ? NB_DATAPATH_PIN : 0;
 	dopts.log = &log;
 	err = nb_datapath_create(&dopts, &d.dp);
 	if (!err)

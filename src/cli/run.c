@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * netbpf run [SCRIPT] [--duration S | --packets N] [--workers N] [--no-pin] [--set VAR=VALUE]...
+ * netbpf run [SCRIPT] [--duration S | --packets N] [--workers N] [--pin] [--set VAR=VALUE]...
  *            [--maps] [--pool-packets N] [--deterministic SEED]
  *
  * Executes a script of link/tc/ip lines (src/ctl), then runs the datapath (netbpf/datapath.h:
@@ -82,7 +82,7 @@ struct run_opts {
 	int set_cnt;
 	bool print_maps;	/* --maps */
 	bool deterministic;	/* --deterministic SEED */
-	bool no_pin;		/* --no-pin: the scheduler places the workers */
+	bool pin;		/* --pin: each worker on a CPU of its own (--no-pin: the default) */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -103,7 +103,7 @@ static double now_s(void)
 
 static const char run_usage[] =
 	"Usage: netbpf run [SCRIPT | -] [--duration S | --packets N] [--workers N]\n"
-	"                  [--no-pin] [--set VAR=VALUE]... [--maps] [--pool-packets N]\n"
+	"                  [--pin | --no-pin] [--set VAR=VALUE]... [--maps] [--pool-packets N]\n"
 	"                  [--deterministic SEED]\n"
 	"       netbpf -batch SCRIPT       the script's lines only, no datapath run\n";
 
@@ -158,8 +158,8 @@ static bool parse_run_args(int argc, char **argv, struct run_opts *o)
 					     "count", argv[i]);
 				return false;
 			}
-		} else if (!strcmp(w, "--no-pin")) {
-			o->no_pin = true;
+		} else if (!strcmp(w, "--pin") || !strcmp(w, "--no-pin")) {
+			o->pin = w[2] == 'p';
 		} else if (!strcmp(w, "--deterministic") && i + 1 < argc) {
 			if (nb_cli_deterministic(argv[++i]))
 				return false;
@@ -168,8 +168,8 @@ static bool parse_run_args(int argc, char **argv, struct run_opts *o)
 			o->script = w;
 		} else {
 			nb_cli_error("Error: argument \"%s\" is %s: expected SCRIPT, --duration S, "
-				     "--packets N, --workers N, --no-pin, --set VAR=VALUE, --maps, "
-				     "--pool-packets N or --deterministic SEED", w,
+				     "--packets N, --workers N, --pin, --no-pin, --set VAR=VALUE, "
+				     "--maps, --pool-packets N or --deterministic SEED", w,
 				     w[0] == '-' ? "unknown" : "wrong");
 			nb_cli_usage(run_usage, false);
 			return false;
@@ -385,7 +385,7 @@ static int run_datapath(const struct run_opts *o, const char *shows, bool *ok)
 {
 	struct nb_datapath_opts dopts = { .sz = sizeof(dopts), .workers = o->workers,
 					  .packets = o->packets,
-					  .flags = o->no_pin ? NB_DATAPATH_NO_PIN : 0 };
+					  .flags = o->pin ? NB_DATAPATH_PIN : 0 };
 	bool tty = isatty(STDOUT_FILENO) && !nb_cli.json;
 	double start = now_s(), last_live = start;
 	u64 vstart = nb_ktime_get_ns();	/* the virtual clock, in the deterministic mode */

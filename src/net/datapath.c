@@ -476,7 +476,8 @@ static int start_worker(struct nb_datapath *dp, struct dp_worker *w)
 	err = pthread_attr_init(&attr);
 	if (err)
 		return -err;
-	w->cpu = dp->flags & NB_DATAPATH_NO_PIN ? -1 : nth_allowed_cpu(w->index);
+	w->cpu = (dp->flags & (NB_DATAPATH_PIN | NB_DATAPATH_NO_PIN)) == NB_DATAPATH_PIN ?
+		 nth_allowed_cpu(w->index) : -1;
 	if (w->cpu >= 0) {
 		CPU_ZERO(&set);
 		CPU_SET(w->cpu, &set);

@@ -44,18 +44,22 @@ for i in (1, 2, 3):
     assert dev["gen%d" % i]["rx_packets"] == 500, dev
     assert dev["sink%d" % i]["tx_packets"] == 500, dev
 ' || fail "seed-tc.tc: $out"
-# workers pinned to a CPU each (the default), or left to the scheduler with --no-pin
+# workers left to the scheduler (the default, --no-pin), or pinned to a CPU each with --pin
 echo "$out" | json '
-assert [w["cpu"] for w in d["workers"]] == sorted(set(w["cpu"] for w in d["workers"])), d
-assert len(d["workers"]) == 2 and all(w["cpu"] >= 0 for w in d["workers"]), d["workers"]
-' || fail "pinned workers: $out"
-out=$($NETBPF -j run "$SRC/examples/seed-tc.tc" --set COUNT=500 --workers 2 --no-pin) ||
-	fail "--no-pin exited $?: $out"
+assert [w["cpu"] for w in d["workers"]] == [-1, -1], d["workers"]
+' || fail "unpinned workers: $out"
+out=$($NETBPF -j run "$SRC/examples/seed-tc.tc" --set COUNT=500 --workers 2 --pin) ||
+	fail "--pin exited $?: $out"
 echo "$out" | json '
 dev = {x["name"]: x for x in d["devices"]}
 assert all(dev["sink%d" % i]["tx_packets"] == 500 for i in (1, 2, 3)), dev
-assert [w["cpu"] for w in d["workers"]] == [-1, -1], d["workers"]
-' || fail "--no-pin: $out"
+assert [w["cpu"] for w in d["workers"]] == sorted(set(w["cpu"] for w in d["workers"])), d
+assert len(d["workers"]) == 2 and all(w["cpu"] >= 0 for w in d["workers"]), d["workers"]
+' || fail "--pin: $out"
+out=$($NETBPF -j run "$SRC/examples/seed-tc.tc" --set COUNT=500 --workers 2 --pin --no-pin) ||
+	fail "--pin --no-pin exited $?: $out"
+echo "$out" | json 'assert [w["cpu"] for w in d["workers"]] == [-1, -1], d["workers"]' ||
+	fail "--no-pin after --pin: $out"
 
 # A generator of two queues, its 64 flows dealt by RSS: each of two workers polls one, and
 # together they make exactly the count (the queues share it: which makes how many depends on

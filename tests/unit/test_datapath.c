@@ -146,7 +146,7 @@ NB_TEST(datapath_budget_exact_and_drained)
 	NB_ASSERT(nb_datapath_idle(dp));
 	NB_ASSERT_EQ(nb_datapath_worker_info(dp, 0, &wi), 0);
 	NB_ASSERT(wi.rounds > 0 && wi.nr_queues == 1);
-	NB_ASSERT_EQ(wi.cpu, 0);	/* pinned to the first CPU it may use */
+	NB_ASSERT_EQ(wi.cpu, -1);	/* left to the scheduler: the default */
 	NB_ASSERT_EQ(nb_datapath_worker_info(dp, 2, &wi), -ENOENT);
 	nb_datapath_stop(dp);
 	NB_ASSERT(!nb_datapath_running(dp));
