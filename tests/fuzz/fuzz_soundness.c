@@ -99,29 +99,21 @@ static void __attribute__((destructor)) report(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum bpf_prog_type types[] = {
-		BPF_PROG_TYPE_XDP, BPF_PROG_TYPE_XDP, BPF_PROG_TYPE_XDP, BPF_PROG_TYPE_SCHED_CLS,
-		BPF_PROG_TYPE_SCHED_CLS, BPF_PROG_TYPE_SCHED_CLS, BPF_PROG_TYPE_SCHED_CLS,
-		BPF_PROG_TYPE_SOCKET_FILTER,
-	};
 	struct bpf_insn *insns = p_insns;
 	struct sg_opts o = { .max_insns = MAX_INSNS };
 	struct sr_result res;
+	struct sr_input in;
 	struct sg_prog p;
-	size_t env_len;
 
-	if (size < 2)
+	if (!sr_input_split(data, size, &in))
 		return 0;
-	o.prog_type = types[data[0] % ARRAY_SIZE(types)];
+	o.prog_type = in.type;
 	o.maps = sr_maps(&o.map_cnt);
-	env_len = (size_t)data[1] * 2;
-	if (env_len > size - 2)
-		env_len = size - 2;
-	p = sg_gen(data + 2, size - 2 - env_len, &o, insns);
+	p = sg_gen(in.choices, in.choices_len, &o, insns);
 	if (!p.cnt)
 		return 0;
 	sr_run(o.prog_type, insns, p.cnt, &(struct sr_opts){ .compare = !p.leaks_addresses },
-	       data + size - env_len, env_len, &res);
+	       in.env, in.env_len, &res);
 	generated++;
 	probing += p.probes > 0;
 	if (res.verdict != SR_REJECTED) {

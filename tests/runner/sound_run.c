@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef __SANITIZE_ADDRESS__
@@ -382,7 +383,7 @@ static bool wrap_helpers(struct nb_prog *prog)
 struct outcome {
 	u64 r0;
 	u32 pkt_off, pkt_len, meta_len;
-	u8 pkt[NB_PKT_BUF_SIZE];
+	u8 pkt[256 + NB_PKT_MAX_FRAME];	/* metadata, then every byte, fragments too */
 	u32 fields[8];
 	u8 maps[4096];
 	u32 maps_len;
@@ -440,7 +441,10 @@ static void outcome_take(struct outcome *o, const struct sr_pkt *p, u64 r0)
 		o->pkt_off = (u32)(pkt->data - pkt->head);
 		o->pkt_len = pkt->len;
 		o->meta_len = pkt->meta_len;
-		memcpy(o->pkt, pkt->data - pkt->meta_len, o->meta_len + o->pkt_len);
+		/* a program that grew the packet past its buffer left the rest in fragments */
+		memcpy(o->pkt, pkt->data - pkt->meta_len, o->meta_len);
+		if (nb_pkt_copy_bits(pkt, 0, o->pkt + o->meta_len, o->pkt_len))
+			abort();	/* pkt->len bytes from 0 are always there */
 		o->fields[0] = pkt->mark;
 		o->fields[1] = pkt->priority;
 		o->fields[2] = pkt->tc_index;
@@ -534,6 +538,26 @@ static int load(enum bpf_prog_type type, const struct bpf_insn *insns, u32 cnt, 
 	memcpy(table, maps, sizeof(table));
 	table[SR_PROG_ARRAY_MAP] = prog_arrays[type_index(type)][!interp];
 	return nb_prog_load(type, insns, cnt, &opts, progp);
+}
+
+bool sr_input_split(const u8 *data, size_t size, struct sr_input *in)
+{
+	static const enum bpf_prog_type types[] = {
+		BPF_PROG_TYPE_XDP, BPF_PROG_TYPE_XDP, BPF_PROG_TYPE_XDP, BPF_PROG_TYPE_SCHED_CLS,
+		BPF_PROG_TYPE_SCHED_CLS, BPF_PROG_TYPE_SCHED_CLS, BPF_PROG_TYPE_SCHED_CLS,
+		BPF_PROG_TYPE_SOCKET_FILTER,
+	};
+
+	if (size < 2)
+		return false;
+	in->type = types[data[0] % ARRAY_SIZE(types)];
+	in->env_len = (size_t)data[1] * 2;
+	if (in->env_len > size - 2)
+		in->env_len = size - 2;
+	in->choices = data + 2;
+	in->choices_len = size - 2 - in->env_len;
+	in->env = data + size - in->env_len;
+	return true;
 }
 
 /* The last line of the verifier's log: its reason. */

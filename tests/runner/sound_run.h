@@ -59,6 +59,20 @@ struct sr_opts {
 void sr_run(enum bpf_prog_type type, const struct bpf_insn *insns, u32 cnt,
 	    const struct sr_opts *opts, const u8 *env, size_t env_len, struct sr_result *res);
 
+/*
+ * The fuzz target's input (tests/fuzz/fuzz_soundness.c), split: byte 0 picks the program type
+ * (XDP and tc three times as often as a socket filter), byte 1 how many of the last bytes are
+ * the environment (times 2), the bytes between are the generator's choices. False when the
+ * input is too short to say.
+ */
+struct sr_input {
+	enum bpf_prog_type type;
+	const u8 *choices, *env;
+	size_t choices_len, env_len;
+};
+
+bool sr_input_split(const u8 *data, size_t size, struct sr_input *in);
+
 /* Release the maps and the device (before a leak check). */
 void sr_cleanup(void);
 

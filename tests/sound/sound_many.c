@@ -75,31 +75,26 @@ static void seed_input(u64 seed, u8 *data)
 
 static void run_one(u64 seed, bool abort_here, struct job_tally *t)
 {
-	/* XDP and tc three times as often as socket filters, as the fuzz target weighs them */
-	static const enum bpf_prog_type types[] = {
-		BPF_PROG_TYPE_XDP, BPF_PROG_TYPE_XDP, BPF_PROG_TYPE_XDP, BPF_PROG_TYPE_SCHED_CLS,
-		BPF_PROG_TYPE_SCHED_CLS, BPF_PROG_TYPE_SCHED_CLS, BPF_PROG_TYPE_SCHED_CLS,
-		BPF_PROG_TYPE_SOCKET_FILTER,
-	};
 	static struct bpf_insn insns[MAX_INSNS];
 	struct sg_opts o = { .max_insns = MAX_INSNS };
 	u8 data[INPUT_LEN];
 	struct sr_result res;
+	struct sr_input in;
 	struct sg_prog p;
-	size_t env_len;
 
 	seed_input(seed, data);
-	o.prog_type = types[data[0] % (sizeof(types) / sizeof(types[0]))];
+	data[1] %= 64;	/* at most 126 bytes of environment: the rest are choices */
+	sr_input_split(data, INPUT_LEN, &in);
+	o.prog_type = in.type;
 	o.maps = sr_maps(&o.map_cnt);
-	env_len = (size_t)(data[1] % 64) * 2;
-	p = sg_gen(data + 2, INPUT_LEN - 2 - env_len, &o, insns);
+	p = sg_gen(in.choices, in.choices_len, &o, insns);
 	t->done++;
 	if (abort_here)
 		abort();
 	if (!p.cnt)
 		return;
 	sr_run(o.prog_type, insns, p.cnt, &(struct sr_opts){ .compare = !p.leaks_addresses },
-	       data + INPUT_LEN - env_len, env_len, &res);
+	       in.env, in.env_len, &res);
 	t->probing += p.probes > 0;
 	if (res.verdict == SR_REJECTED)
 		return;
