@@ -13,11 +13,12 @@
  * a new process from the next seed; engines that disagree are counted as mismatches. Either is
  * a verifier or JIT bug: the exit status is 1 when any was found.
  *
- *   nb-sound [--programs N] [--seed S] [--jobs J]
+ *   nb-sound [--programs N] [--seed S] [--jobs J] [--dump]
  *
  * Program i is generated from seed S + i, so a finding is reproduced by
  * `nb-sound --seed S+i --programs 1`. --abort-at I makes the process running program I abort
- * instead, to show that an escape is caught and counted (tests/cli/sound.sh).
+ * instead, to show that an escape is caught and counted (tests/cli/sound.sh). --dump lists every
+ * program with its verdict; a mismatch's program is always listed.
  */
 #include <errno.h>
 #include <signal.h>
@@ -31,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bpf/disasm.h"
 #include "sound_gen.h"
 #include "sound_run.h"
 
@@ -47,7 +49,20 @@ struct job_tally {
 struct run_args {
 	u64 programs, seed, abort_at;
 	u32 jobs;
+	bool dump;
 };
+
+static void dump_prog(const struct bpf_insn *insns, u32 cnt)
+{
+	char line[256];
+
+	for (u32 i = 0; i < cnt;) {
+		int n = nb_disasm_insn(&insns[i], cnt - i, line, sizeof(line));
+
+		fprintf(stderr, "%4u: %s\n", i, line);
+		i += n;
+	}
+}
 
 static u64 splitmix64(u64 *state)
 {
@@ -73,7 +88,7 @@ static void seed_input(u64 seed, u8 *data)
 	}
 }
 
-static void run_one(u64 seed, bool abort_here, struct job_tally *t)
+static void run_one(u64 seed, bool abort_here, bool dump, struct job_tally *t)
 {
 	static struct bpf_insn insns[MAX_INSNS];
 	struct sg_opts o = { .max_insns = MAX_INSNS };
@@ -96,6 +111,12 @@ static void run_one(u64 seed, bool abort_here, struct job_tally *t)
 	sr_run(o.prog_type, insns, p.cnt, &(struct sr_opts){ .compare = !p.leaks_addresses },
 	       in.env, in.env_len, &res);
 	t->probing += p.probes > 0;
+	if (dump || res.verdict == SR_MISMATCH) {
+		dump_prog(insns, p.cnt);
+		fprintf(stderr, "seed %llu, type %d, %u probes: %s %s\n", (unsigned long long)seed,
+			in.type, p.probes, res.verdict == SR_REJECTED ? "rejected:" : "accepted",
+			res.verdict == SR_REJECTED ? res.why : "");
+	}
 	if (res.verdict == SR_REJECTED)
 		return;
 	t->accepted++;
@@ -112,7 +133,7 @@ static void job_main(const struct run_args *a, u64 first, struct job_tally *t)
 {
 	for (u64 i = first; i < a->programs; i += a->jobs) {
 		t->next = i;
-		run_one(a->seed + i, i == a->abort_at, t);
+		run_one(a->seed + i, i == a->abort_at, a->dump, t);
 	}
 	t->next = a->programs;
 	sr_cleanup();
@@ -153,7 +174,7 @@ static double now(void)
 static int usage(const char *word)
 {
 	fprintf(stderr, "nb-sound: %s\n"
-		"usage: nb-sound [--programs N] [--seed S] [--jobs J] [--abort-at I]\n", word);
+		"usage: nb-sound [--programs N] [--seed S] [--jobs J] [--abort-at I] [--dump]\n", word);
 	return 2;
 }
 
@@ -176,6 +197,10 @@ int main(int argc, char **argv)
 	u32 running;
 
 	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--dump")) {
+			a.dump = true;
+			continue;
+		}
 		u64 *dst = !strcmp(argv[i], "--programs") ? &a.programs :
 			   !strcmp(argv[i], "--seed") ? &a.seed :
 			   !strcmp(argv[i], "--abort-at") ? &a.abort_at :
