@@ -34,6 +34,13 @@ enum nb_arg_type {
 	NB_ARG_PTR_TO_STACK_OR_NULL,	/* callback context */
 	NB_ARG_PTR_TO_ALLOC_MEM,	/* memory from ringbuf reserve, released by the call */
 	NB_ARG_CONST_STR,		/* read-only NUL-terminated string in a map value */
+	NB_ARG_PTR_TO_SOCK_COMMON,	/* a socket of any view (ARG_PTR_TO_SOCK_COMMON) */
+	/* the same, as the BTF-typed helpers take it (ARG_PTR_TO_BTF_ID_SOCK_COMMON) */
+	NB_ARG_PTR_TO_BTF_ID_SOCK_COMMON,
+	NB_ARG_PTR_TO_BTF_ID_SOCK_COMMON_OR_NULL,
+	/* an acquired socket, whose reference the call releases (bpf_sk_release) */
+	NB_ARG_PTR_TO_SOCK_COMMON_RELEASE,
+	NB_ARG_PTR_TO_MAP_VALUE_OR_NULL, /* value_size readable bytes, or NULL */
 };
 
 enum nb_ret_type {
@@ -41,6 +48,9 @@ enum nb_ret_type {
 	NB_RET_VOID,
 	NB_RET_PTR_TO_MAP_VALUE_OR_NULL,
 	NB_RET_PTR_TO_ALLOC_MEM_OR_NULL, /* size from the NB_ARG_CONST_ALLOC_SIZE_OR_ZERO argument */
+	NB_RET_PTR_TO_SOCKET_OR_NULL,
+	NB_RET_PTR_TO_SOCK_COMMON_OR_NULL,
+	NB_RET_PTR_TO_TCP_SOCK_OR_NULL,
 };
 
 struct nb_func_proto {

@@ -27,6 +27,7 @@ enum nb_ctx_reg_type {
 	NB_CTX_PKT,		/* packet data start */
 	NB_CTX_PKT_META,	/* packet metadata start */
 	NB_CTX_PKT_END,		/* packet data end */
+	NB_CTX_SOCK_COMMON_OR_NULL,	/* the packet's socket (__sk_buff->sk), NULL without one */
 };
 
 struct nb_ctx_access_info {

@@ -76,6 +76,11 @@ static const struct skb_field skb_fields[] = {
 	PKT_FIELD(gso_size, gso_size),
 	PKT_FIELD(tstamp_type, tstamp_type),
 	PKT_FIELD(hwtstamp, hwtstamp),
+	/*
+	 * The packet's socket: netbpf has none, so skb->sk is NULL for every packet, and a
+	 * program that null-checks it (the verifier makes it) never follows it.
+	 */
+	ZERO_FIELD(sk),
 };
 
 static const struct skb_field *skb_field_at(int off)
@@ -92,8 +97,9 @@ static const struct skb_field *skb_field_at(int off)
 /*
  * The rules every skb type shares (bpf_skb_is_valid_access). Reads of u32 fields may be narrow
  * (1, 2 or 4 bytes, aligned); writes are whole fields; cb[] takes any aligned size within it.
- * Fields that need a socket (sk, family, addresses, ports) or flow dissection are refused:
- * there are no sockets here.
+ * The socket's fields through __sk_buff (family, addresses, ports) are refused, as the kernel
+ * refuses them to tc and socket filters; sk itself is a pointer to the packet's socket, NULL
+ * here (netbpf has no sockets), read whole. Flow dissection fields are refused.
  */
 static bool skb_is_valid_access(int off, int size, enum nb_access_type type,
 				struct nb_ctx_access_info *info)
@@ -115,12 +121,17 @@ static bool skb_is_valid_access(int off, int size, enum nb_access_type type,
 		return size == sizeof(__u32);
 	case SKB_RANGE_TILL(family, local_port):
 	case SKB_RANGE(flow_keys):
-	case SKB_RANGE(sk):
 	case SKB_OFF(tstamp_type):
 	case SKB_END(tstamp_type) ... SKB_OFF(hwtstamp) - 1:
 		return false;
 	case SKB_RANGE(hwtstamp):
 		return type == NB_READ && size == sizeof(__u64);
+	case SKB_RANGE(sk):
+		if (type == NB_WRITE || off != SKB_OFF(sk) || size != sizeof(__u64))
+			return false;
+		info->reg_type = NB_CTX_SOCK_COMMON_OR_NULL;
+		info->ctx_field_size = sizeof(__u64);
+		return true;
 	case SKB_RANGE(tstamp):
 		info->ctx_field_size = sizeof(__u64);
 		return size == sizeof(__u64);

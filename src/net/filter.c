@@ -479,6 +479,8 @@ const struct nb_func_proto *nb_tc_func_proto(enum bpf_func_id id, const struct n
 		return proto;
 	if ((proto = nb_skb_sock_func_proto(id, true)))
 		return proto;
+	if ((proto = nb_sk_func_proto(id, true)))
+		return proto;
 	if ((proto = nb_tc_cgroup_func_proto(id)))
 		return proto;
 	return nb_tc_mangle_func_proto(id);
@@ -505,5 +507,6 @@ const struct nb_func_proto *nb_xdp_func_proto(enum bpf_func_id id, const struct 
 	default:
 		break;
 	}
-	return nb_xdp_fib_func_proto(id) ?: nb_xdp_own_func_proto(id, prog);
+	return nb_xdp_fib_func_proto(id) ?: nb_sk_func_proto(id, false) ?:
+	       nb_xdp_own_func_proto(id, prog);
 }

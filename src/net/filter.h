@@ -28,6 +28,11 @@ const struct nb_func_proto *nb_tc_cgroup_func_proto(enum bpf_func_id id);
  * socket filters.
  */
 const struct nb_func_proto *nb_skb_sock_func_proto(enum bpf_func_id id, bool tc);
+/*
+ * The socket lookups and the helpers on the socket found (filter_sk.c): tc (tc true)
+ * and XDP.
+ */
+const struct nb_func_proto *nb_sk_func_proto(enum bpf_func_id id, bool tc);
 /* The tunnel metadata helpers of filter_tunnel.c: bpf_skb_{get,set}_tunnel_{key,opt}. */
 const struct nb_func_proto *nb_tc_tunnel_func_proto(enum bpf_func_id id);
 /* The routing helpers of filter_fib.c: bpf_fib_lookup, bpf_check_mtu, bpf_redirect_neigh. */

@@ -31,6 +31,7 @@ enum vc_map {
 	VM_CPUMAP,		/* cpumap, key 4, value 4 */
 	VM_XSKMAP,		/* xskmap, key 4, value 4 */
 	VM_QUEUE,		/* queue, value 8 */
+	VM_SOCKMAP,		/* sockmap, key 4, value 8 (socket cookies) */
 	VM__COUNT,
 };
 

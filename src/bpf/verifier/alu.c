@@ -590,6 +590,9 @@ static int adjust_ptr_min_max_vals(struct nb_verifier_env *env, struct bpf_insn 
 			break;
 		/* fall through */
 	case PTR_TO_PACKET_END:
+	case PTR_TO_SOCKET:
+	case PTR_TO_SOCK_COMMON:
+	case PTR_TO_TCP_SOCK:
 		verbose(env, "R%d pointer arithmetic on %s prohibited\n", dst,
 			reg_type_str(ptr.type));
 		return -EACCES;

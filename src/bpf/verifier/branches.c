@@ -197,7 +197,8 @@ static bool reg_not_null(const struct nb_reg_state *reg)
 	if (reg->type & PTR_MAYBE_NULL)
 		return false;
 	return t == PTR_TO_MAP_VALUE || t == PTR_TO_MAP_KEY || t == CONST_PTR_TO_MAP ||
-	       t == PTR_TO_MEM;
+	       t == PTR_TO_MEM || t == PTR_TO_SOCKET || t == PTR_TO_SOCK_COMMON ||
+	       t == PTR_TO_TCP_SOCK;
 }
 
 /* A packet pointer compared with pkt_end after an earlier comparison placed it (mark_pkt_end). */
@@ -492,10 +493,15 @@ static void sync_linked_regs(struct nb_verifier_state *vstate, const struct nb_r
 static void mark_ptr_not_null_reg(struct nb_reg_state *reg)
 {
 	reg->type &= ~PTR_MAYBE_NULL;
-	/* A map-in-map lookup yields the inner map. */
-	if (reg->type == PTR_TO_MAP_VALUE && reg->map_ptr->inner_map_meta) {
+	if (reg->type != PTR_TO_MAP_VALUE)
+		return;
+	/* A map-in-map lookup yields the inner map, a socket map's the socket. */
+	if (reg->map_ptr->inner_map_meta) {
 		reg->type = CONST_PTR_TO_MAP;
 		reg->map_ptr = reg->map_ptr->inner_map_meta;
+	} else if (reg->map_ptr->map_type == BPF_MAP_TYPE_SOCKMAP ||
+		   reg->map_ptr->map_type == BPF_MAP_TYPE_SOCKHASH) {
+		reg->type = PTR_TO_SOCKET;
 	}
 }
 

@@ -18,6 +18,9 @@ struct call_meta {
 	int func_id;
 	u32 mem_size;		/* NB_ARG_CONST_ALLOC_SIZE_OR_ZERO */
 	u32 release_ref;	/* NB_ARG_PTR_TO_ALLOC_MEM */
+	/* The reference an argument holds: released, or passed on by a pointer cast. */
+	u32 ref_obj_id;
+	int release_regno;	/* NB_ARG_PTR_TO_SOCK_COMMON_RELEASE */
 	int subprogno;		/* NB_ARG_PTR_TO_FUNC */
 	int callback_ctx_regno;
 	bool raw_mode;		/* the memory argument is written by the helper */
@@ -255,9 +258,43 @@ static int check_func_arg(struct nb_verifier_env *env, u32 arg, const struct nb_
 	err = check_reg_arg_read(env, regno);
 	if (err)
 		return err;
+	/* At most one argument holds a reference: the one a release or a cast acts on. */
+	if (reg->ref_obj_id) {
+		if (meta->ref_obj_id) {
+			verbose(env, "verifier internal error: more than one arg with ref_obj_id "
+				"R%d %u %u\n", regno, reg->ref_obj_id, meta->ref_obj_id);
+			return -EFAULT;
+		}
+		meta->ref_obj_id = reg->ref_obj_id;
+	}
+	/* A socket map's values are sockets: updates from a program pass one. */
+	if (type == NB_ARG_PTR_TO_MAP_VALUE && meta->map_ptr &&
+	    (meta->map_ptr->map_type == BPF_MAP_TYPE_SOCKMAP ||
+	     meta->map_ptr->map_type == BPF_MAP_TYPE_SOCKHASH))
+		type = NB_ARG_PTR_TO_BTF_ID_SOCK_COMMON;
 
 	switch (type) {
 	case NB_ARG_ANYTHING:
+		return 0;
+	case NB_ARG_PTR_TO_BTF_ID_SOCK_COMMON_OR_NULL:
+		if (register_is_null(reg))
+			return mark_chain_precision(env, regno);
+		type = NB_ARG_PTR_TO_BTF_ID_SOCK_COMMON;
+		/* fall through */
+	case NB_ARG_PTR_TO_SOCK_COMMON:
+	case NB_ARG_PTR_TO_BTF_ID_SOCK_COMMON:
+		return check_sock_arg(env, regno, type);
+	case NB_ARG_PTR_TO_SOCK_COMMON_RELEASE:
+		err = check_sock_arg(env, regno, NB_ARG_PTR_TO_BTF_ID_SOCK_COMMON);
+		if (err)
+			return err;
+		/* skb->sk and the other borrowed sockets are not the program's to release. */
+		if (!reg->ref_obj_id) {
+			verbose(env, "R%d must be referenced when passed to release function\n",
+				regno);
+			return -EINVAL;
+		}
+		meta->release_regno = regno;
 		return 0;
 	case NB_ARG_CONST_MAP_PTR:
 		if (reg->type != CONST_PTR_TO_MAP) {
@@ -267,6 +304,11 @@ static int check_func_arg(struct nb_verifier_env *env, u32 arg, const struct nb_
 		}
 		meta->map_ptr = reg->map_ptr;
 		return 0;
+	case NB_ARG_PTR_TO_MAP_VALUE_OR_NULL:
+		if (register_is_null(reg))
+			return mark_chain_precision(env, regno);
+		type = NB_ARG_PTR_TO_MAP_VALUE;
+		/* fall through */
 	case NB_ARG_PTR_TO_MAP_KEY:
 	case NB_ARG_PTR_TO_MAP_VALUE:
 	case NB_ARG_PTR_TO_UNINIT_MAP_VALUE: {
@@ -560,6 +602,14 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 		if (err)
 			return err;
 	}
+	if (meta.release_regno) {
+		err = release_reference(env, meta.ref_obj_id);
+		if (err) {
+			verbose(env, "func %s#%d reference has not been acquired before\n",
+				func_name(func_id), func_id);
+			return err;
+		}
+	}
 	if (func_id == BPF_FUNC_snprintf) {
 		err = check_bpf_snprintf_call(env);
 		if (err)
@@ -612,21 +662,36 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 		regs[BPF_REG_0].map_ptr = meta.map_ptr;
 		regs[BPF_REG_0].id = ++env->id_gen;
 		break;
-	case NB_RET_PTR_TO_ALLOC_MEM_OR_NULL: {
-		int id = acquire_reference(env, *insn_idx);
-
-		if (id < 0)
-			return id;
+	case NB_RET_PTR_TO_ALLOC_MEM_OR_NULL:
 		mark_pointer(&regs[BPF_REG_0], PTR_TO_MEM | MEM_RINGBUF | PTR_MAYBE_NULL);
 		regs[BPF_REG_0].mem_size = meta.mem_size;
-		regs[BPF_REG_0].id = id;
-		regs[BPF_REG_0].ref_obj_id = id;
 		break;
-	}
+	case NB_RET_PTR_TO_SOCKET_OR_NULL:
+		mark_pointer(&regs[BPF_REG_0], PTR_TO_SOCKET | PTR_MAYBE_NULL);
+		break;
+	case NB_RET_PTR_TO_SOCK_COMMON_OR_NULL:
+		mark_pointer(&regs[BPF_REG_0], PTR_TO_SOCK_COMMON | PTR_MAYBE_NULL);
+		break;
+	case NB_RET_PTR_TO_TCP_SOCK_OR_NULL:
+		mark_pointer(&regs[BPF_REG_0], PTR_TO_TCP_SOCK | PTR_MAYBE_NULL);
+		break;
 	default:
 		verbose(env, "unknown return type %d of func %s#%d\n", fn->ret_type,
 			func_name(func_id), func_id);
 		return -EINVAL;
+	}
+	if ((regs[BPF_REG_0].type & PTR_MAYBE_NULL) && !regs[BPF_REG_0].id)
+		regs[BPF_REG_0].id = ++env->id_gen;
+	if (is_ptr_cast_function(func_id)) {
+		/* Released with the socket it views. */
+		regs[BPF_REG_0].ref_obj_id = meta.ref_obj_id;
+	} else if (is_acquire_function(func_id, meta.map_ptr)) {
+		int id = acquire_reference(env, *insn_idx);
+
+		if (id < 0)
+			return id;
+		regs[BPF_REG_0].id = id;
+		regs[BPF_REG_0].ref_obj_id = id;
 	}
 	/*
 	 * A tail call from a subprogram returns to its caller when the target exits, after the

@@ -38,6 +38,9 @@ const char *reg_type_str(u32 type)
 		[PTR_TO_PACKET_END] = "pkt_end",
 		[PTR_TO_MEM] = "mem",
 		[PTR_TO_FUNC] = "func",
+		[PTR_TO_SOCKET] = "sock",
+		[PTR_TO_SOCK_COMMON] = "sock_common",
+		[PTR_TO_TCP_SOCK] = "tcp_sock",
 	};
 	/* Composed names live in a small ring: a log line may hold a few of them. */
 	static __thread char ring[4][48];

@@ -225,7 +225,8 @@ static int check_ctx_access(struct nb_verifier_env *env, u32 insn_idx, u32 regno
 	if (t == NB_READ && value_regno >= 0) {
 		struct nb_reg_state *dst = &cur_regs(env)[value_regno];
 
-		if (info.reg_type != NB_CTX_SCALAR && env->ops->pkt_access == NB_PKT_ACCESS_NONE) {
+		if (info.reg_type != NB_CTX_SCALAR && info.reg_type != NB_CTX_SOCK_COMMON_OR_NULL &&
+		    env->ops->pkt_access == NB_PKT_ACCESS_NONE) {
 			verbose(env, "invalid bpf_context access off=%d size=%d\n", off, size);
 			return -EACCES;
 		}
@@ -239,6 +240,11 @@ static int check_ctx_access(struct nb_verifier_env *env, u32 insn_idx, u32 regno
 		case NB_CTX_PKT_END:
 			mark_pointer(dst, PTR_TO_PACKET_END);
 			break;
+		case NB_CTX_SOCK_COMMON_OR_NULL:
+			/* Each read is a pointer of its own, null-checked by its id. */
+			mark_pointer(dst, PTR_TO_SOCK_COMMON | PTR_MAYBE_NULL);
+			dst->id = ++env->id_gen;
+			break;
 		default:
 			mark_reg_unknown(dst);
 			break;
@@ -247,12 +253,29 @@ static int check_ctx_access(struct nb_verifier_env *env, u32 insn_idx, u32 regno
 	return 0;
 }
 
+/*
+ * Pointers whose loads the fixup rewrites, or would in the kernel (the context, sockets): an
+ * instruction must see the same one on every path (the kernel's reg_type_mismatch_ok).
+ */
+static bool reg_type_mismatch_ok(u32 type)
+{
+	switch (base_type(type)) {
+	case PTR_TO_CTX:
+	case PTR_TO_SOCKET:
+	case PTR_TO_SOCK_COMMON:
+	case PTR_TO_TCP_SOCK:
+		return false;
+	default:
+		return true;
+	}
+}
+
 int mark_ptr_type(struct nb_verifier_env *env, u32 insn_idx, u32 type)
 {
 	struct nb_insn_aux *aux = &env->aux[insn_idx];
-	bool is_ctx = base_type(type) == PTR_TO_CTX;
 
-	if (aux->ptr_type && (base_type(aux->ptr_type) == PTR_TO_CTX) != is_ctx) {
+	if (aux->ptr_type && aux->ptr_type != base_type(type) &&
+	    (!reg_type_mismatch_ok(aux->ptr_type) || !reg_type_mismatch_ok(type))) {
 		verbose(env, "same insn cannot be used with different pointers\n");
 		return -EINVAL;
 	}
@@ -362,6 +385,15 @@ int check_mem_access(struct nb_verifier_env *env, u32 insn_idx, u32 regno, int o
 		err = check_ctx_access(env, insn_idx, regno, off, size, t, value_regno, is_ldsx);
 		if (err)
 			return err;
+		break;
+	case PTR_TO_SOCKET:
+	case PTR_TO_SOCK_COMMON:
+	case PTR_TO_TCP_SOCK:
+		err = check_sock_access(env, regno, off + reg->off, size, t);
+		if (err)
+			return err;
+		if (value_regno >= 0)
+			mark_reg_unknown(&regs[value_regno]);
 		break;
 	case PTR_TO_STACK:
 		err = check_ptr_alignment(env, reg, off, size);

@@ -110,8 +110,10 @@ static int check_main_exit(struct nb_verifier_env *env)
 	if (err)
 		return err;
 	if (st->acquired_refs) {
-		verbose(env, "Unreleased reference id=%u alloc_insn=%u\n", st->refs[0].id,
-			st->refs[0].insn_idx);
+		for (u32 i = 0; i < st->acquired_refs; i++)
+			verbose(env, "Unreleased reference id=%u alloc_insn=%u\n", st->refs[i].id,
+				st->refs[i].insn_idx);
+		verbose(env, "BPF_EXIT instruction in main prog would lead to reference leak\n");
 		return -EINVAL;
 	}
 	if (st->frame[0]->subprogno) {

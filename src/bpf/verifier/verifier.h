@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <limits.h>
 
+#include "bpf/helper_proto.h"
 #include "bpf/prog.h"
 #include "bpf/prog_type.h"
 #include "bpf/map.h"
@@ -38,6 +39,14 @@ enum nb_reg_type {
 	PTR_TO_PACKET_END,
 	PTR_TO_MEM,
 	PTR_TO_FUNC,
+	/*
+	 * Sockets, as the uapi views of them (struct bpf_sock, the sock_common part of it,
+	 * struct bpf_tcp_sock). netbpf has no sockets: no such pointer is ever non-NULL when a
+	 * program runs, but the verifier checks programs that use them as the kernel does.
+	 */
+	PTR_TO_SOCKET,
+	PTR_TO_SOCK_COMMON,
+	PTR_TO_TCP_SOCK,
 	NB_BASE_TYPE_MASK = 0xff,
 	PTR_MAYBE_NULL = 1 << 8,
 	MEM_RDONLY = 1 << 9,
@@ -445,6 +454,14 @@ void print_insn_source(struct nb_verifier_env *env, u32 insn_idx);
 
 /* subprog_scan.c */
 void scan_subprogs(struct nb_verifier_env *env);
+
+/* sock.c: socket pointers */
+bool type_is_sk_pointer(u32 type);
+int check_sock_access(struct nb_verifier_env *env, u32 regno, int off, int size,
+		      enum nb_access_type t);
+int check_sock_arg(struct nb_verifier_env *env, u32 regno, enum nb_arg_type type);
+bool is_acquire_function(int func_id, const struct nb_map *map);
+bool is_ptr_cast_function(int func_id);
 
 /* map_compat.c */
 int check_map_func_compatibility(struct nb_verifier_env *env, struct nb_map *map, int func_id);
