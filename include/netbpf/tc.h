@@ -119,8 +119,20 @@ struct nb_tc_u32_key {
 	int offmask;		/* -1 for "nexthdr+" keys (relative to the next header), else 0 */
 };
 
+/*
+ * A u32 filter: a node of keys in a hash table, or a new hash table (divisor). The filters of
+ * one qdisc share their tables, as the kernel's do: every u32 pref has a root table (800:, 801:,
+ * ...), "ht" puts a node in another table and bucket, and a matching node with "link" goes on in
+ * the linked table, in the bucket its "hashkey" word gives ((word & hmask) >> its lowest set
+ * bit, masked by the divisor).
+ */
 struct nb_tc_u32_opts {
 	__u32 classid;		/* "flowid/classid MAJ:MIN" */
+	__u32 divisor;		/* "divisor N": a new hash table of N buckets (2^k, at most 256) */
+	__u32 htid;		/* "ht HT:[BKT:]", "sample": the node's table and bucket; 0: root */
+	__u32 link;		/* "link HT:": the table matching goes on in */
+	__be32 hmask;		/* "hashkey mask M at OFF": link's bucket from the word at hoff */
+	int hoff;		/* from the network header, a multiple of 4 */
 	unsigned int nkeys;
 	struct nb_tc_u32_key keys[NB_TC_U32_MAX_KEYS];
 };
@@ -161,6 +173,12 @@ enum nb_tc_u32_field {
 
 int nb_tc_u32_match_field(struct nb_tc_u32_opts *u32, enum nb_tc_u32_field field, __u32 val,
 			  __u32 mask, struct nb_log *log);
+/*
+ * "sample SELECTOR [divisor N]": put the node in the bucket of table htid that the one key of
+ * sample hashes to (divisor: the table's buckets; 0 means 256), as iproute2 computes it.
+ */
+int nb_tc_u32_sample(struct nb_tc_u32_opts *u32, const struct nb_tc_u32_opts *sample,
+		     __u32 divisor, struct nb_log *log);
 /* "match ip src|dst ADDR/LEN", "match ip6 src|dst ADDR/LEN" (addr in network order). */
 int nb_tc_u32_match_ip(struct nb_tc_u32_opts *u32, bool dst, __be32 addr, unsigned int plen,
 		       struct nb_log *log);
@@ -288,6 +306,16 @@ struct nb_tc_filter_info {
 	__u32 prog_id;			/* bpf */
 	const char *name;		/* bpf: the program's name */
 	struct nb_tc_stats stats;	/* the filter's: matched packets, drops by its verdict */
+	/* u32: a hash table (divisor != 0, handle HT:) or a node and its selector */
+	struct {
+		__u32 divisor;
+		__u32 link;		/* the linked table's handle, or 0 */
+		bool terminal;		/* TC_U32_TERMINAL: its classid or actions decide */
+		__be32 hmask;
+		int hoff;
+		unsigned int nkeys;
+		struct nb_tc_u32_key keys[NB_TC_U32_MAX_KEYS];
+	} u32;
 	unsigned int action_cnt;
 	struct nb_tc_action_info actions[NB_TC_MAX_ACTIONS];
 };

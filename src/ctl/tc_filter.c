@@ -11,7 +11,9 @@
  *              dport | icmp_type | icmp_code } VAL MASK | match ip6 { src | dst } A/L
  *            | match ip6 { protocol | sport | dport | icmp_type | icmp_code } VAL MASK
  *            | match { tcp | udp } { src | dst } VAL MASK | match icmp { type | code } VAL MASK
- *            }... [{ flowid | classid } X] [action ...]
+ *            }... [ht HT:[BKT:] | sample SELECTOR [divisor N]] [order N] [link HT:]
+ *            [hashkey mask M at OFF] [{ flowid | classid } X] [action ...]
+ *      | u32 divisor N
  *      | matchall [{ classid | flowid } X] [action ...] }
  *
  * "root" and the clsact parent ffff:fff2 mean ingress (the seed's scripts put their filters on
@@ -30,6 +32,7 @@
 #include "common/types.h"
 #include "ctl/args.h"
 #include "ctl/json.h"
+#include "ctl/print.h"
 #include "ctl/tc.h"
 
 enum verb { F_ADD, F_REPLACE, F_CHANGE, F_DEL, F_SHOW };
@@ -150,21 +153,24 @@ static bool parse_handle(const char *w, bool is_u32, __u32 *h)
 
 const char *nb_ctl_handle_name(const char *kind, __u32 h, char *buf, size_t size)
 {
-	unsigned int htid = h >> 20, hash = (h >> 12) & 0xff, node = h & 0xfff;
-	char a[8] = "", b[8] = "", c[8] = "";
+	size_t n = 0;
 
 	if (strcmp(kind, "u32")) {
 		snprintf(buf, size, "0x%x", h);
 		return buf;
 	}
-	/* iproute2's u32 "fh": HT:HASH:NODE in hex, zero parts left empty (800::800) */
-	if (htid)
-		snprintf(a, sizeof(a), "%x", htid);
-	if (hash)
-		snprintf(b, sizeof(b), "%x", hash);
-	if (node)
-		snprintf(c, sizeof(c), "%x", node);
-	snprintf(buf, size, "%s:%s:%s", a, b, c);
+	/* iproute2's sprint_u32_handle: "HT:", then "BKT" and ":NODE" when not 0 (800:, 800::800) */
+	buf[0] = 0;
+	if (!h) {
+		snprintf(buf, size, "none");
+		return buf;
+	}
+	if (TC_U32_HTID(h))
+		n += snprintf(buf + n, size - n, "%x:", TC_U32_USERHTID(h));
+	if (TC_U32_HASH(h) && n < size)
+		n += snprintf(buf + n, size - n, "%x", TC_U32_HASH(h));
+	if (TC_U32_NODE(h) && n < size)
+		snprintf(buf + n, size - n, ":%x", TC_U32_NODE(h));
 	return buf;
 }
 
@@ -298,12 +304,76 @@ static int parse_u32_match(struct nb_ctl *ctl, int argc, char **argv, int *i,
 	}
 }
 
+static bool parse_divisor(const char *w, __u32 *divisor)
+{
+	return nb_ctl_parse_u32(w, divisor, 0) && *divisor && *divisor <= 256 &&
+	       !(*divisor & (*divisor - 1));
+}
+
+/* "hashkey mask M at OFF": the word whose masked bits pick the linked table's bucket. */
+static int parse_hashkey(struct nb_ctl *ctl, int argc, char **argv, int *i,
+			 struct nb_tc_u32_opts *u)
+{
+	bool any = false;
+
+	while (*i + 2 < argc && (!strcmp(argv[*i + 1], "mask") || !strcmp(argv[*i + 1], "at"))) {
+		const char *w = argv[++*i], *val = argv[++*i];
+		__u32 v;
+		char *end;
+
+		if (w[0] == 'm') {
+			if (!nb_ctl_parse_u32(val, &v, 16))
+				return nb_ctl_wrong(ctl, val, "illegal \"hashkey\" mask");
+			u->hmask = htonl(v);
+		} else {
+			long off = strtol(val, &end, 0);
+
+			if (!*val || *end || off % 4 || off < -65536 || off > 65536)
+				return nb_ctl_wrong(ctl, val, "illegal \"hashkey\" offset: a "
+						    "multiple of 4");
+			u->hoff = (int)off;
+		}
+		any = true;
+	}
+	if (!any)
+		return nb_ctl_usage(ctl, "hashkey needs \"mask M\" and \"at OFF\"");
+	return 0;
+}
+
+/* "sample SELECTOR [divisor N]": the node's bucket is the one the selector's key hashes to. */
+static int parse_sample(struct nb_ctl *ctl, int argc, char **argv, int *i,
+			struct nb_tc_u32_opts *u, struct nb_log *log)
+{
+	struct nb_tc_u32_opts *sample = calloc(1, sizeof(*sample));
+	__u32 divisor = 0;
+	int err;
+
+	if (!sample)
+		return nb_ctl_fail(ctl, -ENOMEM, "out of memory");
+	err = parse_u32_match(ctl, argc, argv, i, sample, log);
+	if (!err && *i + 1 < argc && !strcmp(argv[*i + 1], "divisor")) {
+		++*i;
+		const char *val = nb_ctl_next(ctl, argc, argv, i);
+
+		if (!val)
+			err = -EINVAL;
+		else if (!parse_divisor(val, &divisor))
+			err = nb_ctl_wrong(ctl, val, "illegal sample \"divisor\"");
+	}
+	if (!err)
+		err = log_err(ctl, nb_tc_u32_sample(u, sample, divisor, log), log);
+	free(sample);
+	return err;
+}
+
 static int parse_kind_opts(struct nb_ctl *ctl, int argc, char **argv, int i,
 			   struct filter_cmd *c)
 {
 	struct nb_tc_filter_opts *f = &c->f;
 	bool is_bpf = !strcmp(f->kind, "bpf"), is_u32 = !strcmp(f->kind, "u32");
 	struct nb_log log = { 0 };
+	bool sampled = false;
+	__u32 order = 0;
 	int err;
 
 	while (i < argc) {
@@ -361,16 +431,54 @@ static int parse_kind_opts(struct nb_ctl *ctl, int argc, char **argv, int i,
 			err = parse_u32_match(ctl, argc, argv, &i, &f->u32, &log);
 			if (err)
 				return err;
-		} else if (is_u32 && (!strcmp(w, "ht") || !strcmp(w, "link") ||
-				      !strcmp(w, "hashkey") || !strcmp(w, "divisor") ||
-				      !strcmp(w, "sample") || !strcmp(w, "offset") ||
-				      !strcmp(w, "order"))) {
-			return nb_ctl_wrong(ctl, w, "u32 hash tables and links are not built; one "
-					    "selector per filter");
+		} else if (is_u32 && (!strcmp(w, "ht") || !strcmp(w, "link"))) {
+			__u32 h;
+
+			if (!(val = nb_ctl_next(ctl, argc, argv, &i)))
+				return -EINVAL;
+			if (!parse_handle(val, true, &h))
+				return nb_ctl_wrong(ctl, val, "illegal \"%s\"", w);
+			if (TC_U32_NODE(h))
+				return nb_ctl_wrong(ctl, val, "\"%s\" must be a hash table", w);
+			if (w[0] == 'l')
+				f->u32.link = h;
+			else if (sampled)
+				f->u32.htid = TC_U32_HTID(h) | (f->u32.htid & 0xff000);
+			else
+				f->u32.htid = h & 0xfffff000;
+		} else if (is_u32 && !strcmp(w, "divisor")) {
+			if (!(val = nb_ctl_next(ctl, argc, argv, &i)))
+				return -EINVAL;
+			if (!parse_divisor(val, &f->u32.divisor))
+				return nb_ctl_wrong(ctl, val, "illegal \"divisor\": a power of 2 from "
+						    "1 to 256");
+		} else if (is_u32 && !strcmp(w, "hashkey")) {
+			err = parse_hashkey(ctl, argc, argv, &i, &f->u32);
+			if (err)
+				return err;
+		} else if (is_u32 && !strcmp(w, "sample")) {
+			err = parse_sample(ctl, argc, argv, &i, &f->u32, &log);
+			if (err)
+				return err;
+			sampled = true;
+		} else if (is_u32 && !strcmp(w, "order")) {
+			if (!(val = nb_ctl_next(ctl, argc, argv, &i)))
+				return -EINVAL;
+			if (!nb_ctl_parse_u32(val, &order, 0) || !order || order > 0xfff)
+				return nb_ctl_wrong(ctl, val, "illegal \"order\"");
+		} else if (is_u32 && !strcmp(w, "offset")) {
+			return nb_ctl_wrong(ctl, w, "u32 offset (variable header lengths) is not "
+					    "built: keys at nexthdr+N read N bytes past the network "
+					    "header");
 		} else {
 			return nb_ctl_wrong(ctl, w, "unknown %s option", f->kind);
 		}
 		i++;
+	}
+	if (order) {
+		if (TC_U32_NODE(f->handle) && order != TC_U32_NODE(f->handle))
+			return nb_ctl_wrong(ctl, "order", "\"order\" contradicts \"handle\"");
+		f->handle |= order;
 	}
 	if (is_bpf) {
 		if (!f->bpf.obj_file)
@@ -389,146 +497,168 @@ static int parse_kind_opts(struct nb_ctl *ctl, int argc, char **argv, int i,
 
 struct show_ctx {
 	struct nb_ctl *ctl;
-	struct nb_json *j;
+	struct nb_print p;
 	__u32 last_chain, last_pref;
 	bool any;
-	const char *dev_name;	/* printed when showing every device */
+	bool has_hook;		/* tc prints the parent only when the command named none */
 };
 
-/* u32 and matchall ask for hardware offload, so the kernel reports used_hw_stats for them. */
+/* matchall asks for hardware offload even without hardware: the kernel reports used_hw_stats. */
 static unsigned int action_how(const struct nb_tc_filter_info *info)
 {
-	return !strcmp(info->kind, "u32") || !strcmp(info->kind, "matchall") ?
-	       NB_CTL_ACT_HW_STATS : 0;
+	return !strcmp(info->kind, "matchall") ? NB_CTL_ACT_HW_STATS : 0;
 }
 
-static void show_actions_text(struct nb_ctl *ctl, const struct nb_tc_filter_info *info)
+/* f_u32.c's u32_print_opt: a hash table's line, or a node with its keys. */
+static void print_u32(struct nb_print *p, const struct nb_tc_filter_info *info)
 {
-	for (unsigned int a = 0; a < info->action_cnt; a++) {
-		nb_ctl_print_action(ctl, NULL, &info->actions[a], a + 1, action_how(info));
-		fprintf(ctl->out, "\n");
-	}
-}
-
-static void stats_json(struct nb_json *j, const struct nb_tc_stats *s)
-{
-	nb_json_start_object(j, "stats");
-	nb_json_uint(j, "bytes", s->bytes);
-	nb_json_uint(j, "packets", s->packets);
-	nb_json_uint(j, "drops", s->drops);
-	nb_json_uint(j, "overlimits", s->overlimits);
-	nb_json_uint(j, "requeues", 0);
-	nb_json_end_object(j);
-}
-
-static void show_json(struct show_ctx *sc, const struct nb_tc_filter_info *info, bool head)
-{
-	struct nb_json *j = sc->j;
+	__u32 h = info->id.handle;
 	char buf[32];
 
-	nb_json_start_object(j, NULL);
-	if (sc->dev_name)
-		nb_json_string(j, "dev", sc->dev_name);
-	nb_json_string(j, "parent", info->id.hook == NB_TC_INGRESS ? "ffff:fff2" : "ffff:fff3");
-	nb_json_string(j, "protocol", proto_name(info->id.protocol, buf, sizeof(buf)));
-	nb_json_uint(j, "pref", info->id.pref);
-	nb_json_string(j, "kind", info->kind);
-	nb_json_uint(j, "chain", info->id.chain);
-	if (head) {
-		nb_json_end_object(j);
+	nb_print_string(p, NB_PRINT_ANY, "fh", "fh %s ",
+			nb_ctl_handle_name("u32", h, buf, sizeof(buf)));
+	if (TC_U32_NODE(h))
+		nb_print_uint(p, NB_PRINT_ANY, "order", "order %llu ", TC_U32_NODE(h));
+	if (info->u32.divisor) {
+		nb_print_uint(p, NB_PRINT_ANY, "ht_divisor", "ht divisor %llu ", info->u32.divisor);
 		return;
 	}
-	nb_json_start_object(j, "options");
-	if (!strcmp(info->kind, "u32"))
-		nb_json_string(j, "fh", nb_ctl_handle_name("u32", info->id.handle, buf,
-							    sizeof(buf)));
-	else
-		nb_json_printf(j, "handle", "0x%x", info->id.handle);
+	snprintf(buf, sizeof(buf), "%x", TC_U32_USERHTID(h));
+	nb_print_string(p, NB_PRINT_ANY, "key_ht", "key ht %s ", buf);
+	snprintf(buf, sizeof(buf), "%x", TC_U32_HASH(h));
+	nb_print_string(p, NB_PRINT_ANY, "bkt", "bkt %s ", buf);
+	if (info->classid) {
+		if (info->u32.terminal)
+			nb_print_text(p, "*");
+		nb_print_string(p, NB_PRINT_ANY, "flowid", "flowid %s ",
+				classid_name(info->classid, buf, sizeof(buf)));
+	} else if (info->u32.terminal) {
+		nb_print_text(p, "terminal flowid ");
+	}
+	if (info->u32.link)
+		nb_print_string(p, NB_PRINT_ANY, "link", "link %s ",
+				nb_ctl_handle_name("u32", info->u32.link, buf, sizeof(buf)));
+	nb_print_bool(p, NB_PRINT_ANY, "not_in_hw", "not_in_hw ", true);
+	for (unsigned int k = 0; k < info->u32.nkeys; k++) {
+		const struct nb_tc_u32_key *key = &info->u32.keys[k];
+
+		nb_print_open_object(p, "match");
+		nb_print_hex(p, NB_PRINT_ANY, "value", "\n  match %08llx", ntohl(key->val));
+		nb_print_hex(p, NB_PRINT_ANY, "mask", "/%08llx ", ntohl(key->mask));
+		nb_print_string(p, NB_PRINT_ANY, "offmask", "at %s", key->offmask ? "nexthdr+" : "");
+		nb_print_int(p, NB_PRINT_ANY, "off", "%lld", key->off);
+		nb_print_close_object(p);
+	}
+	if (info->u32.hmask) {
+		nb_print_hex(p, NB_PRINT_ANY, "hash_mask", "\n    hash mask %08llx ",
+			     ntohl(info->u32.hmask));
+		nb_print_int(p, NB_PRINT_ANY, "hash_off", "at %lld ", info->u32.hoff);
+	}
+}
+
+/* f_bpf.c's bpf_print_opt. */
+static void print_bpf(struct show_ctx *sc, const struct nb_tc_filter_info *info)
+{
+	struct nb_print *p = &sc->p;
+	char buf[32];
+
+	nb_print_string(p, NB_PRINT_ANY, "handle", "handle %s ",
+			nb_ctl_handle_name("bpf", info->id.handle, buf, sizeof(buf)));
 	if (info->classid)
-		nb_json_string(j, "flowid", classid_name(info->classid, buf, sizeof(buf)));
-	if (!strcmp(info->kind, "bpf")) {
-		if (info->name)
-			nb_json_string(j, "bpf_name", info->name);
-		if (info->direct_action)
-			nb_json_bool(j, "direct-action", true);
-	}
-	nb_json_bool(j, "not_in_hw", true);
+		nb_print_string(p, NB_PRINT_ANY, "flowid", "flowid %s ",
+				classid_name(info->classid, buf, sizeof(buf)));
+	if (info->name)
+		nb_print_string(p, NB_PRINT_ANY, "bpf_name", "%s ", info->name);
+	if (info->direct_action)
+		nb_print_bool(p, NB_PRINT_ANY, "direct-action", "direct-action ", true);
+	nb_print_bool(p, NB_PRINT_ANY, "not_in_hw", "not_in_hw ", true);
 	if (info->prog_id)
-		nb_ctl_print_prog_info(sc->ctl, j, info->prog_id);
+		nb_ctl_print_prog_info(sc->ctl, p->j, info->prog_id);
+}
+
+/* f_matchall.c's matchall_print_opt: the hit counter with -s. */
+static void print_matchall(struct show_ctx *sc, const struct nb_tc_filter_info *info)
+{
+	struct nb_print *p = &sc->p;
+	char buf[32];
+
+	nb_print_uint(p, NB_PRINT_ANY, "handle", "handle 0x%llx ", info->id.handle);
+	if (info->classid)
+		nb_print_string(p, NB_PRINT_ANY, "flowid", "flowid %s ",
+				classid_name(info->classid, buf, sizeof(buf)));
+	nb_print_bool(p, NB_PRINT_ANY, "not_in_hw", "\n  not_in_hw", true);
 	if (sc->ctl->stats)
-		stats_json(j, &info->stats);
-	if (info->action_cnt) {
-		nb_json_start_array(j, "actions");
-		for (unsigned int a = 0; a < info->action_cnt; a++)
-			nb_ctl_print_action(sc->ctl, j, &info->actions[a], a + 1, action_how(info));
-		nb_json_end_array(j);
+		nb_print_uint(p, NB_PRINT_ANY, "rule_hit", " (rule hit %llu)",
+			      info->stats.packets);
+}
+
+/* tc_filter.c's print_filter: the head line of each pref, then each filter with its options. */
+static void show_filter(struct show_ctx *sc, const struct nb_tc_filter_info *info, bool head)
+{
+	struct nb_print *p = &sc->p;
+	char buf[32];
+
+	nb_print_open_object(p, NULL);
+	nb_print_text(p, "filter ");
+	if (!sc->has_hook)
+		nb_print_string(p, NB_PRINT_ANY, "parent", "parent %s ",
+				info->id.hook == NB_TC_INGRESS ? "ffff:fff2" : "ffff:fff3");
+	nb_print_string(p, NB_PRINT_ANY, "protocol", "protocol %s ",
+			proto_name(info->id.protocol, buf, sizeof(buf)));
+	nb_print_uint(p, NB_PRINT_ANY, "pref", "pref %llu ", info->id.pref);
+	nb_print_string(p, NB_PRINT_ANY, "kind", "%s ", info->kind);
+	nb_print_uint(p, NB_PRINT_ANY, "chain", "chain %llu ", info->id.chain);
+	if (!head) {
+		nb_print_open_object(p, "options");
+		if (!strcmp(info->kind, "u32"))
+			print_u32(p, info);
+		else if (!strcmp(info->kind, "bpf"))
+			print_bpf(sc, info);
+		else
+			print_matchall(sc, info);
+		if (p->j && info->action_cnt) {
+			nb_json_start_array(p->j, "actions");
+			for (unsigned int a = 0; a < info->action_cnt; a++)
+				nb_ctl_print_action(sc->ctl, p->j, &info->actions[a], a + 1,
+						    action_how(info));
+			nb_json_end_array(p->j);
+		}
+		nb_print_close_object(p);
 	}
-	nb_json_end_object(j);
-	nb_json_end_object(j);
+	nb_print_close_object(p);
+	if (p->j)
+		return;
+	fprintf(p->f, "\n");
+	for (unsigned int a = 0; !head && a < info->action_cnt; a++) {
+		nb_ctl_print_action(sc->ctl, NULL, &info->actions[a], a + 1, action_how(info));
+		fprintf(p->f, "\n");
+	}
 }
 
 static int show_one(const struct nb_tc_filter_info *info, void *arg)
 {
 	struct show_ctx *sc = arg;
-	struct nb_ctl *ctl = sc->ctl;
 	bool head = !sc->any || info->id.chain != sc->last_chain || info->id.pref != sc->last_pref;
-	char pbuf[16], cbuf[32], lead[64] = "";
 
 	sc->any = true;
 	sc->last_chain = info->id.chain;
 	sc->last_pref = info->id.pref;
-	if (sc->j) {
-		if (head)
-			show_json(sc, info, true);
-		show_json(sc, info, false);
-		return 0;
-	}
-	if (sc->dev_name)
-		snprintf(lead, sizeof(lead), "dev %s %s ", sc->dev_name,
-			 info->id.hook == NB_TC_INGRESS ? "ingress" : "egress");
 	if (head)
-		fprintf(ctl->out, "filter %sprotocol %s pref %u %s chain %u \n", lead,
-			proto_name(info->id.protocol, pbuf, sizeof(pbuf)), info->id.pref,
-			info->kind, info->id.chain);
-	fprintf(ctl->out, "filter %sprotocol %s pref %u %s chain %u ", lead,
-		proto_name(info->id.protocol, pbuf, sizeof(pbuf)), info->id.pref, info->kind,
-		info->id.chain);
-	if (!strcmp(info->kind, "u32"))
-		fprintf(ctl->out, "fh %s ", nb_ctl_handle_name("u32", info->id.handle, cbuf,
-							      sizeof(cbuf)));
-	else
-		fprintf(ctl->out, "handle 0x%x ", info->id.handle);
-	if (info->classid)
-		fprintf(ctl->out, "flowid %s ", classid_name(info->classid, cbuf, sizeof(cbuf)));
-	if (!strcmp(info->kind, "bpf")) {
-		if (info->name)
-			fprintf(ctl->out, "%s ", info->name);
-		if (info->direct_action)
-			fprintf(ctl->out, "direct-action ");
-	}
-	fprintf(ctl->out, "not_in_hw ");
-	if (info->prog_id)
-		nb_ctl_print_prog_info(ctl, NULL, info->prog_id);
-	fprintf(ctl->out, "\n");
-	if (ctl->stats)
-		fprintf(ctl->out, " (rule hit %llu success %llu dropped %llu)\n",
-			(unsigned long long)info->stats.packets,
-			(unsigned long long)info->stats.packets,
-			(unsigned long long)info->stats.drops);
-	show_actions_text(ctl, info);
+		show_filter(sc, info, true);
+	show_filter(sc, info, false);
 	return 0;
 }
 
 static int filter_show(struct nb_ctl *ctl, struct nb_dev *dev, bool has_hook,
 		       enum nb_tc_hook hook)
 {
-	struct show_ctx sc = { .ctl = ctl };
+	struct show_ctx sc = { .ctl = ctl, .p.f = ctl->out, .has_hook = has_hook };
 	struct nb_log log = { 0 };
 	int err = 0;
 
 	if (ctl->json) {
-		sc.j = nb_json_new(ctl->out, ctl->pretty);
-		nb_json_start_array(sc.j, NULL);
+		sc.p.j = nb_json_new(ctl->out, ctl->pretty);
+		nb_json_start_array(sc.p.j, NULL);
 	}
 	for (int h = 0; h < NB_TC_HOOK_MAX && !err; h++) {
 		if (has_hook && h != (int)hook)
@@ -541,9 +671,9 @@ static int filter_show(struct nb_ctl *ctl, struct nb_dev *dev, bool has_hook,
 				err = 0;
 		}
 	}
-	if (sc.j) {
-		nb_json_end_array(sc.j);
-		nb_json_free(sc.j);
+	if (sc.p.j) {
+		nb_json_end_array(sc.p.j);
+		nb_json_free(sc.p.j);
 	}
 	return log_err(ctl, err, &log);
 }
@@ -702,7 +832,9 @@ static int each_one(const struct nb_tc_filter_info *info, void *arg)
 {
 	struct each_ctx *e = arg;
 
-	e->fn(e->dev, e->hook, info, e->ctx);
+	/* the summary counts filters: u32's hash tables hold no counters of their own */
+	if (!info->u32.divisor)
+		e->fn(e->dev, e->hook, info, e->ctx);
 	return 0;
 }
 

@@ -189,7 +189,8 @@ echo "$out" | json '
 c = d["commands"]
 assert len(c) == 2, c
 assert c[0][0] == {"total acts": 2} and c[0][1]["actions"][1]["bind"] == 2, c[0]
-assert c[1][1]["options"]["actions"][1]["index"] == 7, c[1]
+assert c[1][1]["options"] == {"fh": "800:", "ht_divisor": 1}, c[1]
+assert c[1][2]["options"]["actions"][1]["index"] == 7, c[1]
 a = [x for x in d["actions"] if x["kind"] == "gact" and x["index"] == 7][0]
 assert a["packets"] == 500 and a["drops"] == 500 and a["bind"] == 2, a
 dev = {x["name"]: x for x in d["devices"]}

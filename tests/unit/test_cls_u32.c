@@ -173,8 +173,9 @@ NB_TEST(tc_cls_u32_handles)
 	struct nb_dev *dev = dev_with_qdisc();
 	struct nb_tc_filter_id a = add_u32(dev, 1, fill_all, 1);
 	struct nb_tc_filter_id b = add_u32(dev, 1, fill_all, 2);
+	/* a handle in table 1: for a node of the root table 800: */
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
-				       .kind = "u32", .handle = 0x12345 };
+				       .kind = "u32", .handle = 0x00100345 };
 
 	NB_ASSERT_EQ(a.handle, 0x80000800);
 	NB_ASSERT_EQ(b.handle, 0x80000801);

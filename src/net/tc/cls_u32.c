@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The u32 classifier, the twin of the kernel's net/sched/cls_u32.c for its root hash table
- * (800:): nodes in handle order, each a selector of 32-bit keys read at offsets from the network
- * header. A node matches when every key does; a key whose word lies past the packet's end ends
- * the classification with no match, as in the kernel. A matching node is terminal when it has a
- * classid or actions (iproute2 sets TC_U32_TERMINAL then): its classid is the result and its
- * actions run; a negative action verdict goes on to the next node.
+ * The u32 classifier, the twin of the kernel's net/sched/cls_u32.c. The u32 filters of one qdisc
+ * share a set of hash tables (tc_u_common): each filter (tcf_proto) has a root table of one
+ * bucket (800: for the first, then 801:, 802:, ... cyclically), and "divisor N" makes more tables
+ * of N buckets. A table's nodes sit in buckets in node-id order, each a selector of 32-bit keys
+ * read at offsets from the network header. A node matches when every key does; a key whose word
+ * lies past the packet's end ends the classification with no match, as in the kernel. A matching
+ * node with a link goes on in the linked table, in the bucket its hashkey word picks, and comes
+ * back to the node when nothing there decided (at most TC_U32_MAXDEPTH links deep). A matching
+ * node is terminal when it has a classid or actions (iproute2 sets TC_U32_TERMINAL then): its
+ * classid is the result and its actions run; a negative action verdict goes on to the next node.
  *
  * The key packing of iproute2's f_u32.c (u8/u16 keys shifted into their word, keys on one word
- * merged, the ip/ip6/tcp/udp/icmp shorthands) is here too, behind include/netbpf/tc.h.
- * Not here: hash tables other than the root, link, hashkey, offset/nexthdr computation (keys
- * "at nexthdr+N" read at N from the network header, as the kernel does without an offset).
+ * merged, the ip/ip6/tcp/udp/icmp shorthands, sample) is here too, behind include/netbpf/tc.h.
+ * Not here: "offset" (variable header lengths) and "eat": keys "at nexthdr+N" read at N from the
+ * network header, as the kernel does without an offset.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -21,24 +25,58 @@
 #include "net/tc/pkt_cls.h"
 #include "common/u64_stats.h"
 
-#define U32_ROOT_HTID 0x80000000U	/* 800: */
-#define U32_NODE_MASK 0xfffU
-#define U32_FIRST_NODE 0x800U
+#define U32_FIRST_HTID 0x80000000U	/* 800:, the first filter's root table */
+#define U32_FIRST_NODE 0x800U		/* node ids a table gives out start here */
+#define U32_MAX_DIVISOR 256U
 
+struct u32_hnode;
+struct u32_common;
+
+/* A node (tc_u_knode). handle comes first: the walk tells nodes from tables by its key bits. */
 struct u32_knode {
-	struct u32_knode *next;
 	u32 handle;
+	struct u32_knode *next;		/* the bucket's next node, by node id */
+	struct u32_hnode *ht_up;	/* the table it sits in */
+	struct u32_hnode *ht_down;	/* "link": the table matching goes on in, or NULL */
 	u32 classid;
 	bool terminal;
-	unsigned int nkeys;
+	u8 fshift;			/* the lowest set bit of hmask: the bucket's shift */
+	__be32 hmask;
+	int hoff;
 	struct nb_tcf_exts exts;
 	struct nb_tc_pcpu_stats *stats;
+	unsigned int nkeys;
 	struct nb_tc_u32_key keys[];
 };
 
-struct u32_head {
-	struct u32_knode *list;		/* by node id */
+/* A hash table (tc_u_hnode). */
+struct u32_hnode {
+	u32 handle;			/* HT:, key bits 0 */
+	struct u32_hnode *next;		/* the common's tables, newest first */
+	struct u32_common *tp_c;
+	u32 prio;			/* the filter (pref) it was made under: show lists it there */
+	int refcnt;			/* 1 while listed, one more per node linking to it */
+	bool is_root;
+	unsigned int divisor;		/* buckets - 1, a mask */
+	struct u32_knode *ht[];
 };
+
+/* The tables of one qdisc's u32 filters (tc_u_common), under the tc lock. */
+struct u32_common {
+	struct u32_common *next;
+	const void *key;		/* the qdisc (block owner) */
+	struct u32_hnode *hlist;
+	int refcnt;			/* u32 filters (tcf_proto) sharing it */
+	unsigned long knodes;		/* nodes in all its tables */
+	u32 last_id;			/* the cyclic table id generator's last id */
+};
+
+static struct u32_common *u32_commons;
+
+static inline unsigned int u32_hash_fold(__be32 key, const struct u32_knode *n)
+{
+	return ntohl(key & n->hmask) >> n->fshift;
+}
 
 /*
  * The word at toff from data, or NULL past the packet (skb_header_pointer): in the linear part
@@ -55,107 +93,322 @@ static const u8 *u32_word(const struct nb_pkt *pkt, int toff, u8 buf[4])
 	return nb_pkt_header_pointer(pkt, (u32)toff, 4, buf);
 }
 
+static bool u32_keys_match(const struct nb_pkt *pkt, const struct u32_knode *n, int off,
+			   bool *past_end)
+{
+	const int off2 = 0;	/* no "offset" support: nexthdr keys are network relative */
+	const struct nb_tc_u32_key *key = n->keys;
+
+	for (unsigned int i = 0; i < n->nkeys; i++, key++) {
+		int toff = off + key->off + (off2 & key->offmask);
+		u8 buf[4];
+		const u8 *data = u32_word(pkt, toff, buf);
+		__be32 word;
+
+		if (!data) {
+			*past_end = true;
+			return false;
+		}
+		memcpy(&word, data, 4);
+		if ((word ^ key->val) & key->mask)
+			return false;
+	}
+	return true;
+}
+
 static int u32_classify(struct nb_pkt *pkt, const struct nb_tcf_proto *tp,
 			struct nb_tcf_result *res)
 {
-	const struct u32_head *ht = __atomic_load_n(&tp->root, __ATOMIC_ACQUIRE);
+	struct {
+		const struct u32_knode *knode;
+		int off;
+	} stack[TC_U32_MAXDEPTH];
+	const struct u32_hnode *ht = __atomic_load_n(&tp->root, __ATOMIC_ACQUIRE);
 	int off = pkt->network_header == NB_PKT_HDR_UNSET ?
 			  0 : (int)pkt->network_header - (int)nb_pkt_headroom(pkt);
-	const int off2 = 0;	/* no "offset" support: nexthdr keys are network relative */
 	const struct u32_knode *n;
+	unsigned int sel = 0;
+	int sdepth = 0, r;
 
-	for (n = __atomic_load_n(&ht->list, __ATOMIC_ACQUIRE); n;
-	     n = __atomic_load_n(&n->next, __ATOMIC_ACQUIRE)) {
-		const struct nb_tc_u32_key *key = n->keys;
-		bool match = true;
-		int r;
+next_ht:
+	n = __atomic_load_n(&ht->ht[sel], __ATOMIC_ACQUIRE);
+next_knode:
+	if (n) {
+		bool past_end = false;
 
-		for (unsigned int i = 0; i < n->nkeys; i++, key++) {
-			int toff = off + key->off + (off2 & key->offmask);
+		if (!u32_keys_match(pkt, n, off, &past_end)) {
+			if (past_end)
+				return -1;
+			n = __atomic_load_n(&n->next, __ATOMIC_ACQUIRE);
+			goto next_knode;
+		}
+		ht = __atomic_load_n(&n->ht_down, __ATOMIC_ACQUIRE);
+		if (!ht) {
+check_terminal:
+			if (!n->terminal) {
+				n = __atomic_load_n(&n->next, __ATOMIC_ACQUIRE);
+				goto next_knode;
+			}
+			res->classid = n->classid;
+			nb_tc_stats_update(n->stats, pkt);
+			r = nb_tcf_exts_exec(pkt, &n->exts, res);
+			if (r < 0) {
+				n = __atomic_load_n(&n->next, __ATOMIC_ACQUIRE);
+				goto next_knode;
+			}
+			if (r == TC_ACT_SHOT)
+				nb_u64_stats_inc(&nb_tc_this_stats(n->stats)->drops);
+			return r;
+		}
+		/* link: go on in the linked table, in the bucket the hash key picks */
+		if (sdepth >= TC_U32_MAXDEPTH)
+			return -1;	/* a loop of links: no match, as the kernel's deadloop */
+		stack[sdepth].knode = n;
+		stack[sdepth].off = off;
+		sdepth++;
+		sel = 0;
+		if (ht->divisor) {
 			u8 buf[4];
-			const u8 *data = u32_word(pkt, toff, buf);
+			const u8 *data = u32_word(pkt, off + n->hoff, buf);
 			__be32 word;
 
 			if (!data)
 				return -1;
 			memcpy(&word, data, 4);
-			if ((word ^ key->val) & key->mask) {
-				match = false;
-				break;
-			}
+			sel = ht->divisor & u32_hash_fold(word, n);
 		}
-		if (!match || !n->terminal)
-			continue;
-		res->classid = n->classid;
-		nb_tc_stats_update(n->stats, pkt);
-		r = nb_tcf_exts_exec(pkt, &n->exts, res);
-		if (r < 0)
-			continue;
-		if (r == TC_ACT_SHOT)
-			nb_u64_stats_inc(&nb_tc_this_stats(n->stats)->drops);
-		return r;
+		goto next_ht;
+	}
+	/* nothing decided in this table: back to the node that linked here */
+	if (sdepth--) {
+		n = stack[sdepth].knode;
+		ht = n->ht_up;
+		off = stack[sdepth].off;
+		goto check_terminal;
 	}
 	return -1;
 }
 
-static int u32_init(struct nb_tcf_proto *tp)
+/* Control: every function below runs under the tc lock. */
+
+static struct u32_common *u32_common_find(const void *key)
 {
-	tp->root = calloc(1, sizeof(struct u32_head));
-	return tp->root ? 0 : -ENOBUFS;
+	for (struct u32_common *tp_c = u32_commons; tp_c; tp_c = tp_c->next)
+		if (tp_c->key == key)
+			return tp_c;
+	return NULL;
 }
 
-static void u32_free_knode(struct u32_knode *n)
+static struct u32_hnode *u32_lookup_ht(const struct u32_common *tp_c, u32 htid)
 {
-	nb_tcf_exts_destroy(&n->exts);
-	nb_tc_stats_free(n->stats);
-	free(n);
+	for (struct u32_hnode *ht = tp_c->hlist; ht; ht = ht->next)
+		if (ht->handle == htid)
+			return ht;
+	return NULL;
 }
 
-static void u32_destroy(struct nb_tcf_proto *tp)
+static struct u32_knode *u32_lookup_key(const struct u32_hnode *ht, u32 handle)
 {
-	struct u32_head *ht = tp->root;
-	struct u32_knode *n, *next;
+	unsigned int bkt = TC_U32_HASH(handle);
 
-	for (n = ht->list; n; n = next) {
-		next = n->next;
-		u32_free_knode(n);
-	}
-	free(ht);
-}
-
-static void *u32_get(struct nb_tcf_proto *tp, u32 handle)
-{
-	struct u32_head *ht = tp->root;
-
-	for (struct u32_knode *n = ht->list; n; n = n->next)
+	if (bkt > ht->divisor)
+		return NULL;
+	for (struct u32_knode *n = ht->ht[bkt]; n; n = n->next)
 		if (n->handle == handle)
 			return n;
 	return NULL;
 }
 
-/* gen_new_kid: the smallest free node id from 0x800 in the root table. */
-static u32 u32_new_handle(struct nb_tcf_proto *tp)
+/* gen_new_htid: table ids 801: to ffe: given out cyclically; 0 when all are taken. */
+static u32 u32_gen_new_htid(struct u32_common *tp_c)
 {
-	for (u32 id = U32_FIRST_NODE; id <= U32_NODE_MASK; id++)
-		if (!u32_get(tp, U32_ROOT_HTID | id))
-			return U32_ROOT_HTID | id;
+	for (u32 i = 0; i < 0x7fe; i++) {
+		u32 id = tp_c->last_id % 0x7fe + 1;
+
+		tp_c->last_id = id;
+		if (!u32_lookup_ht(tp_c, (id | 0x800U) << 20))
+			return (id | 0x800U) << 20;
+	}
 	return 0;
 }
 
-static int u32_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
-		      const struct nb_tc_filter_opts *opts, struct nb_tcf_exts *exts, u32 *handlep,
-		      struct nb_log *log)
+static struct u32_hnode *u32_hnode_alloc(struct u32_common *tp_c, u32 handle, u32 prio,
+					 unsigned int buckets)
 {
-	const struct nb_tc_u32_opts *sel = &opts->u32;
-	struct u32_head *ht = tp->root;
-	struct u32_knode *old = fh, *n, **pp;
+	struct u32_hnode *ht = calloc(1, sizeof(*ht) + buckets * sizeof(ht->ht[0]));
 
-	if (sel->nkeys > NB_TC_U32_MAX_KEYS) {
-		nb_log_printf(log, "u32: %u keys, at most %u\n", sel->nkeys, NB_TC_U32_MAX_KEYS);
+	if (!ht)
+		return NULL;
+	ht->handle = handle;
+	ht->tp_c = tp_c;
+	ht->prio = prio;
+	ht->refcnt = 1;
+	ht->divisor = buckets - 1;
+	return ht;
+}
+
+static void u32_hnode_publish(struct u32_common *tp_c, struct u32_hnode *ht)
+{
+	ht->next = tp_c->hlist;
+	__atomic_store_n(&tp_c->hlist, ht, __ATOMIC_RELEASE);
+}
+
+static int u32_init(struct nb_tcf_proto *tp)
+{
+	const struct nb_tcf_block *block = tp->chain->block;
+	const void *key = block->owner ? block->owner : block;
+	struct u32_common *tp_c = u32_common_find(key);
+	struct u32_hnode *root;
+	u32 handle = U32_FIRST_HTID;
+
+	if (tp_c) {
+		handle = u32_gen_new_htid(tp_c);
+		if (!handle)
+			return -ENOSPC;
+	}
+	root = u32_hnode_alloc(tp_c, handle, tp->prio, 1);
+	if (!root)
+		return -ENOBUFS;
+	root->is_root = true;
+	if (!tp_c) {
+		tp_c = calloc(1, sizeof(*tp_c));
+		if (!tp_c) {
+			free(root);
+			return -ENOBUFS;
+		}
+		tp_c->key = key;
+		tp_c->next = u32_commons;
+		u32_commons = tp_c;
+		root->tp_c = tp_c;
+	}
+	tp_c->refcnt++;
+	u32_hnode_publish(tp_c, root);
+	tp->root = root;
+	return 0;
+}
+
+static void u32_free_knode(struct u32_knode *n)
+{
+	if (n->ht_down)
+		n->ht_down->refcnt--;
+	nb_tcf_exts_destroy(&n->exts);
+	nb_tc_stats_free(n->stats);
+	free(n);
+}
+
+/* u32_clear_hnode: free every node of ht (unreachable by now). */
+static void u32_clear_hnode(struct u32_hnode *ht)
+{
+	for (unsigned int h = 0; h <= ht->divisor; h++) {
+		struct u32_knode *n, *next;
+
+		for (n = ht->ht[h]; n; n = next) {
+			next = n->next;
+			u32_free_knode(n);
+			ht->tp_c->knodes--;
+		}
+		ht->ht[h] = NULL;
+	}
+}
+
+static void u32_unlink_hnode(struct u32_hnode *ht)
+{
+	struct u32_hnode **pp;
+
+	for (pp = &ht->tp_c->hlist; *pp; pp = &(*pp)->next) {
+		if (*pp == ht) {
+			__atomic_store_n(pp, ht->next, __ATOMIC_RELEASE);
+			return;
+		}
+	}
+}
+
+/* Called once tp is unreachable: its root table goes, the common with its last filter. */
+static void u32_destroy(struct nb_tcf_proto *tp)
+{
+	struct u32_hnode *root = tp->root, *ht;
+	struct u32_common *tp_c = root->tp_c, **pp;
+
+	u32_unlink_hnode(root);
+	u32_clear_hnode(root);
+	free(root);
+	if (--tp_c->refcnt)
+		return;
+	/* the last u32 filter of the qdisc: no reader can reach the tables left */
+	for (ht = tp_c->hlist; ht; ht = ht->next)
+		u32_clear_hnode(ht);
+	while ((ht = tp_c->hlist)) {
+		tp_c->hlist = ht->next;
+		free(ht);
+	}
+	for (pp = &u32_commons; *pp != tp_c; pp = &(*pp)->next)
+		;
+	*pp = tp_c->next;
+	free(tp_c);
+}
+
+static void *u32_get(struct nb_tcf_proto *tp, u32 handle)
+{
+	struct u32_hnode *root = tp->root, *ht;
+
+	if (TC_U32_HTID(handle) == TC_U32_ROOT)
+		ht = root;
+	else
+		ht = u32_lookup_ht(root->tp_c, TC_U32_HTID(handle));
+	if (!ht)
+		return NULL;
+	if (!TC_U32_KEY(handle))
+		return ht;
+	return u32_lookup_key(ht, handle);
+}
+
+/* gen_new_kid: the smallest free node id from 800 in the bucket htid names. */
+static u32 u32_gen_new_kid(const struct u32_hnode *ht, u32 htid)
+{
+	for (u32 id = U32_FIRST_NODE; id <= 0xfff; id++)
+		if (!u32_lookup_key(ht, htid | id))
+			return htid | id;
+	return 0;
+}
+
+/* "divisor N": a new table, made under tp (its prio lists it in show). */
+static int u32_new_hnode(struct nb_tcf_proto *tp, u32 handle, const struct nb_tc_u32_opts *sel,
+			 u32 *handlep, struct nb_log *log)
+{
+	struct u32_common *tp_c = ((struct u32_hnode *)tp->root)->tp_c;
+	struct u32_hnode *ht;
+
+	if (sel->divisor > U32_MAX_DIVISOR || (sel->divisor & (sel->divisor - 1))) {
+		nb_log_printf(log, "u32: divisor %u is not a power of 2 up to %u\n", sel->divisor,
+			      U32_MAX_DIVISOR);
 		return -EINVAL;
 	}
-	if (handle && ((handle & ~U32_NODE_MASK) != U32_ROOT_HTID || !(handle & U32_NODE_MASK))) {
-		nb_log_printf(log, "u32: handle 0x%x is not a node of table 800:\n", handle);
+	if (TC_U32_KEY(handle)) {
+		nb_log_printf(log, "u32: divisor makes a hash table: its handle is HT: alone\n");
+		return -EINVAL;
+	}
+	if (!handle) {
+		handle = u32_gen_new_htid(tp_c);
+		if (!handle) {
+			nb_log_printf(log, "u32: every hash table id is taken\n");
+			return -ENOSPC;
+		}
+	} else if (u32_lookup_ht(tp_c, handle) || handle == TC_U32_ROOT) {
+		nb_log_printf(log, "u32: hash table %x: exists\n", TC_U32_USERHTID(handle));
+		return -EEXIST;
+	}
+	ht = u32_hnode_alloc(tp_c, handle, tp->prio, sel->divisor);
+	if (!ht)
+		return -ENOBUFS;
+	u32_hnode_publish(tp_c, ht);
+	*handlep = handle;
+	return 0;
+}
+
+static int u32_check_sel(const struct nb_tc_u32_opts *sel, struct nb_log *log)
+{
+	if (sel->nkeys > NB_TC_U32_MAX_KEYS) {
+		nb_log_printf(log, "u32: %u keys, at most %u\n", sel->nkeys, NB_TC_U32_MAX_KEYS);
 		return -EINVAL;
 	}
 	for (unsigned int i = 0; i < sel->nkeys; i++) {
@@ -165,13 +418,115 @@ static int u32_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
 			return -EINVAL;
 		}
 	}
-	if (!handle) {
-		handle = u32_new_handle(tp);
-		if (!handle) {
-			nb_log_printf(log, "u32: table 800: is full\n");
-			return -ENOMEM;
-		}
+	if (sel->hoff % 4) {
+		nb_log_printf(log, "u32: hashkey offset %d is not a multiple of 4\n", sel->hoff);
+		return -EINVAL;
 	}
+	return 0;
+}
+
+/* "link HT:": the table, which must exist and not be a filter's root. */
+static int u32_find_link(const struct u32_common *tp_c, u32 link, struct u32_hnode **htp,
+			 struct nb_log *log)
+{
+	struct u32_hnode *ht;
+
+	*htp = NULL;
+	if (!link)
+		return 0;
+	if (TC_U32_KEY(link)) {
+		nb_log_printf(log, "u32: link %x is not a hash table (HT:)\n", link);
+		return -EINVAL;
+	}
+	ht = u32_lookup_ht(tp_c, link);
+	if (!ht) {
+		nb_log_printf(log, "u32: link hash table %x: not found\n", TC_U32_USERHTID(link));
+		return -EINVAL;
+	}
+	if (ht->is_root) {
+		nb_log_printf(log, "u32: link %x: is a filter's root table\n",
+			      TC_U32_USERHTID(link));
+		return -EINVAL;
+	}
+	*htp = ht;
+	return 0;
+}
+
+static int u32_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
+		      const struct nb_tc_filter_opts *opts, struct nb_tcf_exts *exts, u32 *handlep,
+		      struct nb_log *log)
+{
+	const struct nb_tc_u32_opts *sel = &opts->u32;
+	struct u32_hnode *root = tp->root, *ht, *down;
+	struct u32_common *tp_c = root->tp_c;
+	struct u32_knode *old = fh, *n, **pp;
+	u32 htid;
+	int err;
+
+	err = u32_check_sel(sel, log);
+	if (err)
+		return err;
+	if (old && !TC_U32_KEY(old->handle)) {
+		nb_log_printf(log, "u32: hash table %x: cannot be changed\n",
+			      TC_U32_USERHTID(old->handle));
+		return -EINVAL;
+	}
+	if (sel->divisor) {
+		if (old) {
+			nb_log_printf(log, "u32: divisor makes a hash table, not a node\n");
+			return -EINVAL;
+		}
+		return u32_new_hnode(tp, handle, sel, handlep, log);
+	}
+	if (old) {
+		ht = old->ht_up;
+		htid = TC_U32_HTID(old->handle) | (old->handle & 0xff000);
+	} else if (sel->htid && TC_U32_HTID(sel->htid) != TC_U32_ROOT) {
+		ht = u32_lookup_ht(tp_c, TC_U32_HTID(sel->htid));
+		if (!ht) {
+			nb_log_printf(log, "u32: hash table %x: not found\n",
+				      TC_U32_USERHTID(sel->htid));
+			return -EINVAL;
+		}
+		htid = sel->htid & ~TC_U32_NODE(~0U);
+	} else {
+		ht = root;
+		htid = ht->handle | (sel->htid & 0xff000);
+	}
+	if (TC_U32_HASH(htid) > ht->divisor) {
+		nb_log_printf(log, "u32: bucket %x is past the %u buckets of table %x:\n",
+			      TC_U32_HASH(htid), ht->divisor + 1, TC_U32_USERHTID(htid));
+		return -EINVAL;
+	}
+	if (!old && handle) {
+		if (TC_U32_HTID(handle) && TC_U32_HTID(handle ^ htid)) {
+			nb_log_printf(log, "u32: handle %x is not in table %x:\n", handle,
+				      TC_U32_USERHTID(htid));
+			return -EINVAL;
+		}
+		if (!TC_U32_NODE(handle)) {
+			nb_log_printf(log, "u32: a node's handle needs a node id (HT:BKT:NODE)\n");
+			return -EINVAL;
+		}
+		handle = htid | TC_U32_NODE(handle);
+		if (u32_lookup_key(ht, handle)) {
+			nb_log_printf(log, "u32: filter %x exists\n", handle);
+			return -EEXIST;
+		}
+	} else if (!old) {
+		handle = u32_gen_new_kid(ht, htid);
+		if (!handle) {
+			nb_log_printf(log, "u32: bucket %x of table %x: is full\n", TC_U32_HASH(htid),
+				      TC_U32_USERHTID(htid));
+			return -ENOSPC;
+		}
+	} else {
+		handle = old->handle;
+	}
+	err = u32_find_link(tp_c, sel->link, &down, log);
+	if (err)
+		return err;
+
 	n = calloc(1, sizeof(*n) + sel->nkeys * sizeof(n->keys[0]));
 	if (!n)
 		return -ENOBUFS;
@@ -181,27 +536,34 @@ static int u32_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
 		return -ENOBUFS;
 	}
 	n->handle = handle;
+	n->ht_up = ht;
+	n->ht_down = down;
+	if (down)
+		down->refcnt++;
 	n->classid = sel->classid;
 	n->terminal = sel->classid || exts->nr_actions;
+	n->hmask = sel->hmask;
+	n->fshift = sel->hmask ? (u8)(__builtin_ffs((int)ntohl(sel->hmask)) - 1) : 0;
+	n->hoff = sel->hoff;
 	n->nkeys = sel->nkeys;
 	memcpy(n->keys, sel->keys, sel->nkeys * sizeof(n->keys[0]));
 	n->exts = *exts;
 	exts->nr_actions = 0;
 
+	pp = &ht->ht[TC_U32_HASH(handle)];
 	if (old) {
 		n->next = old->next;
-		for (pp = &ht->list; *pp != old; pp = &(*pp)->next)
+		for (; *pp != old; pp = &(*pp)->next)
 			;
 		__atomic_store_n(pp, n, __ATOMIC_RELEASE);
 		nb_tcf_synchronize();
 		u32_free_knode(old);
 	} else {
-		for (pp = &ht->list; *pp && ((*pp)->handle & U32_NODE_MASK) <
-						    (handle & U32_NODE_MASK);
-		     pp = &(*pp)->next)
+		for (; *pp && TC_U32_NODE((*pp)->handle) < TC_U32_NODE(handle); pp = &(*pp)->next)
 			;
 		n->next = *pp;
 		__atomic_store_n(pp, n, __ATOMIC_RELEASE);
+		tp_c->knodes++;
 	}
 	*handlep = handle;
 	return 0;
@@ -209,35 +571,70 @@ static int u32_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
 
 static int u32_delete(struct nb_tcf_proto *tp, void *fh, bool *last)
 {
-	struct u32_head *ht = tp->root;
+	struct u32_hnode *root = tp->root, *ht = fh;
+	struct u32_common *tp_c = root->tp_c;
 	struct u32_knode *n = fh, **pp;
 
-	for (pp = &ht->list; *pp && *pp != n; pp = &(*pp)->next)
-		;
-	if (!*pp)
-		return -ENOENT;
-	__atomic_store_n(pp, n->next, __ATOMIC_RELEASE);
-	nb_tcf_synchronize();
-	u32_free_knode(n);
-	*last = !ht->list;
+	if (!TC_U32_KEY(ht->handle)) {
+		/* a table: not a filter's root, and not while a node links to it */
+		if (ht->is_root)
+			return -EINVAL;
+		if (ht->refcnt > 1)
+			return -EBUSY;
+		u32_unlink_hnode(ht);
+		nb_tcf_synchronize();
+		u32_clear_hnode(ht);
+		free(ht);
+	} else {
+		for (pp = &n->ht_up->ht[TC_U32_HASH(n->handle)]; *pp && *pp != n;
+		     pp = &(*pp)->next)
+			;
+		if (!*pp)
+			return -ENOENT;
+		__atomic_store_n(pp, n->next, __ATOMIC_RELEASE);
+		nb_tcf_synchronize();
+		u32_free_knode(n);
+		tp_c->knodes--;
+	}
+	*last = tp_c->refcnt == 1 && !tp_c->knodes;
 	return 0;
 }
 
+/* Every table made under this filter's pref, each followed by its nodes bucket by bucket. */
 static void u32_walk(struct nb_tcf_proto *tp, nb_tcf_walk_fn fn, void *arg)
 {
-	struct u32_head *ht = tp->root;
+	const struct u32_hnode *root = tp->root;
 
-	for (struct u32_knode *n = ht->list; n; n = n->next)
-		if (fn(tp, n, arg))
-			break;
+	for (struct u32_hnode *ht = root->tp_c->hlist; ht; ht = ht->next) {
+		if (ht->prio != tp->prio)
+			continue;
+		if (fn(tp, ht, arg))
+			return;
+		for (unsigned int h = 0; h <= ht->divisor; h++)
+			for (struct u32_knode *n = ht->ht[h]; n; n = n->next)
+				if (fn(tp, n, arg))
+					return;
+	}
 }
 
 static void u32_dump(const struct nb_tcf_proto *tp, const void *fh, struct nb_tc_filter_info *info)
 {
+	const struct u32_hnode *ht = fh;
 	const struct u32_knode *n = fh;
 
-	info->id.handle = n->handle;
+	(void)tp;
+	info->id.handle = ht->handle;
+	if (!TC_U32_KEY(ht->handle)) {
+		info->u32.divisor = ht->divisor + 1;
+		return;
+	}
 	info->classid = n->classid;
+	info->u32.link = n->ht_down ? n->ht_down->handle : 0;
+	info->u32.terminal = n->terminal;
+	info->u32.hmask = n->hmask;
+	info->u32.hoff = n->hoff;
+	info->u32.nkeys = n->nkeys;
+	memcpy(info->u32.keys, n->keys, n->nkeys * sizeof(n->keys[0]));
 	nb_tc_stats_read(n->stats, &info->stats);
 	nb_tcf_exts_dump(&n->exts, info);
 }
@@ -399,5 +796,29 @@ int nb_tc_u32_match_ip6(struct nb_tc_u32_opts *sel, bool dst, const void *addr16
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+int nb_tc_u32_sample(struct nb_tc_u32_opts *sel, const struct nb_tc_u32_opts *sample,
+		     u32 divisor, struct nb_log *log)
+{
+	const struct nb_tc_u32_key *key = &sample->keys[0];
+	u32 mask = ntohl(key->mask), hash;
+
+	if (sample->nkeys != 1) {
+		nb_log_printf(log, "u32: sample must hold exactly one key, not %u\n",
+			      sample->nkeys);
+		return -EINVAL;
+	}
+	if (!divisor)
+		divisor = U32_MAX_DIVISOR;
+	if (divisor > U32_MAX_DIVISOR || (divisor & (divisor - 1))) {
+		nb_log_printf(log, "u32: sample divisor %u is not a power of 2 up to %u\n", divisor,
+			      U32_MAX_DIVISOR);
+		return -EINVAL;
+	}
+	/* iproute2 folds the key as the kernel folds a hash key: shifted to its lowest bit */
+	hash = ntohl(key->val & key->mask) >> (mask ? __builtin_ffs((int)mask) - 1 : 0);
+	sel->htid = TC_U32_HTID(sel->htid) | (hash % divisor) << 12;
 	return 0;
 }

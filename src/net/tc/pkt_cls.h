@@ -177,6 +177,11 @@ struct nb_tcf_block {
 	struct nb_tcf_chain *chains;		/* chain 0 first once created */
 	struct nb_tcf_chain *chain0;
 	struct nb_tc_pcpu_stats *stats;		/* every packet the hook classified */
+	/*
+	 * The qdisc the block belongs to (its nb_tc_dev): u32 shares its hash tables among the
+	 * blocks of one qdisc, as the kernel keys tc_u_common by the Qdisc. NULL: the block alone.
+	 */
+	const void *owner;
 };
 
 /* The chain with index in block, created when create is set (NULL on ENOMEM or missing). */

@@ -46,6 +46,9 @@ static int qdisc_add_locked(struct nb_dev *dev, enum nb_tc_qdisc_kind kind, stru
 		tc_dev_free(tc);
 		return -ENOMEM;
 	}
+	for (int hook = 0; hook < NB_TC_HOOK_MAX; hook++)
+		if (tc->block[hook])
+			tc->block[hook]->owner = tc;
 	__atomic_store_n(&dev->tc, tc, __ATOMIC_RELEASE);
 	return 0;
 }
