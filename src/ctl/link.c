@@ -4,7 +4,7 @@
  *
  *   link add [name] NAME [index N] [mtu N] [address M] type KIND [PORT OPTIONS]
  *     gen [count N] [size BYTES] [rate PPS] [flows N] [proto udp|tcp|icmp|arp] [ipv6]
- *         [vlan ID] [src-mac M] [dst-mac M] [queues N]
+ *         [vlan ID] [src-mac M] [dst-mac M] [queues N] [mode patch|copy]
  *         (and the port's own words: src, dst, ttl, ...)
  *     sink [pcap FILE] | pipe peer [name] NAME | pcap [read FILE] [write FILE] [loop N]
  *     afpacket | afxdp | tap dev IFNAME [queues N]

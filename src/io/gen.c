@@ -25,6 +25,13 @@
  *                  (ethtool's: entry i is queue i % N), so a flow stays on one queue and
  *                  each datapath worker makes the frames of the queues it owns; count and
  *                  ratep are the generator's whole, shared by its queues
+ *   mode patch|copy   how a frame is made (default patch). patch: a copy of frame 0 with the
+ *                  fields of its flow and its sequence numbers (IP id, pktgen, TCP and ICMP
+ *                  sequence) written in and the checksums updated, as pktgen and testpmd's
+ *                  flowgen write every frame. copy: one frame per flow of a period of the
+ *                  ranges is built at open, and every frame is a plain copy of its flow's,
+ *                  as DPDK's net_null with copy=1 copies its template: the same flows in the
+ *                  same order, the sequence numbers repeating with the flows' period
  */
 #include <errno.h>
 #include <stdio.h>
@@ -60,6 +67,8 @@
 #define GEN_RSS_MAX_FLOWS 65536
 /* A NIC's RSS indirection table: the flow hash picks an entry, the entry names the queue. */
 #define GEN_RSS_TABLE_SIZE 128
+/* Bytes of prebuilt frames mode copy keeps for all queues together. */
+#define GEN_COPY_MAX_BYTES (64u << 20)
 
 enum gen_proto { GEN_UDP, GEN_TCP, GEN_ICMP, GEN_ARP };
 
@@ -82,6 +91,9 @@ struct gen_queue {
 	struct gen_flow *flows;	/* the flows of the period that are this queue's; NULL: all */
 	u32 nr_flows;
 	u32 next_flow;		/* index into flows of the next frame's flow */
+	u8 *frames;		/* mode copy: nr_frames prebuilt frames of g->size bytes */
+	u32 nr_frames;
+	u32 next_frame;		/* the frame the next copy is of */
 } __attribute__((aligned(64)));
 
 struct gen {
@@ -103,6 +115,7 @@ struct gen {
 	u8 vlan_prio;
 	u8 ttl, tos;
 	u32 nr_queues;
+	bool copy;		/* mode copy: frames are copies of prebuilt ones, nothing patched */
 
 	/* state */
 	struct gen_queue *queues;	/* nr_queues of them */
@@ -452,36 +465,36 @@ static unsigned int claim(struct gen *g, unsigned int max)
 	return n;
 }
 
-static unsigned int gen_rx_queue_burst(struct nb_port *port, unsigned int qi,
-				       struct nb_pkt **pkts, unsigned int max)
+/* A frame of g->size bytes from src: in the page, or continued in fragments when longer. */
+static struct nb_pkt *frame_from(const struct gen *g, const u8 *src)
 {
-	struct gen *g = port->priv;
-	struct gen_queue *q = &g->queues[qi % g->nr_queues];
-	unsigned int n = 0, want;
-	u64 made = q->made;
+	struct nb_pkt *pkt = nb_pkt_alloc();
 
-	if (q->flows && !q->nr_flows)
-		return 0;	/* the indirection table sends no flow here */
-	if (g->rate_pps) {
-		u64 allowed = rate_allows(g, q);
-
-		if (allowed < max)
-			max = (unsigned int)allowed;
+	if (unlikely(!pkt))
+		return NULL;
+	if (likely(g->size <= NB_PKT_MAX_LEN)) {
+		memcpy(nb_pkt_put(pkt, g->size), src, g->size);
+	} else if (nb_pkt_append(pkt, src, g->size)) {
+		nb_pkt_free(pkt);
+		return NULL;
 	}
-	want = claim(g, max);
-	for (; n < want; n++) {
-		struct nb_pkt *pkt = nb_pkt_alloc();
+	return pkt;
+}
+
+/* mode patch: up to want frames, each frame 0 with its flow and its sequence written in. */
+static unsigned int make_patched(struct gen *g, struct gen_queue *q, struct nb_pkt **pkts,
+				 unsigned int want)
+{
+	u64 made = q->made;
+	unsigned int n;
+
+	for (n = 0; n < want; n++) {
+		struct nb_pkt *pkt = frame_from(g, g->tmpl_buf + 2);
 		const struct gen_flow *fl;
 		struct gen_flow one;
 
 		if (!pkt)
 			break;
-		if (likely(g->size <= NB_PKT_MAX_LEN)) {
-			memcpy(nb_pkt_put(pkt, g->size), g->tmpl_buf + 2, g->size);
-		} else if (nb_pkt_append(pkt, g->tmpl_buf + 2, g->size)) {
-			nb_pkt_free(pkt);
-			break;
-		}
 		if (q->flows) {
 			fl = &q->flows[q->next_flow];
 			if (++q->next_flow == q->nr_flows)
@@ -502,6 +515,44 @@ static unsigned int gen_rx_queue_burst(struct nb_port *port, unsigned int qi,
 		patch_frame(g, pkt->data, fl, made + n);
 		pkts[n] = pkt;
 	}
+	return n;
+}
+
+/* mode copy: up to want frames, each a copy of the queue's next prebuilt frame. */
+static unsigned int make_copies(struct gen *g, struct gen_queue *q, struct nb_pkt **pkts,
+				unsigned int want)
+{
+	unsigned int n;
+
+	for (n = 0; n < want; n++) {
+		struct nb_pkt *pkt = frame_from(g, q->frames + (size_t)q->next_frame * g->size);
+
+		if (!pkt)
+			break;
+		if (++q->next_frame == q->nr_frames)
+			q->next_frame = 0;
+		pkts[n] = pkt;
+	}
+	return n;
+}
+
+static unsigned int gen_rx_queue_burst(struct nb_port *port, unsigned int qi,
+				       struct nb_pkt **pkts, unsigned int max)
+{
+	struct gen *g = port->priv;
+	struct gen_queue *q = &g->queues[qi % g->nr_queues];
+	unsigned int n, want;
+
+	if (q->flows && !q->nr_flows)
+		return 0;	/* the indirection table sends no flow here */
+	if (g->rate_pps) {
+		u64 allowed = rate_allows(g, q);
+
+		if (allowed < max)
+			max = (unsigned int)allowed;
+	}
+	want = claim(g, max);
+	n = g->copy ? make_copies(g, q, pkts, want) : make_patched(g, q, pkts, want);
 	if (n < want)	/* what the pool could not give goes back to the count */
 		__atomic_sub_fetch(&g->claimed, g->count ? want - n : 0, __ATOMIC_RELAXED);
 	/* progress is read by other threads */
@@ -676,6 +727,8 @@ static int gen_parse(struct gen *g, int argc, char **argv, struct nb_log *log)
 		} else if (!strcmp(key, "queues") && nb_port_parse_u64(val, &num) && num &&
 			   num <= GEN_MAX_QUEUES) {
 			g->nr_queues = (u32)num;
+		} else if (!strcmp(key, "mode") && (!strcmp(val, "patch") || !strcmp(val, "copy"))) {
+			g->copy = !strcmp(val, "copy");
 		} else {
 			nb_log_printf(log, "gen: \"%s %s\" is wrong: unknown word or bad value\n",
 				      key, val);
@@ -814,12 +867,67 @@ out:
 	return err;
 }
 
+/*
+ * mode copy: every queue's frames built once, one per flow of a period of the ranges, in the
+ * order the queue makes them (its flows, or all of them for a generator of one queue), each
+ * with the sequence numbers of its place in that order.
+ */
+static int build_copies(struct gen *g, struct nb_log *log)
+{
+	u64 period = g->nr_queues > 1 ? 0 : flow_period(g, GEN_RSS_MAX_FLOWS);
+
+	if (g->nr_queues == 1 && !period) {
+		nb_log_printf(log, "gen: mode copy: the ranges make more than %u flows before they "
+			      "repeat (the lcm of their sizes); it keeps one frame per flow\n",
+			      GEN_RSS_MAX_FLOWS);
+		return -EINVAL;
+	}
+	if (g->nr_queues == 1)
+		g->queues[0].nr_frames = (u32)period;
+	else
+		for (unsigned int i = 0; i < g->nr_queues; i++)
+			g->queues[i].nr_frames = g->queues[i].nr_flows;
+	/* all queues' frames together are one period of the flows */
+	period = 0;
+	for (unsigned int i = 0; i < g->nr_queues; i++)
+		period += g->queues[i].nr_frames;
+	if (period * g->size > GEN_COPY_MAX_BYTES) {
+		nb_log_printf(log, "gen: mode copy keeps one frame per flow: %llu flows of %u bytes "
+			      "are more than %u MiB\n", (unsigned long long)period, g->size,
+			      GEN_COPY_MAX_BYTES >> 20);
+		return -EINVAL;
+	}
+	for (unsigned int i = 0; i < g->nr_queues; i++) {
+		struct gen_queue *q = &g->queues[i];
+
+		if (!q->nr_frames)
+			continue;
+		q->frames = malloc((size_t)q->nr_frames * g->size);
+		if (!q->frames)
+			return -ENOMEM;
+		for (u32 f = 0; f < q->nr_frames; f++) {
+			u8 *frame = q->frames + (size_t)f * g->size;
+			struct gen_flow fl;
+
+			if (q->flows)
+				fl = q->flows[f];
+			else
+				flow_at(g, f, &fl);
+			memcpy(frame, g->tmpl_buf + 2, g->size);
+			patch_frame(g, frame, &fl, f);
+		}
+	}
+	return 0;
+}
+
 static void gen_close(struct nb_port *port)
 {
 	struct gen *g = port->priv;
 
-	for (unsigned int i = 0; g->queues && i < g->nr_queues; i++)
+	for (unsigned int i = 0; g->queues && i < g->nr_queues; i++) {
 		free(g->queues[i].flows);
+		free(g->queues[i].frames);
+	}
 	free(g->queues);
 	g->queues = NULL;
 }
@@ -859,11 +967,12 @@ static int gen_open(struct nb_port *port, int argc, char **argv, struct nb_log *
 	g->queues[0].cur[1] = g->dst_min;
 	g->queues[0].cur[2] = g->sport_min;
 	g->queues[0].cur[3] = g->dport_min;
-	if (g->nr_queues > 1) {
+	if (g->nr_queues > 1)
 		err = rss_deal(g, log);
-		if (err)
-			gen_close(port);
-	}
+	if (!err && g->copy)
+		err = build_copies(g, log);
+	if (err)
+		gen_close(port);
 	return err;
 }
 
@@ -879,7 +988,9 @@ static void gen_describe(const struct nb_port *port, char *buf, size_t size)
 	else
 		len = snprintf(buf, size, "gen made %llu", (unsigned long long)gen_made(g));
 	if (g->nr_queues > 1 && len > 0 && (size_t)len < size)
-		snprintf(buf + len, size - (size_t)len, " queues %u", g->nr_queues);
+		len += snprintf(buf + len, size - (size_t)len, " queues %u", g->nr_queues);
+	if (g->copy && len > 0 && (size_t)len < size)
+		snprintf(buf + len, size - (size_t)len, " mode copy");
 }
 
 static const struct nb_port_ops gen_port_ops;

@@ -304,6 +304,11 @@ NB_TEST(io_gen_bad_words)
 		"proto arp src fd00::1 dst fd00::2", "ipv6", "queues 0", "queues 65",
 		/* 1000 addresses and 65535 source ports: 13 million flows, too many for RSS to deal */
 		"queues 2 src_min 10.0.0.1 src_max 10.0.3.232 udp_src_min 1 udp_src_max 65535",
+		"mode flows", "mode",
+		/* mode copy keeps a frame per flow: 1000 x 65535 flows are too many */
+		"mode copy src_min 10.0.0.1 src_max 10.0.3.232 udp_src_min 1 udp_src_max 65535",
+		/* 60000 flows of 2000 bytes: more than 64 MiB */
+		"mode copy udp_src_min 1 udp_src_max 60000 pkt_size 2000",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
@@ -430,4 +435,75 @@ NB_TEST(io_gen_queues_one_flow)
 	NB_ASSERT_EQ(made[0] + made[1], 100);
 	NB_ASSERT(made[0] == 0 || made[1] == 0);
 	nb_port_close(port);
+}
+
+/*
+ * mode copy: the frames of mode patch's first period of the flows, byte for byte, in the same
+ * order and then again from the start (prebuilt frames copied, nothing written per frame).
+ */
+NB_TEST(io_gen_mode_copy)
+{
+	static const char *const confs[] = {
+		"udp_src_min 100 udp_src_max 105 src_min 10.0.0.1 src_max 10.0.0.3 pkt_size 70",
+		"proto tcp udp_dst_min 1 udp_dst_max 4 pkt_size 64",
+		"proto icmp src_min fd00::1 src_max fd00::5 dst fd00::2 pkt_size 70",
+	};
+	const u32 period[] = { 6, 4, 5 };
+	char words[256];
+
+	for (size_t c = 0; c < ARRAY_SIZE(confs); c++) {
+		struct nb_port *patch, *copy;
+		struct nb_pkt *want[NB_BURST], *got[NB_BURST];
+		unsigned int n;
+
+		snprintf(words, sizeof(words), "count %u %s", period[c], confs[c]);
+		patch = open_gen(words);
+		snprintf(words, sizeof(words), "count %u mode copy %s", 3 * period[c], confs[c]);
+		copy = open_gen(words);
+		NB_ASSERT_EQ(nb_port_rx_burst(patch, want, NB_BURST), period[c]);
+		n = nb_port_rx_burst(copy, got, NB_BURST);
+		NB_ASSERT_EQ(n, 3 * period[c]);
+		for (unsigned int i = 0; i < n; i++) {
+			const struct nb_pkt *w = want[i % period[c]];
+			struct parsed p;
+
+			NB_ASSERT_EQ(got[i]->len, w->len);
+			NB_ASSERT_MEM_EQ(got[i]->data, w->data, w->len);
+			parse_frame(got[i]->data, got[i]->len, &p);	/* checksums right */
+			nb_pkt_free(got[i]);
+		}
+		for (unsigned int i = 0; i < period[c]; i++)
+			nb_pkt_free(want[i]);
+		nb_port_close(patch);
+		nb_port_close(copy);
+	}
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}
+
+/* mode copy with queues: each queue copies the frames of the flows RSS dealt it, and only those. */
+NB_TEST(io_gen_mode_copy_queues)
+{
+	struct nb_port *port = open_gen("count 400 mode copy queues 2 udp_src_min 2000 "
+					"udp_src_max 2015 pkt_size 64");
+	struct nb_pkt *pkts[NB_BURST];
+	unsigned int total = 0, n;
+
+	for (unsigned int q = 0; q < 2; q++) {
+		while ((n = nb_port_rx_queue_burst(port, q, pkts, NB_BURST)) > 0) {
+			for (unsigned int i = 0; i < n; i++) {
+				struct nb_flow_keys keys;
+				struct parsed p;
+
+				parse_frame(pkts[i]->data, pkts[i]->len, &p);
+				NB_ASSERT(p.sport >= 2000 && p.sport < 2016);
+				NB_ASSERT(nb_flow_dissect(pkts[i], &keys));
+				NB_ASSERT_EQ(nb_flow_hash(&keys) % 128 % 2, q);
+				nb_pkt_free(pkts[i]);
+			}
+			total += n;
+		}
+	}
+	NB_ASSERT_EQ(total, 400);
+	nb_port_close(port);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
 }
