@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * netbpf bench [--quick] [--rounds N] [--window S] [--workers N] [--results FILE] [tc] [xdp]
+ * netbpf bench [--quick] [--rounds N] [--window S] [--workers N] [--gen copy|patch]
+ *              [--results FILE] [tc] [xdp]
  *
  * The seed's two tables, reproduced on netbpf's datapath as a user builds it: every set-up is
  * a script of link/tc/ip lines run by the datapath object with its worker threads, as `netbpf
  * run` runs it, fed by an endless generator of 64-byte frames (64 UDP flows, one receive queue
- * per worker, dealt by RSS) and measured after a warm-up:
+ * per worker, dealt by RSS) and measured after a warm-up. The generator copies a frame built
+ * per flow at the start (mode copy, as DPDK's net_null with copy=1 copies its template), or
+ * with --gen patch writes each frame's flow and sequence fields and checksums (as pktgen and
+ * testpmd's flowgen do):
  *
  * - tc, "bpf: add bpf_redirect() helper": u32 + act_bpf + bpf_clone_redirect, u32 + act_bpf +
  *   bpf_redirect, cls_bpf direct-action + bpf_redirect (tcbpf1.o's sections, the seed's own
@@ -50,14 +54,14 @@ enum bench_dest { TO_SINK, TO_HOST, TO_DROP, TO_TX };
 struct bench_setup {
 	const char *table;	/* "tc" or "xdp" */
 	const char *name;
-	const char *script;	/* $Q: the generator's queues, one per worker */
+	const char *script;	/* $Q: the generator's queues, one per worker; $M: its mode */
 	double seed[2];		/* the seed's Mpps on 1 and 2 CPUs; 0: not published */
 	int bulk;		/* XDP: the sink's bulk queues on (1) or off (0); -1: as is */
 	enum bench_dest dest;
 	const char *missing;	/* not measured, and why */
 };
 
-#define GEN_AT(i) "link add g index " #i " type gen count 0 size 64 flows 64 queues $Q\n"
+#define GEN_AT(i) "link add g index " #i " type gen count 0 size 64 flows 64 queues $Q mode $M\n"
 #define GEN GEN_AT(1)
 /* the sink at ifindex 1, xdp_redirect_ifindex.o's default target; the generator at 2 */
 #define SINK_GEN "link add s index 1 type sink\n" GEN_AT(2)
@@ -109,6 +113,7 @@ struct bench_opts {
 	unsigned int max_workers;
 	bool tables[2];		/* tc, xdp */
 	const char *results;	/* a markdown file to write, NULL: none */
+	const char *gen_mode;	/* the generator's mode: "copy" or "patch" */
 };
 
 /* One set-up with one number of workers, over the rounds. */
@@ -201,8 +206,8 @@ static int run_one(const struct bench_setup *b, unsigned int workers,
 {
 	struct nb_datapath_opts dopts = { .sz = sizeof(dopts), .workers = workers,
 					  .flags = 0 };
-	char queues[32], why[160] = "";
-	const char *vars[] = { queues };
+	char queues[32], mode[32], why[160] = "";
+	const char *vars[] = { queues, mode };
 	struct nb_datapath *dp = NULL;
 	double cpu = 0, packets = 0;
 	struct sample a, z;
@@ -212,12 +217,13 @@ static int run_one(const struct bench_setup *b, unsigned int workers,
 	int err;
 
 	snprintf(queues, sizeof(queues), "Q=%u", workers);
+	snprintf(mode, sizeof(mode), "M=%s", o->gen_mode);
 	nb_cli_ctl_init(&ctl);
 	ctl.json = false;
 	devnull = fopen("/dev/null", "w");
 	if (devnull)
 		ctl.out = devnull;
-	err = nb_ctl_script_run(&ctl, b->name, b->script, vars, 1);
+	err = nb_ctl_script_run(&ctl, b->name, b->script, vars, 2);
 	if (err) {
 		snprintf(why, sizeof(why), "set-up failed: %s", nb_log_text(&ctl.log));
 		goto out;
@@ -467,6 +473,7 @@ static void print_json(const struct bench_opts *o, const char *peer_note)
 	nb_json_double(j, "window_s", o->window);
 	nb_json_uint(j, "rounds", o->rounds);
 	nb_json_uint(j, "max_workers", o->max_workers);
+	nb_json_string(j, "gen_mode", o->gen_mode);
 	nb_json_start_array(j, "setups");
 	for (unsigned int i = 0; i < NR_SETUPS; i++) {
 		const struct bench_setup *b = &setups[i];
@@ -540,6 +547,14 @@ static const char peer_note[] =
 	"xdp_redirect: veth pairs in a namespace of their own, root only); a DPDK testpmd "
 	"column is not measured";
 
+/* What the generator's mode makes comparable. */
+static const char *gen_mode_text(const char *mode)
+{
+	return strcmp(mode, "copy") ?
+	       "each frame's flow and sequence fields written, as testpmd's flowgen" :
+	       "each frame a copy of its flow's, as DPDK's net_null with copy=1";
+}
+
 static int write_results(const struct bench_opts *o)
 {
 	FILE *f = fopen(o->results, "w");
@@ -558,11 +573,11 @@ static int write_results(const struct bench_opts *o)
 		load[0] = -1;
 	fprintf(f, "# netbpf bench results\n\n`netbpf bench --rounds %u --window %g` on %s: "
 		"Linux %s %s, %ld online CPUs, load average %.1f when it ended. 64-byte frames "
-		"from endless in-memory generators (64 UDP flows, one RSS queue per worker); Mpps "
-		"per worker CPU second, the best of the rounds [lowest-best] and, in parentheses, "
-		"the wall-clock rate.\n",
+		"from endless in-memory generators (64 UDP flows, one RSS queue per worker, "
+		"mode %s: %s); Mpps per worker CPU second, the best of the rounds [lowest-best] "
+		"and, in parentheses, the wall-clock rate.\n",
 		o->rounds, o->window, date, u.release, u.machine, sysconf(_SC_NPROCESSORS_ONLN),
-		load[0]);
+		load[0], o->gen_mode, gen_mode_text(o->gen_mode));
 	print_text(f, o, true);
 	fprintf(f, "\n%s.\n", peer_note);
 	fclose(f);
@@ -572,7 +587,7 @@ static int write_results(const struct bench_opts *o)
 static void usage(void)
 {
 	fprintf(stderr, "Usage: netbpf bench [--quick] [--rounds N] [--window S] [--workers N] "
-		"[--results FILE] [tc] [xdp]\n");
+		"[--gen copy|patch] [--results FILE] [tc] [xdp]\n");
 }
 
 static bool parse_args(int argc, char **argv, struct bench_opts *o)
@@ -608,6 +623,13 @@ static bool parse_args(int argc, char **argv, struct bench_opts *o)
 					     argv[i], BENCH_MAX_WORKERS);
 				return false;
 			}
+		} else if (!strcmp(w, "--gen") && i + 1 < argc) {
+			o->gen_mode = argv[++i];
+			if (strcmp(o->gen_mode, "copy") && strcmp(o->gen_mode, "patch")) {
+				nb_cli_error("Error: argument \"%s\" is wrong: --gen takes copy or "
+					     "patch", argv[i]);
+				return false;
+			}
 		} else if (!strcmp(w, "--results") && i + 1 < argc) {
 			o->results = argv[++i];
 		} else if (!strcmp(w, "tc") || !strcmp(w, "xdp")) {
@@ -615,7 +637,8 @@ static bool parse_args(int argc, char **argv, struct bench_opts *o)
 			any_table = true;
 		} else {
 			nb_cli_error("Error: argument \"%s\" is wrong: expected --quick, --rounds N, "
-				     "--window S, --workers N, --results FILE, tc or xdp", w);
+				     "--window S, --workers N, --gen copy|patch, --results FILE, tc or xdp",
+				     w);
 			usage();
 			return false;
 		}
@@ -627,7 +650,8 @@ static bool parse_args(int argc, char **argv, struct bench_opts *o)
 
 int cmd_bench(int argc, char **argv)
 {
-	struct bench_opts o = { .warmup = 0.3, .window = 1.0, .rounds = 3, .max_workers = 2 };
+	struct bench_opts o = { .warmup = 0.3, .window = 1.0, .rounds = 3, .max_workers = 2,
+				.gen_mode = "copy" };
 	bool failed = false;
 	int err;
 
@@ -645,10 +669,11 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (!nb_cli.json)
 		printf("netbpf bench: 64-byte frames, endless in-memory generators (64 UDP flows, "
-		       "one RSS queue per worker), %u round%s of %.2f s after %.2f s of warm-up;\n"
-		       "Mpps per worker CPU second, summed over the workers (the wall-clock rate "
-		       "in parentheses; [lowest-best] over the rounds)\n", o.rounds,
-		       o.rounds > 1 ? "s" : "", o.window, o.warmup);
+		       "one RSS queue per worker, mode %s: %s), %u round%s of %.2f s after %.2f s "
+		       "of warm-up;\nMpps per worker CPU second, summed over the workers (the "
+		       "wall-clock rate in parentheses; [lowest-best] over the rounds)\n",
+		       o.gen_mode, gen_mode_text(o.gen_mode), o.rounds, o.rounds > 1 ? "s" : "",
+		       o.window, o.warmup);
 	/* rounds outermost: each set-up meets the machine's moods alike */
 	for (unsigned int round = 0; round < o.rounds; round++) {
 		for (unsigned int i = 0; i < NR_SETUPS; i++) {

@@ -18,6 +18,7 @@ out=$(cd / && $NETBPF -j bench --quick --window 0.1 --results "$tmp/results.md")
 echo "$out" | json '
 s = {x["setup"]: x for x in d["setups"]}
 assert len(s) == 10 and d["max_workers"] == 2, s.keys()
+assert d["gen_mode"] == "copy", d["gen_mode"]
 assert s["Linux bridge"]["missing"].startswith("not implemented"), s["Linux bridge"]
 assert s["cls_bpf da + bpf_redirect"]["seed_mpps"] == [2.5, None], s
 assert s["bpf_redirect, bulking"]["seed_mpps"] == [8.4, 15.9], s
@@ -35,14 +36,23 @@ assert any(k.startswith("tc: workers / 1 worker") for k in r), r
 ' || fail "bench json: $out"
 grep -q '^| cls_bpf da + bpf_redirect |    2.5 |' "$tmp/results.md" || fail "results: $(cat "$tmp/results.md")"
 grep -q "^# netbpf bench results" "$tmp/results.md" || fail "results title"
+grep -q "mode copy: each frame a copy of its flow's" "$tmp/results.md" || fail "results: no gen mode"
 
 # one table, text: the seed's figure beside netbpf's
 out=$($NETBPF bench --quick --window 0.05 --workers 1 tc) || fail "bench tc exited $?: $out"
 echo "$out" | grep -Eq '^cls_bpf da \+ bpf_redirect +2\.5 [0-9]+\.[0-9]+ ' || fail "tc row: $out"
 echo "$out" | grep -q "^Linux bridge .*not implemented" || fail "bridge row: $out"
 echo "$out" | grep -q "bpf_redirect_map" && fail "xdp table printed: $out"
+echo "$out" | grep -q "mode copy: each frame a copy" || fail "gen mode not stated: $out"
 
-for bad in "--rounds 0" "--workers 9" "--window x" "bogus"; do
+# --gen patch: the flow-patching generator, stated so, every frame still accounted for
+out=$($NETBPF bench --quick --window 0.05 --workers 1 --gen patch xdp) ||
+	fail "bench --gen patch exited $?: $out"
+echo "$out" | grep -q "mode patch: each frame's flow and sequence fields written" ||
+	fail "gen mode patch not stated: $out"
+echo "$out" | grep -Eq '^bpf_redirect_map, bulking +- [0-9]+\.[0-9]+ ' || fail "xdp row: $out"
+
+for bad in "--rounds 0" "--workers 9" "--window x" "--gen nowrite" "bogus"; do
 	out=$($NETBPF bench $bad 2>&1); [ $? -eq 2 ] || fail "bench $bad: exit $?: $out"
 	echo "$out" | grep -q "is wrong" || fail "bench $bad: $out"
 done
