@@ -20,7 +20,6 @@
 
 struct epoch_reader {
 	u64 epoch;			/* 0: quiescent */
-	unsigned int nest;		/* read-side sections entered */
 	bool online;			/* a worker between quiescent points */
 	bool in_use;			/* owned by a live thread */
 	struct epoch_reader *next;	/* the list only grows: records are reused */
@@ -38,6 +37,7 @@ static unsigned long limbo_cnt;
 static pthread_key_t reader_key;
 static pthread_once_t reader_key_once = PTHREAD_ONCE_INIT;
 static __thread struct epoch_reader *self;
+__thread unsigned int nb_epoch_depth __attribute__((tls_model("initial-exec")));
 
 /* Reclaim without being asked once this many objects wait. */
 #define EPOCH_RECLAIM_BATCH 256
@@ -49,7 +49,7 @@ static void reader_release(void *arg)
 	struct epoch_reader *r = arg;
 
 	__atomic_store_n(&r->epoch, 0, __ATOMIC_RELEASE);
-	r->nest = 0;
+	nb_epoch_depth = 0;
 	r->online = false;
 	__atomic_store_n(&r->in_use, false, __ATOMIC_RELEASE);
 }
@@ -94,29 +94,25 @@ static inline void reader_observe(struct epoch_reader *r)
 	smp_mb();
 }
 
-void nb_epoch_read_lock(void)
+void nb_epoch_read_enter(void)
 {
-	struct epoch_reader *r = reader_self();
-
-	if (r->nest++ == 0 && !r->online)
-		reader_observe(r);
+	reader_observe(reader_self());
 }
 
-void nb_epoch_read_unlock(void)
+void nb_epoch_read_exit(void)
 {
-	struct epoch_reader *r = self;
-
-	if (--r->nest == 0 && !r->online) {
-		__atomic_store_n(&r->epoch, 0, __ATOMIC_RELEASE);
-		nb_epoch_maybe_reclaim();
-	}
+	__atomic_store_n(&self->epoch, 0, __ATOMIC_RELEASE);
+	nb_epoch_maybe_reclaim();
 }
 
 void nb_epoch_online(void)
 {
 	struct epoch_reader *r = reader_self();
 
-	r->online = true;
+	if (!r->online) {
+		r->online = true;
+		nb_epoch_depth++;	/* online is a section of its own until offline */
+	}
 	reader_observe(r);
 }
 
@@ -124,7 +120,8 @@ void nb_epoch_quiescent(void)
 {
 	struct epoch_reader *r = reader_self();
 
-	if (r->online && r->nest == 0) {
+	/* only between sections: the worker's own is the one left */
+	if (r->online && nb_epoch_depth == 1) {
 		reader_observe(r);
 		nb_epoch_maybe_reclaim();
 	}
@@ -134,8 +131,10 @@ void nb_epoch_offline(void)
 {
 	struct epoch_reader *r = reader_self();
 
+	if (!r->online)
+		return;
 	r->online = false;
-	if (r->nest == 0)
+	if (--nb_epoch_depth == 0)
 		__atomic_store_n(&r->epoch, 0, __ATOMIC_RELEASE);
 }
 
@@ -247,7 +246,7 @@ void nb_epoch_throttle(void)
 
 	/* A reader cannot wait for a grace period: it would wait for itself. */
 	if (__atomic_load_n(&limbo_cnt, __ATOMIC_RELAXED) >= EPOCH_BACKLOG_MAX &&
-	    (!r || (!r->online && !r->nest)))
+	    (!r || !nb_epoch_depth))
 		nb_epoch_synchronize();
 	else
 		nb_epoch_maybe_reclaim();

@@ -21,8 +21,29 @@ struct nb_epoch_head {
 	void (*func)(struct nb_epoch_head *head);
 };
 
-void nb_epoch_read_lock(void);
-void nb_epoch_read_unlock(void);
+/*
+ * Read-side sections this thread is in, plus one while it is an online worker (which reads
+ * always, except at its quiescent points): a section nested in another, or entered by an
+ * online worker, is only this count, in line, so that the datapath can bracket each program
+ * run or lookup as the kernel's rcu_read_lock does without paying a call for it.
+ */
+extern __thread unsigned int nb_epoch_depth __attribute__((tls_model("initial-exec")));
+
+/* The outermost section of a thread that is not online: it publishes the epoch it reads at. */
+void nb_epoch_read_enter(void);
+void nb_epoch_read_exit(void);
+
+static inline void nb_epoch_read_lock(void)
+{
+	if (nb_epoch_depth++ == 0)
+		nb_epoch_read_enter();
+}
+
+static inline void nb_epoch_read_unlock(void)
+{
+	if (--nb_epoch_depth == 0)
+		nb_epoch_read_exit();
+}
 
 /* Datapath workers: always reading, except at quiescent points. */
 void nb_epoch_online(void);

@@ -27,7 +27,8 @@ static int tcf_bpf_act(struct nb_pkt *pkt, const struct nb_tc_action *a,
 
 	nb_tcf_action_count(a, pkt);
 	nb_pkt_compute_data_pointers(pkt);
-	filter_res = (int)nb_prog_run(prog->filter, pkt);
+	/* in nb_tc_run's read section: the kernel's act_bpf runs under rcu_read_lock */
+	filter_res = (int)nb_prog_run_locked(prog->filter, pkt);
 
 	switch (filter_res) {
 	case TC_ACT_PIPE:

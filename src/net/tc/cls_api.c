@@ -229,7 +229,13 @@ int nb_tc_run(struct nb_tcf_block *block, struct nb_pkt *pkt)
 	if (!tp)
 		return TC_ACT_UNSPEC;
 	nb_tc_stats_update(block->stats, pkt);
+	/*
+	 * One read section for the filters and their programs and actions, as the kernel's
+	 * hook runs under rcu_read_lock_bh: on a worker, which is always in one, two counts.
+	 */
+	nb_epoch_read_lock();
 	ret = nb_tcf_classify(pkt, tp, &res);
+	nb_epoch_read_unlock();
 	switch (ret) {
 	case TC_ACT_SHOT:
 		nb_u64_stats_inc(&nb_tc_this_stats(block->stats)->drops);
