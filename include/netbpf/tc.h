@@ -305,7 +305,8 @@ struct nb_tc_filter_info {
 	bool direct_action;		/* bpf */
 	__u32 prog_id;			/* bpf */
 	const char *name;		/* bpf: the program's name */
-	struct nb_tc_stats stats;	/* the filter's: matched packets, drops by its verdict */
+	struct nb_tc_stats stats;	/* the filter's: matched packets, drops by its verdict;
+					 * bpf keeps none, as the kernel's cls_bpf (zero) */
 	/* u32: a hash table (divisor != 0, handle HT:) or a node and its selector */
 	struct {
 		__u32 divisor;

@@ -47,12 +47,16 @@ static void print_filters_text(struct nb_dev *dev, enum nb_tc_hook hook,
 	FILE *out = ctx;
 	char cbuf[32], hbuf[32];
 
-	fprintf(out, "  %-8s %-7s pref %-5u %-8s handle %-10s %12llu pkts %14llu bytes %12llu "
-		"drops\n", nb_dev_name(dev), hook == NB_TC_INGRESS ? "ingress" : "egress",
-		info->id.pref, info->kind,
-		nb_ctl_handle_name(info->kind, info->id.handle, hbuf, sizeof(hbuf)),
-		(unsigned long long)info->stats.packets, (unsigned long long)info->stats.bytes,
-		(unsigned long long)info->stats.drops);
+	fprintf(out, "  %-8s %-7s pref %-5u %-8s handle %-10s", nb_dev_name(dev),
+		hook == NB_TC_INGRESS ? "ingress" : "egress", info->id.pref, info->kind,
+		nb_ctl_handle_name(info->kind, info->id.handle, hbuf, sizeof(hbuf)));
+	/* the kernel's cls_bpf keeps no counters of its own: its actions and the device count */
+	if (strcmp(info->kind, "bpf"))
+		fprintf(out, " %12llu pkts %14llu bytes %12llu drops",
+			(unsigned long long)info->stats.packets,
+			(unsigned long long)info->stats.bytes,
+			(unsigned long long)info->stats.drops);
+	fputc('\n', out);
 	/* a shared action (bind > 1) shows the packets of every filter bound to it */
 	for (unsigned int a = 0; a < info->action_cnt; a++)
 		fprintf(out, "  %-8s %-7s   action %u: %-6s %-10s index %-4u bind %-3d %12llu pkts "
@@ -84,9 +88,12 @@ static void print_filters_json(struct nb_dev *dev, enum nb_tc_hook hook,
 	nb_json_uint(j, "pref", info->id.pref);
 	nb_json_string(j, "kind", info->kind);
 	nb_json_uint(j, "handle", info->id.handle);
-	nb_json_uint(j, "packets", info->stats.packets);
-	nb_json_uint(j, "bytes", info->stats.bytes);
-	nb_json_uint(j, "drops", info->stats.drops);
+	/* the kernel's cls_bpf keeps no counters of its own: its actions and the device count */
+	if (strcmp(info->kind, "bpf")) {
+		nb_json_uint(j, "packets", info->stats.packets);
+		nb_json_uint(j, "bytes", info->stats.bytes);
+		nb_json_uint(j, "drops", info->stats.drops);
+	}
 	nb_json_start_array(j, "actions");
 	for (unsigned int a = 0; a < info->action_cnt; a++) {
 		nb_json_start_object(j, NULL);

@@ -22,7 +22,6 @@
 #include "bpf/prog.h"
 #include "net/pkt.h"
 #include "net/tc/pkt_cls.h"
-#include "common/u64_stats.h"
 
 struct cls_bpf_prog {
 	struct cls_bpf_prog *next;
@@ -32,7 +31,7 @@ struct cls_bpf_prog {
 	bool exts_integrated;		/* direct action */
 	char *name;
 	struct nb_tcf_exts exts;
-	struct nb_tc_pcpu_stats *stats;
+	/* no counters: the kernel's cls_bpf keeps none (its actions and the qdisc count) */
 };
 
 struct cls_bpf_head {
@@ -68,28 +67,23 @@ static int cls_bpf_classify(struct nb_pkt *pkt, const struct nb_tcf_proto *tp,
 		/* tc_classid is 16 bits: the minor of the filter's classid */
 		pkt->qdisc_cb.tc_classid = (u16)prog->classid;
 		nb_pkt_compute_data_pointers(pkt);
-		filter_res = (int)nb_prog_run(prog->filter, pkt);
+		/* in nb_tc_run's read section: the kernel's cls_bpf runs under rcu_read_lock */
+		filter_res = (int)nb_prog_run_locked(prog->filter, pkt);
 
 		if (prog->exts_integrated) {
 			res->classid = TC_H_MAJ(prog->classid) | pkt->qdisc_cb.tc_classid;
 			ret = cls_bpf_exec_opcode(filter_res);
 			if (ret == TC_ACT_UNSPEC)
 				continue;
-			nb_tc_stats_update(prog->stats, pkt);
-			if (ret == TC_ACT_SHOT)
-				nb_u64_stats_inc(&nb_tc_this_stats(prog->stats)->drops);
 			break;
 		}
 
 		if (filter_res == 0)
 			continue;
 		res->classid = filter_res != -1 ? (u32)filter_res : prog->classid;
-		nb_tc_stats_update(prog->stats, pkt);
 		ret = nb_tcf_exts_exec(pkt, &prog->exts, res);
 		if (ret < 0)
 			continue;
-		if (ret == TC_ACT_SHOT)
-			nb_u64_stats_inc(&nb_tc_this_stats(prog->stats)->drops);
 		break;
 	}
 	return ret;
@@ -105,7 +99,6 @@ static void cls_bpf_free_prog(struct cls_bpf_prog *prog)
 {
 	nb_tcf_exts_destroy(&prog->exts);
 	nb_prog_put(prog->filter);
-	nb_tc_stats_free(prog->stats);
 	free(prog->name);
 	free(prog);
 }
@@ -176,12 +169,10 @@ static int cls_bpf_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
 		return -ENOBUFS;
 	}
 	prog->handle = handle ? handle : cls_bpf_new_handle(tp);
-	prog->stats = nb_tc_stats_alloc();
 	prog->name = strdup(bpf->name ? bpf->name : nb_prog_name(filter));
-	if (!prog->handle || !prog->stats || !prog->name) {
+	if (!prog->handle || !prog->name) {
 		err = prog->handle ? -ENOMEM : -ENOSPC;
 		nb_prog_put(filter);
-		nb_tc_stats_free(prog->stats);
 		free(prog->name);
 		free(prog);
 		return err;
@@ -242,7 +233,6 @@ static void cls_bpf_dump(const struct nb_tcf_proto *tp, const void *fh,
 	info->direct_action = prog->exts_integrated;
 	info->prog_id = nb_prog_id(prog->filter);
 	info->name = prog->name;
-	nb_tc_stats_read(prog->stats, &info->stats);
 	nb_tcf_exts_dump(&prog->exts, info);
 }
 
