@@ -91,7 +91,7 @@ struct gen_queue {
 	struct gen_flow *flows;	/* the flows of the period that are this queue's; NULL: all */
 	u32 nr_flows;
 	u32 next_flow;		/* index into flows of the next frame's flow */
-	u8 *frames;		/* mode copy: nr_frames prebuilt frames of g->size bytes */
+	u8 *frames;		/* mode copy: nr_frames prebuilt frames, g->stride bytes apart */
 	u32 nr_frames;
 	u32 next_frame;		/* the frame the next copy is of */
 } __attribute__((aligned(64)));
@@ -116,6 +116,7 @@ struct gen {
 	u8 ttl, tos;
 	u32 nr_queues;
 	bool copy;		/* mode copy: frames are copies of prebuilt ones, nothing patched */
+	u32 stride;		/* mode copy: bytes from a prebuilt frame to the next (whole blocks) */
 
 	/* state */
 	struct gen_queue *queues;	/* nr_queues of them */
@@ -465,36 +466,40 @@ static unsigned int claim(struct gen *g, unsigned int max)
 	return n;
 }
 
-/* A frame of g->size bytes from src: in the page, or continued in fragments when longer. */
-static struct nb_pkt *frame_from(const struct gen *g, const u8 *src)
-{
-	struct nb_pkt *pkt = nb_pkt_alloc();
+/* Frames are copied in whole blocks of this many bytes: fixed-size copies, made in line. */
+#define GEN_COPY_BLOCK 64
+_Static_assert(NB_PKT_MAX_LEN % GEN_COPY_BLOCK == 0, "a page's last block is in the page");
 
-	if (unlikely(!pkt))
-		return NULL;
-	if (likely(g->size <= NB_PKT_MAX_LEN)) {
-		memcpy(nb_pkt_put(pkt, g->size), src, g->size);
-	} else if (nb_pkt_append(pkt, src, g->size)) {
-		nb_pkt_free(pkt);
-		return NULL;
-	}
-	return pkt;
+/*
+ * Fill pkt with the g->size bytes at src: in the page, in whole blocks (src has room for the
+ * last one, and so has the page: NB_PKT_MAX_LEN is a multiple of the block), or continued in
+ * fragments when longer.
+ */
+static int frame_fill(const struct gen *g, struct nb_pkt *pkt, const u8 *src)
+{
+	u8 *dst;
+
+	if (unlikely(g->size > NB_PKT_MAX_LEN))
+		return nb_pkt_append(pkt, src, g->size);
+	dst = nb_pkt_put(pkt, g->size);
+	for (u32 off = 0; off < g->size; off += GEN_COPY_BLOCK)
+		memcpy(dst + off, src + off, GEN_COPY_BLOCK);
+	return 0;
 }
 
-/* mode patch: up to want frames, each frame 0 with its flow and its sequence written in. */
+/* mode patch: want frames, each frame 0 with its flow and its sequence written in. */
 static unsigned int make_patched(struct gen *g, struct gen_queue *q, struct nb_pkt **pkts,
 				 unsigned int want)
 {
 	u64 made = q->made;
-	unsigned int n;
 
-	for (n = 0; n < want; n++) {
-		struct nb_pkt *pkt = frame_from(g, g->tmpl_buf + 2);
+	for (unsigned int n = 0; n < want; n++) {
+		struct nb_pkt *pkt = pkts[n];
 		const struct gen_flow *fl;
 		struct gen_flow one;
 
-		if (!pkt)
-			break;
+		if (unlikely(frame_fill(g, pkt, g->tmpl_buf + 2)))
+			return n;
 		if (q->flows) {
 			fl = &q->flows[q->next_flow];
 			if (++q->next_flow == q->nr_flows)
@@ -513,27 +518,21 @@ static unsigned int make_patched(struct gen *g, struct gen_queue *q, struct nb_p
 		}
 		/* the fields that walk are in the headers: in the linear part */
 		patch_frame(g, pkt->data, fl, made + n);
-		pkts[n] = pkt;
 	}
-	return n;
+	return want;
 }
 
-/* mode copy: up to want frames, each a copy of the queue's next prebuilt frame. */
+/* mode copy: want frames, each a copy of the queue's next prebuilt frame. */
 static unsigned int make_copies(struct gen *g, struct gen_queue *q, struct nb_pkt **pkts,
 				unsigned int want)
 {
-	unsigned int n;
-
-	for (n = 0; n < want; n++) {
-		struct nb_pkt *pkt = frame_from(g, q->frames + (size_t)q->next_frame * g->size);
-
-		if (!pkt)
-			break;
+	for (unsigned int n = 0; n < want; n++) {
+		if (unlikely(frame_fill(g, pkts[n], q->frames + (size_t)q->next_frame * g->stride)))
+			return n;
 		if (++q->next_frame == q->nr_frames)
 			q->next_frame = 0;
-		pkts[n] = pkt;
 	}
-	return n;
+	return want;
 }
 
 static unsigned int gen_rx_queue_burst(struct nb_port *port, unsigned int qi,
@@ -541,7 +540,7 @@ static unsigned int gen_rx_queue_burst(struct nb_port *port, unsigned int qi,
 {
 	struct gen *g = port->priv;
 	struct gen_queue *q = &g->queues[qi % g->nr_queues];
-	unsigned int n, want;
+	unsigned int n, want, got;
 
 	if (q->flows && !q->nr_flows)
 		return 0;	/* the indirection table sends no flow here */
@@ -552,7 +551,11 @@ static unsigned int gen_rx_queue_burst(struct nb_port *port, unsigned int qi,
 			max = (unsigned int)allowed;
 	}
 	want = claim(g, max);
-	n = g->copy ? make_copies(g, q, pkts, want) : make_patched(g, q, pkts, want);
+	/* the burst's packets at once; a frame longer than a page may still find none */
+	got = nb_pkt_alloc_bulk(pkts, want);
+	n = g->copy ? make_copies(g, q, pkts, got) : make_patched(g, q, pkts, got);
+	if (n < got)
+		nb_pkt_free_bulk(pkts + n, got - n);
 	if (n < want)	/* what the pool could not give goes back to the count */
 		__atomic_sub_fetch(&g->claimed, g->count ? want - n : 0, __ATOMIC_RELAXED);
 	/* progress is read by other threads */
@@ -609,8 +612,7 @@ static unsigned int gen_tx_burst(struct nb_port *port, struct nb_pkt **pkts, uns
 {
 	struct gen *g = port->priv;
 
-	for (unsigned int i = 0; i < n; i++)
-		nb_pkt_free(pkts[i]);
+	nb_pkt_free_bulk(pkts, n);
 	nb_u64_stats_add(&g->tx_packets, n);
 	return n;
 }
@@ -891,7 +893,8 @@ static int build_copies(struct gen *g, struct nb_log *log)
 	period = 0;
 	for (unsigned int i = 0; i < g->nr_queues; i++)
 		period += g->queues[i].nr_frames;
-	if (period * g->size > GEN_COPY_MAX_BYTES) {
+	g->stride = (g->size + GEN_COPY_BLOCK - 1) / GEN_COPY_BLOCK * GEN_COPY_BLOCK;
+	if (period * g->stride > GEN_COPY_MAX_BYTES) {
 		nb_log_printf(log, "gen: mode copy keeps one frame per flow: %llu flows of %u bytes "
 			      "are more than %u MiB\n", (unsigned long long)period, g->size,
 			      GEN_COPY_MAX_BYTES >> 20);
@@ -902,11 +905,12 @@ static int build_copies(struct gen *g, struct nb_log *log)
 
 		if (!q->nr_frames)
 			continue;
-		q->frames = malloc((size_t)q->nr_frames * g->size);
+		/* zeroed: frame_fill reads a last frame's whole block */
+		q->frames = calloc(q->nr_frames, g->stride);
 		if (!q->frames)
 			return -ENOMEM;
 		for (u32 f = 0; f < q->nr_frames; f++) {
-			u8 *frame = q->frames + (size_t)f * g->size;
+			u8 *frame = q->frames + (size_t)f * g->stride;
 			struct gen_flow fl;
 
 			if (q->flows)

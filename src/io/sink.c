@@ -73,8 +73,7 @@ static unsigned int sink_tx_burst(struct nb_port *port, struct nb_pkt **pkts, un
 		sink_keep_or_write(s, pkts, n);
 		return n;
 	}
-	for (unsigned int i = 0; i < n; i++)
-		nb_pkt_free(pkts[i]);
+	nb_pkt_free_bulk(pkts, n);
 	return n;
 }
 

@@ -360,7 +360,8 @@ void nb_pkt_frag_page_free(u8 *page)
  * A linear buffer whose last sharer lets go: its fragments (data_len says whether it has any;
  * the list is not read otherwise, to keep the buffer's end out of the cache) go with it.
  */
-static void head_release(struct thread_caches *tc, struct nb_pkt_buf *buf, bool has_frags)
+static __always_inline void head_release(struct thread_caches *tc, struct nb_pkt_buf *buf,
+					 bool has_frags)
 {
 	if (unlikely(has_frags)) {
 		struct nb_skb_shared_info *sh = (void *)(buf->data + buf_end(buf));
@@ -414,6 +415,30 @@ struct nb_pkt *nb_pkt_alloc(void)
 	}
 	pkt_init(pkt, buf);
 	return pkt;
+}
+
+unsigned int nb_pkt_alloc_bulk(struct nb_pkt **pkts, unsigned int n)
+{
+	struct thread_caches *tc = thread_caches();
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct nb_pkt *pkt = desc_alloc(tc);
+		struct nb_pkt_buf *buf;
+
+		if (unlikely(!pkt))
+			break;
+		buf = obj_alloc(&buf_pool, &tc->buf, CACHE_BATCH);
+		if (unlikely(!buf)) {
+			desc_free(tc, pkt);
+			break;
+		}
+		buf->refcnt = 1;
+		buf->big = false;
+		pkt_init(pkt, buf);
+		pkts[i] = pkt;
+	}
+	return i;
 }
 
 void nb_pkt_add_frag(struct nb_pkt *pkt, u8 *page, u32 off, u32 size)
@@ -509,6 +534,21 @@ void nb_pkt_free(struct nb_pkt *pkt)
 	if (likely(!pkt->cloned) || buf_put_last(pkt->buf))
 		head_release(tc, pkt->buf, pkt->data_len);
 	desc_free(tc, pkt);
+}
+
+void nb_pkt_free_bulk(struct nb_pkt *const *pkts, unsigned int n)
+{
+	struct thread_caches *tc = thread_caches();
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct nb_pkt *pkt = pkts[i];
+
+		if (unlikely(pkt->tun_md))
+			nb_tun_md_put(pkt->tun_md);
+		if (likely(!pkt->cloned) || buf_put_last(pkt->buf))
+			head_release(tc, pkt->buf, pkt->data_len);
+		desc_free(tc, pkt);
+	}
 }
 
 void nb_pkt_free_list(struct nb_pkt *pkt)

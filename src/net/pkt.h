@@ -385,6 +385,12 @@ void nb_pkt_trim(struct nb_pkt *pkt, u32 len);
 /* A packet with an empty data area at the default headroom; NULL when memory runs out. */
 struct nb_pkt *nb_pkt_alloc(void);
 /*
+ * n packets as nb_pkt_alloc makes them, into pkts, for one burst: the thread's cache is looked
+ * up once (the kernel's napi_build_skb from a per-CPU cache, DPDK's rte_pktmbuf_alloc_bulk).
+ * Returns how many: fewer than n only when memory runs out.
+ */
+unsigned int nb_pkt_alloc_bulk(struct nb_pkt **pkts, unsigned int n);
+/*
  * A packet holding a copy of len bytes: the first NB_PKT_MAX_LEN linear, the rest in fragments.
  * NULL when len > NB_PKT_MAX_FRAME or memory runs out.
  */
@@ -409,6 +415,8 @@ void nb_pkt_frag_page_free(u8 *page);
 /* Append size bytes at page + off as the next fragment (skb_add_rx_frag); the packet owns it. */
 void nb_pkt_add_frag(struct nb_pkt *pkt, u8 *page, u32 off, u32 size);
 void nb_pkt_free(struct nb_pkt *pkt);
+/* Free n packets, none NULL, for one burst (the kernel's kfree_skb_bulk, DPDK's free_bulk). */
+void nb_pkt_free_bulk(struct nb_pkt *const *pkts, unsigned int n);
 /* Free a list linked through ->next. */
 void nb_pkt_free_list(struct nb_pkt *pkt);
 /* A second descriptor over the same data (skb_clone); both become cloned. */

@@ -151,6 +151,7 @@ NB_TEST(limit_packet_pool)
 		n++;
 	NB_ASSERT(n >= 200 && n <= 256 + 64);	/* the cap, give or take a thread's cache */
 	NB_ASSERT(!nb_pkt_alloc_data("\x02\x00", 2));
+	NB_ASSERT_EQ(nb_pkt_alloc_bulk(held + n, 32), 0);	/* a burst finds none either */
 	while (n)
 		nb_pkt_free(held[--n]);
 	held[0] = nb_pkt_alloc();

@@ -29,6 +29,38 @@ NB_TEST(pkt_alloc_layout)
 	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
 }
 
+/* A burst at once: packets as nb_pkt_alloc makes them, each with its own buffer. */
+NB_TEST(pkt_alloc_free_bulk)
+{
+	static struct nb_pkt *pkts[200];
+	struct nb_pkt *clone;
+
+	NB_ASSERT_EQ(nb_pkt_alloc_bulk(pkts, 200), 200);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 400);
+	for (unsigned int i = 0; i < 200; i++) {
+		NB_ASSERT_EQ(nb_pkt_headroom(pkts[i]), NB_PKT_HEADROOM);
+		NB_ASSERT_EQ(pkts[i]->len, 0);
+		NB_ASSERT_EQ(nb_pkt_tailroom(pkts[i]), NB_PKT_MAX_LEN);
+		NB_ASSERT_EQ(pkts[i]->network_header, NB_PKT_HDR_UNSET);
+		NB_ASSERT(!pkts[i]->cloned && !pkts[i]->dev);
+		memcpy(nb_pkt_put(pkts[i], sizeof(i)), &i, sizeof(i));
+	}
+	for (unsigned int i = 0; i < 200; i++) {
+		unsigned int v;
+
+		memcpy(&v, pkts[i]->data, sizeof(v));
+		NB_ASSERT_EQ(v, i);	/* no two packets share a buffer */
+	}
+	/* a clone keeps the buffer its original shared when the burst goes */
+	clone = nb_pkt_clone(pkts[5]);
+	NB_ASSERT(clone);
+	nb_pkt_free_bulk(pkts, 200);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 2);
+	NB_ASSERT_EQ(*(unsigned int *)clone->data, 5);
+	nb_pkt_free(clone);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}
+
 /* Many packets in flight at once: the pool grows, then everything comes back. */
 NB_TEST(pkt_pool_accounting)
 {
