@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Traffic control: the clsact and ingress qdiscs, filters (classifiers bpf, u32, matchall) and
+ * Traffic control: the clsact and ingress qdiscs, filters (classifiers bpf, u32, matchall, fw) and
  * their actions (gact, bpf, mirred), with the kernel's semantics (net/sched). The structs map one
  * to one onto the tc command words:
  *
@@ -206,7 +206,21 @@ struct nb_tc_filter_opts {
 	const struct nb_tc_action_opts *actions;	/* "action ..." list, in order */
 	unsigned int action_cnt;
 	struct nb_log *log;
+	/*
+	 * Classifiers other than bpf, u32 and matchall (fw, ...) read their own words, as the
+	 * kernel's classifiers read their netlink options: the words after the kind, actions
+	 * excluded ("handle MARK fw classid 1:5": { "classid", "1:5" }).
+	 */
+	const char *const *words;
+	unsigned int word_cnt;
 };
+
+/* "classid/flowid" words as tc reads them: "MAJ:MIN" in hex, ":MIN", "MAJ:", "root", "none". */
+int nb_tc_classid_parse(const char *word, __u32 *classid);
+/* As tc prints a class id: "1:5", ":1", "1:", "root". */
+const char *nb_tc_classid_name(__u32 classid, char *buf, size_t size);
+/* The classifier kinds built ("bpf", "fw", "matchall", "u32", ...), NULL-terminated. */
+const char *const *nb_tc_filter_kinds(void);
 
 /* Where a filter sits: what add returns and what del and the counters take. */
 struct nb_tc_filter_id {
@@ -297,6 +311,36 @@ const char *const *nb_tc_action_kinds(void);
 /* Release every action no filter is bound to (a namespace going away; process exit). */
 void nb_tc_actions_destroy_unbound(void);
 
+/*
+ * What show prints of a classifier's own options, written by the classifier into its info in
+ * iproute2's print_* manner: each item is a JSON member (key) and its text form (fmt, one
+ * value), or text only (NB_TC_PRINT_FP), or JSON only; OPEN and CLOSE nest an object.
+ */
+enum nb_tc_print_type {
+	NB_TC_PRINT_FP = 1,
+	NB_TC_PRINT_JSON = 2,
+	NB_TC_PRINT_ANY = 3,
+};
+
+enum nb_tc_print_value {
+	NB_TC_PRINT_STRING,
+	NB_TC_PRINT_UINT,
+	NB_TC_PRINT_HEX,	/* a JSON string in hex */
+	NB_TC_PRINT_OPEN,	/* an object named key */
+	NB_TC_PRINT_CLOSE,
+};
+
+struct nb_tc_print_item {
+	__u8 type;		/* enum nb_tc_print_type */
+	__u8 value_type;	/* enum nb_tc_print_value */
+	const char *key;	/* static strings */
+	const char *fmt;
+	__u64 u;
+	char s[48];
+};
+
+#define NB_TC_MAX_PRINT_ITEMS 24
+
 /* What filter show prints for one filter. */
 struct nb_tc_filter_info {
 	struct nb_tc_filter_id id;
@@ -319,6 +363,9 @@ struct nb_tc_filter_info {
 	} u32;
 	unsigned int action_cnt;
 	struct nb_tc_action_info actions[NB_TC_MAX_ACTIONS];
+	/* classifiers beyond bpf, u32 and matchall: their options as show prints them */
+	unsigned int print_cnt;
+	struct nb_tc_print_item print[NB_TC_MAX_PRINT_ITEMS];
 };
 
 typedef int (*nb_tc_filter_walk_fn)(const struct nb_tc_filter_info *info, void *ctx);

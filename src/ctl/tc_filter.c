@@ -14,7 +14,8 @@
  *            }... [ht HT:[BKT:] | sample SELECTOR [divisor N]] [order N] [link HT:]
  *            [hashkey mask M at OFF] [{ flowid | classid } X] [action ...]
  *      | u32 divisor N
- *      | matchall [{ classid | flowid } X] [action ...] }
+ *      | matchall [{ classid | flowid } X] [action ...]
+ *      | KIND WORDS... [action ...] }   (fw and the other kinds: their words are their own)
  *
  * "root" and the clsact parent ffff:fff2 mean ingress (the seed's scripts put their filters on
  * root of an ingress qdisc), ffff:fff3 egress. show prints as tc does; -s adds the counters.
@@ -44,6 +45,7 @@ struct filter_cmd {
 	char path[PATH_MAX];
 	char name[PATH_MAX + 64];
 	const char *handle;	/* parsed once the kind is known (u32 handles are 800::1) */
+	const char **words;	/* the kind's own words, for kinds that read them */
 	bool has_hook;
 };
 
@@ -74,52 +76,6 @@ static bool parse_proto(const char *w, __be16 *proto)
 		return false;
 	*proto = htons(v);
 	return true;
-}
-
-/* get_tc_classid: "M:N" in hex, ":N", "M:", or one hex number. */
-static bool parse_classid(const char *w, __u32 *h)
-{
-	unsigned long maj = 0, min = 0;
-	char *p;
-
-	if (!strcmp(w, "root")) {
-		*h = TC_H_ROOT;
-		return true;
-	}
-	if (!strcmp(w, "none")) {
-		*h = TC_H_UNSPEC;
-		return true;
-	}
-	maj = strtoul(w, &p, 16);
-	if (p == w && *p != ':')
-		return false;
-	if (*p == ':') {
-		if (maj >= 1 << 16)
-			return false;
-		w = p + 1;
-		min = strtoul(w, &p, 16);
-		if (*p || min >= 1 << 16)
-			return false;
-		*h = (__u32)(maj << 16 | min);
-		return true;
-	}
-	if (*p)
-		return false;
-	*h = (__u32)maj;
-	return true;
-}
-
-static const char *classid_name(__u32 h, char *buf, size_t size)
-{
-	if (h == TC_H_ROOT)
-		snprintf(buf, size, "root");
-	else if (!TC_H_MAJ(h))
-		snprintf(buf, size, ":%x", TC_H_MIN(h));
-	else if (!TC_H_MIN(h))
-		snprintf(buf, size, "%x:", TC_H_MAJ(h) >> 16);
-	else
-		snprintf(buf, size, "%x:%x", TC_H_MAJ(h) >> 16, TC_H_MIN(h));
-	return buf;
 }
 
 /* u32 handles "HT:HASH:NODE" (hex each), or one number. */
@@ -159,7 +115,7 @@ const char *nb_ctl_handle_name(const char *kind, __u32 h, char *buf, size_t size
 		snprintf(buf, size, "0x%x", h);
 		return buf;
 	}
-	/* iproute2's sprint_u32_handle: "HT:", then "BKT" and ":NODE" when not 0 (800:, 800::800) */
+	/* iproute2's sprint_u32_handle: "HT:", then "BKT" and ":NODE" unless 0 (800:, 800::800) */
 	buf[0] = 0;
 	if (!h) {
 		snprintf(buf, size, "none");
@@ -304,6 +260,33 @@ static int parse_u32_match(struct nb_ctl *ctl, int argc, char **argv, int *i,
 	}
 }
 
+static bool filter_kind_known(const char *w)
+{
+	for (const char *const *k = nb_tc_filter_kinds(); *k; k++)
+		if (!strcmp(*k, w))
+			return true;
+	return false;
+}
+
+/* "bpf, fw, matchall or u32" */
+static const char *kinds_list(char *buf, size_t size)
+{
+	const char *const *k = nb_tc_filter_kinds();
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (; *k && n < size; k++)
+		n += snprintf(buf + n, size - n, "%s%s", *k,
+			      !k[1] ? "" : !k[2] ? " or " : ", ");
+	return buf;
+}
+
+/* bpf, u32 and matchall have options structs; the other kinds read their words themselves. */
+static bool kind_reads_words(const char *kind)
+{
+	return strcmp(kind, "bpf") && strcmp(kind, "u32") && strcmp(kind, "matchall");
+}
+
 static bool parse_divisor(const char *w, __u32 *divisor)
 {
 	return nb_ctl_parse_u32(w, divisor, 0) && *divisor && *divisor <= 256 &&
@@ -386,11 +369,15 @@ static int parse_kind_opts(struct nb_ctl *ctl, int argc, char **argv, int i,
 				return err;
 			continue;
 		}
-		if (!strcmp(w, "classid") || !strcmp(w, "flowid")) {
+		if (kind_reads_words(f->kind)) {
+			if (!c->words && !(c->words = calloc(argc, sizeof(*c->words))))
+				return nb_ctl_fail(ctl, -ENOMEM, "out of memory");
+			c->words[f->word_cnt++] = w;
+		} else if (!strcmp(w, "classid") || !strcmp(w, "flowid")) {
 			val = nb_ctl_next(ctl, argc, argv, &i);
 			if (!val)
 				return -EINVAL;
-			if (!parse_classid(val, &classid))
+			if (nb_tc_classid_parse(val, &classid))
 				return nb_ctl_wrong(ctl, val, "illegal \"classid\"");
 			if (is_bpf)
 				f->bpf.classid = classid;
@@ -450,8 +437,8 @@ static int parse_kind_opts(struct nb_ctl *ctl, int argc, char **argv, int i,
 			if (!(val = nb_ctl_next(ctl, argc, argv, &i)))
 				return -EINVAL;
 			if (!parse_divisor(val, &f->u32.divisor))
-				return nb_ctl_wrong(ctl, val, "illegal \"divisor\": a power of 2 from "
-						    "1 to 256");
+				return nb_ctl_wrong(ctl, val, "illegal \"divisor\": a power of 2 "
+						    "from 1 to 256");
 		} else if (is_u32 && !strcmp(w, "hashkey")) {
 			err = parse_hashkey(ctl, argc, argv, &i, &f->u32);
 			if (err)
@@ -467,9 +454,9 @@ static int parse_kind_opts(struct nb_ctl *ctl, int argc, char **argv, int i,
 			if (!nb_ctl_parse_u32(val, &order, 0) || !order || order > 0xfff)
 				return nb_ctl_wrong(ctl, val, "illegal \"order\"");
 		} else if (is_u32 && !strcmp(w, "offset")) {
-			return nb_ctl_wrong(ctl, w, "u32 offset (variable header lengths) is not "
-					    "built: keys at nexthdr+N read N bytes past the network "
-					    "header");
+			return nb_ctl_wrong(ctl, w, "u32 offset (variable header lengths) is "
+					    "not built: keys at nexthdr+N read N bytes past the "
+					    "network header");
 		} else {
 			return nb_ctl_wrong(ctl, w, "unknown %s option", f->kind);
 		}
@@ -490,6 +477,7 @@ static int parse_kind_opts(struct nb_ctl *ctl, int argc, char **argv, int i,
 			 f->bpf.section ? f->bpf.section : "classifier");
 		f->bpf.name = c->name;
 	}
+	f->words = c->words;
 	f->actions = c->acts.a;
 	f->action_cnt = c->acts.cnt;
 	return 0;
@@ -531,7 +519,7 @@ static void print_u32(struct nb_print *p, const struct nb_tc_filter_info *info)
 		if (info->u32.terminal)
 			nb_print_text(p, "*");
 		nb_print_string(p, NB_PRINT_ANY, "flowid", "flowid %s ",
-				classid_name(info->classid, buf, sizeof(buf)));
+				nb_tc_classid_name(info->classid, buf, sizeof(buf)));
 	} else if (info->u32.terminal) {
 		nb_print_text(p, "terminal flowid ");
 	}
@@ -545,7 +533,8 @@ static void print_u32(struct nb_print *p, const struct nb_tc_filter_info *info)
 		nb_print_open_object(p, "match");
 		nb_print_hex(p, NB_PRINT_ANY, "value", "\n  match %08llx", ntohl(key->val));
 		nb_print_hex(p, NB_PRINT_ANY, "mask", "/%08llx ", ntohl(key->mask));
-		nb_print_string(p, NB_PRINT_ANY, "offmask", "at %s", key->offmask ? "nexthdr+" : "");
+		nb_print_string(p, NB_PRINT_ANY, "offmask", "at %s",
+				key->offmask ? "nexthdr+" : "");
 		nb_print_int(p, NB_PRINT_ANY, "off", "%lld", key->off);
 		nb_print_close_object(p);
 	}
@@ -566,7 +555,7 @@ static void print_bpf(struct show_ctx *sc, const struct nb_tc_filter_info *info)
 			nb_ctl_handle_name("bpf", info->id.handle, buf, sizeof(buf)));
 	if (info->classid)
 		nb_print_string(p, NB_PRINT_ANY, "flowid", "flowid %s ",
-				classid_name(info->classid, buf, sizeof(buf)));
+				nb_tc_classid_name(info->classid, buf, sizeof(buf)));
 	if (info->name)
 		nb_print_string(p, NB_PRINT_ANY, "bpf_name", "%s ", info->name);
 	if (info->direct_action)
@@ -585,11 +574,38 @@ static void print_matchall(struct show_ctx *sc, const struct nb_tc_filter_info *
 	nb_print_uint(p, NB_PRINT_ANY, "handle", "handle 0x%llx ", info->id.handle);
 	if (info->classid)
 		nb_print_string(p, NB_PRINT_ANY, "flowid", "flowid %s ",
-				classid_name(info->classid, buf, sizeof(buf)));
+				nb_tc_classid_name(info->classid, buf, sizeof(buf)));
 	nb_print_bool(p, NB_PRINT_ANY, "not_in_hw", "\n  not_in_hw", true);
 	if (sc->ctl->stats)
 		nb_print_uint(p, NB_PRINT_ANY, "rule_hit", " (rule hit %llu)",
 			      info->stats.packets);
+}
+
+/* Any other kind: the members its dump wrote (struct nb_tc_print_item). */
+static void print_items(struct nb_print *p, const struct nb_tc_filter_info *info)
+{
+	for (unsigned int n = 0; n < info->print_cnt; n++) {
+		const struct nb_tc_print_item *it = &info->print[n];
+		enum nb_print_type t = (enum nb_print_type)it->type;
+
+		switch (it->value_type) {
+		case NB_TC_PRINT_STRING:
+			nb_print_string(p, t, it->key, it->fmt, it->s);
+			break;
+		case NB_TC_PRINT_UINT:
+			nb_print_uint(p, t, it->key, it->fmt, it->u);
+			break;
+		case NB_TC_PRINT_HEX:
+			nb_print_hex(p, t, it->key, it->fmt, it->u);
+			break;
+		case NB_TC_PRINT_OPEN:
+			nb_print_open_object(p, it->key);
+			break;
+		case NB_TC_PRINT_CLOSE:
+			nb_print_close_object(p);
+			break;
+		}
+	}
 }
 
 /* tc_filter.c's print_filter: the head line of each pref, then each filter with its options. */
@@ -614,8 +630,10 @@ static void show_filter(struct show_ctx *sc, const struct nb_tc_filter_info *inf
 			print_u32(p, info);
 		else if (!strcmp(info->kind, "bpf"))
 			print_bpf(sc, info);
-		else
+		else if (!strcmp(info->kind, "matchall"))
 			print_matchall(sc, info);
+		else
+			print_items(p, info);
 		if (p->j && info->action_cnt) {
 			nb_json_start_array(p->j, "actions");
 			for (unsigned int a = 0; a < info->action_cnt; a++)
@@ -684,6 +702,7 @@ int nb_ctl_tc_filter(struct nb_ctl *ctl, int argc, char **argv)
 	struct nb_dev *dev = NULL;
 	const char *devname = NULL;
 	enum verb verb;
+	char kbuf[128];
 	int i, err = 0;
 
 	if (argc < 1 || nb_matches(argv[0], "show") || nb_matches(argv[0], "list"))
@@ -722,7 +741,7 @@ int nb_ctl_tc_filter(struct nb_ctl *ctl, int argc, char **argv)
 
 			if (!(val = nb_ctl_next(ctl, argc, argv, &i)))
 				err = -EINVAL;
-			else if (!parse_classid(val, &h))
+			else if (nb_tc_classid_parse(val, &h))
 				err = nb_ctl_wrong(ctl, val, "invalid qdisc ID");
 			else if (h == TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_EGRESS))
 				c->f.hook = NB_TC_EGRESS, c->has_hook = true;
@@ -751,13 +770,14 @@ int nb_ctl_tc_filter(struct nb_ctl *ctl, int argc, char **argv)
 		} else if (!strcmp(w, "handle")) {
 			if (!(c->handle = nb_ctl_next(ctl, argc, argv, &i)))
 				err = -EINVAL;
-		} else if (!strcmp(w, "bpf") || !strcmp(w, "u32") || !strcmp(w, "matchall")) {
+		} else if (filter_kind_known(w)) {
 			c->f.kind = w;
 		} else if (verb == F_SHOW && !devname) {
 			devname = w;
-		} else if (!strcmp(w, "basic") || !strcmp(w, "flower") || !strcmp(w, "fw") ||
-			   !strcmp(w, "route") || !strcmp(w, "cgroup") || !strcmp(w, "flow")) {
-			err = nb_ctl_wrong(ctl, w, "classifier not built (bpf, u32 and matchall are)");
+		} else if (!strcmp(w, "basic") || !strcmp(w, "flower") || !strcmp(w, "route") ||
+			   !strcmp(w, "cgroup") || !strcmp(w, "flow")) {
+			err = nb_ctl_wrong(ctl, w, "classifier not built (%s are)", kinds_list(kbuf,
+					   sizeof(kbuf)));
 		} else {
 			err = nb_ctl_wrong(ctl, w, "unknown classifier");
 		}
@@ -774,7 +794,8 @@ int nb_ctl_tc_filter(struct nb_ctl *ctl, int argc, char **argv)
 	/* the classifier's words are checked before the device, as tc does */
 	if (verb != F_SHOW && verb != F_DEL) {
 		if (!c->f.kind) {
-			err = nb_ctl_usage(ctl, "tc filter needs a classifier: bpf, u32 or matchall");
+			err = nb_ctl_usage(ctl, "tc filter needs a classifier: %s",
+					   kinds_list(kbuf, sizeof(kbuf)));
 			goto out;
 		}
 		err = parse_kind_opts(ctl, argc, argv, i, c);
@@ -817,6 +838,7 @@ int nb_ctl_tc_filter(struct nb_ctl *ctl, int argc, char **argv)
 out:
 	if (dev)
 		nb_dev_put(dev);
+	free(c->words);
 	free(c);
 	return err;
 }

@@ -98,6 +98,30 @@ assert n["g0"]["operstate"] == "DOWN" and n["s0"]["address"] == "02:aa:bb:cc:dd:
 assert n["s0"]["stats64"]["rx"]["packets"] == 0, n["s0"]
 ' || fail "link json: $out"
 
+# fw, a classifier that reads its own words: marks to classes, show as f_fw.c prints it.
+cat > "$tmp/fw.tc" <<EOF2
+link add g0 type pipe peer g1
+tc qdisc add dev g0 clsact
+tc filter add dev g0 ingress pref 1 handle 5 fw classid 1:5
+tc filter add dev g0 ingress pref 1 handle 0x10005 fw flowid 1:7 action mirred egress redirect dev g1
+tc filter show dev g0 ingress
+EOF2
+out=$($NETBPF -batch "$tmp/fw.tc") || fail "fw: $out"
+echo "$out" | grep -qx "filter protocol all pref 1 fw chain 0 handle 0x5 classid 1:5 " ||
+	fail "fw line: $out"
+echo "$out" | grep -qx "filter protocol all pref 1 fw chain 0 handle 0x10005 classid 1:7 " ||
+	fail "fw line with actions: $out"
+out=$($NETBPF -j -batch "$tmp/fw.tc") || fail "fw -j: $out"
+echo "$out" | json '
+f = [x for x in d[0] if "options" in x]
+assert f[1]["options"] == {"handle": {"mark": "5", "mask": "ffffffff"}, "classid": "1:5"}, f
+assert f[0]["options"]["actions"][0]["to_dev"] == "g1", f
+' || fail "fw json: $out"
+printf '%s\n' "link add g0 type gen" "tc qdisc add dev g0 clsact" \
+	"tc filter add dev g0 ingress handle 5 fw indev g0" > "$tmp/err.tc"
+expect_err 1 'Error: fw: unknown word "indev"' $NETBPF -batch "$tmp/err.tc"
+expect_err 1 'classifier not built (bpf, fw, matchall or u32 are)' $NETBPF tc filter add dev x ingress flower
+
 # tc forms: clsact, both hooks, parent words, protocol, chain, handle, replace, change, del.
 cat > "$tmp/tc.tc" <<EOF2
 link add g0 type gen count 1

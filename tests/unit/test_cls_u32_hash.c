@@ -20,9 +20,9 @@ static struct nb_dev *dev_with_qdisc(void)
 static int classify(struct nb_dev *dev, u32 daddr)
 {
 	u8 frame[128];
+	u32 len = tc_frame_ipv4(frame, dev, IPPROTO_UDP, 1, daddr, 1, 2, 0);
 	struct nb_pkt *pkt;
-	int ret = tc_run_frame(dev, frame, tc_frame_ipv4(frame, dev, IPPROTO_UDP, 1, daddr, 1, 2, 0),
-			       &pkt);
+	int ret = tc_run_frame(dev, frame, len, &pkt);
 	u16 idx = pkt->tc_index;
 
 	nb_pkt_free(pkt);

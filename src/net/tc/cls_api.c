@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -20,7 +21,10 @@
 #include "net/tc/pkt_cls.h"
 #include "common/u64_stats.h"
 
-static struct nb_tcf_proto_ops *tcf_proto_base;
+static struct nb_tcf_proto_ops *tcf_proto_base;	/* by kind name */
+/* The kinds' names in the same order, NULL-terminated. */
+static const char **tcf_proto_kinds;
+static unsigned int tcf_proto_kind_cnt;
 
 /*
  * The control plane's lock, the twin of the rtnl mutex: commands run one at a time; the
@@ -48,10 +52,25 @@ static const struct nb_tcf_proto_ops *tcf_proto_lookup_ops(const char *kind)
 
 int nb_tcf_proto_register(struct nb_tcf_proto_ops *ops)
 {
-	if (tcf_proto_lookup_ops(ops->kind))
+	struct nb_tcf_proto_ops **pp = &tcf_proto_base;
+	const char **kinds;
+	unsigned int n = 0;
+
+	while (*pp && strcmp((*pp)->kind, ops->kind) < 0) {
+		pp = &(*pp)->next;
+		n++;
+	}
+	if (*pp && !strcmp((*pp)->kind, ops->kind))
 		return -EEXIST;
-	ops->next = tcf_proto_base;
-	tcf_proto_base = ops;
+	kinds = realloc(tcf_proto_kinds, (tcf_proto_kind_cnt + 2) * sizeof(*kinds));
+	if (!kinds)
+		return -ENOMEM;
+	memmove(&kinds[n + 1], &kinds[n], (tcf_proto_kind_cnt - n) * sizeof(*kinds));
+	kinds[n] = ops->kind;
+	kinds[++tcf_proto_kind_cnt] = NULL;
+	tcf_proto_kinds = kinds;
+	ops->next = *pp;
+	*pp = ops;
 	return 0;
 }
 
@@ -654,4 +673,106 @@ int nb_tc_filter_get(struct nb_dev *dev, const struct nb_tc_filter_id *id,
 	err = nb_tc_filter_get_locked(dev, id, info, log);
 	nb_tc_unlock();
 	return err;
+}
+
+/* Show: a classifier's options, printed by ctl in text or JSON (include/netbpf/tc.h). */
+
+static struct nb_tc_print_item *tc_print_item(struct nb_tc_filter_info *info,
+					      enum nb_tc_print_type type, u8 value_type,
+					      const char *key, const char *fmt)
+{
+	struct nb_tc_print_item *it;
+
+	/* the kinds are built in and print a handful of members: running out is a bug */
+	if (info->print_cnt >= NB_TC_MAX_PRINT_ITEMS)
+		abort();
+	it = &info->print[info->print_cnt++];
+	it->type = type;
+	it->value_type = value_type;
+	it->key = key;
+	it->fmt = fmt;
+	return it;
+}
+
+void nb_tc_print_string(struct nb_tc_filter_info *info, enum nb_tc_print_type type,
+			const char *key, const char *fmt, const char *value)
+{
+	struct nb_tc_print_item *it = tc_print_item(info, type, NB_TC_PRINT_STRING, key, fmt);
+
+	snprintf(it->s, sizeof(it->s), "%s", value);
+}
+
+void nb_tc_print_uint(struct nb_tc_filter_info *info, enum nb_tc_print_type type,
+		      const char *key, const char *fmt, u64 value)
+{
+	tc_print_item(info, type, NB_TC_PRINT_UINT, key, fmt)->u = value;
+}
+
+void nb_tc_print_hex(struct nb_tc_filter_info *info, enum nb_tc_print_type type, const char *key,
+		     const char *fmt, u64 value)
+{
+	tc_print_item(info, type, NB_TC_PRINT_HEX, key, fmt)->u = value;
+}
+
+void nb_tc_print_open(struct nb_tc_filter_info *info, const char *key)
+{
+	tc_print_item(info, NB_TC_PRINT_JSON, NB_TC_PRINT_OPEN, key, NULL);
+}
+
+void nb_tc_print_close(struct nb_tc_filter_info *info)
+{
+	tc_print_item(info, NB_TC_PRINT_JSON, NB_TC_PRINT_CLOSE, NULL, NULL);
+}
+
+/* Class ids, as tc reads and prints them (get_tc_classid, sprint_tc_classid). */
+int nb_tc_classid_parse(const char *w, __u32 *h)
+{
+	unsigned long maj, min;
+	char *p;
+
+	if (!strcmp(w, "root")) {
+		*h = TC_H_ROOT;
+		return 0;
+	}
+	if (!strcmp(w, "none")) {
+		*h = TC_H_UNSPEC;
+		return 0;
+	}
+	maj = strtoul(w, &p, 16);
+	if (p == w && *p != ':')
+		return -EINVAL;
+	if (*p != ':') {
+		if (*p || maj > 0xffffffffUL)
+			return -EINVAL;
+		*h = (__u32)maj;
+		return 0;
+	}
+	if (maj >= 1 << 16)
+		return -EINVAL;
+	w = p + 1;
+	min = strtoul(w, &p, 16);
+	if (*p || min >= 1 << 16)
+		return -EINVAL;
+	*h = (__u32)(maj << 16 | min);
+	return 0;
+}
+
+const char *nb_tc_classid_name(__u32 h, char *buf, size_t size)
+{
+	if (h == TC_H_ROOT)
+		snprintf(buf, size, "root");
+	else if (!TC_H_MAJ(h))
+		snprintf(buf, size, ":%x", TC_H_MIN(h));
+	else if (!TC_H_MIN(h))
+		snprintf(buf, size, "%x:", TC_H_MAJ(h) >> 16);
+	else
+		snprintf(buf, size, "%x:%x", TC_H_MAJ(h) >> 16, TC_H_MIN(h));
+	return buf;
+}
+
+const char *const *nb_tc_filter_kinds(void)
+{
+	static const char *const none[] = { NULL };
+
+	return tcf_proto_kinds ? tcf_proto_kinds : none;
 }

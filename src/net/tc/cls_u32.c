@@ -54,7 +54,7 @@ struct u32_hnode {
 	u32 handle;			/* HT:, key bits 0 */
 	struct u32_hnode *next;		/* the common's tables, newest first */
 	struct u32_common *tp_c;
-	u32 prio;			/* the filter (pref) it was made under: show lists it there */
+	u32 prio;			/* the pref it was made under: show lists it there */
 	int refcnt;			/* 1 while listed, one more per node linking to it */
 	bool is_root;
 	unsigned int divisor;		/* buckets - 1, a mask */
@@ -516,8 +516,8 @@ static int u32_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
 	} else if (!old) {
 		handle = u32_gen_new_kid(ht, htid);
 		if (!handle) {
-			nb_log_printf(log, "u32: bucket %x of table %x: is full\n", TC_U32_HASH(htid),
-				      TC_U32_USERHTID(htid));
+			nb_log_printf(log, "u32: bucket %x of table %x: is full\n",
+				      TC_U32_HASH(htid), TC_U32_USERHTID(htid));
 			return -ENOSPC;
 		}
 	} else {

@@ -148,6 +148,16 @@ struct nb_tcf_proto_ops {
 	struct nb_tcf_proto_ops *next;
 };
 
+/* For a classifier's dump: what show prints of its options (struct nb_tc_print_item). */
+void nb_tc_print_string(struct nb_tc_filter_info *info, enum nb_tc_print_type type,
+			const char *key, const char *fmt, const char *value);
+void nb_tc_print_uint(struct nb_tc_filter_info *info, enum nb_tc_print_type type,
+		      const char *key, const char *fmt, u64 value);
+void nb_tc_print_hex(struct nb_tc_filter_info *info, enum nb_tc_print_type type, const char *key,
+		     const char *fmt, u64 value);
+void nb_tc_print_open(struct nb_tc_filter_info *info, const char *key);
+void nb_tc_print_close(struct nb_tc_filter_info *info);
+
 struct nb_tcf_proto {
 	struct nb_tcf_proto *next;	/* the chain, by prio */
 	void *root;			/* the classifier's data */

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fw classifier, the twin of the kernel's net/sched/cls_fw.c: each filter's handle is a
+ * firewall mark, and a packet whose skb->mark equals it gets the filter's classid and runs its
+ * actions. A classifier in one file: its datapath, its words (as iproute2's tc/f_fw.c reads
+ * them) and what show prints of it.
+ *
+ *   tc filter add dev DEV ingress pref P handle MARK fw [{ classid | flowid } X] [action ...]
+ *
+ * Not here: the "MARK/MASK" handle form (the mask is 0xffffffff) and "indev".
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/pkt.h"
+#include "net/tc/pkt_cls.h"
+#include "common/u64_stats.h"
+
+#define FW_HTSIZE 256U
+
+struct fw_filter {
+	struct fw_filter *next;
+	u32 id;				/* the mark */
+	u32 classid;
+	struct nb_tcf_exts exts;
+	struct nb_tc_pcpu_stats *stats;
+};
+
+struct fw_head {
+	struct fw_filter *ht[FW_HTSIZE];	/* by fw_hash(id), newest first */
+};
+
+static unsigned int fw_hash(u32 handle)
+{
+	handle ^= handle >> 16;
+	handle ^= handle >> 8;
+	return handle % FW_HTSIZE;
+}
+
+static int fw_classify(struct nb_pkt *pkt, const struct nb_tcf_proto *tp,
+		       struct nb_tcf_result *res)
+{
+	const struct fw_head *head = __atomic_load_n(&tp->root, __ATOMIC_ACQUIRE);
+	u32 id = pkt->mark;
+	const struct fw_filter *f;
+
+	for (f = __atomic_load_n(&head->ht[fw_hash(id)], __ATOMIC_ACQUIRE); f;
+	     f = __atomic_load_n(&f->next, __ATOMIC_ACQUIRE)) {
+		int r;
+
+		if (f->id != id)
+			continue;
+		res->classid = f->classid;
+		nb_tc_stats_update(f->stats, pkt);
+		r = nb_tcf_exts_exec(pkt, &f->exts, res);
+		if (r < 0)
+			continue;
+		if (r == TC_ACT_SHOT)
+			nb_u64_stats_inc(&nb_tc_this_stats(f->stats)->drops);
+		return r;
+	}
+	return -1;
+}
+
+static int fw_init(struct nb_tcf_proto *tp)
+{
+	tp->root = calloc(1, sizeof(struct fw_head));
+	return tp->root ? 0 : -ENOBUFS;
+}
+
+static void fw_free(struct fw_filter *f)
+{
+	nb_tcf_exts_destroy(&f->exts);
+	nb_tc_stats_free(f->stats);
+	free(f);
+}
+
+static void fw_destroy(struct nb_tcf_proto *tp)
+{
+	struct fw_head *head = tp->root;
+
+	for (unsigned int h = 0; h < FW_HTSIZE; h++) {
+		struct fw_filter *f, *next;
+
+		for (f = head->ht[h]; f; f = next) {
+			next = f->next;
+			fw_free(f);
+		}
+	}
+	free(head);
+}
+
+static void *fw_get(struct nb_tcf_proto *tp, u32 handle)
+{
+	struct fw_head *head = tp->root;
+
+	for (struct fw_filter *f = head->ht[fw_hash(handle)]; f; f = f->next)
+		if (f->id == handle)
+			return f;
+	return NULL;
+}
+
+/* The words after "fw": "classid X" / "flowid X" (the actions are the caller's). */
+static int fw_parse(const struct nb_tc_filter_opts *opts, u32 *classid, struct nb_log *log)
+{
+	for (unsigned int i = 0; i < opts->word_cnt; i++) {
+		const char *w = opts->words[i];
+
+		if (strcmp(w, "classid") && strcmp(w, "flowid")) {
+			nb_log_printf(log, "fw: unknown word \"%s\", expected classid or flowid\n",
+				      w);
+			return -EINVAL;
+		}
+		if (++i == opts->word_cnt) {
+			nb_log_printf(log, "fw: \"%s\" needs a class id\n", w);
+			return -EINVAL;
+		}
+		if (nb_tc_classid_parse(opts->words[i], classid)) {
+			nb_log_printf(log, "fw: illegal \"classid\" \"%s\"\n", opts->words[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int fw_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
+		     const struct nb_tc_filter_opts *opts, struct nb_tcf_exts *exts, u32 *handlep,
+		     struct nb_log *log)
+{
+	struct fw_head *head = tp->root;
+	struct fw_filter *old = fh, *f, **pp;
+	u32 classid = 0;
+	int err;
+
+	if (!handle) {
+		nb_log_printf(log, "fw: the filter's handle is the mark it matches: "
+			      "\"handle MARK\"\n");
+		return -EINVAL;
+	}
+	err = fw_parse(opts, &classid, log);
+	if (err)
+		return err;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return -ENOBUFS;
+	f->stats = nb_tc_stats_alloc();
+	if (!f->stats) {
+		free(f);
+		return -ENOBUFS;
+	}
+	f->id = handle;
+	f->classid = classid;
+	f->exts = *exts;
+	exts->nr_actions = 0;
+	pp = &head->ht[fw_hash(handle)];
+	if (old) {
+		for (; *pp != old; pp = &(*pp)->next)
+			;
+		f->next = old->next;
+		__atomic_store_n(pp, f, __ATOMIC_RELEASE);
+		nb_tcf_synchronize();
+		fw_free(old);
+	} else {
+		f->next = *pp;
+		__atomic_store_n(pp, f, __ATOMIC_RELEASE);
+	}
+	*handlep = handle;
+	return 0;
+}
+
+static int fw_delete(struct nb_tcf_proto *tp, void *fh, bool *last)
+{
+	struct fw_head *head = tp->root;
+	struct fw_filter *f = fh, **pp;
+
+	for (pp = &head->ht[fw_hash(f->id)]; *pp && *pp != f; pp = &(*pp)->next)
+		;
+	if (!*pp)
+		return -ENOENT;
+	__atomic_store_n(pp, f->next, __ATOMIC_RELEASE);
+	nb_tcf_synchronize();
+	fw_free(f);
+	*last = true;
+	for (unsigned int h = 0; h < FW_HTSIZE && *last; h++)
+		*last = !head->ht[h];
+	return 0;
+}
+
+static void fw_walk(struct nb_tcf_proto *tp, nb_tcf_walk_fn fn, void *arg)
+{
+	struct fw_head *head = tp->root;
+
+	for (unsigned int h = 0; h < FW_HTSIZE; h++)
+		for (struct fw_filter *f = head->ht[h]; f; f = f->next)
+			if (fn(tp, f, arg))
+				return;
+}
+
+/* f_fw.c's fw_print_opt: the mark (and mask) under "handle", the classid, the actions' line. */
+static void fw_dump(const struct nb_tcf_proto *tp, const void *fh, struct nb_tc_filter_info *info)
+{
+	const struct fw_filter *f = fh;
+	char buf[16];
+
+	(void)tp;
+	info->id.handle = f->id;
+	info->classid = f->classid;
+	nb_tc_stats_read(f->stats, &info->stats);
+	nb_tcf_exts_dump(&f->exts, info);
+	nb_tc_print_open(info, "handle");
+	nb_tc_print_hex(info, NB_TC_PRINT_ANY, "mark", "handle 0x%llx ", f->id);
+	nb_tc_print_hex(info, NB_TC_PRINT_JSON, "mask", NULL, 0xffffffff);
+	nb_tc_print_close(info);
+	if (f->classid)
+		nb_tc_print_string(info, NB_TC_PRINT_ANY, "classid", "classid %s ",
+				   nb_tc_classid_name(f->classid, buf, sizeof(buf)));
+	if (f->exts.nr_actions)
+		nb_tc_print_string(info, NB_TC_PRINT_FP, NULL, "%s", "\n");
+}
+
+static struct nb_tcf_proto_ops cls_fw_ops = {
+	.kind = "fw",
+	.classify = fw_classify,
+	.init = fw_init,
+	.destroy = fw_destroy,
+	.get = fw_get,
+	.change = fw_change,
+	.delete = fw_delete,
+	.walk = fw_walk,
+	.dump = fw_dump,
+};
+NB_TCF_PROTO_REGISTER(cls_fw_ops)
