@@ -177,8 +177,11 @@ static s32 edge_imm(struct gen *g)
 
 /* ---- output ---- */
 
+static void forget_pointer_copy(struct gen *g, struct bpf_insn insn);
+
 static void put(struct gen *g, struct bpf_insn insn)
 {
+	forget_pointer_copy(g, insn);
 	if (g->n < g->o->max_insns)
 		g->out[g->n++] = insn;
 	else
@@ -231,6 +234,21 @@ static void set_scalar(struct gen *g, u8 r, u64 umax, bool taint)
 static bool is_ptr(const struct sreg *r)
 {
 	return r->kind != K_NONE && r->kind != K_SCALAR;
+}
+
+/*
+ * A register set from r10 or a pointer (an argument being set up) no longer holds what the
+ * model had there: it is forgotten, so that a scalar chosen later in the same statement is
+ * not that pointer (passed on as a scalar, byte-swapped and returned, an address leaks into
+ * the results, which then differ between engines). Code that knows what it wrote says so
+ * after the put.
+ */
+static void forget_pointer_copy(struct gen *g, struct bpf_insn insn)
+{
+	if (insn.code != (BPF_ALU64 | BPF_MOV | BPF_X) || insn.dst_reg > BPF_REG_9)
+		return;
+	if (insn.src_reg == BPF_REG_10 || (insn.src_reg < BPF_REG_10 && is_ptr(R(g, insn.src_reg))))
+		R(g, insn.dst_reg)->kind = K_NONE;
 }
 
 static bool has_ctx(const struct gen *g)
