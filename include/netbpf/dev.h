@@ -127,8 +127,25 @@ int nb_dev_attach_port(struct nb_dev *dev, const char *kind, const char *words,
 		       struct nb_log *log);
 /* Join a and b (both without a port) as a veth pair: each one's tx is the other's rx. */
 int nb_dev_pipe_pair(struct nb_dev *a, struct nb_dev *b, struct nb_log *log);
-/* One line on the port's state ("gen made 10 of 100", "sink 5 packets 320 bytes", ...). */
+/* One line on the port's configuration ("gen count 100", "afpacket dev eth1 queues 2 ..."). */
 void nb_dev_port_describe(const struct nb_dev *dev, char *buf, size_t size);
+
+/* The port's own counters, of one queue or of all (nb_dev_port_stats). */
+struct nb_dev_port_stats {
+	__u64 rx_packets;	/* frames the port handed to the datapath (a generator: made) */
+	__u64 tx_packets;	/* frames the port took to send (a sink: kept, a pcap: written) */
+	__u64 rx_ring_drops;	/* frames the kernel dropped before the port read them */
+	__u64 rx_too_big;	/* frames above the longest netbpf carries, dropped unread */
+	__u64 tx_errors;	/* frames the kernel refused */
+};
+
+#define NB_DEV_PORT_ALL_QUEUES (~0U)
+
+/*
+ * Queue q's counters, or with NB_DEV_PORT_ALL_QUEUES every queue's summed. -ENOENT past the
+ * last queue, -EOPNOTSUPP for a device whose port keeps none (a tunnel, no port).
+ */
+int nb_dev_port_stats(const struct nb_dev *dev, unsigned int q, struct nb_dev_port_stats *st);
 
 void nb_dev_stats_read(const struct nb_dev *dev, struct nb_dev_stats_total *total);
 void nb_dev_stats_reset(struct nb_dev *dev);

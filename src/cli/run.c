@@ -381,7 +381,12 @@ static void run_extra(struct nb_ctl *ctl, struct nb_json *j, void *ctx)
 		nb_ctl_maps_print(ctl, j);
 }
 
-static int run_datapath(const struct run_opts *o, const char *shows, bool *ok)
+/*
+ * The datapath's run, then the script's show lines (held until now, so that they show what the
+ * traffic did; under -j into shows_file, which is closed here), then the summary.
+ */
+static int run_datapath(const struct run_opts *o, struct nb_ctl *script, FILE *shows_file,
+			char **shows, bool *ok)
 {
 	struct nb_datapath_opts dopts = { .sz = sizeof(dopts), .workers = o->workers,
 					  .packets = o->packets,
@@ -403,6 +408,9 @@ static int run_datapath(const struct run_opts *o, const char *shows, bool *ok)
 	if (err) {
 		fprintf(stderr, "Error: cannot start the datapath: %s\n",
 			nb_log_text(&log)[0] ? nb_log_text(&log) : strerror(-err));
+		if (shows_file)
+			fclose(shows_file);
+		script->out = stdout;
 		nb_datapath_destroy(dp);
 		nb_log_free(&log);
 		return NB_EXIT_ERR;
@@ -445,17 +453,30 @@ static int run_datapath(const struct run_opts *o, const char *shows, bool *ok)
 	}
 	nb_datapath_stop(dp);
 	signal(SIGINT, SIG_DFL);
+	script->dp = dp;
+	err = nb_ctl_later_run(script, script->later);
+	script->dp = NULL;
+	if (shows_file) {
+		fclose(shows_file);
+		script->out = stdout;
+	}
+	if (err) {
+		nb_ctl_rates_free(&rates);
+		nb_datapath_destroy(dp);
+		nb_log_free(&log);
+		return nb_cli_ctl_status(script, err);
+	}
 	nb_cli_ctl_init(&ctl);
 	ctl.dp = dp;
 	{
 		struct run_end end = { o, ok };
-		struct nb_ctl_summary_opts so = { .secs = now_s() - start, .shows = shows,
+		struct nb_ctl_summary_opts so = { .secs = now_s() - start, .shows = *shows,
 						  .extra = run_extra, .ctx = &end };
 
 		/* how long the run took on the clock the programs saw */
 		if (nb_deterministic_enabled())
 			so.secs = (nb_ktime_get_ns() - vstart) / 1e9;
-		if (nb_cli.json && !shows)
+		if (nb_cli.json && !so.shows)
 			so.shows = "";
 		nb_ctl_summary(&ctl, &so);
 	}
@@ -497,6 +518,11 @@ int cmd_run(int argc, char **argv)
 		return NB_EXIT_ERR;
 	}
 	nb_cli_ctl_init(&ctl);
+	ctl.later = nb_ctl_later_new();
+	if (!ctl.later) {
+		nb_cli_error("Error: out of memory");
+		return NB_EXIT_ERR;
+	}
 	/* with -j the script's show output goes into the one document at the end */
 	if (nb_cli.json) {
 		shows_file = open_memstream(&shows, &shows_len);
@@ -504,13 +530,14 @@ int cmd_run(int argc, char **argv)
 			ctl.out = shows_file;
 	}
 	status = exec_script(&ctl, &o);
-	if (shows_file) {
+	/* a script that fails prints only its error: under -j, the one document (json_out.c) */
+	if (status == NB_EXIT_OK) {
+		status = run_datapath(&o, &ctl, shows_file, &shows, &ok);
+	} else if (shows_file) {
 		fclose(shows_file);
 		ctl.out = stdout;
 	}
-	/* a script that fails prints only its error: under -j, the one document (json_out.c) */
-	if (status == NB_EXIT_OK)
-		status = run_datapath(&o, shows, &ok);
+	nb_ctl_later_free(ctl.later);
 	free(shows);
 	nb_dev_destroy_all();
 	nb_tc_actions_destroy_unbound();

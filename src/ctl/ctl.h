@@ -20,6 +20,7 @@
 
 struct nb_datapath;
 struct nb_ctl_rates;
+struct nb_ctl_later;
 
 struct nb_ctl {
 	FILE *out;		/* show output */
@@ -34,6 +35,8 @@ struct nb_ctl {
 	bool usage;		/* the error is a usage error */
 	struct nb_datapath *dp;	/* the running datapath (stats shows its workers); NULL: none */
 	struct nb_ctl_rates *rates; /* a daemon's rate samples (stats, monitor); NULL: none */
+	struct nb_ctl_later *later; /* a script's show lines held until the traffic ran; NULL:
+				     * run them in their place */
 };
 
 /*
@@ -96,6 +99,19 @@ const char *nb_ctl_obj_path(const struct nb_ctl *ctl, const char *path, char *bu
  */
 int nb_ctl_script_run(struct nb_ctl *ctl, const char *name, const char *text,
 		      const char *const *vars, int var_cnt);
+
+/*
+ * The show lines netbpf run holds until its datapath has run (show_later.c): with ctl->later
+ * set, nb_ctl_script_run checks each line that only prints (nb_ctl_line_shows: show, list,
+ * dump, lookup, get, stats, a sysctl read) in its place with its output thrown away, and keeps it;
+ * nb_ctl_later_run runs the kept lines in their order, each error naming its script line.
+ */
+struct nb_ctl_later *nb_ctl_later_new(void);
+void nb_ctl_later_free(struct nb_ctl_later *later);
+bool nb_ctl_line_shows(int argc, char **argv);
+int nb_ctl_later_hold(struct nb_ctl *ctl, int argc, char **argv, const char *name, int lineno,
+		      const char *line);
+int nb_ctl_later_run(struct nb_ctl *ctl, struct nb_ctl_later *later);
 
 /* Split one line into words with the script rules; *argv is one allocation (free it). */
 int nb_ctl_split(const char *line, const char *const *vars, int var_cnt, int *argc, char ***argv,

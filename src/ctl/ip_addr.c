@@ -198,10 +198,7 @@ static void show_dev(struct nb_ctl *ctl, struct nb_json *j, struct nb_dev *dev)
 		return;
 	if (j) {
 		nb_json_start_object(j, NULL);
-		nb_json_uint(j, "ifindex", nb_dev_ifindex(dev));
-		nb_json_string(j, "ifname", nb_dev_name(dev));
-		nb_json_uint(j, "mtu", nb_dev_mtu(dev));
-		nb_json_string(j, "operstate", nb_dev_is_up(dev) ? "UP" : "DOWN");
+		nb_ctl_link_json(ctl, j, dev, true);
 		nb_json_start_array(j, "addr_info");
 		for (unsigned int i = 0; i < n; i++)
 			print_addr_json(j, &addrs[i]);
@@ -209,7 +206,7 @@ static void show_dev(struct nb_ctl *ctl, struct nb_json *j, struct nb_dev *dev)
 		nb_json_end_object(j);
 		return;
 	}
-	nb_ctl_link_print(ctl, dev);
+	nb_ctl_link_print(ctl, dev, true);
 	for (unsigned int i = 0; i < n; i++)
 		print_addr_text(ctl, &addrs[i]);
 }

@@ -12,6 +12,8 @@
 
 #include "ctl/ctl.h"
 
+struct nb_json;
+
 struct nb_dev;
 
 int nb_ctl_ip_addr(struct nb_ctl *ctl, int argc, char **argv);
@@ -45,7 +47,14 @@ bool nb_ip_parse_addr(struct nb_ctl *ctl, const char *word, int *family,
 		      union nb_inet_addr *addr);
 /* A device by name, with iproute2's error; a reference the caller puts. */
 struct nb_dev *nb_ip_dev(struct nb_ctl *ctl, const char *name);
-/* ip link show's lines of a device (link.c), which ip addr show extends. */
-void nb_ctl_link_print(struct nb_ctl *ctl, struct nb_dev *dev);
+/*
+ * ip link show's first lines of a device (link_show.c), or with addr_show those ip addr show
+ * starts with (the XDP program's id in the first line, no link mode).
+ */
+void nb_ctl_link_print(struct nb_ctl *ctl, struct nb_dev *dev, bool addr_show);
+/* The same as members of the device's JSON object, which the caller opened. */
+void nb_ctl_link_json(struct nb_ctl *ctl, struct nb_json *j, struct nb_dev *dev, bool addr_show);
+/* link show [[dev] NAME] (link_show.c) */
+int nb_ctl_link_show(struct nb_ctl *ctl, int argc, char **argv);
 
 #endif /* NB_CTL_IP_COMMON_H */

@@ -13,7 +13,7 @@
  *     | ipip | gre | gretap | ip6gre | ip6gretap external       (collect-metadata tunnels)
  *   link set [dev] NAME { up | down | mtu N | address M }...
  *   link del [dev] NAME
- *   link show [[dev] NAME]
+ *   link show [[dev] NAME]                 (link_show.c)
  *
  * Devices are up once added (a port with nothing to do is harmless), so that a script of tc
  * lines forwards without an "ip link set up" for each device.
@@ -443,158 +443,10 @@ static int link_del(struct nb_ctl *ctl, int argc, char **argv)
 	return 0;
 }
 
-/* The unspecified address of an IP tunnel's family, which iproute2 shows as its address. */
-static const char *any_addr(const char *link_type)
-{
-	return strchr(link_type, '6') ? "::" : "0.0.0.0";
-}
-
-void nb_ctl_link_print(struct nb_ctl *ctl, struct nb_dev *dev)
-{
-	const char *ltype = nb_tunnel_link_type(dev);
-	const u8 *a = nb_dev_addr(dev);
-	char port[256];
-
-	nb_dev_port_describe(dev, port, sizeof(port));
-	fprintf(ctl->out, "%u: %s: <%s> mtu %u state %s\n", nb_dev_ifindex(dev), nb_dev_name(dev),
-		nb_dev_is_up(dev) ? "UP,LOWER_UP" : "", nb_dev_mtu(dev),
-		nb_dev_is_up(dev) ? "UP" : "DOWN");
-	if (ltype)	/* an IP tunnel: no link address, as the kernel's show it */
-		fprintf(ctl->out, "    link/%s %s brd %s port %s\n", ltype, any_addr(ltype),
-			any_addr(ltype), port);
-	else
-		fprintf(ctl->out, "    link/ether %02x:%02x:%02x:%02x:%02x:%02x port %s\n", a[0],
-			a[1], a[2], a[3], a[4], a[5], port);
-}
-
-static void show_stats(struct nb_ctl *ctl, struct nb_dev *dev)
-{
-	struct nb_dev_stats_total s;
-
-	if (!ctl->stats)
-		return;
-	nb_dev_stats_read(dev, &s);
-	fprintf(ctl->out, "    RX:  bytes packets dropped    host  clones\n");
-	fprintf(ctl->out, "    %10llu %7llu %7llu %7llu %7llu\n", (unsigned long long)s.rx_bytes,
-		(unsigned long long)s.rx_packets, (unsigned long long)s.rx_dropped,
-		(unsigned long long)s.host_packets, (unsigned long long)s.clones);
-	fprintf(ctl->out, "    TX:  bytes packets\n");
-	fprintf(ctl->out, "    %10llu %7llu\n", (unsigned long long)s.tx_bytes,
-		(unsigned long long)s.tx_packets);
-	for (int r = 0; r < NB_DROP_REASON_MAX; r++)
-		if (s.drops[r])
-			fprintf(ctl->out, "    drop %s %llu\n", nb_drop_reason_name(r),
-				(unsigned long long)s.drops[r]);
-}
-
-static void show_text(struct nb_ctl *ctl, struct nb_dev *dev)
-{
-	nb_ctl_link_print(ctl, dev);
-	show_stats(ctl, dev);
-}
-
-void nb_ctl_dev_stats_json(struct nb_json *j, struct nb_dev *dev);
-
-void nb_ctl_dev_stats_json(struct nb_json *j, struct nb_dev *dev)
-{
-	struct nb_dev_stats_total s;
-
-	nb_dev_stats_read(dev, &s);
-	nb_json_start_object(j, "stats64");
-	nb_json_start_object(j, "rx");
-	nb_json_uint(j, "bytes", s.rx_bytes);
-	nb_json_uint(j, "packets", s.rx_packets);
-	nb_json_uint(j, "dropped", s.rx_dropped);
-	nb_json_uint(j, "host_packets", s.host_packets);
-	nb_json_uint(j, "host_bytes", s.host_bytes);
-	nb_json_uint(j, "consumed", s.consumed);
-	nb_json_uint(j, "clones", s.clones);
-	nb_json_start_object(j, "drop_reasons");
-	for (int r = 0; r < NB_DROP_REASON_MAX; r++)
-		if (s.drops[r])
-			nb_json_uint(j, nb_drop_reason_name(r), s.drops[r]);
-	nb_json_end_object(j);
-	nb_json_end_object(j);
-	nb_json_start_object(j, "tx");
-	nb_json_uint(j, "bytes", s.tx_bytes);
-	nb_json_uint(j, "packets", s.tx_packets);
-	nb_json_end_object(j);
-	nb_json_end_object(j);
-}
-
-static void show_json(struct nb_ctl *ctl, struct nb_json *j, struct nb_dev *dev)
-{
-	const char *ltype = nb_tunnel_link_type(dev);
-	const u8 *a = nb_dev_addr(dev);
-	char port[256];
-
-	nb_dev_port_describe(dev, port, sizeof(port));
-	nb_json_start_object(j, NULL);
-	nb_json_uint(j, "ifindex", nb_dev_ifindex(dev));
-	nb_json_string(j, "ifname", nb_dev_name(dev));
-	nb_json_uint(j, "mtu", nb_dev_mtu(dev));
-	nb_json_string(j, "operstate", nb_dev_is_up(dev) ? "UP" : "DOWN");
-	if (ltype) {
-		nb_json_string(j, "link_type", ltype);
-		nb_json_string(j, "address", any_addr(ltype));
-		nb_json_string(j, "broadcast", any_addr(ltype));
-	} else {
-		nb_json_string(j, "link_type", "ether");
-		nb_json_printf(j, "address", "%02x:%02x:%02x:%02x:%02x:%02x", a[0], a[1], a[2],
-			       a[3], a[4], a[5]);
-	}
-	nb_json_string(j, "port", port);
-	if (ctl->stats)
-		nb_ctl_dev_stats_json(j, dev);
-	nb_json_end_object(j);
-}
-
-static int link_show(struct nb_ctl *ctl, int argc, char **argv)
-{
-	struct nb_dev *devs[256];
-	struct nb_json *j = NULL;
-	unsigned int n;
-	int i = 0;
-
-	if (argc > 0 && !strcmp(argv[0], "dev"))
-		i++;
-	if (i < argc) {
-		if (i + 1 < argc)
-			return nb_ctl_wrong(ctl, argv[i + 1], "link show takes one device");
-		devs[0] = find_dev(ctl, argv[i]);
-		if (!devs[0])
-			return -ENODEV;
-		n = 1;
-	} else {
-		n = nb_dev_list(devs, ARRAY_SIZE(devs));
-		if (n > ARRAY_SIZE(devs)) {
-			for (unsigned int d = 0; d < ARRAY_SIZE(devs); d++)
-				nb_dev_put(devs[d]);
-			return nb_ctl_fail(ctl, -E2BIG, "more than %zu devices", ARRAY_SIZE(devs));
-		}
-	}
-	if (ctl->json) {
-		j = nb_json_new(ctl->out, ctl->pretty);
-		nb_json_start_array(j, NULL);
-	}
-	for (unsigned int d = 0; d < n; d++) {
-		if (j)
-			show_json(ctl, j, devs[d]);
-		else
-			show_text(ctl, devs[d]);
-		nb_dev_put(devs[d]);
-	}
-	if (j) {
-		nb_json_end_array(j);
-		nb_json_free(j);
-	}
-	return 0;
-}
-
 int nb_ctl_link(struct nb_ctl *ctl, int argc, char **argv)
 {
 	if (argc < 1 || nb_matches(argv[0], "show") || nb_matches(argv[0], "list"))
-		return link_show(ctl, argc ? argc - 1 : 0, argv + 1);
+		return nb_ctl_link_show(ctl, argc ? argc - 1 : 0, argv + 1);
 	if (nb_matches(argv[0], "add"))
 		return link_add(ctl, argc - 1, argv + 1);
 	if (nb_matches(argv[0], "set"))

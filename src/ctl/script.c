@@ -240,6 +240,8 @@ int nb_ctl_script_run(struct nb_ctl *ctl, const char *name, const char *text,
 					else
 						vars[var_cnt++] = copy;
 				}
+			} else if (argc && ctl->later && nb_ctl_line_shows(argc, words)) {
+				err = nb_ctl_later_hold(ctl, argc, words, name, first, line);
 			} else if (argc) {
 				err = nb_ctl_exec(ctl, argc, words);
 			}

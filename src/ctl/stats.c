@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The datapath's counters for people: the summary `netbpf run` prints at its end and `stats`
- * prints at any time (every device's counters and drops by reason, every filter and action, the
- * shared actions, the workers), and the live line of rates a terminal shows once a second and
- * `monitor` prints from a daemon.
+ * prints at any time (every device's counters and drops by reason, its port's own counters,
+ * every filter and action, the shared actions, the workers), and the live line of rates a
+ * terminal shows once a second and `monitor` prints from a daemon.
  *
  *   stats                    the summary, then the rates of the last sample
  *   monitor                  one line of rates (a daemon's client repeats it: netbpf monitor)
@@ -299,6 +299,50 @@ static void summary_devices(FILE *out, struct nb_json *j)
 	put_devs(devs, n);
 }
 
+/*
+ * The ports' own counters (nb_dev_port_stats): what the kernel dropped before a port read it,
+ * what was too big to carry and what the kernel refused to send are not the datapath's drops
+ * alone, so the summary shows them as the ports counted them.
+ */
+static void summary_ports(FILE *out, struct nb_json *j)
+{
+	unsigned int n;
+	struct nb_dev **devs = list_devs(&n);
+
+	if (j)
+		nb_json_start_array(j, "ports");
+	else
+		fprintf(out, "\nports:\n");
+	for (unsigned int d = 0; d < n; d++) {
+		struct nb_dev_port_stats p;
+		char desc[256];
+
+		if (nb_dev_port_stats(devs[d], NB_DEV_PORT_ALL_QUEUES, &p))
+			continue;
+		nb_dev_port_describe(devs[d], desc, sizeof(desc));
+		if (j) {
+			nb_json_start_object(j, NULL);
+			nb_json_string(j, "device", nb_dev_name(devs[d]));
+			nb_json_string(j, "description", desc);
+			nb_json_uint(j, "received", p.rx_packets);
+			nb_json_uint(j, "sent", p.tx_packets);
+			nb_json_uint(j, "ring_drops", p.rx_ring_drops);
+			nb_json_uint(j, "too_big", p.rx_too_big);
+			nb_json_uint(j, "tx_errors", p.tx_errors);
+			nb_json_end_object(j);
+			continue;
+		}
+		fprintf(out, "  %-10s %12llu received %12llu sent %10llu ring drops %10llu too big "
+			"%10llu tx errors  %s\n", nb_dev_name(devs[d]),
+			(unsigned long long)p.rx_packets, (unsigned long long)p.tx_packets,
+			(unsigned long long)p.rx_ring_drops, (unsigned long long)p.rx_too_big,
+			(unsigned long long)p.tx_errors, desc);
+	}
+	if (j)
+		nb_json_end_array(j);
+	put_devs(devs, n);
+}
+
 void nb_ctl_summary(struct nb_ctl *ctl, const struct nb_ctl_summary_opts *o)
 {
 	struct nb_json *j = NULL;
@@ -312,6 +356,7 @@ void nb_ctl_summary(struct nb_ctl *ctl, const struct nb_ctl_summary_opts *o)
 		nb_json_uint(j, o->up ? "up_ms" : "duration_ms", (u64)(o->secs * 1000));
 	}
 	summary_devices(out, j);
+	summary_ports(out, j);
 	if (j) {
 		summary_actions(out, j);
 	} else {

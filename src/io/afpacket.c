@@ -809,16 +809,9 @@ static int afp_open(struct nb_port *port, int argc, char **argv, struct nb_log *
 static void afp_describe(const struct nb_port *port, char *buf, size_t size)
 {
 	const struct afp_port *ap = port->priv;
-	struct nb_port_queue_stats t = { 0 };
 
-	for (unsigned int i = 0; i < ap->nr_queues; i++)
-		nb_port_queue_stats_sum(&t, &ap->queues[i].stats);
-	snprintf(buf, size, "afpacket dev %s queues %u tx %s offload %s, %llu received, %llu sent, "
-		 "%llu ring drops, %llu too big, %llu tx errors", ap->ifname, ap->nr_queues,
-		 ap->tx_mmsg ? "sendmmsg" : "ring", ap->vnet ? "on" : "off",
-		 (unsigned long long)t.rx_packets,
-		 (unsigned long long)t.tx_packets, (unsigned long long)t.rx_kernel_drops,
-		 (unsigned long long)t.rx_too_big, (unsigned long long)t.tx_errors);
+	snprintf(buf, size, "afpacket dev %s queues %u tx %s offload %s", ap->ifname, ap->nr_queues,
+		 ap->tx_mmsg ? "sendmmsg" : "ring", ap->vnet ? "on" : "off");
 }
 
 static int afp_queue_stats(const struct nb_port *port, unsigned int q,

@@ -718,24 +718,9 @@ static int afxdp_open(struct nb_port *port, int argc, char **argv, struct nb_log
 static void afxdp_describe(const struct nb_port *port, char *buf, size_t size)
 {
 	const struct afxdp_port *ap = port->priv;
-	u64 rx = 0, tx = 0, full = 0;
-	size_t len;
 
-	for (u32 i = 0; i < ap->nq; i++) {
-		rx += READ_ONCE(ap->q[i].rx_packets);
-		tx += READ_ONCE(ap->q[i].tx_packets);
-		full += READ_ONCE(ap->q[i].tx_full);
-	}
-	len = (size_t)snprintf(buf, size, "afxdp dev %s queues %u mode %s %s, %llu received, "
-			       "%llu sent, %llu tx full", ap->ifname, ap->nq,
-			       ap->drv ? "drv" : "skb", ap->zerocopy ? "zerocopy" : "copy",
-			       (unsigned long long)rx, (unsigned long long)tx,
-			       (unsigned long long)full);
-	/* how the kernel spread the frames over the queues */
-	for (u32 i = 0; ap->nq > 1 && i < ap->nq && len < size; i++)
-		len += (size_t)snprintf(buf + len, size - len, "%s%u:%llu%s", i ? " " : " (rx ",
-					i, (unsigned long long)READ_ONCE(ap->q[i].rx_packets),
-					i + 1 == ap->nq ? ")" : "");
+	snprintf(buf, size, "afxdp dev %s queues %u mode %s %s", ap->ifname, ap->nq,
+		 ap->drv ? "drv" : "skb", ap->zerocopy ? "zerocopy" : "copy");
 }
 
 static int afxdp_queue_stats(const struct nb_port *port, unsigned int qi,

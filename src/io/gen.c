@@ -983,18 +983,29 @@ static int gen_open(struct nb_port *port, int argc, char **argv, struct nb_log *
 static void gen_describe(const struct nb_port *port, char *buf, size_t size)
 {
 	const struct gen *g = port->priv;
-
 	int len;
 
 	if (g->count)
-		len = snprintf(buf, size, "gen made %llu of %llu", (unsigned long long)gen_made(g),
-			       (unsigned long long)g->count);
+		len = snprintf(buf, size, "gen count %llu", (unsigned long long)g->count);
 	else
-		len = snprintf(buf, size, "gen made %llu", (unsigned long long)gen_made(g));
+		len = snprintf(buf, size, "gen");
 	if (g->nr_queues > 1 && len > 0 && (size_t)len < size)
 		len += snprintf(buf + len, size - (size_t)len, " queues %u", g->nr_queues);
 	if (g->copy && len > 0 && (size_t)len < size)
 		snprintf(buf + len, size - (size_t)len, " mode copy");
+}
+
+/* What queue q made is what the datapath received from it. */
+static int gen_queue_stats(const struct nb_port *port, unsigned int q,
+			   struct nb_port_queue_stats *st)
+{
+	const struct gen *g = port->priv;
+
+	if (q >= g->nr_queues)
+		return -ENOENT;
+	memset(st, 0, sizeof(*st));
+	st->rx_packets = nb_u64_stats_read(&g->queues[q].made);
+	return 0;
 }
 
 static const struct nb_port_ops gen_port_ops;
@@ -1023,5 +1034,6 @@ static const struct nb_port_ops gen_port_ops = {
 	.close = gen_close,
 	.tx_burst = gen_tx_burst,
 	.describe = gen_describe,
+	.queue_stats = gen_queue_stats,
 };
 NB_PORT_REGISTER(gen_port_ops)

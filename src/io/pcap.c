@@ -104,6 +104,7 @@ struct pcap_port {
 	u64 rx_packets;
 	u64 skipped_too_big;
 	struct nb_pcap_writer *tx;
+	char *tx_path;
 	u64 tx_packets;
 };
 
@@ -207,6 +208,7 @@ static void pcap_port_close(struct nb_port *port)
 		pcap_close(pp->rx);
 	nb_pcap_writer_close(pp->tx);
 	free(pp->rx_path);
+	free(pp->tx_path);
 }
 
 static int pcap_port_open(struct nb_port *port, int argc, char **argv, struct nb_log *log)
@@ -244,8 +246,10 @@ static int pcap_port_open(struct nb_port *port, int argc, char **argv, struct nb
 	}
 	if (pp->rx_path)
 		err = rx_reopen(pp, log);
-	if (!err && tx_path)
-		err = nb_pcap_writer_open(tx_path, &pp->tx, log);
+	if (!err && tx_path) {
+		pp->tx_path = strdup(tx_path);
+		err = pp->tx_path ? nb_pcap_writer_open(tx_path, &pp->tx, log) : -ENOMEM;
+	}
 	if (err)
 		pcap_port_close(port);
 	return err;
@@ -255,9 +259,23 @@ static void pcap_describe(const struct nb_port *port, char *buf, size_t size)
 {
 	const struct pcap_port *pp = port->priv;
 
-	snprintf(buf, size, "pcap rx %s (%llu read, %llu too big) tx %llu written",
-		 pp->rx_path ? pp->rx_path : "-", (unsigned long long)nb_u64_stats_read(&pp->rx_packets),
-		 (unsigned long long)nb_u64_stats_read(&pp->skipped_too_big), (unsigned long long)nb_u64_stats_read(&pp->tx_packets));
+	snprintf(buf, size, "pcap rx %s tx %s", pp->rx_path ? pp->rx_path : "-",
+		 pp->tx_path ? pp->tx_path : "-");
+}
+
+/* One queue: frames read from the file (those too big for netbpf apart) and written. */
+static int pcap_queue_stats(const struct nb_port *port, unsigned int q,
+			    struct nb_port_queue_stats *st)
+{
+	const struct pcap_port *pp = port->priv;
+
+	if (q)
+		return -ENOENT;
+	memset(st, 0, sizeof(*st));
+	st->rx_packets = nb_u64_stats_read(&pp->rx_packets);
+	st->rx_too_big = nb_u64_stats_read(&pp->skipped_too_big);
+	st->tx_packets = nb_u64_stats_read(&pp->tx_packets);
+	return 0;
 }
 
 static const struct nb_port_ops pcap_port_ops = {
@@ -270,5 +288,6 @@ static const struct nb_port_ops pcap_port_ops = {
 	.tx_burst = pcap_tx_burst,
 	.close = pcap_port_close,
 	.describe = pcap_describe,
+	.queue_stats = pcap_queue_stats,
 };
 NB_PORT_REGISTER(pcap_port_ops)

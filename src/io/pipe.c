@@ -155,12 +155,25 @@ static int pipe_open(struct nb_port *port, int argc, char **argv, struct nb_log 
 static void pipe_describe(const struct nb_port *port, char *buf, size_t size)
 {
 	const struct pipe_end *self = port->priv;
+	const struct nb_dev *peer = self->peer ? self->peer->port->dev : NULL;
 
-	snprintf(buf, size, "pipe %s, %llu sent, %llu received, %u queued",
-		 self->peer ? "connected" : "unconnected",
-		 (unsigned long long)nb_u64_stats_read(&self->tx_packets),
-		 (unsigned long long)nb_u64_stats_read(&self->rx_packets),
-		 READ_ONCE(self->tail) - READ_ONCE(self->head));
+	if (peer)
+		snprintf(buf, size, "pipe peer %s", nb_dev_name(peer));
+	else
+		snprintf(buf, size, "pipe unconnected");
+}
+
+static int pipe_queue_stats(const struct nb_port *port, unsigned int q,
+			    struct nb_port_queue_stats *st)
+{
+	const struct pipe_end *self = port->priv;
+
+	if (q)
+		return -ENOENT;
+	memset(st, 0, sizeof(*st));
+	st->rx_packets = nb_u64_stats_read(&self->rx_packets);
+	st->tx_packets = nb_u64_stats_read(&self->tx_packets);
+	return 0;
 }
 
 int nb_pipe_connect(struct nb_port *a, struct nb_port *b)
@@ -215,5 +228,6 @@ static const struct nb_port_ops pipe_port_ops = {
 	.lltx = true,		/* the peer's ring has its lock */
 	.close = pipe_close,
 	.describe = pipe_describe,
+	.queue_stats = pipe_queue_stats,
 };
 NB_PORT_REGISTER(pipe_port_ops)

@@ -101,7 +101,10 @@ struct nb_port_ops {
 	/* NB_NETIF_F_*: what tx_burst takes, unless open sets port->features otherwise */
 	u32 features;
 	void (*close)(struct nb_port *port);
-	/* One line describing the port's state (counters, files), for `ip -d link show`. */
+	/*
+	 * One line describing the port (its configuration, files; counters only where the port
+	 * has no queue_stats, which link show prints apart), for link show's "port" line.
+	 */
 	void (*describe)(const struct nb_port *port, char *buf, size_t size);
 	/* Counters of queue q; -ENOENT past the last queue. NULL: a single queue, no counters. */
 	int (*queue_stats)(const struct nb_port *port, unsigned int q,

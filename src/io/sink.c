@@ -135,11 +135,21 @@ static void sink_sum(const struct sink *s, struct nb_sink_counts *counts)
 
 static void sink_describe(const struct nb_port *port, char *buf, size_t size)
 {
+	snprintf(buf, size, "sink");
+}
+
+/* One queue: what the sink took, over every worker that transmitted. */
+static int sink_queue_stats(const struct nb_port *port, unsigned int q,
+			    struct nb_port_queue_stats *st)
+{
 	struct nb_sink_counts c;
 
+	if (q)
+		return -ENOENT;
 	sink_sum(port->priv, &c);
-	snprintf(buf, size, "sink %llu packets %llu bytes", (unsigned long long)c.packets,
-		 (unsigned long long)c.bytes);
+	memset(st, 0, sizeof(*st));
+	st->tx_packets = c.packets;
+	return 0;
 }
 
 int nb_sink_counts(const struct nb_port *port, struct nb_sink_counts *counts)
@@ -174,5 +184,6 @@ static const struct nb_port_ops sink_port_ops = {
 	.lltx = true,	/* per-worker counters; the file and the kept frames under s->lock */
 	.close = sink_close,
 	.describe = sink_describe,
+	.queue_stats = sink_queue_stats,
 };
 NB_PORT_REGISTER(sink_port_ops)

@@ -386,15 +386,9 @@ static int tap_open(struct nb_port *port, int argc, char **argv, struct nb_log *
 static void tap_describe(const struct nb_port *port, char *buf, size_t size)
 {
 	const struct tap_port *tp = port->priv;
-	struct nb_port_queue_stats t = { 0 };
 
-	for (unsigned int i = 0; i < tp->nr_queues; i++)
-		nb_port_queue_stats_sum(&t, &tp->queues[i].stats);
-	snprintf(buf, size, "tap dev %s queues %u offload %s, %llu received, %llu sent, "
-		 "%llu too big, %llu tx errors", tp->ifname, tp->nr_queues,
-		 tp->vnet ? (tp->uso ? "on (uso)" : "on") : "off", (unsigned long long)t.rx_packets,
-		 (unsigned long long)t.tx_packets, (unsigned long long)t.rx_too_big,
-		 (unsigned long long)t.tx_errors);
+	snprintf(buf, size, "tap dev %s queues %u offload %s", tp->ifname, tp->nr_queues,
+		 tp->vnet ? (tp->uso ? "on (uso)" : "on") : "off");
 }
 
 static int tap_queue_stats(const struct nb_port *port, unsigned int q,

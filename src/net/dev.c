@@ -424,6 +424,31 @@ void nb_dev_port_describe(const struct nb_dev *dev, char *buf, size_t size)
 		snprintf(buf, size, "%s", dev->port->ops->kind);
 }
 
+int nb_dev_port_stats(const struct nb_dev *dev, unsigned int q, struct nb_dev_port_stats *st)
+{
+	struct nb_port_queue_stats sum = { 0 }, one;
+	unsigned int i = q == NB_DEV_PORT_ALL_QUEUES ? 0 : q;
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	if (!dev->port || !dev->port->ops->queue_stats)
+		return -EOPNOTSUPP;
+	do {
+		err = nb_port_queue_stats(dev->port, i++, &one);
+		if (!err)
+			nb_port_queue_stats_sum(&sum, &one);
+	} while (!err && q == NB_DEV_PORT_ALL_QUEUES);
+	/* past the last queue ends the sum; alone it is the answer */
+	if (err && (q != NB_DEV_PORT_ALL_QUEUES || err != -ENOENT))
+		return err;
+	st->rx_packets = sum.rx_packets;
+	st->tx_packets = sum.tx_packets;
+	st->rx_ring_drops = sum.rx_kernel_drops;
+	st->rx_too_big = sum.rx_too_big;
+	st->tx_errors = sum.tx_errors;
+	return 0;
+}
+
 struct nb_dev_stats *nb_dev_this_stats(struct nb_dev *dev)
 {
 	return &dev->stats[nb_this_cpu()];

@@ -29,7 +29,7 @@ echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6 2>/dev/null
 ip link add veth0 type veth peer name veth1 && ip link set veth0 up && ip link set veth1 up ||
 	{ echo "SKIPPED: cannot make a veth pair"; exit 77; }
 
-# link show: the backend, the interface, queues and mode; -j has the same line as "port"
+# link show: the backend, the interface, queues and mode; -j has them as "port"
 printf 'link add x0 type afxdp dev veth1 mode skb copy\nlink show x0\n' > "$tmp/show.tc"
 out=$($NETBPF -batch "$tmp/show.tc" 2>&1) || fail "show exited $?: $out"
 echo "$out" | grep -q "port afxdp dev veth1 queues 1 mode skb copy, 0 received, 0 sent" ||
@@ -38,7 +38,8 @@ out=$($NETBPF -j -batch "$tmp/show.tc" 2>&1) || fail "show -j exited $?: $out"
 echo "$out" | json '
 d = d[0]
 assert d[0]["ifname"] == "x0", d
-assert d[0]["port"].startswith("afxdp dev veth1 queues 1 mode skb copy"), d
+assert d[0]["port"]["description"] == "afxdp dev veth1 queues 1 mode skb copy", d
+assert d[0]["port"]["stats"]["received"] == 0, d
 ' || fail "link show -j: $out"
 ip link show veth1 | grep -q "prog/xdp" && fail "the XDP program stayed on veth1 after exit"
 

@@ -83,9 +83,12 @@ link del g6
 link show
 EOF2
 out=$($NETBPF -batch "$tmp/link.tc") || fail "link forms: $out"
-echo "$out" | grep -qx "1: g0: <> mtu 2000 state DOWN" || fail "g0: $out"
-echo "$out" | grep -q "link/ether 02:aa:bb:cc:dd:ee port sink" || fail "s0 address: $out"
-echo "$out" | grep -q "^40: c: <UP,LOWER_UP> mtu 3000 state UP" || fail "c: $out"
+echo "$out" | grep -qx "1: g0: <BROADCAST,MULTICAST> mtu 2000 qdisc noqueue state DOWN mode DEFAULT \
+group default qlen 1000" || fail "g0: $out"
+echo "$out" | grep -A1 "link/ether 02:aa:bb:cc:dd:ee brd ff:ff:ff:ff:ff:ff" | grep -qx "    port sink.*" ||
+	fail "s0 address: $out"
+echo "$out" | grep -q "^40: c: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 3000 qdisc noqueue state UP" ||
+	fail "c: $out"
 echo "$out" | grep -q "g6" && fail "g6 not deleted: $out"
 echo "$out" | grep -q "^4: a: " && echo "$out" | grep -q "^5: b: " || fail "pipe pair: $out"
 out=$($NETBPF -j -s -batch "$tmp/link.tc") || fail "link json: $out"
@@ -96,6 +99,8 @@ assert set(n) == {"g0", "s0", "a", "b", "c"}, n
 assert n["c"]["ifindex"] == 40 and n["c"]["mtu"] == 3000, n["c"]
 assert n["g0"]["operstate"] == "DOWN" and n["s0"]["address"] == "02:aa:bb:cc:dd:ee", n
 assert n["s0"]["stats64"]["rx"]["packets"] == 0, n["s0"]
+assert n["g0"]["flags"] == ["BROADCAST", "MULTICAST"], n["g0"]
+assert n["s0"]["port"]["kind"] == "sink" and n["s0"]["datapath"]["clones"] == 0, n["s0"]
 ' || fail "link json: $out"
 
 # fw, a classifier that reads its own words: marks to classes, show as f_fw.c prints it.

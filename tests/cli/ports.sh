@@ -43,8 +43,9 @@ out=$($NETBPF -j -batch "$tmp/show.tc") || fail "show.tc -j exited $?: $out"
 echo "$out" | json '
 d = d[0]
 dev = {x["ifname"]: x for x in d}
-assert dev["p0"]["port"].startswith("afpacket dev veth1 queues 2"), dev
-assert dev["t0"]["port"].startswith("tap dev nbtap0"), dev
+assert dev["p0"]["port"]["description"] == "afpacket dev veth1 queues 2 tx ring offload on", dev
+assert len(dev["p0"]["port"]["queues"]) == 2 and "ring_drops" in dev["p0"]["port"]["stats"], dev
+assert dev["t0"]["port"]["description"].startswith("tap dev nbtap0"), dev
 ' || fail "show -j: $out"
 # the tap was made for the run and left with it
 ip link show nbtap0 >/dev/null 2>&1 && fail "nbtap0 left behind"

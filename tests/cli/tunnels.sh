@@ -137,16 +137,24 @@ link add tap0 type gretap external
 link add tap6 type ip6gretap external
 link show
 EOF
-out=$($NETBPF -batch "$tmp/show.tc" | sed -n '2~2p') || fail "show: $out"
+out=$($NETBPF -batch "$tmp/show.tc" | grep -v '^[0-9]') || fail "show: $out"
 cat > "$tmp/want" <<'EOF'
-    link/ether 02:6e:62:00:00:01 port tunnel vxlan external dstport 8472 gbp
-    link/ether 02:6e:62:00:00:02 port tunnel geneve external dstport 6081
-    link/ipip 0.0.0.0 brd 0.0.0.0 port tunnel ipip external
-    link/tunnel6 :: brd :: port tunnel ip6tnl mode ip6ip6 external
-    link/gre 0.0.0.0 brd 0.0.0.0 port tunnel gre external
-    link/gre6 :: brd :: port tunnel ip6gre external
-    link/ether 02:6e:62:00:00:07 port tunnel gretap external
-    link/ether 02:6e:62:00:00:08 port tunnel ip6gretap external
+    link/ether 02:6e:62:00:00:01 brd ff:ff:ff:ff:ff:ff
+    port tunnel vxlan external dstport 8472 gbp
+    link/ether 02:6e:62:00:00:02 brd ff:ff:ff:ff:ff:ff
+    port tunnel geneve external dstport 6081
+    link/ipip 0.0.0.0 brd 0.0.0.0
+    port tunnel ipip external
+    link/tunnel6 :: brd ::
+    port tunnel ip6tnl mode ip6ip6 external
+    link/gre 0.0.0.0 brd 0.0.0.0
+    port tunnel gre external
+    link/gre6 :: brd ::
+    port tunnel ip6gre external
+    link/ether 02:6e:62:00:00:07 brd ff:ff:ff:ff:ff:ff
+    port tunnel gretap external
+    link/ether 02:6e:62:00:00:08 brd ff:ff:ff:ff:ff:ff
+    port tunnel ip6gretap external
 EOF
 diff <(echo "$out") "$tmp/want" || fail "link show"
 out=$($NETBPF -batch "$tmp/show.tc" | grep -E '^[0-9]' | awk '{print $2, $5}' | tr '\n' ' ')

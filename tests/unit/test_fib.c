@@ -192,8 +192,9 @@ NB_TEST(fib_neigh_rule_addr_show)
 		"32766:\tfrom all lookup main\n"
 		"32767:\tfrom all lookup default\n");
 	show_is("ip -4 addr show dev a\n",
-		"2: a: <UP,LOWER_UP> mtu 1500 state UP\n"
-		"    link/ether 02:6e:62:00:00:02 port sink 0 packets 0 bytes\n"
+		"2: a: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc noqueue state UP group "
+		"default qlen 1000\n"
+		"    link/ether 02:6e:62:00:00:02 brd ff:ff:ff:ff:ff:ff\n"
 		"    inet 10.1.0.1/24 brd 10.1.0.255 scope global a\n"
 		"       valid_lft forever preferred_lft forever\n"
 		"    inet 10.1.0.7/24 scope global secondary a\n"
