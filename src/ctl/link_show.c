@@ -44,29 +44,60 @@ static const char *any_addr(const char *link_type)
 	return strchr(link_type, '6') ? "::" : "0.0.0.0";
 }
 
-/*
- * IFF_* flags as the kernel gives them to a device of this kind: Ethernet-like devices
- * broadcast and multicast, IP tunnels (no link header) resolve no neighbours (NOARP).
- */
-static const char *const *dev_flags(struct nb_dev *dev)
+/* A pipe's other end (a veth's peer, IFLA_LINK), or NULL. */
+static struct nb_dev *peer_of(struct nb_dev *dev)
 {
-	static const char *const ether_up[] = { "BROADCAST", "MULTICAST", "UP", "LOWER_UP", NULL };
-	static const char *const ether_down[] = { "BROADCAST", "MULTICAST", NULL };
-	static const char *const ip_up[] = { "NOARP", "UP", "LOWER_UP", NULL };
-	static const char *const ip_down[] = { "NOARP", NULL };
-	bool up = nb_dev_is_up(dev);
-
-	if (nb_tunnel_link_type(dev))
-		return up ? ip_up : ip_down;
-	return up ? ether_up : ether_down;
+	return dev->peer;
 }
 
-/* IF_OPER_*: a tunnel has no carrier to report, so the kernel leaves it UNKNOWN when up. */
+/* IFF_LOWER_UP: the carrier, which a pipe end has only while both ends are up, as a veth. */
+static bool carrier(struct nb_dev *dev)
+{
+	struct nb_dev *peer = peer_of(dev);
+
+	return nb_dev_is_up(dev) && (!peer || nb_dev_is_up(peer));
+}
+
+/*
+ * The flags as ip prints them (print_link_flags): NO-CARRIER for an up device without
+ * carrier, then the IFF_* flags the kernel gives a device of this kind (Ethernet-like devices
+ * broadcast and multicast, IP tunnels resolve no neighbours, NOARP) in their bit order, then
+ * M-DOWN when the device it is linked to (a pipe's peer) is down. Up to 6 names and a NULL.
+ */
+static void dev_flags(struct nb_dev *dev, const char *flags[7])
+{
+	struct nb_dev *peer = peer_of(dev);
+	bool up = nb_dev_is_up(dev);
+	unsigned int n = 0;
+
+	if (up && !carrier(dev))
+		flags[n++] = "NO-CARRIER";
+	if (nb_tunnel_link_type(dev)) {
+		flags[n++] = "NOARP";
+	} else {
+		flags[n++] = "BROADCAST";
+		flags[n++] = "MULTICAST";
+	}
+	if (up)
+		flags[n++] = "UP";
+	if (carrier(dev))
+		flags[n++] = "LOWER_UP";
+	if (peer && !nb_dev_is_up(peer))
+		flags[n++] = "M-DOWN";
+	flags[n] = NULL;
+}
+
+/*
+ * IF_OPER_*: a tunnel has no carrier to report, so the kernel leaves it UNKNOWN when up; an
+ * up pipe end whose peer is down is LOWERLAYERDOWN, as a veth.
+ */
 static const char *operstate(struct nb_dev *dev)
 {
 	if (!nb_dev_is_up(dev))
 		return "DOWN";
-	return dev->tunnel ? "UNKNOWN" : "UP";
+	if (dev->tunnel)
+		return "UNKNOWN";
+	return carrier(dev) ? "UP" : "LOWERLAYERDOWN";
 }
 
 /*
@@ -85,8 +116,9 @@ static struct nb_prog *xdp_prog(struct nb_dev *dev, __u8 *mode)
 
 static void print_flags_text(FILE *out, struct nb_dev *dev)
 {
-	const char *const *f = dev_flags(dev);
+	const char *f[7];
 
+	dev_flags(dev, f);
 	fputc('<', out);
 	for (unsigned int i = 0; f[i]; i++)
 		fprintf(out, "%s%s", i ? "," : "", f[i]);
@@ -102,7 +134,10 @@ void nb_ctl_link_print(struct nb_ctl *ctl, struct nb_dev *dev, bool addr_show)
 	__u8 mode;
 
 	prog = xdp_prog(dev, &mode);
-	fprintf(out, "%u: %s: ", nb_dev_ifindex(dev), nb_dev_name(dev));
+	fprintf(out, "%u: %s", nb_dev_ifindex(dev), nb_dev_name(dev));
+	if (peer_of(dev))
+		fprintf(out, "@%s", nb_dev_name(peer_of(dev)));
+	fprintf(out, ": ");
 	print_flags_text(out, dev);
 	fprintf(out, " mtu %u ", nb_dev_mtu(dev));
 	/* ip link names the mode here and the program on a line of its own; ip addr its id */
@@ -293,10 +328,13 @@ void nb_ctl_link_json(struct nb_ctl *ctl, struct nb_json *j, struct nb_dev *dev,
 		      bool addr_show)
 {
 	const char *ltype = nb_tunnel_link_type(dev);
-	const char *const *f = dev_flags(dev);
 	const u8 *a = nb_dev_addr(dev);
+	const char *f[7];
 
+	dev_flags(dev, f);
 	nb_json_uint(j, "ifindex", nb_dev_ifindex(dev));
+	if (peer_of(dev))
+		nb_json_string(j, "link", nb_dev_name(peer_of(dev)));
 	nb_json_string(j, "ifname", nb_dev_name(dev));
 	nb_json_start_array(j, "flags");
 	for (unsigned int i = 0; f[i]; i++)

@@ -90,7 +90,7 @@ echo "$out" | grep -A1 "link/ether 02:aa:bb:cc:dd:ee brd ff:ff:ff:ff:ff:ff" | gr
 echo "$out" | grep -q "^40: c: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 3000 qdisc noqueue state UP" ||
 	fail "c: $out"
 echo "$out" | grep -q "g6" && fail "g6 not deleted: $out"
-echo "$out" | grep -q "^4: a: " && echo "$out" | grep -q "^5: b: " || fail "pipe pair: $out"
+echo "$out" | grep -q "^4: a@b: " && echo "$out" | grep -q "^5: b@a: " || fail "pipe pair: $out"
 out=$($NETBPF -j -s -batch "$tmp/link.tc") || fail "link json: $out"
 echo "$out" | json '
 d = d[-1]

@@ -1,7 +1,8 @@
 #!/bin/bash
 # link show as ip link show prints it: the flags, the xdp or xdpgeneric word and the prog/xdp
-# line of a device with an XDP program, -s and -s -s with ip's columns, -j with ip's "xdp" and
-# "stats64", and netbpf's own "port" line and object (configuration and counters apart). The
+# line of a device with an XDP program, a pipe end named and flagged as a veth (NAME@PEER,
+# NO-CARRIER and M-DOWN while its peer is down), -s and -s -s with ip's columns, -j with ip's
+# "xdp" and "stats64", and netbpf's own "port" line and object (configuration and counters apart). The
 # counters are read after traffic: a run's show lines print once the datapath has run.
 # tests/cli/compare_ip.sh holds the same output to the kernel's ip.
 set -u
@@ -35,11 +36,11 @@ cat > "$tmp/want" <<EOF
     link/ether 02:6e:62:00:00:01 brd ff:ff:ff:ff:ff:ff
     prog/xdp id 1 name xdp_drop_proto tag $tag jited 
     port gen count 100, 0 received, 0 sent, 0 ring drops, 0 too big, 0 tx errors
-2: a: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 xdpgeneric qdisc noqueue state UP mode DEFAULT group default qlen 1000
+2: a@b: <NO-CARRIER,BROADCAST,MULTICAST,UP,M-DOWN> mtu 1500 xdpgeneric qdisc noqueue state LOWERLAYERDOWN mode DEFAULT group default qlen 1000
     link/ether 02:6e:62:00:00:02 brd ff:ff:ff:ff:ff:ff
     prog/xdp id 2 name xdp_drop_proto tag $tag jited 
     port pipe peer b, 0 received, 0 sent, 0 ring drops, 0 too big, 0 tx errors
-3: b: <BROADCAST,MULTICAST> mtu 1500 qdisc noqueue state DOWN mode DEFAULT group default qlen 1000
+3: b@a: <BROADCAST,MULTICAST> mtu 1500 qdisc noqueue state DOWN mode DEFAULT group default qlen 1000
     link/ether 02:6e:62:00:00:03 brd ff:ff:ff:ff:ff:ff
     port pipe peer a, 0 received, 0 sent, 0 ring drops, 0 too big, 0 tx errors
 4: ip0: <NOARP,UP,LOWER_UP> mtu 1480 qdisc noqueue state UNKNOWN mode DEFAULT group default qlen 1000
@@ -108,6 +109,9 @@ out=$($NETBPF -j -batch "$tmp/show.tc") || fail "-j link show: $out"
 echo "$out" | json "
 n = {x['ifname']: x for x in d[0]}
 assert n['a']['xdp']['mode'] == 2 and 'xdp' not in n['b'], n
+# a pipe end is a veth: its peer's name, no carrier while the peer is down
+assert n['a']['link'] == 'b' and n['a']['operstate'] == 'LOWERLAYERDOWN', n['a']
+assert n['a']['flags'] == ['NO-CARRIER', 'BROADCAST', 'MULTICAST', 'UP', 'M-DOWN'], n['a']
 assert n['b']['operstate'] == 'DOWN' and n['b']['flags'] == ['BROADCAST', 'MULTICAST'], n['b']
 assert n['ip0']['operstate'] == 'UNKNOWN' and n['ip0']['flags'] == ['NOARP', 'UP', 'LOWER_UP'], n
 assert n['ip0']['port'] == {'kind': 'tunnel', 'description': 'tunnel ipip external'}, n['ip0']

@@ -137,6 +137,9 @@ static void add_scripts(const char *dir)
 
 		if (n < 4 || strcmp(de->d_name + n - 3, ".sh"))
 			continue;
+		/* helpers the tests source (lib.sh, compare_lib.sh) are not tests */
+		if (n >= 6 && !strcmp(de->d_name + n - 6, "lib.sh"))
+			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		nb_test_register(de->d_name, NULL, NULL);
 		tests[test_cnt - 1].script = strdup(path);
