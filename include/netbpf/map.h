@@ -16,6 +16,7 @@ extern "C" {
 #endif
 
 struct nb_map;
+struct btf;
 
 struct nb_map_create_opts {
 	size_t sz; /* sizeof(struct nb_map_create_opts) */
@@ -24,6 +25,12 @@ struct nb_map_create_opts {
 	__u32 numa_node;
 	struct nb_map *inner_map; /* template for array_of_maps / hash_of_maps */
 	struct nb_log *log;
+	/*
+	 * The value's BTF type (libbpf's struct btf, the kernel's btf_value_type_id): its
+	 * struct bpf_spin_lock and struct bpf_timer get their rules. NULL or 0: untyped bytes.
+	 */
+	const struct btf *btf;
+	__u32 btf_value_type_id;
 };
 
 int nb_map_create(enum bpf_map_type type, __u32 key_size, __u32 value_size, __u32 max_entries,
@@ -68,6 +75,12 @@ __u32 nb_map_flags(const struct nb_map *map);
  * types map ids (the kernel's fds). A NULL key to get_next_key yields the first key.
  */
 int nb_map_lookup_elem(struct nb_map *map, const void *key, void *value);
+/*
+ * flags BPF_F_LOCK (lookup and update): the value is copied under its struct bpf_spin_lock, for
+ * maps whose BTF value type has one (-EINVAL otherwise). Copies out show the lock zero; copies
+ * in leave it as it is.
+ */
+int nb_map_lookup_elem_flags(struct nb_map *map, const void *key, void *value, __u64 flags);
 int nb_map_update_elem(struct nb_map *map, const void *key, const void *value, __u64 flags);
 int nb_map_delete_elem(struct nb_map *map, const void *key);
 int nb_map_get_next_key(struct nb_map *map, const void *key, void *next_key);

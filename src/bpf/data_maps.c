@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/btf.h>
+
 #include "bpf/object.h"
 
 /*
@@ -21,6 +23,43 @@
 static bool is_rodata(const char *name)
 {
 	return !strncmp(name, ".rodata", 7);
+}
+
+/*
+ * The DATASEC that describes section secno, with its size and its variables' offsets filled in
+ * from the section and the symbols, which clang leaves 0 for the loader (libbpf's
+ * btf_fixup_datasec); 0 when the BTF has none.
+ */
+static u32 fixup_datasec(struct nb_object *obj, u32 secno)
+{
+	const struct nb_elf_sec *sec = &obj->secs[secno];
+	struct btf_var_secinfo *vi;
+	struct btf_type *t;
+	__s32 id;
+
+	if (!obj->btf)
+		return 0;
+	id = btf__find_by_name_kind(obj->btf, sec->name, BTF_KIND_DATASEC);
+	if (id <= 0)
+		return 0;
+	t = (struct btf_type *)btf__type_by_id(obj->btf, id);
+	t->size = sec->size;
+	vi = btf_var_secinfos(t);
+	for (u32 v = 0; v < btf_vlen(t); v++, vi++) {
+		const struct btf_type *var = btf__type_by_id(obj->btf, vi->type);
+		const char *name = var ? btf__name_by_offset(obj->btf, var->name_off) : NULL;
+
+		for (u32 j = 0; name && j < obj->sym_cnt; j++) {
+			const struct nb_elf_sym *s = &obj->syms[j];
+
+			if (s->sym.st_shndx == secno && s->name && !strcmp(s->name, name) &&
+			    s->sym.st_value + vi->size <= sec->size) {
+				vi->offset = s->sym.st_value;
+				break;
+			}
+		}
+	}
+	return id;
 }
 
 int nb_data_maps_parse(struct nb_object *obj)
@@ -53,6 +92,8 @@ int nb_data_maps_parse(struct nb_object *obj)
 		m->value_size = sec->size;
 		m->max_entries = 1;
 		m->map_flags = is_rodata(sec->name) ? BPF_F_RDONLY_PROG : 0;
+		/* Its variables' types, as libbpf passes the DATASEC: a lock among them. */
+		m->btf_value_type_id = fixup_datasec(obj, i);
 		sec->data_map = obj->map_cnt - 1;
 	}
 	return 0;

@@ -41,6 +41,7 @@ enum nb_arg_type {
 	/* an acquired socket, whose reference the call releases (bpf_sk_release) */
 	NB_ARG_PTR_TO_SOCK_COMMON_RELEASE,
 	NB_ARG_PTR_TO_MAP_VALUE_OR_NULL, /* value_size readable bytes, or NULL */
+	NB_ARG_PTR_TO_SPIN_LOCK,	/* the struct bpf_spin_lock of a map value */
 };
 
 enum nb_ret_type {

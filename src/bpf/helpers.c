@@ -276,6 +276,10 @@ const struct nb_func_proto *nb_base_func_proto(enum bpf_func_id id)
 		return &nb_get_ns_current_pid_tgid_proto;
 	case BPF_FUNC_get_cgroup_classid:	/* tc has its own, of the packet */
 		return &nb_get_cgroup_classid_curr_proto;
+	case BPF_FUNC_spin_lock:
+		return &nb_spin_lock_proto;
+	case BPF_FUNC_spin_unlock:
+		return &nb_spin_unlock_proto;
 	case BPF_FUNC_strtol:
 		return &nb_strtol_proto;
 	case BPF_FUNC_strtoul:

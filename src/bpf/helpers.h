@@ -54,6 +54,9 @@ extern const struct nb_func_proto nb_get_current_ancestor_cgroup_id_proto;
 extern const struct nb_func_proto nb_current_task_under_cgroup_proto;
 extern const struct nb_func_proto nb_get_ns_current_pid_tgid_proto;
 extern const struct nb_func_proto nb_get_cgroup_classid_curr_proto;
+/* The lock of a map value (spin_lock.c). */
+extern const struct nb_func_proto nb_spin_lock_proto;
+extern const struct nb_func_proto nb_spin_unlock_proto;
 /* Strings (strtox.c). */
 extern const struct nb_func_proto nb_strtol_proto;
 extern const struct nb_func_proto nb_strtoul_proto;

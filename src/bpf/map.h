@@ -102,9 +102,34 @@ struct nb_map {
 	/* prog_array: the type and JIT state every program in it must share. */
 	enum bpf_prog_type owner_prog_type;
 	bool owner_jited;
+	/*
+	 * Fields of the value with rules of their own (the kernel's btf_record, map_fields.c),
+	 * their offsets; -1: none.
+	 */
+	s32 spin_lock_off;		/* struct bpf_spin_lock */
+	s32 timer_off;			/* struct bpf_timer */
 };
 
 #define NB_MAP_GEN_LOOKUP_MAX 16
+
+struct btf;
+
+/*
+ * map_fields.c: the special fields of the value type value_type_id of btf (0: untyped), set in
+ * map; -E2BIG for two of a kind, -EOPNOTSUPP for a map type that cannot hold one.
+ */
+int nb_map_fields_parse(struct nb_map *map, const struct btf *btf, u32 value_type_id,
+			struct nb_log *log);
+bool nb_map_has_fields(const struct nb_map *map);
+/* The kernel's copy_map_value: one value from src to dst, the special fields left as they are. */
+void nb_map_copy_value(const struct nb_map *map, void *dst, const void *src);
+/* The kernel's check_and_init_map_value: the special fields of a value zeroed. */
+void nb_map_zero_fields(const struct nb_map *map, void *value);
+/* Whether bytes first..last of a value touch a special field; *name: its struct's name. */
+bool nb_map_overlaps_field(const struct nb_map *map, s64 first, s64 last, const char **name);
+/* spin_lock.c: a copy into or out of the value under its bpf_spin_lock (BPF_F_LOCK). */
+void nb_map_copy_value_locked(const struct nb_map *map, void *dst, const void *src,
+			      bool lock_src);
 
 /* 0, or -EEXIST when the type has ops already, -EINVAL when it is beyond the table. */
 int nb_map_type_register(const struct nb_map_ops *ops);

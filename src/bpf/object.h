@@ -138,6 +138,8 @@ struct nb_object_map {
 	struct nb_map_init *inits;
 	u32 init_cnt;
 
+	/* The value's BTF type in obj->btf (its lock and timer fields), 0: untyped. */
+	u32 btf_value_type_id;
 	u8 *data;		/* NB_MAP_DATA: the section's bytes, settable before load */
 	struct nb_map *map;	/* after load */
 };

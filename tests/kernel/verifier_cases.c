@@ -2232,6 +2232,22 @@ const struct vcase vcases[] = {
 	H_CASE("bad_tc_snprintf_format", TC, REJECT("Invalid format string")),
 	H_CASE("ok_xdp_strtol_strncmp", XDP, ACCEPT),
 	H_CASE("bad_tc_strtol_rodata", TC, REJECT("write into map forbidden")),
+#define L_CASE(prog, verdict) { .name = prog, .obj = "verifier_spin_lock.o", .type = TC, verdict }
+	L_CASE("ok_tc_spin_lock", ACCEPT),
+	L_CASE("bad_tc_spin_lock_twice",
+	       REJECT("function calls are not allowed while holding a lock")),
+	L_CASE("bad_tc_spin_lock_exit",
+	       REJECT("BPF_EXIT instruction in main prog cannot be used inside bpf_spin_lock-ed "
+		      "region")),
+	L_CASE("bad_tc_spin_lock_helper",
+	       REJECT("function calls are not allowed while holding a lock")),
+	L_CASE("bad_tc_spin_unlock_unlocked", REJECT("bpf_spin_unlock without taking a lock")),
+	L_CASE("bad_tc_spin_unlock_other", REJECT("bpf_spin_unlock of different lock")),
+	L_CASE("bad_tc_spin_lock_read",
+	       REJECT("bpf_spin_lock cannot be accessed directly by load/store")),
+	L_CASE("bad_tc_spin_lock_offset",
+	       REJECT("doesn't point to 'struct bpf_spin_lock' that is at 4")),
+	L_CASE("bad_tc_spin_lock_no_lock", REJECT("has no valid bpf_spin_lock")),
 };
 
 const unsigned int vcase_cnt = sizeof(vcases) / sizeof(vcases[0]);

@@ -216,13 +216,21 @@ static long array_map_update_elem(struct nb_map *map, const void *key, const voi
 	u32 index = *(const u32 *)key;
 	unsigned int cpu = map->ops->percpu ? nb_this_cpu() : 0;
 
-	if (unlikely(!update_flags_valid(flags)))
+	if (unlikely(!update_flags_valid(flags & ~(u64)BPF_F_LOCK)))
+		return -EINVAL;
+	if (unlikely((flags & BPF_F_LOCK) && map->spin_lock_off < 0))
 		return -EINVAL;
 	if (unlikely(index >= map->max_entries))
 		return -E2BIG;
-	if (unlikely(flags == BPF_NOEXIST))
+	if (unlikely((flags & ~(u64)BPF_F_LOCK) == BPF_NOEXIST))
 		return -EEXIST; /* every element exists */
-	memcpy(array_elem(array, index, cpu), value, map->value_size);
+	/* In place: a lock or timer in the value stays what it is (copy_map_value). */
+	if (unlikely(flags & BPF_F_LOCK))
+		nb_map_copy_value_locked(map, array_elem(array, index, cpu), value, false);
+	else if (unlikely(nb_map_has_fields(map)))
+		nb_map_copy_value(map, array_elem(array, index, cpu), value);
+	else
+		memcpy(array_elem(array, index, cpu), value, map->value_size);
 	return 0;
 }
 

@@ -535,6 +535,9 @@ static void copy_value(struct nb_htab *htab, struct htab_elem *l, const void *va
 
 	if (!htab_is_percpu(htab)) {
 		memcpy(l->key + htab->value_off, value, htab->value_size);
+		/* A new element's lock and timer start zero, whatever the value passed. */
+		if (nb_map_has_fields(&htab->map))
+			nb_map_zero_fields(&htab->map, l->key + htab->value_off);
 		return;
 	}
 	if (onallcpus) {
@@ -556,16 +559,23 @@ long nb_htab_update(struct nb_htab *htab, const void *key, const void *value, u6
 	struct htab_elem *old, *l;
 	long ret = 0;
 
-	if (unlikely(flags > BPF_EXIST))
+	if (unlikely((flags & ~(u64)BPF_F_LOCK) > BPF_EXIST))
+		return -EINVAL;
+	if (unlikely((flags & BPF_F_LOCK) && htab->map.spin_lock_off < 0))
 		return -EINVAL;
 	pthread_mutex_lock(&htab->lock);
 	old = lookup_raw(bucket, hash, key, htab->map.key_size);
-	if (old && flags == BPF_NOEXIST) {
+	if (old && (flags & ~(u64)BPF_F_LOCK) == BPF_NOEXIST) {
 		ret = -EEXIST;
 		goto out;
 	}
-	if (!old && flags == BPF_EXIST) {
+	if (!old && (flags & ~(u64)BPF_F_LOCK) == BPF_EXIST) {
 		ret = -ENOENT;
+		goto out;
+	}
+	/* BPF_F_LOCK updates an existing value in place, under its lock. */
+	if (old && (flags & BPF_F_LOCK)) {
+		nb_map_copy_value_locked(&htab->map, old->key + htab->value_off, value, false);
 		goto out;
 	}
 	if (old && htab_is_percpu(htab)) {

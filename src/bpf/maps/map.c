@@ -5,6 +5,7 @@
  * ops table without ever switching on the type.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,6 +136,13 @@ static int check_map_name(const char *name, struct nb_log *log)
 	return 0;
 }
 
+/* Callers built against headers older than the BTF fields pass a shorter struct. */
+static bool has_btf_opts(const struct nb_map_create_opts *opts)
+{
+	return opts && opts->sz >= offsetof(struct nb_map_create_opts, btf_value_type_id) +
+				   sizeof(opts->btf_value_type_id);
+}
+
 int nb_map_create(enum bpf_map_type type, __u32 key_size, __u32 value_size, __u32 max_entries,
 		  const struct nb_map_create_opts *opts, struct nb_map **mapp)
 {
@@ -190,6 +198,12 @@ int nb_map_create(enum bpf_map_type type, __u32 key_size, __u32 value_size, __u3
 	map->refcnt = 1;
 	if (map->inner_map_meta)
 		nb_map_get(map->inner_map_meta);
+	err = nb_map_fields_parse(map, has_btf_opts(opts) ? opts->btf : NULL,
+				  has_btf_opts(opts) ? opts->btf_value_type_id : 0, log);
+	if (err) {
+		nb_map_put(map);
+		return err;
+	}
 	err = map_id_alloc(map);
 	if (err) {
 		nb_map_put(map);
@@ -365,30 +379,43 @@ static int check_key(const struct nb_map *map, const void *key)
  * lock and see only linked elements, and staying outside lets their own retired elements be
  * reclaimed at once.
  */
-int nb_map_lookup_elem(struct nb_map *map, const void *key, void *value)
+int nb_map_lookup_elem_flags(struct nb_map *map, const void *key, void *value, __u64 flags)
 {
 	const void *elem;
 	int err = 0;
 
 	if (!can_read(map))
 		return -EPERM;
+	/* BPF_F_LOCK: read under the value's bpf_spin_lock, for values that have one. */
+	if ((flags & ~(__u64)BPF_F_LOCK) || ((flags & BPF_F_LOCK) && map->spin_lock_off < 0))
+		return -EINVAL;
 	err = check_key(map, key);
 	if (err)
 		return err;
 	if (!map->ops->map_lookup_elem_sys && !map->ops->map_lookup_elem)
 		return -EOPNOTSUPP;
 	nb_epoch_read_lock();
-	if (map->ops->map_lookup_elem_sys) {
+	if (map->ops->map_lookup_elem_sys && !(flags & BPF_F_LOCK)) {
 		err = map->ops->map_lookup_elem_sys(map, key, value);
 	} else {
 		elem = map->ops->map_lookup_elem(map, key);
-		if (elem)
+		if (elem && (flags & BPF_F_LOCK))
+			nb_map_copy_value_locked(map, value, elem, true);
+		else if (elem)
 			memcpy(value, elem, map->value_size);
 		else
 			err = -ENOENT;
 	}
 	nb_epoch_read_unlock();
+	/* The lock and timer are the kernel's business: userspace sees them zero. */
+	if (!err && nb_map_has_fields(map))
+		nb_map_zero_fields(map, value);
 	return err;
+}
+
+int nb_map_lookup_elem(struct nb_map *map, const void *key, void *value)
+{
+	return nb_map_lookup_elem_flags(map, key, value, 0);
 }
 
 const char *nb_map_absent_objects(const struct nb_map *map)
@@ -402,8 +429,9 @@ int nb_map_update_elem(struct nb_map *map, const void *key, const void *value, _
 
 	if (!can_write(map))
 		return -EPERM;
-	if (flags & BPF_F_LOCK)
-		return -EINVAL; /* no map here carries a bpf_spin_lock */
+	/* Under the value's bpf_spin_lock: only values that have one (map_update_elem). */
+	if ((flags & BPF_F_LOCK) && map->spin_lock_off < 0)
+		return -EINVAL;
 	err = check_key(map, key);
 	if (err)
 		return err;

@@ -514,8 +514,12 @@ static void mark_ptr_or_null_reg(struct nb_reg_state *reg, u32 id, bool is_null)
 		return;
 	}
 	mark_ptr_not_null_reg(reg);
-	/* The id served the null check; ringbuf memory keeps its reference id. */
-	reg->id = 0;
+	/*
+	 * The id served the null check; ringbuf memory keeps its reference id. A value with a
+	 * bpf_spin_lock keeps it: it names the lock the unlock must match.
+	 */
+	if (!(reg->type == PTR_TO_MAP_VALUE && reg->map_ptr->spin_lock_off >= 0))
+		reg->id = 0;
 }
 
 /* The twin of mark_ptr_or_null_regs: the comparison settles every copy of the pointer. */

@@ -412,6 +412,8 @@ static int check_func_arg(struct nb_verifier_env *env, u32 arg, const struct nb_
 		return 0;
 	case NB_ARG_CONST_STR:
 		return check_const_str(env, regno);
+	case NB_ARG_PTR_TO_SPIN_LOCK:
+		return process_spin_lock(env, regno, meta->func_id == BPF_FUNC_spin_lock);
 	default:
 		verbose(env, "unsupported arg type %d of func %s#%d\n", type,
 			func_name(meta->func_id), meta->func_id);
@@ -656,6 +658,9 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 		    meta.const_map_key >= 0 && meta.const_map_key < meta.map_ptr->max_entries) {
 			mark_pointer(&regs[BPF_REG_0], PTR_TO_MAP_VALUE);
 			regs[BPF_REG_0].map_ptr = meta.map_ptr;
+			/* Each lookup's value is a lock of its own for the unlock's check. */
+			if (meta.map_ptr->spin_lock_off >= 0)
+				regs[BPF_REG_0].id = ++env->id_gen;
 			break;
 		}
 		mark_pointer(&regs[BPF_REG_0], PTR_TO_MAP_VALUE | PTR_MAYBE_NULL);
@@ -715,10 +720,17 @@ static int call_global_func(struct nb_verifier_env *env, u32 subprog)
 	struct nb_func_state *caller = cur_func(env);
 	int err = btf_check_subprog_call(env, subprog, caller->regs);
 
+	if (err == -EFAULT)
+		return err;
+	/* Verified on its own, it cannot know of the caller's lock. */
+	if (env->cur->active_lock) {
+		verbose(env, "global function calls are not allowed while holding a lock,\n"
+			"use static function instead\n");
+		return -EINVAL;
+	}
 	if (err) {
-		if (err != -EFAULT)
-			verbose(env, "Caller passes invalid args into func#%u ('%s')\n", subprog,
-				subprog_name(env, subprog));
+		verbose(env, "Caller passes invalid args into func#%u ('%s')\n", subprog,
+			subprog_name(env, subprog));
 		return err;
 	}
 	if (env->subprog[subprog].changes_pkt_data)

@@ -346,6 +346,8 @@ int check_mem_access(struct nb_verifier_env *env, u32 insn_idx, u32 regno, int o
 		if (!err)
 			err = check_mem_region_access(env, regno, off, size,
 						      reg->map_ptr->value_size, false);
+		if (!err)
+			err = check_map_field_access(env, reg, off, size);
 		if (err)
 			return err;
 		if (t == NB_READ && value_regno >= 0) {
@@ -563,6 +565,9 @@ int check_ld_abs(struct nb_verifier_env *env, struct bpf_insn *insn)
 	err = check_reg_arg_read(env, BPF_REG_6);
 	if (err)
 		return err;
+	err = check_lock_released(env, "BPF_LD_[ABS|IND]");
+	if (err)
+		return err;
 	if (env->cur->acquired_refs) {
 		verbose(env, "BPF_LD_[ABS|IND] cannot be mixed with socket references\n");
 		return -EINVAL;
@@ -660,7 +665,8 @@ int check_helper_mem_access(struct nb_verifier_env *env, int regno, int access_s
 		if (err)
 			return err;
 		return check_mem_region_access(env, regno, reg->off, access_size,
-					       reg->map_ptr->value_size, zero_size_allowed);
+					       reg->map_ptr->value_size, zero_size_allowed) ?:
+		       check_map_field_access(env, reg, reg->off, access_size);
 	case PTR_TO_MEM:
 		if (uninit_write && (reg->type & MEM_RDONLY)) {
 			verbose(env, "R%d cannot write into %s\n", regno, reg_type_str(reg->type));

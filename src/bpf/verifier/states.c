@@ -113,6 +113,10 @@ int copy_verifier_state(struct nb_verifier_state *dst, const struct nb_verifier_
 	dst->dfs_depth = src->dfs_depth;
 	dst->callback_unroll_depth = src->callback_unroll_depth;
 	dst->may_goto_depth = src->may_goto_depth;
+	dst->active_lock = src->active_lock;
+	dst->active_lock_id = src->active_lock_id;
+	dst->active_lock_map = src->active_lock_map;
+	dst->active_lock_insn = src->active_lock_insn;
 	dst->cleaned = src->cleaned;
 	dst->equal_state = src->equal_state;
 	return 0;
@@ -465,6 +469,12 @@ static bool refsafe(struct nb_verifier_env *env, const struct nb_verifier_state 
 		    const struct nb_verifier_state *cur)
 {
 	if (old->acquired_refs != cur->acquired_refs)
+		return false;
+	/* The same lock held, or none: its id maps as the pointers' ids do. */
+	if (old->active_lock != cur->active_lock)
+		return false;
+	if (old->active_lock && (old->active_lock_map != cur->active_lock_map ||
+				 !check_ids(env, old->active_lock_id, cur->active_lock_id)))
 		return false;
 	for (u32 i = 0; i < old->acquired_refs; i++)
 		if (!check_ids(env, old->refs[i].id, cur->refs[i].id))

@@ -109,6 +109,9 @@ static int check_main_exit(struct nb_verifier_env *env)
 	err = check_reg_arg_read(env, BPF_REG_0);
 	if (err)
 		return err;
+	err = check_lock_released(env, "BPF_EXIT instruction in main prog");
+	if (err)
+		return err;
 	if (st->acquired_refs) {
 		for (u32 i = 0; i < st->acquired_refs; i++)
 			verbose(env, "Unreleased reference id=%u alloc_insn=%u\n", st->refs[i].id,
@@ -181,6 +184,9 @@ static int do_check_insn(struct nb_verifier_env *env, u32 *insn_idx, bool *path_
 		env->jmps_processed++;
 		switch (BPF_OP(insn->code)) {
 		case BPF_CALL:
+			err = check_call_while_locked(env, insn);
+			if (err)
+				return err;
 			if (insn->src_reg != BPF_PSEUDO_CALL)
 				return check_helper_call(env, insn, insn_idx);
 			err = check_func_call(env, insn, insn_idx);

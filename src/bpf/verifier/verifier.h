@@ -185,6 +185,14 @@ struct nb_verifier_state {
 	u32 dfs_depth;			/* checkpoints above this state on its path */
 	u32 callback_unroll_depth;	/* callback iterations entered on this path */
 	u32 may_goto_depth;		/* may_goto fall-throughs taken on this path */
+	/*
+	 * The bpf_spin_lock held (spin_lock.c): the value pointer's id and map that took it, and
+	 * where. One at most, as the kernel allows.
+	 */
+	bool active_lock;
+	u32 active_lock_id;
+	const struct nb_map *active_lock_map;
+	u32 active_lock_insn;
 	bool cleaned;			/* dead registers and slots already forgotten */
 	/* A backedge copy: the explored state in the same loop found equal to it. */
 	struct nb_verifier_state *equal_state;
@@ -451,6 +459,14 @@ int btf_check_subprog_call(struct nb_verifier_env *env, u32 subprog,
 			   const struct nb_reg_state *regs);
 const char *subprog_name(const struct nb_verifier_env *env, u32 subprog);
 void print_insn_source(struct nb_verifier_env *env, u32 insn_idx);
+
+/* spin_lock.c */
+int check_map_field_access(struct nb_verifier_env *env, const struct nb_reg_state *reg,
+			   int off, int size);
+int process_spin_lock(struct nb_verifier_env *env, int regno, bool is_lock);
+int check_call_while_locked(struct nb_verifier_env *env, const struct bpf_insn *insn);
+/* what ("BPF_EXIT instruction in main prog") may not happen while a lock is held. */
+int check_lock_released(struct nb_verifier_env *env, const char *what);
 
 /* subprog_scan.c */
 void scan_subprogs(struct nb_verifier_env *env);
