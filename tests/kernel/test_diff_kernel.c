@@ -49,7 +49,7 @@ static const char *const objects[] = {
 	"tests/bpf/elf_btf_parity.o", "tests/bpf/elf_kprobe.o", "tests/bpf/elf_absent_maps.o",
 	"tests/bpf/subprog_calls.o", "tests/bpf/fib_lookup.o",
 	"tests/bpf/tunnel_key.o", "tests/bpf/tunnel_encap.o", "examples/tc_vxlan.o",
-	"tests/bpf/sk_lookup.o",
+	"tests/bpf/sk_lookup.o", "tests/bpf/spin_lock.o",
 };
 
 /* Maps the objects leave to their tool to size, sized on both sides as --max-entries does. */
