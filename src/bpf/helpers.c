@@ -264,6 +264,8 @@ const struct nb_func_proto *nb_base_func_proto(enum bpf_func_id id)
 		return &nb_get_current_pid_tgid_proto;
 	case BPF_FUNC_get_current_uid_gid:
 		return &nb_get_current_uid_gid_proto;
+	case BPF_FUNC_get_current_task:
+		return &nb_get_current_task_proto;
 	case BPF_FUNC_get_current_comm:
 		return &nb_get_current_comm_proto;
 	case BPF_FUNC_get_current_cgroup_id:

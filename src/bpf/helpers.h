@@ -48,6 +48,7 @@ extern const struct nb_func_proto nb_map_lookup_percpu_elem_proto;
 /* The current task (task.c): the thread that runs the program. */
 extern const struct nb_func_proto nb_get_current_pid_tgid_proto;
 extern const struct nb_func_proto nb_get_current_uid_gid_proto;
+extern const struct nb_func_proto nb_get_current_task_proto;
 extern const struct nb_func_proto nb_get_current_comm_proto;
 extern const struct nb_func_proto nb_get_current_cgroup_id_proto;
 extern const struct nb_func_proto nb_get_current_ancestor_cgroup_id_proto;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The helpers that ask about the current task: bpf_get_current_pid_tgid, _uid_gid, _comm,
+ * The helpers that ask about the current task: bpf_get_current_pid_tgid, _uid_gid, _comm, _task,
  * _cgroup_id, _ancestor_cgroup_id, bpf_current_task_under_cgroup, bpf_get_ns_current_pid_tgid
  * and (for XDP and socket filters) bpf_get_cgroup_classid. A tc or XDP program runs in
  * softirq, where the kernel answers for whatever task the interrupt found running;
@@ -197,6 +197,22 @@ static u64 bpf_get_current_pid_tgid(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
 
 const struct nb_func_proto nb_get_current_pid_tgid_proto = {
 	.func = bpf_get_current_pid_tgid,
+	.ret_type = NB_RET_INTEGER,
+};
+
+/*
+ * The current task_struct: netbpf has none, and answers 0, a pointer to nothing. A program
+ * that reads through it (bpf_probe_read_kernel(&v, n, &task->tgid)) gets -EFAULT and zeroes, as
+ * for any address that faults; one that tests it sees no task. The kernel's is never 0.
+ */
+static u64 bpf_get_current_task(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
+{
+	(void)r1, (void)r2, (void)r3, (void)r4, (void)r5;
+	return 0;
+}
+
+const struct nb_func_proto nb_get_current_task_proto = {
+	.func = bpf_get_current_task,
 	.ret_type = NB_RET_INTEGER,
 };
 

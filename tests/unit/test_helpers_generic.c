@@ -70,6 +70,18 @@ NB_TEST(helpers_prandom_seeded)
 	NB_ASSERT(memcmp(a, c, sizeof(a)) != 0);
 }
 
+/* No task_struct: 0, and a read through it faults as a read of any unmapped address does. */
+NB_TEST(helpers_current_task_is_none)
+{
+	NB_ASSERT_EQ(CALL0(BPF_FUNC_get_current_task), 0);
+	NB_ASSERT_EQ((__s64)MT_RUN(NULL, NB_CALL_HELPER(BPF_FUNC_get_current_task),
+				   NB_MOV64_REG(BPF_REG_3, BPF_REG_0),
+				   NB_ALU64_IMM(BPF_ADD, BPF_REG_3, 1268),
+				   MT_STACK_PTR(BPF_REG_1, -8), NB_MOV64_IMM(BPF_REG_2, 4),
+				   NB_CALL_HELPER(BPF_FUNC_probe_read_kernel), NB_EXIT()),
+		     -EFAULT);
+}
+
 NB_TEST(helpers_cpu_numa)
 {
 	NB_ASSERT_EQ(nb_set_nr_cpus(3), 0);
