@@ -1312,6 +1312,14 @@ const struct vcase vcases[] = {
 #define TAIL_CALL(idx) NB_MOV64_IMM(R3, idx), NB_LD_MAP_IDX(R2, 0),                           \
 	NB_CALL_HELPER(BPF_FUNC_tail_call)
 	{ .name = "tail_call", .type = TC, INSNS(TAIL_CALL(0), RET0), MAPS(VM_PROG_ARRAY), ACCEPT },
+	/* A constant index is precise (record_func_key): paths with 0 and 1 are both walked. */
+	{ .name = "tail_call_constant_index_precise", .type = TC,
+	  INSNS(NB_MOV64_REG(R6, R1), NB_MOV64_IMM(R7, 0), NB_MOV64_IMM(R8, 0), NB_MOV64_IMM(R9, 0),
+		NB_CALL_HELPER(BPF_FUNC_get_prandom_u32),
+		NB_MOV32_IMM(R3, 0), NB_JMP32_IMM(BPF_JEQ, R0, 5, 1), NB_MOV32_IMM(R3, 1),
+		NB_MOV64_REG(R1, R6), NB_LD_MAP_IDX(R2, 0), NB_CALL_HELPER(BPF_FUNC_tail_call),
+		RET0),
+	  MAPS(VM_PROG_ARRAY), ACCEPT },
 	{ .name = "xdp_tail_call", .type = XDP, INSNS(TAIL_CALL(3), RET0), MAPS(VM_PROG_ARRAY),
 	  ACCEPT },
 	{ .name = "tail_call_on_hash", .type = TC, INSNS(TAIL_CALL(0), RET0), MAPS(VM_HASH_8_16),

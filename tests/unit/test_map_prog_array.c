@@ -126,3 +126,41 @@ NB_TEST(map_prog_array_chain_limit)
 	nb_map_put(count);
 	nb_epoch_synchronize();
 }
+
+/*
+ * A constant index decides which program a tail call runs: the kernel keeps it for a direct
+ * jump (record_func_key) and marks it precise, so paths that reach the call with different
+ * indexes are not pruned into each other: here the second path goes on to the call (18
+ * instructions, the kernel's count in tests/kernel/verifier_cases.c), as tailcall5.o of the
+ * corpus processes the kernel's 24.
+ */
+NB_TEST(map_prog_array_constant_index_is_precise)
+{
+	struct nb_map *map = mt_map(BPF_MAP_TYPE_PROG_ARRAY, 4, 4, 2, 0);
+	const struct bpf_insn insns[] = {
+		NB_MOV64_REG(BPF_REG_6, BPF_REG_1),
+		/* Enough instructions before the join that the walk keeps a state there. */
+		NB_MOV64_IMM(BPF_REG_7, 0),
+		NB_MOV64_IMM(BPF_REG_8, 0),
+		NB_MOV64_IMM(BPF_REG_9, 0),
+		NB_CALL_HELPER(BPF_FUNC_get_prandom_u32),
+		NB_MOV32_IMM(BPF_REG_3, 0),
+		NB_JMP32_IMM(BPF_JEQ, BPF_REG_0, 5, 1),
+		NB_MOV32_IMM(BPF_REG_3, 1),
+		NB_MOV64_REG(BPF_REG_1, BPF_REG_6),
+		NB_LD_MAP_ID(BPF_REG_2, nb_map_id(map)),
+		NB_CALL_HELPER(BPF_FUNC_tail_call),
+		NB_MOV64_IMM(BPF_REG_0, 0),
+		NB_EXIT(),
+	};
+	struct nb_log log = { 0 };
+	struct nb_prog_load_opts opts = { .sz = sizeof(opts), .license = "GPL", .log = &log };
+	struct nb_prog *prog;
+
+	if (nb_prog_load(BPF_PROG_TYPE_SCHED_CLS, insns, ARRAY_SIZE(insns), &opts, &prog))
+		NB_FAIL("load: %s", nb_log_text(&log));
+	NB_ASSERT_EQ(nb_prog_verified_insns(prog), 18);
+	nb_prog_put(prog);
+	nb_log_free(&log);
+	nb_map_put(map);
+}

@@ -617,6 +617,18 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 		if (err)
 			return err;
 	}
+	/*
+	 * A constant index into the program array decides which program runs: the kernel keeps
+	 * it for a direct jump (record_func_key) and so marks it precise, which keeps paths with
+	 * different indexes apart. netbpf has no direct jumps but walks the same states.
+	 */
+	if (func_id == BPF_FUNC_tail_call && meta.map_ptr &&
+	    reg_is_const(&cur_regs(env)[BPF_REG_3], false) &&
+	    reg_const_value(&cur_regs(env)[BPF_REG_3], false) < meta.map_ptr->max_entries) {
+		err = mark_chain_precision(env, BPF_REG_3);
+		if (err)
+			return err;
+	}
 	if (func_id == BPF_FUNC_tail_call && env->cur->acquired_refs) {
 		verbose(env, "tail_call would lead to reference leak\n");
 		return -EINVAL;
