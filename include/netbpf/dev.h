@@ -61,6 +61,9 @@ enum nb_drop_reason {
 	NB_DROP_TUNNEL_HDR,	/* a tunnel header its device refuses (flags, version, length) */
 	NB_DROP_TUNNEL_ECN,	/* outer CE on an inner packet that is not ECN-capable */
 	NB_DROP_UDP_CSUM,	/* a tunnel's UDP datagram with a wrong checksum */
+	NB_DROP_MAC_INVALID_SOURCE,	/* a bridge port received a multicast or zero source */
+	NB_DROP_MAC_IEEE_MAC_CONTROL,	/* a bridge port received a MAC control (pause) frame */
+	NB_DROP_NO_TX_TARGET,	/* a bridge had no port to send a frame to (only its own) */
 	NB_DROP_REASON_MAX,
 };
 

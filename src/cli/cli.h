@@ -35,6 +35,7 @@ int cmd_prog(int argc, char **argv);
 int cmd_map(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_link(int argc, char **argv);
+int cmd_bridge(int argc, char **argv);
 int cmd_tc(int argc, char **argv);
 int cmd_ip(int argc, char **argv);
 int cmd_stats(int argc, char **argv);

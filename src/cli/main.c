@@ -35,6 +35,7 @@ static const struct command commands[] = {
 	{ "link", cmd_link, "add, set, delete or show devices and their ports" },
 	{ "tc", cmd_tc, "qdiscs, filters and actions (tc's words)" },
 	{ "ip", cmd_ip, "XDP on devices, addresses, routes, rules and neighbours (ip's words)" },
+	{ "bridge", cmd_bridge, "bridges' forwarding databases and ports (bridge's words)" },
 	{ "sysctl", cmd_sysctl, "the IP layer's switches (net.ipv4.conf.DEV.forwarding, ...)" },
 	{ "prog", cmd_prog, "load an object file and list its programs and maps" },
 	{ "map", cmd_map, "show, dump, look up, update or delete maps (live or an object's)" },
@@ -48,12 +49,12 @@ static const struct command commands[] = {
 
 /*
  * Whether a command acts on a datapath, and so goes to a daemon when one is there: the link,
- * tc, ip and stats words, map on a live map (id, name or pinned, not an object file), prog show.
+ * tc, ip, bridge and stats words, map on a live map (id, name or pinned, not an object file), prog show.
  */
 static bool nb_cli_for_daemon(const char *word, int argc, char **argv)
 {
 	if (!strcmp(word, "link") || !strcmp(word, "tc") || !strcmp(word, "ip") ||
-	    !strcmp(word, "stats"))
+	    !strcmp(word, "bridge") || !strcmp(word, "stats"))
 		return true;
 	if (!strcmp(word, "map"))
 		return argc >= 1 && (argc == 1 || !strcmp(argv[1], "id") ||

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * netbpf link | tc | ip | sysctl | stats: one line of the command language on the command
+ * netbpf link | tc | ip | bridge | sysctl | stats: one line of the command language on the command
  * line. With a daemon the line goes to it (client.c). Without one the datapath lives in this
  * process, so a line acts on an empty one: `link add` and the tc and ip words check their words
  * and objects (a filter loads and verifies its program) and then the process ends. Lines that
@@ -70,6 +70,11 @@ int cmd_tc(int argc, char **argv)
 int cmd_ip(int argc, char **argv)
 {
 	return nb_cli_words("ip", argc, argv);
+}
+
+int cmd_bridge(int argc, char **argv)
+{
+	return nb_cli_words("bridge", argc, argv);
 }
 
 int cmd_stats(int argc, char **argv)

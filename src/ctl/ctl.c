@@ -120,6 +120,7 @@ int nb_ctl_exec(struct nb_ctl *ctl, int argc, char **argv)
 		int (*fn)(struct nb_ctl *ctl, int argc, char **argv);
 	} words[] = {
 		{ "link", nb_ctl_link }, { "tc", nb_ctl_tc }, { "ip", nb_ctl_ip },
+		{ "bridge", nb_ctl_bridge },
 		{ "sysctl", nb_ctl_sysctl }, { "map", nb_ctl_map }, { "prog", nb_ctl_prog }, { "stats", nb_ctl_stats },
 		{ "monitor", nb_ctl_monitor },
 	};
@@ -128,8 +129,8 @@ int nb_ctl_exec(struct nb_ctl *ctl, int argc, char **argv)
 	int stats = ctl->stats;
 
 	if (argc < 1)
-		return nb_ctl_usage(ctl, "a command word is missing (link, tc, ip, sysctl, map, "
-				    "prog, stats or monitor)");
+		return nb_ctl_usage(ctl, "a command word is missing (link, tc, ip, bridge, sysctl, "
+				    "map, prog, stats or monitor)");
 	for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
 		int err;
 
@@ -145,6 +146,6 @@ int nb_ctl_exec(struct nb_ctl *ctl, int argc, char **argv)
 		ctl->stats = stats;
 		return err;
 	}
-	return nb_ctl_wrong(ctl, argv[0], "unknown command word, expected link, tc, ip, sysctl, "
-			    "map, prog, stats or monitor");
+	return nb_ctl_wrong(ctl, argv[0], "unknown command word, expected link, tc, ip, bridge, "
+			    "sysctl, map, prog, stats or monitor");
 }

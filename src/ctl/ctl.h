@@ -40,7 +40,8 @@ struct nb_ctl {
 };
 
 /*
- * One command line: WORD ARGS... with WORD link, tc, ip, sysctl, map, prog, stats or monitor.
+ * One command line: WORD ARGS... with WORD link, tc, ip, bridge, sysctl, map, prog, stats or
+ * monitor.
  * 0 or a negative errno.
  */
 int nb_ctl_exec(struct nb_ctl *ctl, int argc, char **argv);
@@ -50,6 +51,7 @@ int nb_ctl_tc(struct nb_ctl *ctl, int argc, char **argv);
 int nb_ctl_ip(struct nb_ctl *ctl, int argc, char **argv);
 int nb_ctl_map(struct nb_ctl *ctl, int argc, char **argv);	/* map.c */
 int nb_ctl_prog(struct nb_ctl *ctl, int argc, char **argv);	/* prog.c */
+int nb_ctl_bridge(struct nb_ctl *ctl, int argc, char **argv);	/* bridge.c */
 /* stats and monitor: stats.c */
 
 /*

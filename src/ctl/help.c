@@ -32,7 +32,18 @@ static const char usage_link[] =
 	"             | tap dev IFNAME [queues N] [offload on|off]\n"
 	"             | { vxlan | geneve } external [dstport N]\n"
 	"             | { ipip | gre | gretap | ip6gre | ip6gretap } external\n"
-	"             | ip6tnl external [mode any|ipip6|ip6ip6]\n";
+	"             | ip6tnl external [mode any|ipip6|ip6ip6]\n"
+	"             | bridge [ageing_time CENTISECONDS]\n"
+	"       link set [dev] DEV { master BRIDGE | nomaster }\n"
+	"       link set [dev] BRIDGE type bridge ageing_time CENTISECONDS\n";
+
+static const char usage_bridge[] =
+	"Usage: bridge [ -j[son] | -p[retty] ] OBJECT { COMMAND | help }\n"
+	"       bridge fdb show [br BRIDGE] [dev DEV]\n"
+	"       bridge fdb { add | append | replace } LLADDR dev DEV [master] [self]\n"
+	"                  [permanent | static | dynamic]\n"
+	"       bridge fdb { del | delete } LLADDR dev DEV [master]\n"
+	"       bridge link show [dev DEV]\n";
 
 static const char usage_ip[] =
 	"Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }\n"
@@ -48,7 +59,8 @@ static const char usage_ip_link[] =
 	"       ip link { del | delete } [dev] DEV\n"
 	"       ip link show [[dev] DEV]\n"
 	"TYPE := { gen | sink | pipe | pcap | afpacket | afxdp | tap | vxlan | geneve | ipip |\n"
-	"          gre | gretap | ip6tnl | ip6gre | ip6gretap }   (link help: each TYPE's ARGS)\n";
+	"          gre | gretap | ip6tnl | ip6gre | ip6gretap | bridge }\n"
+	"          (link help: each TYPE's ARGS)\n";
 
 static const char usage_ip_addr[] =
 	"Usage: ip address { add | del } IFADDR dev DEV [broadcast ADDR|+] [scope SCOPE]\n"
@@ -151,6 +163,9 @@ static const struct {
 	const char *usage;
 } helps[] = {
 	{ "link", NULL, usage_link },
+	{ "bridge", NULL, usage_bridge },
+	{ "bridge", "fdb", usage_bridge },
+	{ "bridge", "link", usage_bridge },
 	{ "ip", NULL, usage_ip },
 	{ "ip", "link", usage_ip_link },
 	{ "ip", "address", usage_ip_addr },
@@ -186,7 +201,7 @@ static const char *usage_text(int argc, char **argv, bool *json)
 	if (argc < 1)
 		return NULL;
 	/* ip's and tc's own options come before the object: ip -6 route help */
-	if (!strcmp(argv[0], "ip") || !strcmp(argv[0], "tc")) {
+	if (!strcmp(argv[0], "ip") || !strcmp(argv[0], "tc") || !strcmp(argv[0], "bridge")) {
 		for (; i < argc && argv[i][0] == '-' && !is_help(argv[i]); i++)
 			if (nb_matches(argv[i] + 1 + (argv[i][1] == '-'), "json"))
 				*json = true;

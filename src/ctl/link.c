@@ -11,7 +11,9 @@
  *     vxlan external [dstport N] [gbp] | geneve external [dstport N]
  *     | ip6tnl external [mode any|ipip6|ip6ip6]
  *     | ipip | gre | gretap | ip6gre | ip6gretap external       (collect-metadata tunnels)
- *   link set [dev] NAME { up | down | mtu N | address M }...
+ *     | bridge [ageing_time CENTISECONDS]
+ *   link set [dev] NAME { up | down | mtu N | address M | master BRIDGE | nomaster
+ *                       | type bridge ageing_time CENTISECONDS }...
  *   link del [dev] NAME
  *   link show [[dev] NAME]                 (link_show.c)
  *
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <netbpf/bridge.h>
 #include <netbpf/dev.h>
 #include <netbpf/tc.h>
 #include <netbpf/tunnel.h>
@@ -240,6 +243,58 @@ static int tunnel_add(struct nb_ctl *ctl, const char *name, unsigned int index, 
 	return err;
 }
 
+/* ageing_time CS, as ip link's bridge words (IFLA_BR_AGEING_TIME, in centiseconds) */
+static int bridge_words(struct nb_ctl *ctl, int argc, char **argv, struct nb_bridge_opts *opts)
+{
+	for (int j = 0; j < argc; j++) {
+		const char *val;
+
+		if (strcmp(argv[j], "ageing_time"))
+			return nb_ctl_wrong(ctl, argv[j], "netbpf's bridge takes ageing_time "
+					    "(centiseconds); it has no STP, VLAN filtering or "
+					    "multicast snooping");
+		if (!(val = nb_ctl_next(ctl, argc, argv, &j)))
+			return -EINVAL;
+		if (!nb_ctl_parse_u32(val, &opts->ageing_time, 0))
+			return nb_ctl_wrong(ctl, val, "ageing_time is a number of centiseconds");
+		opts->set_ageing_time = true;
+	}
+	return 0;
+}
+
+/* link add NAME type bridge [ageing_time CS] */
+static int bridge_add(struct nb_ctl *ctl, const char *name, unsigned int index, int argc,
+		      char **argv, const char *mtu_word, const u8 *mac)
+{
+	struct nb_bridge_opts opts = { .sz = sizeof(opts) };
+	struct nb_log log = { 0 };
+	struct nb_dev *dev;
+	unsigned int v;
+	int err = bridge_words(ctl, argc, argv, &opts);
+
+	if (err)
+		return err;
+	err = nb_bridge_create(name, index, &opts, &dev, &log);
+	if (err) {
+		nb_ctl_fail(ctl, err, "cannot add device \"%s\": %.*s", name,
+			    (int)strcspn(nb_log_text(&log), "\n"), nb_log_text(&log));
+		nb_log_free(&log);
+		return err;
+	}
+	if (mtu_word && (!nb_ctl_parse_u32(mtu_word, &v, 0) || nb_dev_set_mtu(dev, v, &log))) {
+		err = nb_ctl_wrong(ctl, mtu_word, "%.*s", (int)strcspn(nb_log_text(&log), "\n"),
+				   nb_log_text(&log));
+		nb_dev_destroy(dev);
+	}
+	nb_log_free(&log);
+	if (err)
+		return err;
+	if (mac)
+		nb_dev_set_addr(dev, mac);
+	nb_dev_set_up(dev, true);
+	return 0;
+}
+
 static int link_add(struct nb_ctl *ctl, int argc, char **argv)
 {
 	const char *name = NULL, *kind = NULL, *peer = NULL, *mtu_word = NULL;
@@ -282,12 +337,14 @@ static int link_add(struct nb_ctl *ctl, int argc, char **argv)
 		return nb_ctl_usage(ctl, "link add needs a NAME");
 	if (!kind)
 		return nb_ctl_usage(ctl, "link add %s needs \"type KIND\" (gen, sink, pipe, pcap, "
-				    "afpacket, afxdp, tap)", name);
+				    "afpacket, afxdp, tap, bridge)", name);
 	argc -= i;
 	argv += i;
 	if (nb_tunnel_kind_known(kind))
 		return tunnel_add(ctl, name, index, kind, argc, argv, mtu_word,
 				  has_mac ? mac : NULL);
+	if (!strcmp(kind, "bridge"))
+		return bridge_add(ctl, name, index, argc, argv, mtu_word, has_mac ? mac : NULL);
 	if (!strcmp(kind, "gen")) {
 		err = gen_words(ctl, argc, argv, words);
 	} else if (!strcmp(kind, "sink")) {
@@ -325,8 +382,8 @@ static int link_add(struct nb_ctl *ctl, int argc, char **argv)
 			err = words_add(ctl, words, argv[j], NULL);
 	} else {
 		return nb_ctl_wrong(ctl, kind, "unknown port type, expected gen, sink, pipe, pcap, "
-				    "afpacket, afxdp, tap or a tunnel (vxlan, geneve, ipip, ip6tnl, "
-				    "gre, gretap, ip6gre, ip6gretap)");
+				    "afpacket, afxdp, tap, bridge or a tunnel (vxlan, geneve, ipip, "
+				    "ip6tnl, gre, gretap, ip6gre, ip6gretap)");
 	}
 	if (err)
 		return err;
@@ -379,6 +436,41 @@ static struct nb_dev *find_dev(struct nb_ctl *ctl, const char *name)
 	return dev;
 }
 
+/* master BRIDGE (missing: the word was last) or nomaster */
+static int link_set_master(struct nb_ctl *ctl, struct nb_dev *dev, const char *name,
+			   bool enslave)
+{
+	struct nb_log log = { 0 };
+	struct nb_dev *br = NULL;
+	int err;
+
+	if (enslave) {
+		if (!name)
+			return nb_ctl_usage(ctl, "master needs a bridge");
+		br = find_dev(ctl, name);
+		if (!br)
+			return -ENODEV;
+		if (!nb_dev_is_bridge(br)) {
+			nb_dev_put(br);
+			return nb_ctl_wrong(ctl, name, "is not a bridge (netbpf's masters are "
+					    "bridges)");
+		}
+		/* ip link set X master B moves X from the bridge it is in */
+		if (!(err = nb_bridge_del_port(dev, &log)) || err == -ENOENT)
+			err = nb_bridge_add_port(br, dev, &log);
+		nb_dev_put(br);
+	} else {
+		err = nb_bridge_del_port(dev, &log);
+		if (err == -ENOENT)	/* iproute2: nomaster of a device without one is fine */
+			err = 0;
+	}
+	if (err)
+		nb_ctl_fail(ctl, err, "%s: %.*s", nb_dev_name(dev),
+			    (int)strcspn(nb_log_text(&log), "\n"), nb_log_text(&log));
+	nb_log_free(&log);
+	return err;
+}
+
 static int link_set(struct nb_ctl *ctl, int argc, char **argv)
 {
 	struct nb_dev *dev;
@@ -416,8 +508,28 @@ static int link_set(struct nb_ctl *ctl, int argc, char **argv)
 				err = nb_ctl_wrong(ctl, val, "address is a MAC address");
 			else
 				nb_dev_set_addr(dev, mac);
+		} else if (!strcmp(w, "master") || !strcmp(w, "nomaster")) {
+			err = link_set_master(ctl, dev, w[0] == 'm' ?
+					      nb_ctl_next(ctl, argc, argv, &i) : NULL,
+					      w[0] == 'm');
+		} else if (!strcmp(w, "type")) {
+			struct nb_bridge_opts opts = { .sz = sizeof(opts) };
+			struct nb_log log = { 0 };
+
+			if (!(val = nb_ctl_next(ctl, argc, argv, &i)))
+				err = -EINVAL;
+			else if (strcmp(val, "bridge") || !nb_dev_is_bridge(dev))
+				err = nb_ctl_wrong(ctl, val, "%s's type is not one that changes "
+						   "(only a bridge's ageing_time does)",
+						   nb_dev_name(dev));
+			else if (!(err = bridge_words(ctl, argc - i - 1, argv + i + 1, &opts)) &&
+				 opts.set_ageing_time)
+				err = nb_bridge_set_ageing_time(dev, opts.ageing_time, &log);
+			nb_log_free(&log);
+			i = argc;
 		} else {
-			err = nb_ctl_wrong(ctl, w, "expected up, down, mtu N or address M");
+			err = nb_ctl_wrong(ctl, w, "expected up, down, mtu N, address M, master "
+					   "BRIDGE or nomaster");
 		}
 	}
 	nb_dev_put(dev);

@@ -23,6 +23,7 @@
 
 #include <linux/if_link.h>
 
+#include <netbpf/bridge.h>
 #include <netbpf/dev.h>
 #include <netbpf/prog.h>
 #include <netbpf/tunnel.h>
@@ -125,6 +126,16 @@ static void print_flags_text(FILE *out, struct nb_dev *dev)
 	fputc('>', out);
 }
 
+/* A bridge port names its bridge, between the qdisc and the state as ip prints it. */
+static void print_master_text(FILE *out, struct nb_dev *dev)
+{
+	struct nb_dev *master = nb_bridge_master(dev);
+
+	if (master)
+		fprintf(out, "master %s ", nb_dev_name(master));
+	nb_dev_put(master);
+}
+
 void nb_ctl_link_print(struct nb_ctl *ctl, struct nb_dev *dev, bool addr_show)
 {
 	const char *ltype = nb_tunnel_link_type(dev);
@@ -147,7 +158,9 @@ void nb_ctl_link_print(struct nb_ctl *ctl, struct nb_dev *dev, bool addr_show)
 		fprintf(out, "/id:%u", nb_prog_id(prog));
 	if (prog)
 		fputc(' ', out);
-	fprintf(out, "qdisc noqueue state %s %sgroup default qlen %u\n", operstate(dev),
+	fprintf(out, "qdisc noqueue ");
+	print_master_text(out, dev);
+	fprintf(out, "state %s %sgroup default qlen %u\n", operstate(dev),
 		addr_show ? "" : "mode DEFAULT ", DEFAULT_TX_QUEUE_LEN);
 	if (ltype)	/* an IP tunnel: no link address, as the kernel's show it */
 		fprintf(out, "    link/%s %s brd %s\n", ltype, any_addr(ltype), any_addr(ltype));
@@ -329,6 +342,7 @@ void nb_ctl_link_json(struct nb_ctl *ctl, struct nb_json *j, struct nb_dev *dev,
 {
 	const char *ltype = nb_tunnel_link_type(dev);
 	const u8 *a = nb_dev_addr(dev);
+	struct nb_dev *master;
 	const char *f[7];
 
 	dev_flags(dev, f);
@@ -343,6 +357,10 @@ void nb_ctl_link_json(struct nb_ctl *ctl, struct nb_json *j, struct nb_dev *dev,
 	nb_json_uint(j, "mtu", nb_dev_mtu(dev));
 	xdp_json(ctl, j, dev);
 	nb_json_string(j, "qdisc", "noqueue");
+	master = nb_bridge_master(dev);
+	if (master)
+		nb_json_string(j, "master", nb_dev_name(master));
+	nb_dev_put(master);
 	nb_json_string(j, "operstate", operstate(dev));
 	if (!addr_show)
 		nb_json_string(j, "linkmode", "DEFAULT");

@@ -18,6 +18,7 @@
 #include <netbpf/percpu.h>
 
 #include "io/port.h"
+#include "net/bridge.h"
 #include "net/core.h"
 #include "net/dev.h"
 #include "net/dst_metadata.h"
@@ -167,6 +168,17 @@ another_round:
 		goto another_round;
 	if (!pkt)
 		return ret;
+	/* the rx_handler of a bridge port, after the port's own tc ingress as in the kernel */
+	if (pkt->dev->br_port) {
+		switch (nb_br_handle_frame(pkt)) {
+		case NB_RX_HANDLER_CONSUMED:
+			return NB_NET_RX_SUCCESS;
+		case NB_RX_HANDLER_ANOTHER:
+			goto another_round;
+		case NB_RX_HANDLER_PASS:
+			break;
+		}
+	}
 	deliver_to_host(pkt, pkt->dev);
 	return NB_NET_RX_SUCCESS;
 }
@@ -306,6 +318,9 @@ int nb_dev_queue_xmit(struct nb_pkt *pkt)
 	/* a tunnel device sends at once: through another device, with a header in front */
 	if (dev->tunnel)
 		return nb_tunnel_xmit(dev, pkt);
+	/* a bridge sends through its ports, by its forwarding database */
+	if (dev->br)
+		return nb_br_dev_xmit(dev, pkt);
 	xmit_enqueue(dev, pkt);
 	return NB_NET_XMIT_SUCCESS;
 }

@@ -19,6 +19,7 @@
 #include "bpf/epoch.h"
 #include "io/pipe.h"
 #include "io/port.h"
+#include "net/bridge.h"
 #include "net/dev.h"
 #include "net/gso.h"
 #include "net/dst_metadata.h"
@@ -80,6 +81,9 @@ static const char *const drop_reason_names[NB_DROP_REASON_MAX] = {
 	[NB_DROP_TUNNEL_HDR] = "tunnel_invalid_hdr",
 	[NB_DROP_TUNNEL_ECN] = "ip_tunnel_ecn",
 	[NB_DROP_UDP_CSUM] = "udp_csum",
+	[NB_DROP_MAC_INVALID_SOURCE] = "mac_invalid_source",
+	[NB_DROP_MAC_IEEE_MAC_CONTROL] = "mac_ieee_mac_control",
+	[NB_DROP_NO_TX_TARGET] = "no_tx_target",
 };
 
 const char *nb_drop_reason_name(enum nb_drop_reason reason)
@@ -218,6 +222,7 @@ void nb_dev_put(struct nb_dev *dev)
 	nb_xdp_dev_free(dev);
 	nb_port_close(dev->port);
 	free(dev->tunnel);	/* plain memory: the tunnel list let it go at unregister */
+	nb_br_dev_free(dev);
 	free(dev->stats);
 	free(dev);
 }
@@ -352,7 +357,10 @@ int nb_dev_set_mtu(struct nb_dev *dev, u32 mtu, struct nb_log *log)
 
 void nb_dev_set_addr(struct nb_dev *dev, const u8 addr[ETH_ALEN])
 {
+	if (!memcmp(dev->addr, addr, ETH_ALEN))
+		return;
 	memcpy(dev->addr, addr, ETH_ALEN);
+	call_notifiers(dev, NB_DEV_CHANGEADDR);
 }
 
 void nb_dev_set_port(struct nb_dev *dev, struct nb_port *port)
@@ -416,6 +424,8 @@ void nb_dev_port_describe(const struct nb_dev *dev, char *buf, size_t size)
 		return;
 	if (dev->tunnel)
 		nb_tunnel_describe(dev, buf, size);
+	else if (dev->br)
+		nb_br_describe(dev, buf, size);
 	else if (!dev->port)
 		snprintf(buf, size, "no port");
 	else if (dev->port->ops->describe)

@@ -21,6 +21,8 @@ struct nb_xdp_dev;
 struct nb_tc_dev;
 struct nb_inet_dev;
 struct nb_tunnel;
+struct nb_bridge;
+struct nb_br_port;
 
 /* One worker's counters (the kernel's per-CPU rtnl_link_stats64 parts). */
 struct nb_dev_stats {
@@ -53,6 +55,8 @@ struct nb_dev {
 	struct nb_xdp_dev *xdp;		/* XDP program and bulk queues (net/xdp.h), NULL: unused */
 	struct nb_inet_dev *inet;	/* addresses and IP switches (net/fib.h, inet.c) */
 	struct nb_tunnel *tunnel;	/* a tunnel device's state (net/tunnel.h); NULL: none */
+	struct nb_bridge *br;		/* a bridge device's state (net/bridge.c); NULL: none */
+	struct nb_br_port *br_port;	/* its bridge port when enslaved (rx_handler_data) */
 };
 
 #define NB_DEV_DEFAULT_MTU 1500
@@ -69,7 +73,8 @@ void nb_dev_set_port(struct nb_dev *dev, struct nb_port *port);
  * when a device leaves the registry, before its last reference goes, so that tc can free its
  * qdisc and actions drop the device they point at. NB_DEV_REGISTER runs once a new device is
  * in the registry; NB_DEV_UP, NB_DEV_DOWN and NB_DEV_CHANGEMTU when nb_dev_set_up or
- * nb_dev_set_mtu change the state (NETDEV_UP, NETDEV_DOWN, NETDEV_CHANGEMTU).
+ * nb_dev_set_mtu change the state (NETDEV_UP, NETDEV_DOWN, NETDEV_CHANGEMTU), and
+ * NB_DEV_CHANGEADDR when nb_dev_set_addr changes the address (NETDEV_CHANGEADDR).
  */
 enum nb_dev_event {
 	NB_DEV_UNREGISTER,
@@ -77,6 +82,7 @@ enum nb_dev_event {
 	NB_DEV_UP,
 	NB_DEV_DOWN,
 	NB_DEV_CHANGEMTU,
+	NB_DEV_CHANGEADDR,
 };
 
 struct nb_dev_notifier {

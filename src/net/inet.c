@@ -666,6 +666,8 @@ static void inet_dev_event(struct nb_dev *dev, enum nb_dev_event event)
 			nb_epoch_call_fn(in, inet_dev_free_rcu);
 		}
 		break;
+	case NB_DEV_CHANGEADDR:
+		break;
 	}
 	nb_route_unlock();
 }

@@ -202,6 +202,11 @@ static int xdp_change(struct nb_dev *dev, struct nb_prog *prog, struct nb_prog *
 			      "programs; this one has none\n", dev->name);
 		return -EOPNOTSUPP;
 	}
+	if (prog && dev->br) {
+		nb_log_printf(log, "%s: netbpf does not run XDP on a bridge device (the frames its "
+			      "ports pass up); attach the program to the ports\n", dev->name);
+		return -EOPNOTSUPP;
+	}
 	if (prog) {
 		if (prog->type != BPF_PROG_TYPE_XDP) {
 			nb_log_printf(log, "%s: program %s is not an XDP program\n", dev->name,
