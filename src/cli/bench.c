@@ -13,7 +13,8 @@
  *
  * - tc, "bpf: add bpf_redirect() helper": u32 + act_bpf + bpf_clone_redirect, u32 + act_bpf +
  *   bpf_redirect, cls_bpf direct-action + bpf_redirect (tcbpf1.o's sections, the seed's own
- *   program), the Linux bridge, rx + drop;
+ *   program), the Linux bridge (a bridge device forwarding by a static FDB entry to the
+ *   sink), rx + drop;
  * - XDP, "xdp: Introduce bulking for non-map XDP_REDIRECT": bpf_redirect with the bulk queues
  *   off and on, bpf_redirect_map, XDP_DROP and XDP_TX (the examples' programs).
  *
@@ -80,8 +81,11 @@ static const struct bench_setup setups[] = {
 	  GEN_SINK "tc qdisc add dev g clsact\n"
 	  "tc filter add dev g ingress pref 10 bpf da obj tcbpf1.o sec redirect_xmit\n",
 	  { 2.5, 0 }, -1, TO_SINK, NULL },
-	{ "tc", "Linux bridge", NULL, { 2.1, 0 }, -1, TO_SINK,
-	  "not implemented: netbpf has no bridge device" },
+	{ "tc", "Linux bridge",
+	  GEN_SINK "link add br0 type bridge\nlink set dev g master br0\n"
+	  "link set dev s master br0\n"
+	  "bridge fdb add 02:00:00:00:00:02 dev s master static\n", { 2.1, 0 }, -1, TO_SINK,
+	  NULL },
 	{ "tc", "rx + drop (no program: to the host side)", GEN_SINK, { 7.8, 0 }, -1, TO_HOST,
 	  NULL },
 	{ "xdp", "bpf_redirect, no bulking",
