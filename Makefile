@@ -124,9 +124,12 @@ $(LIB): $(BUILD)/libnetbpf.o
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(NETBPF): $(CLI_OBJS) $(LIB)
+# netbpf bench's kernel column measures with the benches' kernel baseline
+NETBPF_BENCH_OBJS := $(BUILD)/bench/kernel_baseline.o $(BUILD)/bench/clock.o
+
+$(NETBPF): $(CLI_OBJS) $(NETBPF_BENCH_OBJS) $(LIB)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(NETBPF_BENCH_OBJS) $(LIB) $(LDLIBS)
 
 $(NBTEST): $(TEST_OBJS) $(LIB_OBJS)
 	$(call msg,LD,$@)

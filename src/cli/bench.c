@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * netbpf bench [--quick] [--rounds N] [--window S] [--workers N] [--gen copy|patch]
- *              [--results FILE] [tc] [xdp]
+ *              [--results FILE] [--no-kernel] [tc] [xdp]
  *
  * The seed's two tables, reproduced on netbpf's datapath as a user builds it: every set-up is
  * a script of link/tc/ip lines run by the datapath object with its worker threads, as `netbpf
@@ -24,6 +24,9 @@
  * and the wall-clock rate, then the ratios the seed's tables are about. After the run every
  * frame made must be where the set-up sends it (the sink, the host side, a drop, XDP_TX back
  * out of the generator), or the row is marked FAILED and the exit status is 1.
+ *
+ * Then the kernel column (bench_kernel.c): the same set-ups and objects on the running kernel,
+ * one CPU, where root and BPF allow, each row saying why when it cannot run.
  */
 #include <errno.h>
 #include <math.h>
@@ -40,6 +43,7 @@
 #include <netbpf/tc.h>
 
 #include "bpf/epoch.h"
+#include "cli/bench_kernel.h"
 #include "cli/cli.h"
 #include "ctl/ctl.h"
 #include "ctl/json.h"
@@ -118,6 +122,7 @@ struct bench_opts {
 	bool tables[2];		/* tc, xdp */
 	const char *results;	/* a markdown file to write, NULL: none */
 	const char *gen_mode;	/* the generator's mode: "copy" or "patch" */
+	bool kernel;		/* the kernel column (--no-kernel: without) */
 };
 
 /* One set-up with one number of workers, over the rounds. */
@@ -130,6 +135,7 @@ struct bench_result {
 };
 
 static struct bench_result results[NR_SETUPS][BENCH_MAX_WORKERS + 1];
+static struct bench_kernel_result kernel[NR_SETUPS];
 
 static double now_s(void)
 {
@@ -390,6 +396,39 @@ static void print_seed(FILE *out, double v)
 		fprintf(out, " %6s", "-");
 }
 
+/* netbpf on one worker beside the kernel on one CPU, with the ratio or why not. */
+static void print_kernel(FILE *out, const struct bench_opts *o, bool md)
+{
+	fprintf(out, "\n%snetbpf beside the running kernel (%s)\n", md ? "### " : "",
+		bench_kernel_note);
+	if (md)
+		fprintf(out, "\n| set-up | netbpf 1 worker | kernel 1 CPU | netbpf / kernel |\n"
+			"| --- | --- | --- | --- |\n");
+	else
+		fprintf(out, "%-46s %8s %8s %s\n", "set-up", "netbpf", "kernel",
+			"netbpf / kernel");
+	for (unsigned int i = 0; i < NR_SETUPS; i++) {
+		const struct bench_setup *b = &setups[i];
+		const struct bench_kernel_result *k = &kernel[i];
+		double r1 = rate(i, 1);
+
+		if (!o->tables[table_index(b->table)] || b->missing)
+			continue;
+		if (md)
+			fprintf(out, "| %s | %.2f |", b->name, r1);
+		else
+			fprintf(out, "%-46s %8.2f", b->name, r1);
+		if (k->why[0] && md)
+			fprintf(out, " - | not measured: %s |\n", k->why);
+		else if (k->why[0])
+			fprintf(out, " %8s not measured: %s\n", "-", k->why);
+		else if (r1 > 0 && k->mpps > 0)
+			fprintf(out, md ? " %.2f | %.2f |\n" : " %8.2f %.2f\n", k->mpps, r1 / k->mpps);
+		else
+			fprintf(out, md ? " %.2f | - |\n" : " %8.2f -\n", k->mpps);
+	}
+}
+
 /* The tables as text (markdown when md), the ratios after them. */
 static void print_text(FILE *out, const struct bench_opts *o, bool md)
 {
@@ -444,6 +483,8 @@ static void print_text(FILE *out, const struct bench_opts *o, bool md)
 						results[i][w].why);
 		}
 	}
+	if (o->kernel)
+		print_kernel(out, o, md);
 	fprintf(out, "\n%sratios within this run (Mpps per worker CPU second):\n",
 		md ? "### " : "");
 	if (md)
@@ -521,6 +562,16 @@ static void print_json(const struct bench_opts *o, const char *peer_note)
 			nb_json_end_object(j);
 		}
 		nb_json_end_array(j);
+		if (o->kernel) {
+			nb_json_start_object(j, "kernel");
+			if (kernel[i].why[0])
+				nb_json_string(j, "missing", kernel[i].why);
+			else
+				nb_json_double(j, "mpps", kernel[i].mpps);
+			if (kernel[i].arrived_mpps > 0)
+				nb_json_double(j, "arrived_mpps", kernel[i].arrived_mpps);
+			nb_json_end_object(j);
+		}
 		nb_json_end_object(j);
 	}
 	nb_json_end_array(j);
@@ -545,11 +596,10 @@ static void print_json(const struct bench_opts *o, const char *peer_note)
 	putchar('\n');
 }
 
-/* Why the kernel and DPDK columns are not in this table. */
+/* Why the DPDK column is not in this table. */
 static const char peer_note[] =
-	"the kernel's side of these set-ups is measured by make bench (nb-bench tc_redirect "
-	"xdp_redirect: veth pairs in a namespace of their own, root only); a DPDK testpmd "
-	"column is not measured";
+	"a DPDK testpmd column is not measured yet: netbpf bench does not drive testpmd "
+	"(Debian's dpdk package) and librte_bpf";
 
 /* What the generator's mode makes comparable. */
 static const char *gen_mode_text(const char *mode)
@@ -591,7 +641,7 @@ static int write_results(const struct bench_opts *o)
 static void usage(void)
 {
 	fprintf(stderr, "Usage: netbpf bench [--quick] [--rounds N] [--window S] [--workers N] "
-		"[--gen copy|patch] [--results FILE] [tc] [xdp]\n");
+		"[--gen copy|patch] [--results FILE] [--no-kernel] [tc] [xdp]\n");
 }
 
 static bool parse_args(int argc, char **argv, struct bench_opts *o)
@@ -636,13 +686,15 @@ static bool parse_args(int argc, char **argv, struct bench_opts *o)
 			}
 		} else if (!strcmp(w, "--results") && i + 1 < argc) {
 			o->results = argv[++i];
+		} else if (!strcmp(w, "--no-kernel")) {
+			o->kernel = false;
 		} else if (!strcmp(w, "tc") || !strcmp(w, "xdp")) {
 			o->tables[table_index(w)] = true;
 			any_table = true;
 		} else {
 			nb_cli_error("Error: argument \"%s\" is wrong: expected --quick, --rounds N, "
-				     "--window S, --workers N, --gen copy|patch, --results FILE, tc or xdp",
-				     w);
+				     "--window S, --workers N, --gen copy|patch, --results FILE, "
+				     "--no-kernel, tc or xdp", w);
 			usage();
 			return false;
 		}
@@ -655,7 +707,7 @@ static bool parse_args(int argc, char **argv, struct bench_opts *o)
 int cmd_bench(int argc, char **argv)
 {
 	struct bench_opts o = { .warmup = 0.3, .window = 1.0, .rounds = 3, .max_workers = 2,
-				.gen_mode = "copy" };
+				.gen_mode = "copy", .kernel = true };
 	bool failed = false;
 	int err;
 
@@ -692,6 +744,14 @@ int cmd_bench(int argc, char **argv)
 					failed = true;
 			}
 		}
+	}
+	/* the kernel after netbpf: its children must not meet the workers' threads */
+	for (unsigned int i = 0; i < NR_SETUPS && o.kernel; i++) {
+		const struct bench_setup *b = &setups[i];
+
+		if (o.tables[table_index(b->table)] && !b->missing)
+			bench_kernel_measure(b->name, nb_cli_examples_dir(), o.rounds, o.window,
+					     &kernel[i]);
 	}
 	if (nb_cli.json)
 		print_json(&o, peer_note);

@@ -1,6 +1,7 @@
 #!/bin/bash
 # netbpf bench: the seed's tc and XDP tables, short: every set-up measured with one worker and
-# two, every frame where the set-up sends it (the bridge row too), the ratios, the
+# two, every frame where the set-up sends it (the bridge row too), the kernel column (a rate or
+# why not), the ratios, the
 # results file, and the errors of its options.
 set -u
 NETBPF=${NETBPF:-build/netbpf}
@@ -29,6 +30,10 @@ for name, x in s.items():
     for r in x["runs"]:
         assert r["ok"] is True and r["mpps"] > 0 and r["wall_mpps"] > 0, (name, r)
         assert len(r["mpps_rounds"]) == 1, r
+    # the kernel column: a rate, or why not (not root, no BPF, a module the kernel lacks)
+    k = x["kernel"]
+    assert ("mpps" in k and k["mpps"] > 0) != ("missing" in k and len(k["missing"]) > 0), (name, k)
+assert "bulk queues" in s["bpf_redirect, no bulking"]["kernel"]["missing"], s
 r = {x["ratio"]: x for x in d["ratios"]}
 assert r["XDP: bulking / no bulking (bpf_redirect)"]["goal"] == 1.5, r
 assert r["XDP: bpf_redirect / bpf_redirect_map"]["value"] > 0, r
@@ -37,9 +42,12 @@ assert any(k.startswith("tc: workers / 1 worker") for k in r), r
 grep -q '^| cls_bpf da + bpf_redirect |    2.5 |' "$tmp/results.md" || fail "results: $(cat "$tmp/results.md")"
 grep -q "^# netbpf bench results" "$tmp/results.md" || fail "results title"
 grep -q "mode copy: each frame a copy of its flow's" "$tmp/results.md" || fail "results: no gen mode"
+grep -q '^| cls_bpf da + bpf_redirect | [0-9.]* | ' "$tmp/results.md" || fail "results kernel: $(cat "$tmp/results.md")"
 
 # one table, text: the seed's figure beside netbpf's
-out=$($NETBPF bench --quick --window 0.05 --workers 1 tc) || fail "bench tc exited $?: $out"
+out=$($NETBPF bench --quick --window 0.05 --workers 1 --no-kernel tc) ||
+	fail "bench tc exited $?: $out"
+echo "$out" | grep -q "beside the running kernel" && fail "--no-kernel: $out"
 echo "$out" | grep -Eq '^cls_bpf da \+ bpf_redirect +2\.5 [0-9]+\.[0-9]+ ' || fail "tc row: $out"
 echo "$out" | grep -Eq '^Linux bridge +2\.1 [0-9]+\.[0-9]+ ' || fail "bridge row: $out"
 echo "$out" | grep -q "bpf_redirect_map" && fail "xdp table printed: $out"
