@@ -166,6 +166,7 @@ demo: $(NETBPF) $(BPF_OBJS)
 	$(Q)$(NETBPF) bench --quick tc
 
 bench: $(NBBENCH) $(NETBPF) $(BPF_OBJS)
+	$(Q)./scripts/install-deps.sh bench
 	$(Q)$(NETBPF) bench $(BENCH_ARGS)
 	$(Q)NB_BUILD=$(BUILD) $(NBBENCH)
 

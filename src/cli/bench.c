@@ -43,6 +43,7 @@
 #include <netbpf/tc.h>
 
 #include "bpf/epoch.h"
+#include "cli/bench_chart.h"
 #include "cli/bench_kernel.h"
 #include "cli/cli.h"
 #include "ctl/ctl.h"
@@ -609,6 +610,34 @@ static const char *gen_mode_text(const char *mode)
 	       "each frame a copy of its flow's, as DPDK's net_null with copy=1";
 }
 
+/* The chart beside the results (FILE.md: FILE.png), and its line in them. */
+static void write_chart(FILE *md, const struct bench_opts *o, const char *date)
+{
+	struct bench_chart_row rows[NR_SETUPS];
+	char png[4096], title[160], why[160];
+	const char *base, *dot = strrchr(o->results, '.');
+	size_t stem = dot && !strchr(dot, '/') ? (size_t)(dot - o->results) : strlen(o->results);
+	unsigned int n = 0;
+
+	snprintf(png, sizeof(png), "%.*s.png", (int)stem, o->results);
+	base = strrchr(png, '/') ? strrchr(png, '/') + 1 : png;
+	for (unsigned int i = 0; i < NR_SETUPS; i++) {
+		const struct bench_setup *b = &setups[i];
+
+		if (!o->tables[table_index(b->table)] || b->missing)
+			continue;
+		rows[n++] = (struct bench_chart_row){ .name = b->name, .seed = b->seed[0],
+			.netbpf1 = rate(i, 1),
+			.netbpfn = o->max_workers > 1 ? rate(i, o->max_workers) : 0,
+			.kernel = o->kernel && !kernel[i].why[0] ? kernel[i].mpps : 0 };
+	}
+	snprintf(title, sizeof(title), "netbpf bench, 64-byte frames, %s", date);
+	if (bench_chart_write(png, title, o->max_workers, rows, n, why, sizeof(why)))
+		fprintf(md, "\nNo chart: %s.\n", why);
+	else
+		fprintf(md, "\n![netbpf bench: Mpps per set-up](%s)\n", base);
+}
+
 static int write_results(const struct bench_opts *o)
 {
 	FILE *f = fopen(o->results, "w");
@@ -632,6 +661,7 @@ static int write_results(const struct bench_opts *o)
 		"and, in parentheses, the wall-clock rate.\n",
 		o->rounds, o->window, date, u.release, u.machine, sysconf(_SC_NPROCESSORS_ONLN),
 		load[0], o->gen_mode, gen_mode_text(o->gen_mode));
+	write_chart(f, o, date);
 	print_text(f, o, true);
 	fprintf(f, "\n%s.\n", peer_note);
 	fclose(f);

@@ -42,6 +42,13 @@ assert any(k.startswith("tc: workers / 1 worker") for k in r), r
 grep -q '^| cls_bpf da + bpf_redirect |    2.5 |' "$tmp/results.md" || fail "results: $(cat "$tmp/results.md")"
 grep -q "^# netbpf bench results" "$tmp/results.md" || fail "results title"
 grep -q "mode copy: each frame a copy of its flow's" "$tmp/results.md" || fail "results: no gen mode"
+# the chart beside the results, or why not (gnuplot is installed for make bench, not make check)
+if grep -q '^!\[netbpf bench: Mpps per set-up\](results.png)$' "$tmp/results.md"; then
+	[ "$(head -c 8 "$tmp/results.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+		fail "results.png is not a PNG"
+else
+	grep -q '^No chart: ' "$tmp/results.md" || fail "no chart line: $(cat "$tmp/results.md")"
+fi
 grep -q '^| cls_bpf da + bpf_redirect | [0-9.]* | ' "$tmp/results.md" || fail "results kernel: $(cat "$tmp/results.md")"
 
 # one table, text: the seed's figure beside netbpf's
