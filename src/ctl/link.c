@@ -441,7 +441,7 @@ static int link_set_master(struct nb_ctl *ctl, struct nb_dev *dev, const char *n
 			   bool enslave)
 {
 	struct nb_log log = { 0 };
-	struct nb_dev *br = NULL;
+	struct nb_dev *br = NULL, *old;
 	int err;
 
 	if (enslave) {
@@ -455,9 +455,13 @@ static int link_set_master(struct nb_ctl *ctl, struct nb_dev *dev, const char *n
 			return nb_ctl_wrong(ctl, name, "is not a bridge (netbpf's masters are "
 					    "bridges)");
 		}
-		/* ip link set X master B moves X from the bridge it is in */
-		if (!(err = nb_bridge_del_port(dev, &log)) || err == -ENOENT)
+		old = nb_bridge_master(dev);
+		/* ip link set X master B moves X from the bridge it is in; the same: nothing */
+		if (old == br)
+			err = 0;
+		else if (!(err = nb_bridge_del_port(dev, &log)) || err == -ENOENT)
 			err = nb_bridge_add_port(br, dev, &log);
+		nb_dev_put(old);
 		nb_dev_put(br);
 	} else {
 		err = nb_bridge_del_port(dev, &log);

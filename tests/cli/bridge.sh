@@ -20,6 +20,7 @@ link add br0 address 02:00:00:00:00:0c type bridge
 link set dev g master br0
 link set dev s1 master br0
 link set dev s2 master br0
+link set dev s2 master br0
 END
 # the generator's destination (02:00:00:00:00:02) is unknown: both sinks get every frame
 out=$($NETBPF -j run "$tmp/br.tc") || fail "run exited $?: $out"
