@@ -132,7 +132,7 @@ static double run_variant(enum variant v, bool interp, enum sink to, u64 bursts)
 	struct nb_dev *tx = nb_bench_dev("ttx0", to == TO_SINK ? "sink" : "pipe", &tx_port);
 	struct nb_dev *peer_dev = NULL;
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1 };
-	struct nb_tc_action_opts act = { .kind = "bpf", .control = TC_ACT_SHOT,
+	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "bpf", .control = TC_ACT_SHOT,
 					 .has_control = true };
 	struct nb_map *counter = NULL;
 	struct nb_dev_stats_total t;

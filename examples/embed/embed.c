@@ -25,10 +25,10 @@ static int fail(const char *what, int err, struct nb_log *log)
 int main(int argc, char **argv)
 {
 	struct nb_log log = { 0 };
-	struct nb_object_open_opts open = { .sz = sizeof(open), .log = &log };
-	struct nb_object_load_opts load = { .sz = sizeof(load), .log = &log };
-	struct nb_datapath_opts dpo = { .sz = sizeof(dpo), .workers = 1, .log = &log };
-	struct nb_tc_filter_opts filter = { .sz = sizeof(filter), .kind = "bpf", .log = &log };
+	NB_OPTS(nb_object_open_opts, open, .log = &log);
+	NB_OPTS(nb_object_load_opts, load, .log = &log);
+	NB_OPTS(nb_datapath_opts, dpo, .workers = 1, .log = &log);
+	NB_OPTS(nb_tc_filter_opts, filter, .kind = "bpf", .log = &log);
 	struct nb_object_prog *prog;
 	struct nb_dev *gen, *sink;
 	struct nb_dev_stats_total sink_stats;

@@ -3,6 +3,7 @@
  * The whole public API of libnetbpf, one header per concept:
  *
  *   log.h         the error and verifier log every fallible call fills
+ *   opts.h        the rules of the options structs, NB_OPTS to declare one
  *   object.h      ELF objects as tc, ip and libbpf load them
  *   prog.h        programs: load (verify, JIT), run, query
  *   map.h         maps from userspace; ringbuf.h, perf_event.h their consumers
@@ -30,6 +31,7 @@
 #include <netbpf/map.h>
 #include <netbpf/neigh.h>
 #include <netbpf/object.h>
+#include <netbpf/opts.h>
 #include <netbpf/percpu.h>
 #include <netbpf/perf_event.h>
 #include <netbpf/prog.h>

@@ -61,8 +61,13 @@ enum nb_tc_hook {
 /* The most keys one u32 selector carries (iproute2's limit). */
 #define NB_TC_U32_MAX_KEYS 128
 
-/* One action of a filter's action list: "action KIND ARGS... [CONTROL]". */
+/*
+ * One action of a filter's action list: "action KIND ARGS... [CONTROL]". An options struct
+ * (include/netbpf/opts.h) in a list: every element has the same sz, which is the list's stride,
+ * so a list built against a longer struct is read element by element all the same.
+ */
 struct nb_tc_action_opts {
+	size_t sz;		/* sizeof(struct nb_tc_action_opts) */
 	const char *kind;	/* "gact", "bpf", "mirred" */
 	/*
 	 * The verdict word (TC_ACT_OK "pass/ok", TC_ACT_SHOT "drop", TC_ACT_PIPE "pipe",

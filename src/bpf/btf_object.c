@@ -10,6 +10,7 @@
 #include <bpf/btf.h>
 
 #include "bpf/btf_object.h"
+#include "common/opts.h"
 
 /* Longest chain of modifiers followed before the chain counts as a loop (the kernel's 32). */
 #define NB_BTF_MAX_RESOLVE_DEPTH 32
@@ -17,12 +18,14 @@
 int nb_btf_load(const void *data, size_t size, const struct nb_btf_load_opts *opts,
 		struct nb_btf **btfp)
 {
-	struct nb_log *log = opts && opts->sz >= offsetof(struct nb_btf_load_opts, log) +
-						   sizeof(opts->log) ? opts->log : NULL;
+	struct nb_log *log = NB_OPTS_GET(opts, log, NULL);
 	struct nb_btf *btf;
 	int err;
 
 	*btfp = NULL;
+	err = NB_OPTS_CHECK(opts, nb_btf_load_opts, sz, log);
+	if (err)
+		return err;
 	if (!data || !size || size > UINT32_MAX) {
 		nb_log_printf(log, "BTF: %zu bytes is no BTF\n", size);
 		return -EINVAL;

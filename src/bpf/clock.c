@@ -12,6 +12,7 @@
 #include <netbpf/clock.h>
 #include <netbpf/percpu.h>
 
+#include "common/opts.h"
 #include "common/types.h"
 
 #define NSEC_PER_SEC 1000000000ULL
@@ -37,10 +38,13 @@ static inline u64 splitmix64(u64 *state)
 
 int nb_deterministic_enable(const struct nb_deterministic_opts *opts)
 {
-	u64 seed = opts ? opts->seed : 0;
+	u64 seed = NB_OPTS_GET(opts, seed, 0);
+	int err = NB_OPTS_CHECK(opts, nb_deterministic_opts, sz, NULL);
 
-	virtual_ns = opts ? opts->start_ns : 0;
-	ns_per_packet = opts && opts->ns_per_packet ? opts->ns_per_packet : 1000;
+	if (err)
+		return err;
+	virtual_ns = NB_OPTS_GET(opts, start_ns, 0);
+	ns_per_packet = NB_OPTS_GET(opts, ns_per_packet, 0) ?: 1000;
 	for (unsigned int cpu = 0; cpu < NB_MAX_CPUS; cpu++) {
 		u64 s = seed ^ ((u64)cpu << 32);
 

@@ -20,6 +20,7 @@
 #include "bpf/map.h"
 #include "bpf/object.h"
 #include "bpf/prog_type.h"
+#include "common/opts.h"
 
 void nb_obj_err(const struct nb_object *obj, const char *fmt, ...)
 {
@@ -264,9 +265,13 @@ int nb_object_open_mem(const void *buf, size_t size, const struct nb_object_open
 		       struct nb_object **objp)
 {
 	const char *name = OPT(opts, name, NULL);
-	u8 *copy = malloc(size ? size : 1);
+	int err = NB_OPTS_CHECK(opts, nb_object_open_opts, sz, OPT(opts, log, NULL));
+	u8 *copy;
 
 	*objp = NULL;
+	if (err)
+		return err;
+	copy = malloc(size ? size : 1);
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, buf, size);
@@ -318,6 +323,9 @@ int nb_object_open_file(const char *path, const struct nb_object_open_opts *opts
 	int err;
 
 	*objp = NULL;
+	err = NB_OPTS_CHECK(opts, nb_object_open_opts, sz, log);
+	if (err)
+		return err;
 	err = read_whole(path, &buf, &size);
 	if (err) {
 		nb_log_printf(log, "%s: cannot read: %s\n", path, strerror(-err));
@@ -739,8 +747,10 @@ static int apply_map_sizes(struct nb_object *obj, const struct nb_object_load_op
 
 int nb_object_load(struct nb_object *obj, const struct nb_object_load_opts *opts)
 {
-	int err;
+	int err = NB_OPTS_CHECK(opts, nb_object_load_opts, sz, OPT(opts, log, NULL));
 
+	if (err)
+		return err;
 	obj->log = OPT(opts, log, NULL);
 	if (obj->loaded) {
 		nb_obj_err(obj, "already loaded");

@@ -19,6 +19,7 @@
 #include "bpf/jit.h"
 #include "bpf/epoch.h"
 #include "bpf/percpu_tls.h"
+#include "common/opts.h"
 
 /* Program ids: a table guarded by a mutex, as map ids are (prog_array updates name programs). */
 static pthread_mutex_t prog_ids_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -246,12 +247,17 @@ static struct bpf_insn *dup_insns(const struct bpf_insn *insns, u32 cnt)
 int nb_prog_load(enum bpf_prog_type type, const struct bpf_insn *insns, unsigned int insn_cnt,
 		 const struct nb_prog_load_opts *opts, struct nb_prog **progp)
 {
-	struct nb_log *log = opts ? opts->log : NULL;
-	unsigned int flags = opts ? opts->flags : 0;
+	struct nb_log *log = NB_OPTS_GET(opts, log, NULL);
+	unsigned int flags;
 	struct nb_prog *prog;
 	int err;
 
 	*progp = NULL;
+	/* the fields up to log are read directly, the BTF ones after it only when present */
+	err = NB_OPTS_CHECK(opts, nb_prog_load_opts, log, log);
+	if (err)
+		return err;
+	flags = opts ? opts->flags : 0;
 	if (!nb_prog_type_ops(type)) {
 		const char *name = libbpf_bpf_prog_type_str(type);
 

@@ -217,6 +217,7 @@ int nb_ctl_parse_actions(struct nb_ctl *ctl, int argc, char **argv, int *i,
 			return nb_ctl_wrong(ctl, argv[*i], "at most %d actions", NB_TC_MAX_ACTIONS);
 		a = &acts->a[acts->cnt];
 		memset(a, 0, sizeof(*a));
+		a->sz = sizeof(*a);
 		if (++*i >= argc)
 			return nb_ctl_usage(ctl, "\"action\" needs a kind");
 		kind = argv[*i];

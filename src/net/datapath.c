@@ -32,6 +32,7 @@
 #include "io/port.h"
 #include "net/dev.h"
 #include "net/worker.h"
+#include "common/opts.h"
 
 /* A drain's look interval; two idle looks in a row end it. */
 #define DRAIN_LOOK_NS 2000000
@@ -220,16 +221,16 @@ static void *worker_main(void *arg)
 
 int nb_datapath_create(const struct nb_datapath_opts *opts, struct nb_datapath **dpp)
 {
-	struct nb_log *log = opts ? opts->log : NULL;
-	unsigned int nr = opts && opts->workers ? opts->workers : nb_nr_cpus();
+	struct nb_log *log = NB_OPTS_GET(opts, log, NULL);
+	unsigned int nr;
 	struct nb_datapath *dp;
+	int err;
 
 	*dpp = NULL;
-	if (opts && opts->sz < sizeof(*opts)) {
-		nb_log_printf(log, "datapath: options of size %zu, expected %zu\n", opts->sz,
-			      sizeof(*opts));
-		return -EINVAL;
-	}
+	err = NB_OPTS_CHECK(opts, nb_datapath_opts, log, log);
+	if (err)
+		return err;
+	nr = opts && opts->workers ? opts->workers : nb_nr_cpus();
 	if (nr > nb_nr_cpus()) {
 		nb_log_printf(log, "datapath: %u workers, but per-CPU data is sized for %u "
 			      "(nb_set_nr_cpus before the first map and device)\n", nr,

@@ -24,6 +24,7 @@
 #include "net/ctx_insn.h"
 #include "net/dev.h"
 #include "net/pkt.h"
+#include "common/opts.h"
 
 /* The kernel's NET_SKB_PAD + NET_IP_ALIGN on x86_64: the headroom of a test skb. */
 #define TEST_SKB_HEADROOM 64
@@ -420,7 +421,8 @@ out:
 
 int nb_prog_test_run(const struct nb_prog *prog, struct nb_test_run_opts *opts)
 {
-	if (!opts || opts->sz < offsetofend(struct nb_test_run_opts, duration))
+	/* in and out: the caller's struct must hold every field the run reads or writes */
+	if (!opts || NB_OPTS_CHECK(opts, nb_test_run_opts, duration, NULL))
 		return -EINVAL;
 	/* each test run is a packet received: the deterministic mode's clock moves a step */
 	nb_clock_packet_tick();

@@ -42,6 +42,7 @@
 #include "net/gso.h"
 #include "net/pkt.h"
 #include "net/tunnel.h"
+#include "common/opts.h"
 
 #define ETH_P_TEB_BE htons(0x6558)	/* transparent Ethernet bridging */
 /* The fragment bits of iphdr.frag_off (the kernel's include/net/ip.h has them). */
@@ -107,12 +108,18 @@ static void __attribute__((constructor)) tunnel_init(void)
 int nb_tunnel_create(const char *name, u32 ifindex, const struct nb_tunnel_opts *opts,
 		     struct nb_dev **devp, struct nb_log *log)
 {
-	const struct nb_tunnel_ops *ops = opts->kind ? ops_find(opts->kind) : NULL;
+	const struct nb_tunnel_ops *ops;
 	struct nb_tunnel *t;
 	struct nb_dev *dev;
 	int err = 0;
 
 	*devp = NULL;
+	if (!opts)
+		return -EINVAL;
+	err = NB_OPTS_CHECK(opts, nb_tunnel_opts, mode, log);
+	if (err)
+		return err;
+	ops = opts->kind ? ops_find(opts->kind) : NULL;
 	if (!ops) {
 		nb_log_printf(log, "tunnel kind \"%s\" is not one netbpf has\n",
 			      opts->kind ? opts->kind : "");

@@ -13,6 +13,7 @@
 
 #include "net/pkt.h"
 #include "net/xsk.h"
+#include "common/opts.h"
 
 #define XSK_DEFAULT_RING_SIZE 2048
 
@@ -50,13 +51,14 @@ struct nb_xsk *nb_xsk_get_by_id_locked(u32 id)
 int nb_xsk_create(struct nb_dev *dev, __u32 queue_id, const struct nb_xsk_opts *opts,
 		  struct nb_xsk **xskp)
 {
-	unsigned int ring_size = opts && opts->sz >= offsetof(struct nb_xsk_opts, ring_size) +
-					   sizeof(opts->ring_size) && opts->ring_size ?
-				 opts->ring_size : XSK_DEFAULT_RING_SIZE;
+	unsigned int ring_size = NB_OPTS_GET(opts, ring_size, 0) ?: XSK_DEFAULT_RING_SIZE;
 	struct nb_xsk *xs;
 	int err;
 
 	*xskp = NULL;
+	err = NB_OPTS_CHECK(opts, nb_xsk_opts, sz, NULL);
+	if (err)
+		return err;
 	if (!dev || (ring_size & (ring_size - 1)))
 		return -EINVAL;
 	xs = calloc(1, sizeof(*xs));

@@ -20,7 +20,8 @@ static struct nb_tc_filter_id add_bpf(struct nb_dev *dev, u32 pref, struct nb_pr
 				      u32 classid, const struct nb_tc_action_opts *acts,
 				      unsigned int nacts)
 {
-	struct nb_tc_filter_opts f = { .hook = NB_TC_INGRESS, .pref = pref, .kind = "bpf" };
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = pref,
+				       .kind = "bpf" };
 	struct nb_tc_filter_id id;
 
 	f.bpf.prog = prog;
@@ -169,8 +170,8 @@ NB_TEST(tc_cls_bpf_programs_newest_first)
 /* In direct action mode the filter's actions never run. */
 NB_TEST(tc_cls_bpf_da_actions_never_run)
 {
-	struct nb_tc_action_opts drop = { .kind = "gact", .control = TC_ACT_SHOT,
-					   .has_control = true };
+	struct nb_tc_action_opts drop = { .sz = sizeof(drop), .kind = "gact",
+					   .control = TC_ACT_SHOT, .has_control = true };
 	struct nb_dev *dev = dev_with_qdisc();
 	struct nb_tc_filter_id id;
 	struct nb_tc_filter_info info;
@@ -207,8 +208,8 @@ static const struct classic_case classic_cases[] = {
 static void run_classic_case(const void *arg)
 {
 	const struct classic_case *c = arg;
-	struct nb_tc_action_opts drop = { .kind = "gact", .control = TC_ACT_SHOT,
-					   .has_control = true };
+	struct nb_tc_action_opts drop = { .sz = sizeof(drop), .kind = "gact",
+					   .control = TC_ACT_SHOT, .has_control = true };
 	struct nb_dev *dev = dev_with_qdisc();
 	struct nb_tc_filter_id id;
 	struct nb_pkt *pkt;
@@ -234,8 +235,8 @@ static void __attribute__((constructor)) register_classic_cases(void)
 /* Classic mode: an action verdict of "continue" (UNSPEC) goes on to the next filter. */
 NB_TEST(tc_cls_bpf_classic_continue_action)
 {
-	struct nb_tc_action_opts cont = { .kind = "gact", .control = TC_ACT_UNSPEC,
-					  .has_control = true };
+	struct nb_tc_action_opts cont = { .sz = sizeof(cont), .kind = "gact",
+					  .control = TC_ACT_UNSPEC, .has_control = true };
 	struct nb_dev *dev = dev_with_qdisc();
 	struct nb_pkt *pkt;
 	u8 frame[128];
@@ -253,7 +254,7 @@ NB_TEST(tc_cls_bpf_classic_continue_action)
 NB_TEST(tc_cls_bpf_example_protocol_classifier)
 {
 	struct nb_dev *dev = dev_with_qdisc();
-	struct nb_tc_filter_opts f = { .hook = NB_TC_INGRESS, .kind = "bpf" };
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .kind = "bpf" };
 	struct nb_object *obj;
 	struct nb_pkt *pkt;
 	u8 frame[128];

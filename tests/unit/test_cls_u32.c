@@ -18,7 +18,8 @@ static struct nb_dev *dev_with_qdisc(void)
 static struct nb_tc_filter_id add_u32(struct nb_dev *dev, u32 pref,
 				      void (*fill)(struct nb_tc_u32_opts *), u16 minor)
 {
-	struct nb_tc_filter_opts f = { .hook = NB_TC_INGRESS, .pref = pref, .kind = "u32" };
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = pref,
+				       .kind = "u32" };
 
 	fill(&f.u32);
 	f.u32.classid = minor ? TC_H_MAKE(1 << 16, minor) : 0;
@@ -234,9 +235,10 @@ NB_TEST(tc_cls_u32_ip6)
 /* u32 with actions: the match runs them; gact drop drops and counts on the node and action. */
 NB_TEST(tc_cls_u32_actions)
 {
-	struct nb_tc_action_opts act = { .kind = "gact", .control = TC_ACT_SHOT,
-					 .has_control = true };
-	struct nb_tc_filter_opts f = { .hook = NB_TC_INGRESS, .pref = 1, .kind = "u32",
+	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "gact",
+					 .control = TC_ACT_SHOT, .has_control = true };
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
+				       .kind = "u32",
 				       .actions = &act, .action_cnt = 1 };
 	struct nb_dev *dev = dev_with_qdisc();
 	struct nb_tc_filter_info info;

@@ -219,10 +219,13 @@ NB_TEST(datapath_errors)
 	NB_ASSERT_EQ(nb_datapath_create(&opts, &dp), -EINVAL);
 	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "3 workers");
 	NB_ASSERT(!dp);
+	/* too small to hold the log: refused, and the log, beyond sz, is not touched */
+	nb_log_free(&log);
 	opts.sz = 4;
 	opts.workers = 1;
 	NB_ASSERT_EQ(nb_datapath_create(&opts, &dp), -EINVAL);
-	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "options of size 4");
+	NB_ASSERT_EQ(nb_log_text(&log)[0], '\0');
+	NB_ASSERT(!dp);
 	nb_log_free(&log);
 	/* no options: one worker per per-CPU slot */
 	NB_ASSERT_EQ(nb_datapath_create(NULL, &dp), 0);

@@ -141,7 +141,8 @@ NB_TEST(dp_frags_tc_helpers)
 		NB_CALL_HELPER(BPF_FUNC_redirect),
 		NB_EXIT(),
 	};
-	struct nb_tc_filter_opts f = { .hook = NB_TC_INGRESS, .pref = 1, .kind = "bpf" };
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
+				       .kind = "bpf" };
 	struct nb_pkt *pkt, *got;
 	u32 word;
 	u8 want[4];

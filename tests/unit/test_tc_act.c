@@ -19,7 +19,8 @@ static struct nb_dev *dev_with_qdisc(const char *name)
 static struct nb_tc_filter_id add_mall(struct nb_dev *dev, u32 pref,
 				       const struct nb_tc_action_opts *acts, unsigned int n)
 {
-	struct nb_tc_filter_opts f = { .hook = NB_TC_INGRESS, .pref = pref, .kind = "matchall",
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = pref,
+				       .kind = "matchall",
 				       .actions = acts, .action_cnt = n };
 
 	f.matchall.classid = 0x10001;
@@ -28,8 +29,8 @@ static struct nb_tc_filter_id add_mall(struct nb_dev *dev, u32 pref,
 
 static struct nb_tc_action_opts gact(int control)
 {
-	return (struct nb_tc_action_opts){ .kind = "gact", .control = control,
-					   .has_control = true };
+	return (struct nb_tc_action_opts){ .sz = sizeof(struct nb_tc_action_opts), .kind = "gact",
+					   .control = control, .has_control = true };
 }
 
 struct gact_case {
@@ -96,7 +97,7 @@ NB_TEST(tc_act_bad_control)
 	struct nb_tc_action_opts bad = gact(TC_ACT_VALUE_MAX + 1);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
 				       .kind = "matchall", .actions = &bad, .action_cnt = 1 };
-	struct nb_tc_action_opts unknown = { .kind = "nat" };
+	struct nb_tc_action_opts unknown = { .sz = sizeof(unknown), .kind = "nat" };
 	struct nb_log log = { 0 };
 
 	f.log = &log;
@@ -129,7 +130,8 @@ static void run_act_bpf_case(const void *arg)
 	const struct act_bpf_case *c = arg;
 	struct nb_dev *dev = dev_with_qdisc("eth0");
 	struct nb_tc_action_opts acts[2] = {
-		{ .kind = "bpf", .control = TC_ACT_SHOT, .has_control = true },
+		{ .sz = sizeof(acts[0]), .kind = "bpf", .control = TC_ACT_SHOT,
+		  .has_control = true },
 		gact(TC_ACT_OK),
 	};
 	struct nb_tc_action_opts ok = gact(TC_ACT_OK);
@@ -157,7 +159,7 @@ static void __attribute__((constructor)) register_act_bpf_cases(void)
 NB_TEST(tc_act_bpf_refuses_sched_cls)
 {
 	struct nb_dev *dev = dev_with_qdisc("eth0");
-	struct nb_tc_action_opts act = { .kind = "bpf" };
+	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "bpf" };
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
 				       .kind = "matchall", .actions = &act, .action_cnt = 1 };
 
@@ -203,7 +205,7 @@ static void run_mirred_case(const void *arg)
 {
 	const struct mirred_case *c = arg;
 	struct nb_dev *src = dev_with_qdisc("src0"), *dst = tc_make_dev("dst0", 0);
-	struct nb_tc_action_opts act = { .kind = "mirred" };
+	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "mirred" };
 	struct nb_dev *devs[2] = { src, dst };
 	struct nb_dev_stats_total s, d = { 0 };
 	struct nb_tc_filter_info info;
@@ -250,7 +252,7 @@ static void __attribute__((constructor)) register_mirred_cases(void)
 NB_TEST(tc_act_mirred_missing_device)
 {
 	struct nb_dev *dev = dev_with_qdisc("eth0");
-	struct nb_tc_action_opts act = { .kind = "mirred" };
+	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "mirred" };
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
 				       .kind = "matchall", .actions = &act, .action_cnt = 1 };
 	struct nb_log log = { 0 };
@@ -270,7 +272,7 @@ NB_TEST(tc_act_mirred_missing_device)
 NB_TEST(tc_act_mirred_self_loop)
 {
 	struct nb_dev *dev = dev_with_qdisc("eth0");
-	struct nb_tc_action_opts act = { .kind = "mirred" };
+	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "mirred" };
 	struct nb_tc_filter_info info;
 	struct nb_tc_filter_id id;
 	u8 frame[128];
@@ -292,7 +294,8 @@ NB_TEST(tc_act_mirred_nest_limit)
 {
 	struct nb_dev *a = dev_with_qdisc("a0"), *b = dev_with_qdisc("b0");
 	struct nb_dev *devs[] = { a, b };
-	struct nb_tc_action_opts to_b = { .kind = "mirred" }, to_a = { .kind = "mirred" };
+	struct nb_tc_action_opts to_b = { .sz = sizeof(to_b), .kind = "mirred" };
+	struct nb_tc_action_opts to_a = { .sz = sizeof(to_a), .kind = "mirred" };
 	struct nb_tc_filter_id ida, idb;
 	u8 frame[128];
 	u32 len = tc_frame_arp(frame);
@@ -320,8 +323,10 @@ NB_TEST(tc_act_mirred_backlog_loop_limit)
 {
 	struct nb_dev *a = dev_with_qdisc("a0"), *b = dev_with_qdisc("b0");
 	struct nb_dev *devs[] = { a, b };
-	struct nb_tc_action_opts to_b = { .kind = "mirred" }, to_a = { .kind = "mirred" };
-	struct nb_tc_filter_opts f = { .hook = NB_TC_EGRESS, .pref = 1, .kind = "matchall",
+	struct nb_tc_action_opts to_b = { .sz = sizeof(to_b), .kind = "mirred" };
+	struct nb_tc_action_opts to_a = { .sz = sizeof(to_a), .kind = "mirred" };
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_EGRESS, .pref = 1,
+				       .kind = "matchall",
 				       .actions = &to_a, .action_cnt = 1 };
 	u8 frame[128];
 	u32 len = tc_frame_arp(frame);

@@ -32,8 +32,10 @@ static int add_da(struct nb_dev *dev, u32 chain, u32 pref, __be16 protocol, u32 
 /* A matchall filter on chain at pref with one gact action. */
 static void add_mall_gact(struct nb_dev *dev, u32 chain, u32 pref, u32 classid, int control)
 {
-	struct nb_tc_action_opts act = { .kind = "gact", .control = control, .has_control = true };
-	struct nb_tc_filter_opts f = { .hook = NB_TC_INGRESS, .chain = chain, .pref = pref,
+	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "gact", .control = control,
+					 .has_control = true };
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .chain = chain,
+				       .pref = pref,
 				       .kind = "matchall", .actions = &act, .action_cnt = 1 };
 
 	f.matchall.classid = classid;
@@ -280,9 +282,10 @@ NB_TEST(tc_chain_goto_empty_chain)
 /* Reclassify restarts from chain 0's first filter, 16 times at most, then drops. */
 NB_TEST(tc_chain_reclassify_limit)
 {
-	struct nb_tc_action_opts act = { .kind = "gact", .control = TC_ACT_RECLASSIFY,
-					 .has_control = true };
-	struct nb_tc_filter_opts f = { .hook = NB_TC_INGRESS, .pref = 1, .kind = "bpf",
+	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "gact",
+					 .control = TC_ACT_RECLASSIFY, .has_control = true };
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
+				       .kind = "bpf",
 				       .actions = &act, .action_cnt = 1 };
 	struct nb_dev *dev = dev_with_qdisc();
 	struct nb_tc_filter_id id;
@@ -307,8 +310,9 @@ NB_TEST(tc_chain_reclassify_limit)
 NB_TEST(tc_chain_goto_loop_limit)
 {
 	struct nb_dev *dev = dev_with_qdisc();
-	struct nb_tc_action_opts act = { .kind = "gact", .has_control = true };
-	struct nb_tc_filter_opts f = { .hook = NB_TC_INGRESS, .pref = 1, .kind = "bpf",
+	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "gact", .has_control = true };
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
+				       .kind = "bpf",
 				       .actions = &act, .action_cnt = 1 };
 	struct nb_pkt *pkt;
 	u8 frame[128];

@@ -30,7 +30,8 @@ static void run_rewriter(const void *arg)
 {
 	bool egress = arg != NULL;
 	struct nb_dev *dev = tc_make_dev("eth0", 0);
-	struct nb_tc_filter_opts f = { .hook = egress ? NB_TC_EGRESS : NB_TC_INGRESS,
+	struct nb_tc_filter_opts f = { .sz = sizeof(f),
+				       .hook = egress ? NB_TC_EGRESS : NB_TC_INGRESS,
 				       .kind = "bpf" };
 	struct nb_object *obj;
 	struct nb_pkt *out;
@@ -99,7 +100,7 @@ static void __attribute__((constructor)) register_rewriter(void)
 NB_TEST(tc_example_tail_call_sections)
 {
 	struct nb_dev *dev = tc_make_dev("eth0", 0), *next = tc_make_dev("eth1", 0);
-	struct nb_tc_filter_opts f = { .hook = NB_TC_INGRESS, .kind = "bpf" };
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .kind = "bpf" };
 	struct nb_dev *devs[2] = { dev, next };
 	struct nb_dev_stats_total t;
 	char path[4096];

@@ -26,7 +26,7 @@ static u64 hook_packets(struct nb_dev *dev, enum nb_tc_hook hook)
 static struct nb_tc_filter_id add_da_prog(struct nb_dev *dev, enum nb_tc_hook hook,
 					  struct nb_prog *prog)
 {
-	struct nb_tc_filter_opts f = { .hook = hook, .pref = 1, .kind = "bpf" };
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = hook, .pref = 1, .kind = "bpf" };
 	struct nb_tc_filter_id id;
 
 	f.bpf.prog = prog;

@@ -26,8 +26,8 @@ static void run_seed(const void *arg)
 	const struct seed *seed = arg;
 	struct nb_dev *gen = tc_make_dev("gen0", 0), *sink = tc_make_dev("sink0", 0);
 	struct nb_dev *devs[] = { gen, sink };
-	struct nb_tc_filter_opts f = { .hook = NB_TC_INGRESS };
-	struct nb_tc_action_opts act = { 0 };
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS };
+	struct nb_tc_action_opts act = { .sz = sizeof(act) };
 	struct nb_dev_stats_total gs, ss;
 	struct nb_tc_filter_info info;
 	struct nb_tc_filter_id id;
@@ -126,8 +126,8 @@ NB_TEST(tc_seed_obj_sec_words)
 {
 	struct nb_dev *gen = tc_make_dev("gen0", 0), *sink = tc_make_dev("sink0", 0);
 	struct nb_dev *devs[] = { gen, sink };
-	struct nb_tc_filter_opts f = { .hook = NB_TC_INGRESS, .kind = "u32" };
-	struct nb_tc_action_opts act = { .kind = "bpf", .control = TC_ACT_SHOT,
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .kind = "u32" };
+	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "bpf", .control = TC_ACT_SHOT,
 					 .has_control = true };
 	struct nb_tc_filter_opts g = { .sz = sizeof(g), .hook = NB_TC_INGRESS, .pref = 5,
 				       .kind = "bpf" };
@@ -246,9 +246,9 @@ static void *seed_worker_main(void *arg)
  */
 NB_TEST(tc_seed_two_workers)
 {
-	struct nb_tc_action_opts act = { .kind = "bpf", .control = TC_ACT_SHOT,
+	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "bpf", .control = TC_ACT_SHOT,
 					 .has_control = true };
-	struct nb_tc_filter_opts f = { .hook = NB_TC_INGRESS, .kind = "matchall" };
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .kind = "matchall" };
 	struct nb_dev *g0, *s0, *g1, *s1;
 	struct seed_worker w[2];
 	pthread_t threads[2];

@@ -14,8 +14,9 @@
 
 static struct nb_tc_action_opts gact(int control, u32 index)
 {
-	return (struct nb_tc_action_opts){ .kind = "gact", .control = control,
-					   .has_control = true, .index = index };
+	return (struct nb_tc_action_opts){ .sz = sizeof(struct nb_tc_action_opts), .kind = "gact",
+					   .control = control, .has_control = true,
+					   .index = index };
 }
 
 static u32 add_one(const struct nb_tc_action_opts *a)
@@ -53,7 +54,8 @@ static struct nb_dev *dev_with_qdisc(const char *name)
 static struct nb_tc_filter_id add_mall(struct nb_dev *dev, u32 pref,
 				       const struct nb_tc_action_opts *acts, unsigned int n)
 {
-	struct nb_tc_filter_opts f = { .hook = NB_TC_INGRESS, .pref = pref, .kind = "matchall",
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = pref,
+				       .kind = "matchall",
 				       .actions = acts, .action_cnt = n };
 
 	return tc_add(dev, &f);
@@ -70,7 +72,8 @@ static int count_walk(const struct nb_tc_action_info *info, void *ctx)
 NB_TEST(tc_shared_act_index_per_kind)
 {
 	struct nb_tc_action_opts g = gact(TC_ACT_OK, 0);
-	struct nb_tc_action_opts m = { .kind = "mirred", .mirred = { TCA_EGRESS_MIRROR, 0 } };
+	struct nb_tc_action_opts m = { .sz = sizeof(m), .kind = "mirred",
+				       .mirred = { TCA_EGRESS_MIRROR, 0 } };
 	struct nb_dev *dev = tc_make_dev("eth0", 0);
 	u32 seen[8] = { 0 };
 
@@ -99,7 +102,7 @@ NB_TEST(tc_shared_act_index_per_kind)
 NB_TEST(tc_shared_act_errors)
 {
 	struct nb_tc_action_opts g = gact(TC_ACT_SHOT, 7);
-	struct nb_tc_action_opts unknown = { .kind = "nat" };
+	struct nb_tc_action_opts unknown = { .sz = sizeof(unknown), .kind = "nat" };
 	struct nb_tc_action_info info;
 	struct nb_log log = { 0 };
 
@@ -143,7 +146,7 @@ NB_TEST(tc_shared_act_add_list_undone)
 NB_TEST(tc_shared_act_bind_del_flush)
 {
 	struct nb_tc_action_opts g7 = gact(TC_ACT_SHOT, 7), g3 = gact(TC_ACT_OK, 3);
-	struct nb_tc_action_opts bind7 = { .kind = "gact", .index = 7 };
+	struct nb_tc_action_opts bind7 = { .sz = sizeof(bind7), .kind = "gact", .index = 7 };
 	struct nb_dev *dev = dev_with_qdisc("eth0");
 	struct nb_tc_filter_id f1, f2;
 	struct nb_tc_filter_info fi;
@@ -190,7 +193,7 @@ NB_TEST(tc_shared_act_bind_del_flush)
 NB_TEST(tc_shared_act_filter_made)
 {
 	struct nb_tc_action_opts g = gact(TC_ACT_SHOT, 9);
-	struct nb_tc_action_opts bind9 = { .kind = "gact", .index = 9 };
+	struct nb_tc_action_opts bind9 = { .sz = sizeof(bind9), .kind = "gact", .index = 9 };
 	struct nb_dev *dev = dev_with_qdisc("eth0");
 	struct nb_tc_action_info info;
 	struct nb_tc_filter_id f1, f2;
@@ -209,7 +212,8 @@ NB_TEST(tc_shared_act_filter_made)
 	NB_ASSERT_EQ(nb_tc_action_get("gact", 9, &info, NULL), -ENOENT);
 	/* the same index twice in one filter: made by the first, bound by the second */
 	struct nb_tc_action_opts twice[2] = { gact(TC_ACT_PIPE, 4),
-					      { .kind = "gact", .index = 4 } };
+					      { .sz = sizeof(twice[0]), .kind = "gact",
+						.index = 4 } };
 
 	add_mall(dev, 3, twice, 2);
 	NB_ASSERT_EQ(get("gact", 4).bindcnt, 2);
@@ -220,7 +224,7 @@ NB_TEST(tc_shared_act_filter_made)
 NB_TEST(tc_shared_act_gact_counts_both_filters)
 {
 	struct nb_tc_action_opts g = gact(TC_ACT_SHOT, 7);
-	struct nb_tc_action_opts bind7 = { .kind = "gact", .index = 7 };
+	struct nb_tc_action_opts bind7 = { .sz = sizeof(bind7), .kind = "gact", .index = 7 };
 	struct nb_dev *a = dev_with_qdisc("a"), *b = dev_with_qdisc("b");
 	struct nb_dev *devs[2] = { a, b };
 	struct nb_tc_filter_id fa, fb;
@@ -260,8 +264,9 @@ NB_TEST(tc_shared_act_gact_counts_both_filters)
 /* A shared bpf action: the program runs for both filters, one counter, one program reference. */
 NB_TEST(tc_shared_act_bpf_counts_both_filters)
 {
-	struct nb_tc_action_opts act = { .kind = "bpf", .index = 2, .bpf.name = "drop.o:[action]" };
-	struct nb_tc_action_opts bind2 = { .kind = "bpf", .index = 2 };
+	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "bpf", .index = 2,
+					 .bpf.name = "drop.o:[action]" };
+	struct nb_tc_action_opts bind2 = { .sz = sizeof(bind2), .kind = "bpf", .index = 2 };
 	struct nb_dev *a = dev_with_qdisc("a"), *b = dev_with_qdisc("b");
 	struct nb_tc_action_info info;
 	u8 frame[128];
@@ -295,7 +300,8 @@ NB_TEST(tc_shared_act_bpf_counts_both_filters)
 NB_TEST(tc_shared_act_tc_redirect_counter)
 {
 	struct nb_dev *a = dev_with_qdisc("a"), *s = tc_make_dev("s", 0);
-	struct nb_tc_action_opts m = { .kind = "mirred", .mirred = { TCA_EGRESS_MIRROR, 0 } };
+	struct nb_tc_action_opts m = { .sz = sizeof(m), .kind = "mirred",
+				       .mirred = { TCA_EGRESS_MIRROR, 0 } };
 	struct nb_dev *devs[2] = { a, s };
 	u8 frame[128];
 	u32 len = tc_frame_arp(frame);
@@ -322,7 +328,7 @@ NB_TEST(tc_shared_act_last_use_per_burst)
 	struct nb_deterministic_opts det = { .sz = sizeof(det), .start_ns = 1000000000ULL,
 					     .ns_per_packet = 100000000ULL };
 	struct nb_tc_action_opts g = gact(TC_ACT_SHOT, 11);
-	struct nb_tc_action_opts bind = { .kind = "gact", .index = 11 };
+	struct nb_tc_action_opts bind = { .sz = sizeof(bind), .kind = "gact", .index = 11 };
 	struct nb_dev *dev = dev_with_qdisc("a");
 	struct nb_pkt *pkts[4];
 	u8 frame[128];

@@ -42,7 +42,7 @@ NB_TEST(xdp_tc_metadata)
 		NB_EXIT(),
 	};
 	struct nb_prog *tcp = tc_prog(BPF_PROG_TYPE_SCHED_CLS, tc_insns, ARRAY_SIZE(tc_insns));
-	struct nb_tc_filter_opts f = {
+	struct nb_tc_filter_opts f = { .sz = sizeof(f),
 		.hook = NB_TC_INGRESS, .kind = "bpf",
 		.bpf = { .prog = tcp, .direct_action = true },
 	};

@@ -13,6 +13,7 @@
 
 #include "bpf/map.h"
 #include "bpf/epoch.h"
+#include "common/opts.h"
 
 static const struct nb_map_ops *map_types[64] /* beyond every bpf_map_type */;
 
@@ -147,7 +148,7 @@ int nb_map_create(enum bpf_map_type type, __u32 key_size, __u32 value_size, __u3
 		  const struct nb_map_create_opts *opts, struct nb_map **mapp)
 {
 	const struct nb_map_ops *ops = nb_map_type_ops(type);
-	struct nb_log *log = opts ? opts->log : NULL;
+	struct nb_log *log = NB_OPTS_GET(opts, log, NULL);
 	struct nb_map attr = {
 		.ops = ops,
 		.map_type = type,
@@ -159,6 +160,9 @@ int nb_map_create(enum bpf_map_type type, __u32 key_size, __u32 value_size, __u3
 	int err;
 
 	*mapp = NULL;
+	err = NB_OPTS_CHECK(opts, nb_map_create_opts, log, log);
+	if (err)
+		return err;
 	if (opts) {
 		attr.map_flags = opts->map_flags;
 		attr.numa_node = opts->numa_node;

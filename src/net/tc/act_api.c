@@ -17,6 +17,7 @@
 #include "net/pkt.h"
 #include "net/tc/pkt_cls.h"
 #include "net/worker.h"
+#include "common/opts.h"
 #include "common/u64_stats.h"
 
 static struct nb_tc_action_ops *act_base;	/* by kind name */
@@ -259,6 +260,32 @@ static int tcf_action_replace(struct nb_tc_action *a, struct nb_tcf_chain *chain
 }
 
 /*
+ * Action nr of a caller's list, whose stride is the caller's struct size (the first element's
+ * sz): NULL, with the reason in log, when an element breaks the options rules or its size is not
+ * the first's. Every field this library knows is read directly: sz must hold them all.
+ */
+static const struct nb_tc_action_opts *tc_action_opts_nth(const struct nb_tc_action_opts *opts,
+							  unsigned int nr, struct nb_log *log)
+{
+	const struct nb_tc_action_opts *a;
+
+	if (!opts || opts->sz < sizeof(*opts)) {
+		nb_log_printf(log, "action %u: struct nb_tc_action_opts: sz %zu, at least %zu\n",
+			      nr + 1, opts ? opts->sz : 0, sizeof(*opts));
+		return NULL;
+	}
+	a = (const void *)((const char *)opts + (size_t)nr * opts->sz);
+	if (a->sz != opts->sz) {
+		nb_log_printf(log, "action %u: struct nb_tc_action_opts: sz %zu, the list's "
+			      "is %zu\n", nr + 1, a->sz, opts->sz);
+		return NULL;
+	}
+	if (nb_opts_check(a, sizeof(*a), sizeof(*a), "nb_tc_action_opts", log))
+		return NULL;
+	return a;
+}
+
+/*
  * One action of a list (tcf_action_init_1 with tcf_idr_check_alloc): an index that exists is
  * bound (filters) or replaced (replace) or refused (add); else a new action is made.
  * *created tells which, for undoing a failed list.
@@ -308,9 +335,10 @@ int nb_tcf_exts_init(struct nb_tcf_exts *exts, struct nb_tcf_chain *chain,
 		return -E2BIG;
 	}
 	for (unsigned int i = 0; i < cnt; i++) {
+		const struct nb_tc_action_opts *a = tc_action_opts_nth(opts, i, log);
 		bool created;
-		int err = tcf_action_init_1(chain, &opts[i], i, true, false, &exts->actions[i],
-					    &created, log);
+		int err = a ? tcf_action_init_1(chain, a, i, true, false, &exts->actions[i],
+						&created, log) : -EINVAL;
 
 		if (err) {
 			nb_tcf_exts_destroy(exts);
@@ -441,9 +469,13 @@ int nb_tc_actions_add(const struct nb_tc_action_opts *opts, unsigned int cnt, bo
 		return -EINVAL;
 	}
 	nb_tc_lock();
-	for (i = 0; i < cnt && !err; i++)
-		err = tcf_action_init_1(NULL, &opts[i], i, false, replace, &acts[i], &created[i],
-					log);
+	for (i = 0; i < cnt && !err; i++) {
+		const struct nb_tc_action_opts *a = tc_action_opts_nth(opts, i, log);
+
+		created[i] = false;
+		err = a ? tcf_action_init_1(NULL, a, i, false, replace, &acts[i], &created[i],
+					    log) : -EINVAL;
+	}
 	if (err) {
 		/* the list is made whole or not at all; replaced ones stay replaced */
 		for (unsigned int k = 0; k + 1 < i; k++)

@@ -20,6 +20,7 @@
 #include "net/pkt.h"
 #include "net/tc/pkt_cls.h"
 #include "common/u64_stats.h"
+#include "common/opts.h"
 
 static struct nb_tcf_proto_ops *tcf_proto_base;	/* by kind name */
 /* The kinds' names in the same order, NULL-terminated. */
@@ -445,6 +446,11 @@ static int tc_new_tfilter(struct nb_dev *dev, const struct nb_tc_filter_opts *op
 {
 	int err;
 
+	if (!opts)
+		return -EINVAL;
+	err = NB_OPTS_CHECK(opts, nb_tc_filter_opts, log, NB_OPTS_GET(opts, log, NULL));
+	if (err)
+		return err;
 	nb_tc_lock();
 	err = tc_new_tfilter_locked(dev, opts, id, cmd);
 	nb_tc_unlock();
