@@ -251,21 +251,11 @@ static int open_buf(u8 *buf, size_t size, const char *path, const char *name,
 	return 0;
 }
 
-static bool opts_has(const void *opts, size_t sz, size_t end)
-{
-	return opts && sz >= end;
-}
-
-#define OPT(opts, field, def)                                                               \
-	(opts_has((opts), (opts) ? (opts)->sz : 0,                                          \
-		  offsetof(__typeof__(*(opts)), field) + sizeof((opts)->field)) ?          \
-		 (opts)->field : (def))
-
 int nb_object_open_mem(const void *buf, size_t size, const struct nb_object_open_opts *opts,
 		       struct nb_object **objp)
 {
-	const char *name = OPT(opts, name, NULL);
-	int err = NB_OPTS_CHECK(opts, nb_object_open_opts, sz, OPT(opts, log, NULL));
+	const char *name = NB_OPTS_GET(opts, name, NULL);
+	int err = NB_OPTS_CHECK(opts, nb_object_open_opts, sz, NB_OPTS_GET(opts, log, NULL));
 	u8 *copy;
 
 	*objp = NULL;
@@ -276,7 +266,7 @@ int nb_object_open_mem(const void *buf, size_t size, const struct nb_object_open
 		return -ENOMEM;
 	memcpy(copy, buf, size);
 	return open_buf(copy, size, name ? name : "(memory)", name ? name : "(memory)",
-			OPT(opts, log, NULL), objp);
+			NB_OPTS_GET(opts, log, NULL), objp);
 }
 
 static int read_whole(const char *path, u8 **bufp, size_t *sizep)
@@ -316,8 +306,8 @@ static int read_whole(const char *path, u8 **bufp, size_t *sizep)
 int nb_object_open_file(const char *path, const struct nb_object_open_opts *opts,
 			struct nb_object **objp)
 {
-	struct nb_log *log = OPT(opts, log, NULL);
-	const char *name = OPT(opts, name, NULL);
+	struct nb_log *log = NB_OPTS_GET(opts, log, NULL);
+	const char *name = NB_OPTS_GET(opts, name, NULL);
 	size_t size = 0;
 	u8 *buf = NULL;
 	int err;
@@ -600,9 +590,9 @@ static int unsupported_type(struct nb_object *obj, const struct nb_object_prog *
 
 static int load_progs(struct nb_object *obj, const struct nb_object_load_opts *opts)
 {
-	enum bpf_prog_type forced = OPT(opts, prog_type, BPF_PROG_TYPE_UNSPEC);
+	enum bpf_prog_type forced = NB_OPTS_GET(opts, prog_type, BPF_PROG_TYPE_UNSPEC);
 	enum bpf_prog_type fallback = object_prog_type(obj);
-	const char *section = OPT(opts, section, NULL);
+	const char *section = NB_OPTS_GET(opts, section, NULL);
 
 	if (section) {
 		int err = select_section(obj, section);
@@ -619,7 +609,7 @@ static int load_progs(struct nb_object *obj, const struct nb_object_load_opts *o
 			.name = p->name,
 			.expected_attach_type = p->attach_type,
 			.license = obj->license,
-			.flags = OPT(opts, prog_flags, 0),
+			.flags = NB_OPTS_GET(opts, prog_flags, 0),
 			.maps = obj->map_ptrs,
 			.map_cnt = obj->map_cnt,
 			.log = obj->log,
@@ -721,8 +711,8 @@ static int fill_slots(struct nb_object *obj)
 /* The load options' map sizes, each by name, before any map exists. */
 static int apply_map_sizes(struct nb_object *obj, const struct nb_object_load_opts *opts)
 {
-	const struct nb_object_map_size *sizes = OPT(opts, map_sizes, NULL);
-	unsigned int cnt = OPT(opts, map_size_cnt, 0);
+	const struct nb_object_map_size *sizes = NB_OPTS_GET(opts, map_sizes, NULL);
+	unsigned int cnt = NB_OPTS_GET(opts, map_size_cnt, 0);
 
 	for (unsigned int i = 0; sizes && i < cnt; i++) {
 		struct nb_object_map *m = nb_object_find_map(obj, sizes[i].name);
@@ -747,11 +737,11 @@ static int apply_map_sizes(struct nb_object *obj, const struct nb_object_load_op
 
 int nb_object_load(struct nb_object *obj, const struct nb_object_load_opts *opts)
 {
-	int err = NB_OPTS_CHECK(opts, nb_object_load_opts, sz, OPT(opts, log, NULL));
+	int err = NB_OPTS_CHECK(opts, nb_object_load_opts, sz, NB_OPTS_GET(opts, log, NULL));
 
 	if (err)
 		return err;
-	obj->log = OPT(opts, log, NULL);
+	obj->log = NB_OPTS_GET(opts, log, NULL);
 	if (obj->loaded) {
 		nb_obj_err(obj, "already loaded");
 		obj->log = NULL;
@@ -760,7 +750,7 @@ int nb_object_load(struct nb_object *obj, const struct nb_object_load_opts *opts
 	err = apply_map_sizes(obj, opts);
 	if (!err)
 		err = load_maps(obj);
-	if (!err && !OPT(opts, maps_only, false))
+	if (!err && !NB_OPTS_GET(opts, maps_only, false))
 		err = load_progs(obj, opts);
 	if (!err)
 		err = fill_slots(obj);
