@@ -14,7 +14,10 @@
  *   datapath.h    the worker threads that run devices' queues
  *   percpu.h      the number of workers, the "CPUs" of per-CPU maps
  *   inet.h, route.h, neigh.h, tunnel.h    the IP layer, its routes, neighbours and tunnels
+ *   xdp.h         a device's XDP program and its counters
  *   xsk.h         XDP sockets, the destinations of an XSKMAP
+ *   epoch.h       grace periods: when retired elements and programs are freed
+ *   disasm.h      instructions as text; helpers.h which helpers each program type has
  *   clock.h       time as programs see it; trace.h where bpf_trace_printk writes
  *
  * Build with `pkg-config --cflags --libs netbpf` (examples/embed/ is a program that does).
@@ -26,6 +29,9 @@
 #include <netbpf/clock.h>
 #include <netbpf/datapath.h>
 #include <netbpf/dev.h>
+#include <netbpf/disasm.h>
+#include <netbpf/epoch.h>
+#include <netbpf/helpers.h>
 #include <netbpf/inet.h>
 #include <netbpf/log.h>
 #include <netbpf/map.h>
@@ -41,6 +47,7 @@
 #include <netbpf/test_run.h>
 #include <netbpf/trace.h>
 #include <netbpf/tunnel.h>
+#include <netbpf/xdp.h>
 #include <netbpf/xsk.h>
 
 #endif /* NETBPF_NETBPF_H */

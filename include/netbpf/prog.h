@@ -92,6 +92,20 @@ __u32 nb_prog_id(const struct nb_prog *prog);
 const struct bpf_insn *nb_prog_insns(const struct nb_prog *prog, unsigned int *cnt);
 const struct bpf_insn *nb_prog_xlated(const struct nb_prog *prog, unsigned int *cnt);
 bool nb_prog_is_jited(const struct nb_prog *prog);
+/*
+ * The native code of a JIT-compiled program (bpf_prog_info's jited_prog_insns and
+ * jited_line_info): the image, its size, and where in it each instruction of nb_prog_xlated
+ * begins; insn_offs has one entry more, where the code after the last instruction (the fault
+ * stubs) begins. Valid while the program lives.
+ */
+struct nb_prog_jited_image {
+	const __u8 *image;
+	size_t size;
+	const __u32 *insn_offs;
+};
+
+/* 0, or -ENOENT when the program has no native code (it runs in the interpreter). */
+int nb_prog_jited_image(const struct nb_prog *prog, struct nb_prog_jited_image *jited);
 /* Loaded with NB_PROG_LOAD_XDP_HAS_FRAGS (prog->aux->xdp_has_frags). */
 bool nb_prog_xdp_has_frags(const struct nb_prog *prog);
 /* Instructions the verifier processed on its walk (bpf_prog_info's verified_insns); 0 unverified. */

@@ -9,9 +9,12 @@
  *     bursts (nb_epoch_quiescent), which costs one store and one fence per burst;
  *   - any other thread brackets its reads with nb_epoch_read_lock/unlock (nb_prog_run and the
  *     userspace map commands do it for their callers). Sections nest.
+ * The calls an embedder needs are public (include/netbpf/epoch.h); the datapath's are here.
  */
 #ifndef NB_BPF_EPOCH_H
 #define NB_BPF_EPOCH_H
+
+#include <netbpf/epoch.h>
 
 #include "common/types.h"
 
@@ -61,8 +64,6 @@ void nb_epoch_call(struct nb_epoch_head *head, void (*func)(struct nb_epoch_head
  * or map reference dropped by a map slot). Waits for the grace period when memory is short.
  */
 void nb_epoch_call_fn(void *obj, void (*fn)(void *obj));
-/* Run the callbacks whose grace period has passed; never waits. Returns how many ran. */
-unsigned int nb_epoch_reclaim(void);
 /* nb_epoch_reclaim once enough objects wait; writers call it after dropping their locks. */
 void nb_epoch_maybe_reclaim(void);
 /*
@@ -73,14 +74,6 @@ void nb_epoch_maybe_reclaim(void);
  * read-side section or on an online worker.
  */
 void nb_epoch_throttle(void);
-/*
- * Wait until every reader other than the calling thread has passed a quiescent point, then run
- * the callbacks that became safe. The calling thread must hold no pointer it read before.
- */
-void nb_epoch_synchronize(void);
-/* Wait for a grace period and run every pending callback (before freeing a map's pools). */
-void nb_epoch_barrier(void);
-/* Callbacks waiting for their grace period (tests, statistics). */
-unsigned long nb_epoch_pending(void);
+/* nb_epoch_reclaim, nb_epoch_synchronize, nb_epoch_barrier: include/netbpf/epoch.h */
 
 #endif /* NB_BPF_EPOCH_H */

@@ -8,6 +8,8 @@
  * by netbpf"). Read from Linux 6.18; tests/kernel/test_helper_avail_kernel.c holds every list
  * to the running kernel, and netbpf's own helpers to them.
  */
+#include <errno.h>
+
 #include "bpf/helper_avail.h"
 #include "bpf/helper_proto.h"
 #include "bpf/prog_type.h"
@@ -65,6 +67,16 @@ bool nb_kernel_offers_helper(const struct nb_prog_type_ops *ops, s32 id)
  * Asked of the type, not of one program: get_func_proto without a program answers for any
  * program of the type, as the verifier's check_helper_call finds it (a proto with a function).
  */
+int nb_prog_type_helper_avail(enum bpf_prog_type type, __s32 id)
+{
+	const struct nb_prog_type_ops *ops = nb_prog_type_ops(type);
+
+	/* a type without the kernel's list would be probed for nothing */
+	if (!ops || !ops->kernel_funcs)
+		return -EOPNOTSUPP;
+	return nb_helper_avail(ops, id);
+}
+
 enum nb_helper_avail nb_helper_avail(const struct nb_prog_type_ops *ops, s32 id)
 {
 	const struct nb_func_proto *fn;

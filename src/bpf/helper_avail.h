@@ -9,13 +9,13 @@
 #include <stdbool.h>
 #include <linux/bpf.h>
 
+#include <netbpf/helpers.h>
+
 #include "common/types.h"
 
 /* The helper ids of Linux 6.18 newer than the uapi headers netbpf builds with. */
 #define NB_FUNC_CGRP_STORAGE_GET	210
 #define NB_FUNC_CGRP_STORAGE_DELETE	211
-/* One past the largest helper id Linux 6.18 has. */
-#define NB_KERNEL_FUNC_MAX_ID		212
 
 /* A list of helper ids: a program type's own (its ops' kernel_funcs). */
 struct nb_helper_ids {
@@ -27,13 +27,6 @@ struct nb_prog_type_ops;
 
 /* Whether Linux offers helper id to programs of this type (a privileged loader's view). */
 bool nb_kernel_offers_helper(const struct nb_prog_type_ops *ops, s32 id);
-
-/* What a program of a type finds when it calls a helper (netbpf feature probe's answer). */
-enum nb_helper_avail {
-	NB_HELPER_NOT_OFFERED,	/* the kernel does not offer it to the type either */
-	NB_HELPER_MISSING,	/* the kernel offers it; netbpf does not implement it */
-	NB_HELPER_AVAILABLE,	/* netbpf has it for the type */
-};
 
 enum nb_helper_avail nb_helper_avail(const struct nb_prog_type_ops *ops, s32 id);
 

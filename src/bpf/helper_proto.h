@@ -8,6 +8,8 @@
 
 #include <linux/bpf.h>
 
+#include <netbpf/helpers.h>
+
 #include "common/register.h"
 #include "common/types.h"
 
@@ -88,7 +90,6 @@ const char *nb_internal_func_name(nb_helper_fn fn);
 
 /* Helpers every program type may call (the twin of bpf_base_func_proto). */
 const struct nb_func_proto *nb_base_func_proto(enum bpf_func_id id);
-/* "bpf_redirect" for BPF_FUNC_redirect; NULL for an unknown id. */
-const char *nb_helper_name(s32 id);
+/* nb_helper_name: include/netbpf/helpers.h */
 
 #endif /* NB_BPF_HELPER_PROTO_H */

@@ -404,6 +404,16 @@ bool nb_prog_is_jited(const struct nb_prog *prog)
 	return prog->jited || prog->jited_checked;
 }
 
+int nb_prog_jited_image(const struct nb_prog *prog, struct nb_prog_jited_image *jited)
+{
+	if (!prog->jit_image)
+		return -ENOENT;
+	jited->image = prog->jit_image;
+	jited->size = prog->jit_size;
+	jited->insn_offs = prog->jit_insn_offs;
+	return 0;
+}
+
 bool nb_prog_xdp_has_frags(const struct nb_prog *prog)
 {
 	return prog->load_flags & NB_PROG_LOAD_XDP_HAS_FRAGS;

@@ -5,6 +5,8 @@
  */
 #include <errno.h>
 
+#include <netbpf/helpers.h>
+
 #include "bpf/prog_type.h"
 
 static const struct nb_prog_type_ops *prog_types[64] /* beyond every bpf_prog_type */;
@@ -24,6 +26,13 @@ const struct nb_prog_type_ops *nb_prog_type_ops(enum bpf_prog_type type)
 	if ((unsigned int)type >= ARRAY_SIZE(prog_types))
 		return NULL;
 	return prog_types[type];
+}
+
+const char *nb_prog_type_name(enum bpf_prog_type type)
+{
+	const struct nb_prog_type_ops *ops = nb_prog_type_ops(type);
+
+	return ops ? ops->name : NULL;
 }
 
 static const struct nb_func_proto *raw_get_func_proto(enum bpf_func_id id,

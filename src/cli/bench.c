@@ -39,17 +39,16 @@
 
 #include <netbpf/datapath.h>
 #include <netbpf/dev.h>
+#include <netbpf/epoch.h>
 #include <netbpf/percpu.h>
 #include <netbpf/tc.h>
+#include <netbpf/xdp.h>
 
-#include "bpf/epoch.h"
 #include "cli/bench_chart.h"
 #include "cli/bench_kernel.h"
 #include "cli/cli.h"
 #include "ctl/ctl.h"
 #include "ctl/json.h"
-#include "net/dev.h"
-#include "net/xdp.h"
 
 #define BENCH_MAX_WORKERS 8
 #define BENCH_MAX_ROUNDS 20

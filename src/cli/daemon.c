@@ -21,11 +21,11 @@
 
 #include <netbpf/datapath.h>
 #include <netbpf/dev.h>
+#include <netbpf/epoch.h>
 #include <netbpf/percpu.h>
 #include <netbpf/prog.h>
 #include <netbpf/tc.h>
 
-#include "bpf/epoch.h"
 #include "cli/cli.h"
 #include "ctl/args.h"
 #include "ctl/control.h"

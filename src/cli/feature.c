@@ -11,29 +11,29 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bpf/helper_avail.h"
-#include "bpf/helper_proto.h"
-#include "bpf/prog_type.h"
+#include <netbpf/helpers.h>
+
 #include "cli/cli.h"
+#include "common/types.h"
 #include "ctl/json.h"
 
 /* The helpers of one type that have status st, in id order (names of every known id). */
-static void list_text(const struct nb_prog_type_ops *ops, enum nb_helper_avail st)
+static void list_text(enum bpf_prog_type type, enum nb_helper_avail st)
 {
-	for (s32 id = 1; id < NB_KERNEL_FUNC_MAX_ID; id++)
-		if (nb_helper_avail(ops, id) == st)
+	for (__s32 id = 1; id < NB_KERNEL_FUNC_MAX_ID; id++)
+		if (nb_prog_type_helper_avail(type, id) == (int)st)
 			printf("\t- %s\n", nb_helper_name(id) ?: "(unnamed)");
 }
 
-static void list_json(struct nb_json *j, const struct nb_prog_type_ops *ops,
-		      enum nb_helper_avail st, const char *suffix)
+static void list_json(struct nb_json *j, enum bpf_prog_type type, enum nb_helper_avail st,
+		      const char *suffix)
 {
 	char key[64];
 
-	snprintf(key, sizeof(key), "%s_%s", ops->name, suffix);
+	snprintf(key, sizeof(key), "%s_%s", nb_prog_type_name(type), suffix);
 	nb_json_start_array(j, key);
-	for (s32 id = 1; id < NB_KERNEL_FUNC_MAX_ID; id++)
-		if (nb_helper_avail(ops, id) == st)
+	for (__s32 id = 1; id < NB_KERNEL_FUNC_MAX_ID; id++)
+		if (nb_prog_type_helper_avail(type, id) == (int)st)
 			nb_json_string(j, NULL, nb_helper_name(id) ?: "(unnamed)");
 	nb_json_end_array(j);
 }
@@ -56,20 +56,20 @@ static int feature_probe(void)
 		printf("Scanning eBPF helper functions...\n");
 	}
 	for (size_t t = 0; t < ARRAY_SIZE(probed_types); t++) {
-		const struct nb_prog_type_ops *ops = nb_prog_type_ops(probed_types[t]);
+		enum bpf_prog_type type = probed_types[t];
 
-		/* a type without the kernel's lists would be probed for nothing */
-		if (!ops || !ops->kernel_funcs)
+		if (nb_prog_type_helper_avail(type, BPF_FUNC_map_lookup_elem) < 0)
 			continue;
 		if (j) {
-			list_json(j, ops, NB_HELPER_AVAILABLE, "available_helpers");
-			list_json(j, ops, NB_HELPER_MISSING, "missing_helpers");
+			list_json(j, type, NB_HELPER_AVAILABLE, "available_helpers");
+			list_json(j, type, NB_HELPER_MISSING, "missing_helpers");
 			continue;
 		}
-		printf("eBPF helpers supported for program type %s:\n", ops->name);
-		list_text(ops, NB_HELPER_AVAILABLE);
-		printf("eBPF helpers Linux offers program type %s that netbpf lacks:\n", ops->name);
-		list_text(ops, NB_HELPER_MISSING);
+		printf("eBPF helpers supported for program type %s:\n", nb_prog_type_name(type));
+		list_text(type, NB_HELPER_AVAILABLE);
+		printf("eBPF helpers Linux offers program type %s that netbpf lacks:\n",
+		       nb_prog_type_name(type));
+		list_text(type, NB_HELPER_MISSING);
 	}
 	if (j) {
 		nb_json_end_object(j);

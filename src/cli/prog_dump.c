@@ -13,12 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <netbpf/disasm.h>
 #include <netbpf/object.h>
 #include <netbpf/prog.h>
 
-#include "bpf/disasm.h"
-#include "bpf/prog.h"
 #include "cli/cli.h"
+#include "common/types.h"
 #include "ctl/args.h"
 #include "ctl/json.h"
 
@@ -165,18 +165,23 @@ static void json_native(struct nb_json *j, const char *name, const u8 *code, u32
 static void dump_prog(struct nb_json *j, const struct nb_prog *prog, const char *name,
 		      const char *section, bool jited)
 {
-	const u8 *code = prog->jit_image;
+	struct nb_prog_jited_image native = { 0 };
+	bool has_native = !nb_prog_jited_image(prog, &native);
+	const u8 *code = native.image;
+	const u32 *offs = native.insn_offs;
 	struct native_insn *mc = NULL;
 	int mc_n = -1, mc_i = 0;
+	unsigned int len;
+	const struct bpf_insn *insns = nb_prog_xlated(prog, &len);
 
 	if (j) {
 		nb_json_start_object(j, NULL);
 		nb_json_string(j, "name", name);
 		nb_json_string(j, "section", section);
 		if (jited)
-			nb_json_bool(j, "jited", prog->jit_image != NULL);
+			nb_json_bool(j, "jited", has_native);
 	}
-	if (jited && !prog->jit_image) {
+	if (jited && !has_native) {
 		if (j)
 			nb_json_end_object(j);
 		else
@@ -184,51 +189,48 @@ static void dump_prog(struct nb_json *j, const struct nb_prog *prog, const char 
 		return;
 	}
 	if (jited) {
-		mc_n = disassemble(code, prog->jit_size, &mc);
+		mc_n = disassemble(code, native.size, &mc);
 		if (j) {
-			nb_json_uint(j, "bytes", prog->jit_size);
-			json_native(j, "entry", code, 0, prog->jit_insn_offs[0], mc, mc_n, &mc_i);
+			nb_json_uint(j, "bytes", native.size);
+			json_native(j, "entry", code, 0, offs[0], mc, mc_n, &mc_i);
 		} else {
-			printf("%s: %zu bytes of x86-64 code\n", name, prog->jit_size);
+			printf("%s: %zu bytes of x86-64 code\n", name, native.size);
 			printf("<entry>\n");
-			print_native(NULL, code, 0, prog->jit_insn_offs[0], mc, mc_n, &mc_i);
+			print_native(NULL, code, 0, offs[0], mc, mc_n, &mc_i);
 		}
 	} else if (!j) {
 		printf("%s:\n", name);
 	}
 	if (j)
 		nb_json_start_array(j, "insns");
-	for (u32 i = 0; i < prog->len;) {
+	for (u32 i = 0; i < len;) {
 		char text[256];
-		int n = nb_disasm_prog_insn(prog, true, &prog->insns[i], prog->len - i, text,
-					    sizeof(text));
+		int n = nb_disasm_prog_insn(prog, true, &insns[i], len - i, text, sizeof(text));
 
 		if (j) {
 			nb_json_start_object(j, NULL);
 			nb_json_uint(j, "pc", i);
 			nb_json_string(j, "disasm", text);
 			if (jited)
-				json_native(j, "native", code, prog->jit_insn_offs[i],
-					    prog->jit_insn_offs[i + n], mc, mc_n, &mc_i);
+				json_native(j, "native", code, offs[i], offs[i + n], mc, mc_n,
+					    &mc_i);
 			nb_json_end_object(j);
 		} else {
 			printf("%s%4u: %s\n", jited ? "; " : "", i, text);
 			if (jited)
-				print_native(NULL, code, prog->jit_insn_offs[i],
-					     prog->jit_insn_offs[i + n], mc, mc_n, &mc_i);
+				print_native(NULL, code, offs[i], offs[i + n], mc, mc_n, &mc_i);
 		}
 		i += n;
 	}
 	if (j)
 		nb_json_end_array(j);
-	if (jited && prog->jit_insn_offs[prog->len] < prog->jit_size) {
+	if (jited && offs[len] < native.size) {
 		if (j) {
-			json_native(j, "fault_stubs", code, prog->jit_insn_offs[prog->len],
-				    prog->jit_size, mc, mc_n, &mc_i);
+			json_native(j, "fault_stubs", code, offs[len], native.size, mc, mc_n,
+				    &mc_i);
 		} else {
 			printf("<fault stubs>\n");
-			print_native(NULL, code, prog->jit_insn_offs[prog->len], prog->jit_size,
-				     mc, mc_n, &mc_i);
+			print_native(NULL, code, offs[len], native.size, mc, mc_n, &mc_i);
 		}
 	}
 	if (j)

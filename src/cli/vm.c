@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <netbpf/disasm.h>
 #include <netbpf/prog.h>
 
-#include "bpf/disasm.h"
 #include "cli/cli.h"
 #include "ctl/args.h"
 #include "ctl/json.h"

@@ -18,6 +18,7 @@
 
 #include <netbpf/dev.h>
 #include <netbpf/log.h>
+#include <netbpf/xdp.h>
 
 #include "common/types.h"
 #include "net/pkt.h"
@@ -26,8 +27,6 @@ struct nb_dev;
 struct nb_prog;
 struct nb_map;
 
-/* Frames a bulk queue holds before it transmits (DEV_MAP_BULK_SIZE). */
-#define NB_XDP_BULK_SIZE 16
 /*
  * Bytes the kernel keeps at data_hard_start for the struct xdp_frame it builds on redirect:
  * neither data (xdp_adjust_head) nor data_meta (xdp_adjust_meta) may move below it.
@@ -46,29 +45,6 @@ struct nb_xdp_bulk_queue {
 	struct nb_dev *dev;			/* the device the frames leave from */
 	struct nb_dev *dev_rx;			/* NULL: not on the flush list */
 	struct nb_prog *xdp_prog;		/* devmap program, referenced until the flush */
-};
-
-/*
- * One worker's XDP counters of a device. The hook counts what the device's program decided on
- * received frames; the transmit side counts what left through the device's bulk queue (the
- * sent/drops/err numbers of the kernel's xdp_devmap_xmit trace point).
- */
-struct nb_xdp_stats {
-	u64 run;			/* frames the program ran on */
-	u64 aborted;			/* XDP_ABORTED */
-	u64 drop;			/* XDP_DROP */
-	u64 pass;			/* XDP_PASS */
-	u64 tx;				/* XDP_TX queued */
-	u64 redirect;			/* XDP_REDIRECT queued */
-	u64 invalid;			/* verdicts that are no XDP action */
-	u64 redirect_err;		/* XDP_TX / XDP_REDIRECT whose target refused the frame */
-	/* transmit side */
-	u64 xmit_calls;			/* bulk transmits (bq_xmit_all with frames) */
-	u64 xmit_sent;
-	u64 xmit_drops;			/* frames a transmit did not send (devmap prog or port) */
-	u64 xmit_errors;		/* transmits that failed as a whole (device down) */
-	u64 xmit_prog_drops;		/* of xmit_drops: dropped by the devmap program */
-	u64 flush_sizes[NB_XDP_BULK_SIZE + 1];	/* transmits by frame count */
 };
 
 /* XDP state of a device (dev->xdp), allocated at its first use. */
@@ -90,30 +66,7 @@ struct nb_xdp_dev *nb_xdp_dev_state(struct nb_dev *dev);
 /* Free dev's XDP state when the device goes away (its last reference). */
 void nb_xdp_dev_free(struct nb_dev *dev);
 
-/*
- * Attach, replace or remove (prog NULL) the XDP program of dev, as `ip link set dev X
- * xdp|xdpgeneric|xdpdrv obj ...` does through dev_change_xdp_fd. flags are the uapi
- * XDP_FLAGS_*: XDP_FLAGS_UPDATE_IF_NOEXIST refuses to replace an attached program (-EBUSY;
- * ip sets it unless -force is given), XDP_FLAGS_SKB_MODE / XDP_FLAGS_DRV_MODE name the mode
- * (both run the same hook here; a program attached in one mode must be removed before the
- * other is used), XDP_FLAGS_HW_MODE is refused. The device takes its own reference on prog.
- */
-int nb_dev_xdp_attach(struct nb_dev *dev, struct nb_prog *prog, u32 flags, struct nb_log *log);
-/*
- * XDP_FLAGS_REPLACE (dev_change_xdp_fd's expected_fd): the same, done only while expected is the
- * attached program (NULL: none is); -EEXIST otherwise. The control plane changes programs one
- * at a time (the rtnl twin), so what was checked is what is replaced.
- */
-int nb_dev_xdp_replace(struct nb_dev *dev, struct nb_prog *prog, struct nb_prog *expected,
-		       u32 flags, struct nb_log *log);
-/* The attached program (a new reference) or NULL; *flags receives the attach flags. */
-struct nb_prog *nb_dev_xdp_prog(struct nb_dev *dev, u32 *flags);
-
-/* Turn bulking off (each redirected frame transmitted at once) or back on. */
-int nb_dev_xdp_set_bulk(struct nb_dev *dev, bool on);
-/* The sum of every worker's XDP counters of dev; zeros when XDP never ran there. */
-void nb_dev_xdp_stats_read(struct nb_dev *dev, struct nb_xdp_stats *total);
-void nb_dev_xdp_stats_reset(struct nb_dev *dev);
+/* Attach, replace, query, counters: include/netbpf/xdp.h */
 
 /*
  * Run dev's XDP program on a received burst (NAPI poll of an XDP driver). Frames the program
