@@ -48,7 +48,9 @@ link set dev s2 nomaster
 bridge -j fdb show br br0
 END
 out=$($NETBPF -batch "$tmp/show.tc") || fail "batch exited $?: $out"
-echo "$out" | grep -q "^2: s1: <UP,LOWER_UP> mtu 1500 master br0 state UP$" || fail "link show: $out"
+# ip's line: a port names its bridge between the qdisc and the state
+want='2: s1: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc noqueue master br0 state UP'
+echo "$out" | grep -q "^$want mode DEFAULT group default qlen 1000$" || fail "link show: $out"
 echo "$out" | grep -q "^2: s1: .* master br0 state forwarding priority 32 cost 100 $" ||
 	fail "bridge link show: $out"
 echo "$out" | grep -qx "02:00:00:00:00:02 dev s2 master br0 static" || fail "fdb static: $out"
