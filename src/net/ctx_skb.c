@@ -29,7 +29,7 @@ enum skb_field_kind {
 	FIELD_PLAIN,		/* an integer field of nb_pkt, zero-extended to the ctx field */
 	FIELD_ZERO,		/* nothing here to show: always reads 0 */
 	FIELD_IFINDEX,		/* pkt->dev->ifindex, 0 without a device */
-	FIELD_PTR,		/* a packet pointer: the u32 access loads the whole pointer */
+	FIELD_PTR,		/* a pointer (packet, socket): the access loads the whole pointer */
 	FIELD_CB,		/* cb[]: byte-addressed, any size */
 	FIELD_QUEUE_MAPPING,	/* writes of the "no queue" value are ignored */
 };
@@ -77,10 +77,10 @@ static const struct skb_field skb_fields[] = {
 	PKT_FIELD(tstamp_type, tstamp_type),
 	PKT_FIELD(hwtstamp, hwtstamp),
 	/*
-	 * The packet's socket: netbpf has none, so skb->sk is NULL for every packet, and a
-	 * program that null-checks it (the verifier makes it) never follows it.
+	 * The packet's socket: NULL on the datapath (netbpf has no sockets), a test run's own
+	 * socket in a test run, whose first member is the struct bpf_sock programs read.
 	 */
-	ZERO_FIELD(sk),
+	SPECIAL_FIELD(sk, sk, FIELD_PTR),
 };
 
 static const struct skb_field *skb_field_at(int off)
@@ -98,8 +98,8 @@ static const struct skb_field *skb_field_at(int off)
  * The rules every skb type shares (bpf_skb_is_valid_access). Reads of u32 fields may be narrow
  * (1, 2 or 4 bytes, aligned); writes are whole fields; cb[] takes any aligned size within it.
  * The socket's fields through __sk_buff (family, addresses, ports) are refused, as the kernel
- * refuses them to tc and socket filters; sk itself is a pointer to the packet's socket, NULL
- * here (netbpf has no sockets), read whole. Flow dissection fields are refused.
+ * refuses them to tc and socket filters; sk itself is a pointer to the packet's socket (NULL
+ * but in a test run), read whole. Flow dissection fields are refused.
  */
 static bool skb_is_valid_access(int off, int size, enum nb_access_type type,
 				struct nb_ctx_access_info *info)

@@ -21,7 +21,7 @@ static u64 bpf_skb_under_cgroup(u64 r1, u64 r2, u64 index, u64 r4, u64 r5)
 	const struct nb_pkt *pkt = (const struct nb_pkt *)(uintptr_t)r1;
 	const struct nb_map *map = (const struct nb_map *)(uintptr_t)r2;
 
-	if (!pkt->has_sk)
+	if (!pkt->sk)
 		return (u64)-ENOENT;
 	if ((u32)index >= map->max_entries)
 		return (u64)-E2BIG;

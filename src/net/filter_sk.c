@@ -6,15 +6,20 @@
  * bpf_sk_assign) and the socket's local storage (net/core/bpf_sk_storage.c's
  * bpf_sk_storage_get and bpf_sk_storage_delete), for tc and XDP programs.
  *
- * netbpf has no sockets, so every lookup finds none and returns NULL, the kernel's answer for
- * a packet that matches no socket (and for a malformed tuple or flags). The verifier makes a
- * program check the result before it passes it on, and skb->sk is NULL too, so the helpers
- * that take a socket are never reached with one; they still exist, so that a program written
- * for sockets verifies (src/bpf/verifier/sock.c) and runs its no-socket branch.
+ * netbpf has no sockets to find, so every lookup returns NULL, the kernel's answer for a
+ * packet that matches no socket (and for a malformed tuple or flags), and socket maps stay
+ * empty. The one socket a program can reach is a test run's (skb->sk, net/sock.h): a full
+ * socket of no protocol in TCP_CLOSE, so the helpers that take a socket answer for it as the
+ * kernel answers for its test run's socket: no TCP view, no listener, no syncookie, no
+ * assignment outside tc ingress, storage created on it when asked to.
  */
 #include <errno.h>
 
 #include "net/filter.h"
+#include "net/pkt.h"
+#include "net/sock.h"
+
+#define SOCK(r) ((struct nb_sock *)(uintptr_t)(r))
 
 /* Every lookup: no socket matches. */
 static u64 bpf_sk_lookup_none(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
@@ -36,7 +41,7 @@ SK_LOOKUP_PROTO(bpf_sk_lookup_tcp_proto, NB_RET_PTR_TO_SOCKET_OR_NULL);
 SK_LOOKUP_PROTO(bpf_sk_lookup_udp_proto, NB_RET_PTR_TO_SOCKET_OR_NULL);
 SK_LOOKUP_PROTO(bpf_skc_lookup_tcp_proto, NB_RET_PTR_TO_SOCK_COMMON_OR_NULL);
 
-/* The verifier lets only an acquired socket in: there is none to drop. */
+/* The verifier lets only an acquired socket in (a lookup's): there is none to drop. */
 static u64 bpf_sk_release(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
 {
 	(void)r1, (void)r2, (void)r3, (void)r4, (void)r5;
@@ -49,7 +54,17 @@ static const struct nb_func_proto bpf_sk_release_proto = {
 	.arg_type = { NB_ARG_PTR_TO_SOCK_COMMON_RELEASE },
 };
 
-/* bpf_sk_fullsock, bpf_tcp_sock, bpf_get_listener_sock: another view of no socket. */
+/* The test run's socket is a full one (no request or timewait socket). */
+static u64 bpf_sk_fullsock(u64 sk, u64 r2, u64 r3, u64 r4, u64 r5)
+{
+	(void)r2, (void)r3, (void)r4, (void)r5;
+	return sk;
+}
+
+/*
+ * bpf_tcp_sock needs a TCP socket, bpf_get_listener_sock a listening one: the test run's
+ * socket is neither (no protocol, TCP_CLOSE).
+ */
 static u64 bpf_sk_view_none(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
 {
 	(void)r1, (void)r2, (void)r3, (void)r4, (void)r5;
@@ -57,7 +72,7 @@ static u64 bpf_sk_view_none(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
 }
 
 static const struct nb_func_proto bpf_sk_fullsock_proto = {
-	.func = bpf_sk_view_none,
+	.func = bpf_sk_fullsock,
 	.ret_type = NB_RET_PTR_TO_SOCKET_OR_NULL,
 	.arg_type = { NB_ARG_PTR_TO_SOCK_COMMON },
 };
@@ -74,7 +89,7 @@ static const struct nb_func_proto bpf_get_listener_sock_proto = {
 	.arg_type = { NB_ARG_PTR_TO_SOCK_COMMON },
 };
 
-/* What the kernel answers without a listening socket to check or make a cookie for. */
+/* What the kernel answers for a socket that is not a TCP listener (the test run's). */
 static u64 bpf_syncookie_no_listener(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
 {
 	(void)r1, (void)r2, (void)r3, (void)r4, (void)r5;
@@ -95,11 +110,21 @@ static u64 bpf_syncookie_no_listener(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
 SYNCOOKIE_PROTO(bpf_tcp_check_syncookie_proto);
 SYNCOOKIE_PROTO(bpf_tcp_gen_syncookie_proto);
 
-/* bpf_sk_assign: no socket to steer the packet to (the kernel's -EINVAL for none). */
-static u64 bpf_sk_assign(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
+/*
+ * bpf_sk_assign: the only socket is a test run's, which does not run at tc ingress, where
+ * alone a packet may be steered to a socket.
+ */
+static u64 bpf_sk_assign(u64 ctx, u64 sk, u64 flags, u64 r4, u64 r5)
 {
-	(void)r1, (void)r2, (void)r3, (void)r4, (void)r5;
-	return (u64)-EINVAL;
+	const struct nb_pkt *pkt = (const struct nb_pkt *)(uintptr_t)ctx;
+
+	(void)r4, (void)r5;
+	if (!sk || flags)
+		return (u64)-EINVAL;
+	if (!pkt->tc_at_ingress)
+		return (u64)-EOPNOTSUPP;
+	/* a socket at ingress: none exists there (the datapath's packets have none) */
+	return (u64)-ENETUNREACH;
 }
 
 static const struct nb_func_proto bpf_sk_assign_proto = {
@@ -108,11 +133,14 @@ static const struct nb_func_proto bpf_sk_assign_proto = {
 	.arg_type = { NB_ARG_PTR_TO_CTX, NB_ARG_PTR_TO_BTF_ID_SOCK_COMMON, NB_ARG_ANYTHING },
 };
 
-/* Storage of no socket: a NULL one gets none (the kernel's answer for NULL). */
-static u64 bpf_sk_storage_get(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
+/* The socket's value in the map (the NULL socket has none). */
+static u64 bpf_sk_storage_get(u64 map, u64 sk, u64 value, u64 flags, u64 r5)
 {
-	(void)r1, (void)r2, (void)r3, (void)r4, (void)r5;
-	return 0;
+	(void)r5;
+	if (!sk)
+		return 0;
+	return (u64)(uintptr_t)nb_sock_storage_get(SOCK(sk), (const struct nb_map *)(uintptr_t)map,
+						   (const void *)(uintptr_t)value, flags);
 }
 
 static const enum bpf_map_type sk_storage_map_types[] = { BPF_MAP_TYPE_SK_STORAGE };
@@ -126,10 +154,12 @@ static const struct nb_func_proto bpf_sk_storage_get_proto = {
 	.map_type_cnt = ARRAY_SIZE(sk_storage_map_types),
 };
 
-static u64 bpf_sk_storage_delete(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
+static u64 bpf_sk_storage_delete(u64 map, u64 sk, u64 r3, u64 r4, u64 r5)
 {
-	(void)r1, (void)r2, (void)r3, (void)r4, (void)r5;
-	return (u64)-EINVAL;
+	(void)r3, (void)r4, (void)r5;
+	if (!sk)
+		return (u64)-EINVAL;
+	return (u64)(s64)nb_sock_storage_delete(SOCK(sk), (const struct nb_map *)(uintptr_t)map);
 }
 
 static const struct nb_func_proto bpf_sk_storage_delete_proto = {

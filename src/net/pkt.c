@@ -569,6 +569,7 @@ struct nb_pkt *nb_pkt_clone(struct nb_pkt *pkt)
 		return NULL;
 	*clone = *pkt;
 	clone->next = NULL;
+	clone->sk = NULL;	/* a clone has no socket (__skb_clone) */
 	if (unlikely(clone->tun_md))
 		nb_tun_md_get(clone->tun_md);
 	__atomic_add_fetch(&pkt->buf->refcnt, 1, __ATOMIC_RELAXED);
@@ -654,6 +655,7 @@ struct nb_pkt *nb_pkt_copy(const struct nb_pkt *pkt)
 	*copy = *pkt;
 	copy->next = NULL;
 	copy->cloned = 0;
+	copy->sk = NULL;	/* a copy has no socket (skb_copy) */
 	/* the fragments are shared, read-only, as pskb_copy shares them */
 	if (unlikely(copy->tun_md))
 		nb_tun_md_get(copy->tun_md);
@@ -891,6 +893,7 @@ void nb_pkt_copy_header(struct nb_pkt *to, const struct nb_pkt *from)
 	to->data_len = keep.data_len;
 	to->end = keep.end;
 	to->cloned = keep.cloned;
+	to->sk = keep.sk;	/* the socket is not part of the header (__copy_skb_header) */
 	if (to->mac_header != NB_PKT_HDR_UNSET)
 		to->mac_header = (u16)(to->mac_header + delta);
 	if (to->network_header != NB_PKT_HDR_UNSET)

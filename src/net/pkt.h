@@ -40,6 +40,7 @@
 struct nb_dev;
 struct nb_pkt_buf;
 struct nb_tun_md;
+struct nb_sock;
 
 /* The deepest csum_level (SKB_MAX_CSUM_LEVEL). */
 #define NB_MAX_CSUM_LEVEL 3
@@ -114,6 +115,12 @@ struct nb_pkt {
 
 	struct nb_dev *dev;		/* current device: __sk_buff->ifindex is dev->ifindex */
 	struct nb_tun_md *tun_md;	/* tunnel metadata (skb's metadata dst), a reference */
+	/*
+	 * The packet's socket (skb->sk): only a test run's packet has one, the socket the kernel's
+	 * test run gives its skb too (net/sock.h); the datapath's packets are forwarded,
+	 * socketless. Clones and copies have none, as the kernel's.
+	 */
+	struct nb_sock *sk;
 	u32 skb_iif;			/* ifindex the packet arrived on (ingress_ifindex) */
 	u32 hash;			/* flow hash, 0 when not computed */
 	u32 mark;
@@ -135,11 +142,6 @@ struct nb_pkt {
 	u8 tc_at_ingress;		/* set while the ingress hook runs */
 	u8 cloned;			/* another nb_pkt may share buf (see nb_pkt_buf) */
 	u8 encapsulation;		/* a tunnel header was added (bpf_skb_adjust_room encap) */
-	/*
-	 * The packet has a socket (skb->sk): only in a test run, whose skb the kernel gives a
-	 * socket of its own; the datapath's packets are forwarded, socketless.
-	 */
-	u8 has_sk;
 	u64 tstamp;			/* ns; 0 when not stamped */
 	u64 hwtstamp;			/* hardware timestamp: none here, 0 */
 	u16 gso_size;			/* payload bytes per segment; 0: not a super-frame */

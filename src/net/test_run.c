@@ -24,6 +24,7 @@
 #include "net/ctx_insn.h"
 #include "net/dev.h"
 #include "net/pkt.h"
+#include "net/sock.h"
 #include "common/opts.h"
 
 /* The kernel's NET_SKB_PAD + NET_IP_ALIGN on x86_64: the headroom of a test skb. */
@@ -190,6 +191,7 @@ static int test_run_skb(const struct nb_prog *prog, struct nb_test_run_opts *opt
 	int repeat = opts->repeat > 0 ? opts->repeat : 1;
 	u32 size = opts->data_size_in, retval = 0;
 	struct __sk_buff ctx;
+	struct nb_sock sk = { 0 };
 	struct nb_pkt *pkt;
 	u64 start;
 	int err;
@@ -215,9 +217,10 @@ static int test_run_skb(const struct nb_prog *prog, struct nb_test_run_opts *opt
 		dev = found;
 	}
 	pkt->dev = dev;
-	/* bpf_prog_test_run_skb gives its skb a socket (a cgroup-less one). */
-	pkt->has_sk = 1;
 	nb_eth_type_trans(pkt, dev);
+	/* bpf_prog_test_run_skb gives its skb a socket (a cgroup-less one) of its addresses. */
+	nb_sock_init_test(&sk, pkt);
+	pkt->sk = &sk;
 	/*
 	 * An IPv4 or IPv6 packet shorter than its network header is refused, as the kernel's
 	 * test run does since "bpf: reject short IPv4/IPv6 inputs" (6.18 stable): it reads the
@@ -253,6 +256,7 @@ static int test_run_skb(const struct nb_prog *prog, struct nb_test_run_opts *opt
 		err = test_finish(opts, pkt->data, pkt->len, &ctx, sizeof(ctx), has_ctx);
 out:
 	nb_pkt_free(pkt);
+	nb_sock_release(&sk);
 	nb_dev_put(found);
 	return err;
 }

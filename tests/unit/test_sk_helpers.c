@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The socket helpers when they run (src/net/filter_sk.c): netbpf has no sockets, so a lookup
- * finds none, skb->sk is NULL, a socket map finds nothing, a socket's storage is NULL for the
- * NULL socket; on the interpreter and on the JIT, in a test run and as the datapath runs them.
+ * The socket helpers when they run (src/net/filter_sk.c): netbpf has no sockets to find, so a
+ * lookup finds none and a socket map nothing; skb->sk is NULL on the datapath and the test
+ * run's own socket in a test run (as the kernel's test run gives its packet one), with
+ * storage created on it; on the interpreter and on the JIT.
  * How the verifier holds programs that use socket pointers to the kernel's rules is
  * tests/kernel/verifier_cases.c's (socket cases) and the corpus's.
  */
@@ -48,13 +49,20 @@ static const struct bpf_insn tc_lookups[] = {
 	LOOKUP(BPF_FUNC_sk_lookup_tcp, 1),
 	LOOKUP(BPF_FUNC_sk_lookup_udp, 2),
 	LOOKUP(BPF_FUNC_skc_lookup_tcp, 4),
-	/* skb->sk, and its storage when there is one */
+	/*
+	 * skb->sk (bit 8); its storage, created (bit 128) then deleted (bit 256), and its
+	 * family (bit 512 for AF_INET)
+	 */
 	NB_LDX_MEM(BPF_DW, R6, R9, offsetof(struct __sk_buff, sk)),
-	NB_JMP_IMM(BPF_JEQ, R6, 0, 5),
+	NB_JMP_IMM(BPF_JEQ, R6, 0, 18),
 	NB_ALU64_IMM(BPF_OR, R7, 8),
-	LD_MAP(R1, 1),
-	NB_MOV64_REG(R2, R6),
-	NB_CALL_HELPER(BPF_FUNC_sk_storage_delete),
+	LD_MAP(R1, 1), NB_MOV64_REG(R2, R6), NB_MOV64_IMM(R3, 0),
+	NB_MOV64_IMM(R4, BPF_SK_STORAGE_GET_F_CREATE),
+	NB_CALL_HELPER(BPF_FUNC_sk_storage_get), FOUND_BIT(128),
+	LD_MAP(R1, 1), NB_MOV64_REG(R2, R6), NB_CALL_HELPER(BPF_FUNC_sk_storage_delete),
+	NB_JMP_IMM(BPF_JNE, R0, 0, 1), NB_ALU64_IMM(BPF_OR, R7, 256),
+	NB_LDX_MEM(BPF_W, R0, R6, offsetof(struct bpf_sock, family)),
+	NB_JMP_IMM(BPF_JNE, R0, 2, 1), NB_ALU64_IMM(BPF_OR, R7, 512),
 	/* the NULL socket's storage, not created */
 	LD_MAP(R1, 1), NB_MOV64_IMM(R2, 0), NB_MOV64_IMM(R3, 0), NB_MOV64_IMM(R4, 0),
 	NB_CALL_HELPER(BPF_FUNC_sk_storage_get), FOUND_BIT(16),
@@ -100,9 +108,9 @@ static void run_lookups(unsigned int flags)
 			   &prog);
 	if (err)
 		NB_FAIL("load: %d: %s", err, nb_log_text(&log) ?: "");
-	/* A test run: the kernel's would give its packet a socket, netbpf's has none. */
+	/* A test run: its packet, IPv4, has a socket of its own. */
 	NB_ASSERT_EQ(nb_prog_test_run(prog, &o), 0);
-	NB_ASSERT_EQ(o.retval, 0);
+	NB_ASSERT_EQ(o.retval, 8 | 128 | 256 | 512);
 	/* As the datapath runs it, on a packet it forwards. */
 	pkt = nb_pkt_alloc_data(frame, sizeof(frame));
 	NB_ASSERT(pkt);

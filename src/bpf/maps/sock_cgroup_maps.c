@@ -109,8 +109,9 @@ static int sock_map_update_sys(struct nb_map *map, const void *key, const void *
 }
 
 /*
- * A program's update passes a socket pointer, which the verifier lets in only non-NULL: none
- * exists here, so this is never reached; the kernel's answer for a socket it cannot hold.
+ * A program's update passes a socket pointer, which the verifier lets in only non-NULL: the
+ * only socket netbpf has is a test run's, of no protocol, which a socket map cannot hold (the
+ * kernel's answer for that socket).
  */
 static long sock_map_update_prog(struct nb_map *map, const void *key, const void *value,
 				 u64 flags)
