@@ -213,40 +213,7 @@ static void show_dev(struct nb_ctl *ctl, struct nb_json *j, struct nb_dev *dev)
 
 static int addr_show(struct nb_ctl *ctl, int argc, char **argv)
 {
-	struct nb_dev *devs[256];
-	struct nb_json *j = NULL;
-	unsigned int n;
-	int i = 0;
-
-	if (i < argc && !strcmp(argv[i], "dev"))
-		i++;
-	if (i < argc) {
-		if (i + 1 < argc)
-			return nb_ctl_wrong(ctl, argv[i + 1], "ip addr show takes one device");
-		if (!(devs[0] = nb_ip_dev(ctl, argv[i])))
-			return -ENODEV;
-		n = 1;
-	} else {
-		n = nb_dev_list(devs, ARRAY_SIZE(devs));
-		if (n > ARRAY_SIZE(devs)) {
-			for (unsigned int d = 0; d < ARRAY_SIZE(devs); d++)
-				nb_dev_put(devs[d]);
-			return nb_ctl_fail(ctl, -E2BIG, "more than %zu devices", ARRAY_SIZE(devs));
-		}
-	}
-	if (ctl->json) {
-		j = nb_json_new(ctl->out, ctl->pretty);
-		nb_json_start_array(j, NULL);
-	}
-	for (unsigned int d = 0; d < n; d++) {
-		show_dev(ctl, j, devs[d]);
-		nb_dev_put(devs[d]);
-	}
-	if (j) {
-		nb_json_end_array(j);
-		nb_json_free(j);
-	}
-	return 0;
+	return nb_ctl_show_devs(ctl, argc, argv, "ip addr show", show_dev);
 }
 
 static int addr_flush(struct nb_ctl *ctl, int argc, char **argv)

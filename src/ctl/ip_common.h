@@ -57,4 +57,11 @@ void nb_ctl_link_json(struct nb_ctl *ctl, struct nb_json *j, struct nb_dev *dev,
 /* link show [[dev] NAME] (link_show.c) */
 int nb_ctl_link_show(struct nb_ctl *ctl, int argc, char **argv);
 
+/*
+ * What link show and ip addr show share: [dev] NAME or every device, each shown by show (j is
+ * NULL for text), as one JSON array under -j. cmd names the command in errors.
+ */
+int nb_ctl_show_devs(struct nb_ctl *ctl, int argc, char **argv, const char *cmd,
+		     void (*show)(struct nb_ctl *ctl, struct nb_json *j, struct nb_dev *dev));
+
 #endif /* NB_CTL_IP_COMMON_H */

@@ -444,7 +444,8 @@ static void show_json(struct nb_ctl *ctl, struct nb_json *j, struct nb_dev *dev)
 	nb_json_end_object(j);
 }
 
-int nb_ctl_link_show(struct nb_ctl *ctl, int argc, char **argv)
+int nb_ctl_show_devs(struct nb_ctl *ctl, int argc, char **argv, const char *cmd,
+		     void (*show)(struct nb_ctl *ctl, struct nb_json *j, struct nb_dev *dev))
 {
 	struct nb_dev *devs[256];
 	struct nb_json *j = NULL;
@@ -455,7 +456,7 @@ int nb_ctl_link_show(struct nb_ctl *ctl, int argc, char **argv)
 		i++;
 	if (i < argc) {
 		if (i + 1 < argc)
-			return nb_ctl_wrong(ctl, argv[i + 1], "link show takes one device");
+			return nb_ctl_wrong(ctl, argv[i + 1], "%s takes one device", cmd);
 		devs[0] = nb_ip_dev(ctl, argv[i]);
 		if (!devs[0])
 			return -ENODEV;
@@ -473,10 +474,7 @@ int nb_ctl_link_show(struct nb_ctl *ctl, int argc, char **argv)
 		nb_json_start_array(j, NULL);
 	}
 	for (unsigned int d = 0; d < n; d++) {
-		if (j)
-			show_json(ctl, j, devs[d]);
-		else
-			show_text(ctl, devs[d]);
+		show(ctl, j, devs[d]);
 		nb_dev_put(devs[d]);
 	}
 	if (j) {
@@ -484,4 +482,17 @@ int nb_ctl_link_show(struct nb_ctl *ctl, int argc, char **argv)
 		nb_json_free(j);
 	}
 	return 0;
+}
+
+static void show_dev(struct nb_ctl *ctl, struct nb_json *j, struct nb_dev *dev)
+{
+	if (j)
+		show_json(ctl, j, dev);
+	else
+		show_text(ctl, dev);
+}
+
+int nb_ctl_link_show(struct nb_ctl *ctl, int argc, char **argv)
+{
+	return nb_ctl_show_devs(ctl, argc, argv, "link show", show_dev);
 }
