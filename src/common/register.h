@@ -15,6 +15,13 @@
  */
 void nb_register_failed(const char *registry, const char *name, int err);
 
+/*
+ * Put name at position at of a registry's NULL-terminated array of its kinds' names (*cnt of
+ * them), the order the registry keeps its kinds in: 0 or -ENOMEM, the array unchanged.
+ */
+int nb_register_name_insert(const char ***names, unsigned int *cnt, unsigned int at,
+			    const char *name);
+
 /* Run call (a registration returning 0 or a negative errno) when the library is loaded. */
 #define NB_REGISTER_AT_LOAD(tag, call, registry, name)                                      \
 	static void __attribute__((constructor)) nb_register_##tag(void)                    \

@@ -18,6 +18,7 @@
 #include "net/tc/pkt_cls.h"
 #include "net/worker.h"
 #include "common/opts.h"
+#include "common/register.h"
 #include "common/u64_stats.h"
 
 static struct nb_tc_action_ops *act_base;	/* by kind name */
@@ -31,8 +32,8 @@ static unsigned int act_kind_cnt;
 int nb_tc_action_register(struct nb_tc_action_ops *ops)
 {
 	struct nb_tc_action_ops **pp = &act_base;
-	const char **kinds;
 	unsigned int n = 0;
+	int err;
 
 	while (*pp && strcmp((*pp)->kind, ops->kind) < 0) {
 		pp = &(*pp)->next;
@@ -40,13 +41,9 @@ int nb_tc_action_register(struct nb_tc_action_ops *ops)
 	}
 	if (*pp && !strcmp((*pp)->kind, ops->kind))
 		return -EEXIST;
-	kinds = realloc(act_kinds, (act_kind_cnt + 2) * sizeof(*kinds));
-	if (!kinds)
-		return -ENOMEM;
-	memmove(&kinds[n + 1], &kinds[n], (act_kind_cnt - n) * sizeof(*kinds));
-	kinds[n] = ops->kind;
-	kinds[++act_kind_cnt] = NULL;
-	act_kinds = kinds;
+	err = nb_register_name_insert(&act_kinds, &act_kind_cnt, n, ops->kind);
+	if (err)
+		return err;
 	ops->next = *pp;
 	*pp = ops;
 	return 0;

@@ -21,6 +21,7 @@
 #include "net/tc/pkt_cls.h"
 #include "common/u64_stats.h"
 #include "common/opts.h"
+#include "common/register.h"
 
 static struct nb_tcf_proto_ops *tcf_proto_base;	/* by kind name */
 /* The kinds' names in the same order, NULL-terminated. */
@@ -54,8 +55,8 @@ static const struct nb_tcf_proto_ops *tcf_proto_lookup_ops(const char *kind)
 int nb_tcf_proto_register(struct nb_tcf_proto_ops *ops)
 {
 	struct nb_tcf_proto_ops **pp = &tcf_proto_base;
-	const char **kinds;
 	unsigned int n = 0;
+	int err;
 
 	while (*pp && strcmp((*pp)->kind, ops->kind) < 0) {
 		pp = &(*pp)->next;
@@ -63,13 +64,9 @@ int nb_tcf_proto_register(struct nb_tcf_proto_ops *ops)
 	}
 	if (*pp && !strcmp((*pp)->kind, ops->kind))
 		return -EEXIST;
-	kinds = realloc(tcf_proto_kinds, (tcf_proto_kind_cnt + 2) * sizeof(*kinds));
-	if (!kinds)
-		return -ENOMEM;
-	memmove(&kinds[n + 1], &kinds[n], (tcf_proto_kind_cnt - n) * sizeof(*kinds));
-	kinds[n] = ops->kind;
-	kinds[++tcf_proto_kind_cnt] = NULL;
-	tcf_proto_kinds = kinds;
+	err = nb_register_name_insert(&tcf_proto_kinds, &tcf_proto_kind_cnt, n, ops->kind);
+	if (err)
+		return err;
 	ops->next = *pp;
 	*pp = ops;
 	return 0;
