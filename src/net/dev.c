@@ -576,13 +576,15 @@ unsigned int nb_dev_tx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
 	struct nb_dev_stats *s = nb_dev_this_stats(dev);
 	struct nb_pkt *out[NB_BURST];
 	unsigned int sent = 0, cnt = 0;
+	bool up = READ_ONCE(dev->up);
 	u32 features;
 
 	if (!n)
 		return 0;
-	if (!READ_ONCE(dev->up) || !dev->port) {
-		nb_u64_stats_add(&s->drops[READ_ONCE(dev->up) ? NB_DROP_TX_ERROR :
-					   NB_DROP_DEV_DOWN], n);
+	/* up is read once: a device that comes up between two reads would count dev_down
+	 * frames as tx_error */
+	if (!up || !dev->port) {
+		nb_u64_stats_add(&s->drops[up ? NB_DROP_TX_ERROR : NB_DROP_DEV_DOWN], n);
 		for (unsigned int i = 0; i < n; i++)
 			nb_pkt_free(pkts[i]);
 		return 0;

@@ -205,6 +205,10 @@ NB_TEST(datapath_changes_under_traffic_lose_nothing)
 		struct nb_xdp_stats x = xt_stats(s.sinks[i]);
 
 		NB_ASSERT_EQ(sink_port_packets(s.sinks[i]), st.tx_packets);
+		for (unsigned int r = 0; r < NB_DROP_REASON_MAX; r++)
+			if (r != NB_DROP_DEV_DOWN && st.drops[r])
+				nb_test_report("sink %u: %llu drops for reason %u", i,
+					       (unsigned long long)st.drops[r], r);
 		NB_ASSERT_EQ(st.rx_dropped, st.drops[NB_DROP_DEV_DOWN]);
 		NB_ASSERT_EQ(x.xmit_drops, 0);
 		delivered += st.tx_packets;
