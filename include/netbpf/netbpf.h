@@ -38,8 +38,11 @@
 #include <netbpf/neigh.h>
 #include <netbpf/object.h>
 #include <netbpf/opts.h>
+#include <netbpf/pcap.h>
 #include <netbpf/percpu.h>
 #include <netbpf/perf_event.h>
+#include <netbpf/pkt.h>
+#include <netbpf/port.h>
 #include <netbpf/prog.h>
 #include <netbpf/ringbuf.h>
 #include <netbpf/route.h>

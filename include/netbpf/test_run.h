@@ -31,6 +31,14 @@ struct nb_test_run_opts {
 	__u32 retval;		/* out */
 	int repeat;		/* runs; 0 means 1 */
 	__u32 duration;		/* out: mean ns per run */
+	/*
+	 * out, after a REDIRECT verdict (TC_ACT_REDIRECT, XDP_REDIRECT): the target the redirect
+	 * helper recorded (the kernel's bpf_redirect_info, which its test run leaves unread). An
+	 * ifindex, or with bpf_redirect_map the key in the map of id redirect_map_id; 0 and 0
+	 * for any other verdict. Written only when sz holds them.
+	 */
+	__u32 redirect_index;
+	__u32 redirect_map_id;	/* 0: redirect_index is an ifindex */
 };
 
 /*
@@ -39,7 +47,9 @@ struct nb_test_run_opts {
  * tells the size and the first bytes are written; for an XDP frame with fragments, the kernel's
  * way: see test_finish_xdp), -ENODEV for an unknown ifindex, -EOPNOTSUPP for other program
  * types. XDP frames beyond a page go into fragments, as the kernel's multi-buffer test run does
- * (-ENOMEM past 17 of them); tc and socket filter frames must fit a page (-EINVAL).
+ * (-ENOMEM past 17 of them); tc and socket filter frames must fit a page (-EINVAL). What a tc
+ * program sends with bpf_clone_redirect is transmitted before the call returns, as the
+ * kernel's test run sends it; a REDIRECT verdict itself is only reported (redirect_index).
  */
 int nb_prog_test_run(const struct nb_prog *prog, struct nb_test_run_opts *opts);
 

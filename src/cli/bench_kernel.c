@@ -86,7 +86,7 @@ static const struct kb_setup kb_setups[] = {
  * 64 bytes to 02:00:00:00:00:02 from 02:00:00:00:00:01, IPv4/UDP 10.0.0.1 -> 10.0.0.2 with a
  * valid header checksum, as netbpf's generator makes them.
  */
-static const u8 frame[64] = {
+static const __u8 frame[64] = {
 	2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x08, 0x00,
 	0x45, 0, 0, 50, 0, 0, 0, 0, 64, 17, 0x66, 0xb9, 10, 0, 0, 1, 10, 0, 0, 2,
 	0x04, 0x00, 0x00, 0x09, 0, 30,
@@ -154,7 +154,7 @@ static double now(void)
 }
 
 /* Keep the round if it is the fastest yet. */
-static void keep_best(struct nb_kb_result *res, u64 frames, u64 arrived,
+static void keep_best(struct nb_kb_result *res, __u64 frames, __u64 arrived,
 		      const struct nb_bench_clock *c)
 {
 	if (!res->frames || nb_bench_mpps(frames, c) > nb_bench_mpps(res->frames, &res->clk)) {
@@ -183,7 +183,7 @@ static int kernel_tc(const struct kb_arg *arg, struct nb_kb_result *res)
 		if (nb_kb_inject(res, &inj) < 0)
 			goto out;
 	for (unsigned int round = 0; round < arg->rounds; round++) {
-		u64 before = count_fd >= 0 ? nb_kb_counter_read(count_fd) : 0, frames = 0;
+		__u64 before = count_fd >= 0 ? nb_kb_counter_read(count_fd) : 0, frames = 0;
 		double end = now() + arg->window;
 		struct nb_bench_clock c;
 
@@ -220,8 +220,8 @@ static int xdp_load(const struct kb_arg *arg, struct nb_kb_result *res, struct b
 	bpf_object__for_each_map(map, obj) {
 		const void *init;
 		size_t size;
-		u8 data[64];
-		u32 target = 21;
+		__u8 data[64];
+		__u32 target = 21;
 
 		/* xdp_redirect_ifindex.o's target_ifindex, its only constant: b0 */
 		if (!strstr(bpf_map__name(map), ".rodata"))
@@ -239,7 +239,7 @@ static int xdp_load(const struct kb_arg *arg, struct nb_kb_result *res, struct b
 		return nb_kb_skip(res, "the kernel refuses %s: %s", arg->k->obj, strerror(-err));
 	map = bpf_object__find_map_by_name(obj, "tx_port");
 	if (map) {	/* xdp_redirect_map.o: frames arriving on a1 go to b0 */
-		u32 key = 20, val[2] = { 21, 0 };
+		__u32 key = 20, val[2] = { 21, 0 };
 
 		if (bpf_map__value_size(map) > sizeof(val) ||
 		    bpf_map_update_elem(bpf_map__fd(map), &key, val, BPF_ANY))
@@ -277,9 +277,9 @@ static int kernel_xdp(const struct kb_arg *arg, struct nb_kb_result *res)
 		goto out;
 	}
 	nb_bench_stop(&c);
-	opts.repeat = (u32)(opts.repeat / (c.wall > 1e-6 ? c.wall : 1e-6) * arg->window) + 1;
+	opts.repeat = (__u32)(opts.repeat / (c.wall > 1e-6 ? c.wall : 1e-6) * arg->window) + 1;
 	for (unsigned int round = 0; round < arg->rounds; round++) {
-		u64 before = count_fd >= 0 ? nb_kb_counter_read(count_fd) : 0;
+		__u64 before = count_fd >= 0 ? nb_kb_counter_read(count_fd) : 0;
 
 		nb_bench_start(&c);
 		if (bpf_prog_test_run_opts(prog_fd, &opts)) {

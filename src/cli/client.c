@@ -50,7 +50,7 @@ int nb_cli_daemon_connect(int *fdp)
 
 static int call(int fd, int argc, char **argv, bool print)
 {
-	struct nb_ctl_request req = { .stats = (u32)nb_cli.stats, .argc = argc, .argv = argv };
+	struct nb_ctl_request req = { .stats = (__u32)nb_cli.stats, .argc = argc, .argv = argv };
 	struct nb_ctl_reply rep;
 	struct nb_log log = { 0 };
 	char cwd[PATH_MAX];

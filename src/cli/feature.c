@@ -14,7 +14,6 @@
 #include <netbpf/helpers.h>
 
 #include "cli/cli.h"
-#include "common/types.h"
 #include "ctl/json.h"
 
 /* The helpers of one type that have status st, in id order (names of every known id). */
@@ -55,7 +54,7 @@ static int feature_probe(void)
 	} else {
 		printf("Scanning eBPF helper functions...\n");
 	}
-	for (size_t t = 0; t < ARRAY_SIZE(probed_types); t++) {
+	for (size_t t = 0; t < sizeof(probed_types) / sizeof(probed_types[0]); t++) {
 		enum bpf_prog_type type = probed_types[t];
 
 		if (nb_prog_type_helper_avail(type, BPF_FUNC_map_lookup_elem) < 0)

@@ -18,13 +18,12 @@
 #include <netbpf/prog.h>
 
 #include "cli/cli.h"
-#include "common/types.h"
 #include "ctl/args.h"
 #include "ctl/json.h"
 
 struct native_insn {
-	u32 off;
-	u32 len;
+	__u32 off;
+	__u32 len;
 	char text[96];
 };
 
@@ -35,12 +34,12 @@ static const char dump_usage[] =
  * Disassemble code with llvm-mc (one process for the whole image); the encodings it prints give
  * each instruction's length. Returns the count, or -1 when llvm-mc is missing or confused.
  */
-static int disassemble(const u8 *code, size_t len, struct native_insn **out)
+static int disassemble(const __u8 *code, size_t len, struct native_insn **out)
 {
 	char path[] = "/tmp/netbpf-jit-XXXXXX", cmd[128], line[512];
 	struct native_insn *insns = NULL;
 	int fd = mkstemp(path), n = 0, cap = 0;
-	u32 off = 0;
+	__u32 off = 0;
 	FILE *f, *p;
 
 	if (fd < 0)
@@ -59,7 +58,7 @@ static int disassemble(const u8 *code, size_t len, struct native_insn **out)
 	p = popen(cmd, "r");
 	while (p && fgets(line, sizeof(line), p)) {
 		char *enc = strstr(line, "# encoding: ["), *text = line;
-		u32 bytes = 1;
+		__u32 bytes = 1;
 
 		if (!enc)
 			continue;
@@ -100,10 +99,10 @@ static int disassemble(const u8 *code, size_t len, struct native_insn **out)
 }
 
 /* Hex bytes "48 89 e5" of code[off, off + len) into buf. */
-static void hex_bytes(const u8 *code, u32 off, u32 len, char *buf, size_t size)
+static void hex_bytes(const __u8 *code, __u32 off, __u32 len, char *buf, size_t size)
 {
 	buf[0] = '\0';
-	for (u32 i = 0; i < len && strlen(buf) + 4 < size; i++)
+	for (__u32 i = 0; i < len && strlen(buf) + 4 < size; i++)
 		snprintf(buf + strlen(buf), size - strlen(buf), "%s%02x", i ? " " : "",
 			 code[off + i]);
 }
@@ -112,14 +111,14 @@ static void hex_bytes(const u8 *code, u32 off, u32 len, char *buf, size_t size)
  * The machine code of [lo, hi): llvm-mc's instructions when it is installed, else 16-byte lines
  * of hex. With j, objects {"off", "bytes"[, "asm"]} into the array j has open.
  */
-static void print_native(struct nb_json *j, const u8 *code, u32 lo, u32 hi,
+static void print_native(struct nb_json *j, const __u8 *code, __u32 lo, __u32 hi,
 			 const struct native_insn *mc, int mc_n, int *mc_i)
 {
 	char hex[64];
 
 	if (mc_n < 0) {
-		for (u32 off = lo; off < hi; off += 16) {
-			u32 n = hi - off < 16 ? hi - off : 16;
+		for (__u32 off = lo; off < hi; off += 16) {
+			__u32 n = hi - off < 16 ? hi - off : 16;
 
 			hex_bytes(code, off, n, hex, sizeof(hex));
 			if (j) {
@@ -150,7 +149,7 @@ static void print_native(struct nb_json *j, const u8 *code, u32 lo, u32 hi,
 }
 
 /* A JSON array name of the machine code of [lo, hi). */
-static void json_native(struct nb_json *j, const char *name, const u8 *code, u32 lo, u32 hi,
+static void json_native(struct nb_json *j, const char *name, const __u8 *code, __u32 lo, __u32 hi,
 			const struct native_insn *mc, int mc_n, int *mc_i)
 {
 	nb_json_start_array(j, name);
@@ -167,8 +166,8 @@ static void dump_prog(struct nb_json *j, const struct nb_prog *prog, const char 
 {
 	struct nb_prog_jited_image native = { 0 };
 	bool has_native = !nb_prog_jited_image(prog, &native);
-	const u8 *code = native.image;
-	const u32 *offs = native.insn_offs;
+	const __u8 *code = native.image;
+	const __u32 *offs = native.insn_offs;
 	struct native_insn *mc = NULL;
 	int mc_n = -1, mc_i = 0;
 	unsigned int len;
@@ -203,7 +202,7 @@ static void dump_prog(struct nb_json *j, const struct nb_prog *prog, const char 
 	}
 	if (j)
 		nb_json_start_array(j, "insns");
-	for (u32 i = 0; i < len;) {
+	for (__u32 i = 0; i < len;) {
 		char text[256];
 		int n = nb_disasm_prog_insn(prog, true, &insns[i], len - i, text, sizeof(text));
 

@@ -33,6 +33,9 @@
 #include <netbpf/clock.h>
 #include <netbpf/dev.h>
 #include <netbpf/map.h>
+#include <netbpf/pcap.h>
+#include <netbpf/pkt.h>
+#include <netbpf/port.h>
 #include <netbpf/prog.h>
 #include <netbpf/test_run.h>
 
@@ -43,13 +46,6 @@
 #include "ctl/json.h"
 #include "ctl/map.h"
 #include "ctl/map_file.h"
-#include "io/pcap_read.h"
-#include "io/pcapng.h"
-#include "io/port.h"
-#include "net/core.h"
-#include "net/dev.h"
-#include "net/pkt.h"
-#include "net/redirect.h"
 
 #define MAX_MAP_FILES 32
 #define FIRST_DEV     2
@@ -71,9 +67,9 @@ struct run_state {
 	enum bpf_prog_type type;
 	struct nb_pcapng *out;
 	struct nb_json *j;
-	u8 *ctx, *ctx_buf, *data_out;
+	__u8 *ctx, *ctx_buf, *data_out;
 	size_t ctx_len;
-	u32 ctx_size;
+	__u32 ctx_size;
 	unsigned long packets;
 	unsigned int clones;	/* of the current packet, sent out of a device */
 	int err;		/* a write of a clone failed */
@@ -225,7 +221,7 @@ static int preload(struct run_args *a)
 }
 
 /* The pcapng timestamps: the time of day, or the virtual clock (--deterministic). */
-static u64 now_ns(void)
+static __u64 now_ns(void)
 {
 	return nb_realtime_ns();
 }
@@ -233,14 +229,15 @@ static u64 now_ns(void)
 /* The port of devices if2..if16: what a program sends out of them goes to the output. */
 static unsigned int capture_tx(struct nb_port *port, struct nb_pkt **pkts, unsigned int n)
 {
-	struct run_state *s = *(struct run_state **)port->priv;
+	struct run_state *s = *(struct run_state **)nb_port_priv(port);
+	__u32 len;
 
 	for (unsigned int i = 0; i < n; i++) {
-		int id = s->out ? nb_pcapng_interface(s->out, nb_dev_name(port->dev)) : 0;
-
+		int id = s->out ? nb_pcapng_interface(s->out, nb_dev_name(nb_port_dev(port))) : 0;
 		/* test runs make no fragments; should a packet have them, it is written whole */
-		if (s->out && (id < 0 || nb_pkt_linearize(pkts[i]) ||
-			       nb_pcapng_write(s->out, id, pkts[i]->data, pkts[i]->len, now_ns())))
+		const void *bytes = s->out && id >= 0 ? nb_pkt_bytes(pkts[i], &len) : NULL;
+
+		if (s->out && (!bytes || nb_pcapng_write(s->out, id, bytes, len, now_ns())))
 			s->err = -EIO;
 		s->clones++;
 		nb_pkt_free(pkts[i]);
@@ -256,10 +253,11 @@ static const struct nb_port_ops capture_ops = {
 };
 
 /* Where the verdict sends the packet: a pcapng interface name, or "" when dropped. */
-static void destination(const struct run_state *s, u32 ret, char *dst, size_t size)
+static void destination(const struct run_state *s, const struct nb_test_run_opts *opts,
+			char *dst, size_t size)
 {
-	struct nb_redirect_info *ri = nb_redirect_info_get();
 	bool tc = s->type == BPF_PROG_TYPE_SCHED_CLS || s->type == BPF_PROG_TYPE_SCHED_ACT;
+	__u32 ret = opts->retval;
 
 	dst[0] = '\0';
 	if (s->type == BPF_PROG_TYPE_SOCKET_FILTER) {
@@ -267,7 +265,7 @@ static void destination(const struct run_state *s, u32 ret, char *dst, size_t si
 			snprintf(dst, size, "stack");
 	} else if (tc) {
 		if (ret == TC_ACT_REDIRECT)
-			snprintf(dst, size, "if%u", ri->tgt_index);
+			snprintf(dst, size, "if%u", opts->redirect_index);
 		else if (ret != TC_ACT_SHOT && ret != TC_ACT_STOLEN && ret != TC_ACT_QUEUED &&
 			 ret != TC_ACT_TRAP)
 			snprintf(dst, size, "stack");
@@ -276,31 +274,31 @@ static void destination(const struct run_state *s, u32 ret, char *dst, size_t si
 	} else if (ret == XDP_TX) {
 		snprintf(dst, size, "lo");
 	} else if (ret == XDP_REDIRECT) {
-		struct nb_map *map = ri->map_type ? nb_map_get_by_id(ri->map_id) : NULL;
-		u8 val[64];
+		struct nb_map *map = opts->redirect_map_id ?
+				     nb_map_get_by_id(opts->redirect_map_id) : NULL;
+		enum bpf_map_type type = map ? nb_map_type(map) : BPF_MAP_TYPE_UNSPEC;
+		__u8 val[64];
 
-		if (ri->map_type == BPF_MAP_TYPE_CPUMAP)
-			snprintf(dst, size, "cpu%u", ri->tgt_index);
-		else if (ri->map_type == BPF_MAP_TYPE_XSKMAP)
-			snprintf(dst, size, "xsk%u", ri->tgt_index);
+		if (type == BPF_MAP_TYPE_CPUMAP)
+			snprintf(dst, size, "cpu%u", opts->redirect_index);
+		else if (type == BPF_MAP_TYPE_XSKMAP)
+			snprintf(dst, size, "xsk%u", opts->redirect_index);
 		else if (map && nb_map_value_size(map) <= sizeof(val) &&
-			 !nb_map_lookup_elem(map, &ri->tgt_index, val))
-			snprintf(dst, size, "if%u", *(u32 *)val);	/* bpf_devmap_val.ifindex */
-		else if (!ri->map_type)
-			snprintf(dst, size, "if%u", ri->tgt_index);
+			 !nb_map_lookup_elem(map, &opts->redirect_index, val))
+			snprintf(dst, size, "if%u", *(__u32 *)val);	/* bpf_devmap_val.ifindex */
+		else if (!opts->redirect_map_id)
+			snprintf(dst, size, "if%u", opts->redirect_index);
 		if (map)
 			nb_map_put(map);
 	}
-	memset(ri, 0, sizeof(*ri));
 }
 
-
-static int run_one(struct run_state *s, const u8 *data, u32 len, long repeat)
+static int run_one(struct run_state *s, const __u8 *data, __u32 len, long repeat)
 {
 	struct nb_test_run_opts opts = {
 		.sz = sizeof(opts), .data_in = data, .data_size_in = len,
 		.data_out = s->data_out, .data_size_out = OUT_SIZE,
-		.ctx_in = s->ctx, .ctx_size_in = (u32)s->ctx_len,
+		.ctx_in = s->ctx, .ctx_size_in = (__u32)s->ctx_len,
 		.ctx_out = s->ctx_buf, .ctx_size_out = s->ctx_buf ? s->ctx_size : 0,
 		.repeat = (int)repeat,
 	};
@@ -317,7 +315,6 @@ static int run_one(struct run_state *s, const u8 *data, u32 len, long repeat)
 	s->packets++;
 	s->clones = 0;
 	err = nb_prog_test_run(s->prog, &opts);
-	nb_net_flush();	/* the clones it sent */
 	if (err) {
 		/* a frame the type cannot take: said, and the next one runs (exit status 1) */
 		nb_cli_error("packet %lu (%u bytes): the test run fails: %s", s->packets, len,
@@ -332,7 +329,7 @@ static int run_one(struct run_state *s, const u8 *data, u32 len, long repeat)
 			     strerror(-err));
 		return err;
 	}
-	destination(s, opts.retval, dst, sizeof(dst));
+	destination(s, &opts, dst, sizeof(dst));
 	if (s->type == BPF_PROG_TYPE_SOCKET_FILTER && opts.retval < opts.data_size_out)
 		opts.data_size_out = opts.retval;
 	name = nb_verdict_name(s->type, opts.retval);
@@ -373,14 +370,14 @@ static int run_one(struct run_state *s, const u8 *data, u32 len, long repeat)
 
 static int make_devices(struct nb_dev **devs, struct run_state *s, struct nb_log *log)
 {
-	for (u32 i = FIRST_DEV; i <= LAST_DEV; i++) {
+	for (__u32 i = FIRST_DEV; i <= LAST_DEV; i++) {
 		struct nb_port *port = nb_port_alloc(&capture_ops);
 		char name[16];
 		int err;
 
 		if (!port)
 			return -ENOMEM;
-		*(struct run_state **)port->priv = s;
+		*(struct run_state **)nb_port_priv(port) = s;
 		snprintf(name, sizeof(name), "if%u", i);
 		err = nb_dev_create(name, i, &devs[i], log);
 		if (!err)
@@ -411,7 +408,7 @@ static int run_packets(struct run_args *a, struct run_state *s)
 			nb_cli_error("--data-in %s: %s", a->data_in, strerror(-err));
 			return err;
 		}
-		err = run_one(s, buf, (u32)len, a->repeat);
+		err = run_one(s, buf, (__u32)len, a->repeat);
 		free(buf);
 	} else {
 		struct nb_pcap_reader *r;
@@ -596,7 +593,7 @@ out:
 	nb_object_close(a.o.obj);
 	for (unsigned int i = 0; i < a.map_cnt; i++)
 		nb_map_file_free(&a.maps[i]);
-	for (u32 i = FIRST_DEV; i <= LAST_DEV; i++)
+	for (__u32 i = FIRST_DEV; i <= LAST_DEV; i++)
 		if (devs[i])
 			nb_dev_destroy(devs[i]);
 	nb_log_free(&log);

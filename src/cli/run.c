@@ -30,6 +30,8 @@
 #include <netbpf/datapath.h>
 #include <netbpf/dev.h>
 #include <netbpf/percpu.h>
+#include <netbpf/pkt.h>
+#include <netbpf/port.h>
 
 #include "cli/cli.h"
 #include "ctl/args.h"
@@ -38,9 +40,6 @@
 #include "ctl/map.h"
 #include "ctl/stats.h"
 #include "ctl/tc.h"
-#include "io/sink.h"
-#include "net/dev.h"
-#include "net/pkt.h"
 
 #define MAX_WORKERS 64
 #define MAX_SETS 64
@@ -75,7 +74,7 @@ static const char *const default_names[] = {
 struct run_opts {
 	const char *script;
 	double duration;	/* 0: none */
-	u64 packets;		/* 0: none */
+	__u64 packets;		/* 0: none */
 	unsigned int workers;
 	unsigned long pool_packets;	/* 0: the packet pools grow as they must */
 	const char *sets[MAX_SETS];
@@ -296,12 +295,12 @@ int nb_cli_batch(const char *path)
 	return status;
 }
 
-static u64 sink_delivered(struct nb_dev *dev)
+static __u64 sink_delivered(struct nb_dev *dev)
 {
 	struct nb_sink_counts sc = { 0 };
 
-	if (dev->port)
-		nb_sink_counts(dev->port, &sc);
+	if (nb_dev_port(dev))
+		nb_sink_counts(nb_dev_port(dev), &sc);
 	return sc.packets;
 }
 
@@ -321,7 +320,7 @@ static void default_table(struct nb_ctl *ctl, struct nb_json *j, void *ctx)
 		struct nb_dev_stats_total gs, ss;
 		struct nb_dev *gen, *sink;
 		char gname[16], sname[16];
-		u64 delivered;
+		__u64 delivered;
 
 		snprintf(gname, sizeof(gname), "gen%u", s + 1);
 		snprintf(sname, sizeof(sname), "sink%u", s + 1);
@@ -393,7 +392,7 @@ static int run_datapath(const struct run_opts *o, struct nb_ctl *script, FILE *s
 					  .flags = o->pin ? NB_DATAPATH_PIN : 0 };
 	bool tty = isatty(STDOUT_FILENO) && !nb_cli.json;
 	double start = now_s(), last_live = start;
-	u64 vstart = nb_ktime_get_ns();	/* the virtual clock, in the deterministic mode */
+	__u64 vstart = nb_ktime_get_ns();	/* the virtual clock, in the deterministic mode */
 	struct nb_datapath *dp = NULL;
 	struct nb_log log = { 0 };
 	struct nb_ctl_rates rates;

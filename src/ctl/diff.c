@@ -29,6 +29,7 @@
 
 #include <netbpf/map.h>
 #include <netbpf/object.h>
+#include <netbpf/pcap.h>
 #include <netbpf/percpu.h>
 #include <netbpf/prog.h>
 #include <netbpf/test_run.h>
@@ -36,7 +37,6 @@
 #include "common/types.h"
 #include "ctl/diff.h"
 #include "ctl/kernel_object.h"
-#include "io/pcap_read.h"
 
 #define DATA_OUT_SIZE (1U << 17)
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Reading the frames of a pcap or pcapng file (pcap_read.h). */
+/* Reading the frames of a pcap or pcapng file (include/netbpf/pcap.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <pcap/pcap.h>
 
-#include "io/pcap_read.h"
+#include <netbpf/pcap.h>
 
 struct nb_pcap_reader {
 	pcap_t *pc;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Writing pcapng files (pcapng.h); blocks in the host's byte order, as the format allows. */
+/* Writing pcapng files (include/netbpf/pcap.h), blocks in the host's byte order. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/pcapng.h"
+#include <netbpf/pcap.h>
+
+#include "common/types.h"
 
 #define BT_SHB 0x0a0d0d0a
 #define BT_IDB 0x00000001

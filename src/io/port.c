@@ -110,6 +110,16 @@ int nb_port_open_str(const char *kind, const char *words, struct nb_port **portp
 	return err;
 }
 
+void *nb_port_priv(const struct nb_port *port)
+{
+	return port->priv;
+}
+
+struct nb_dev *nb_port_dev(const struct nb_port *port)
+{
+	return port->dev;
+}
+
 void nb_port_close(struct nb_port *port)
 {
 	if (!port)

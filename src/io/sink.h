@@ -3,18 +3,14 @@
 #ifndef NB_IO_SINK_H
 #define NB_IO_SINK_H
 
+#include <netbpf/port.h>
+
 #include "common/types.h"
 
 struct nb_port;
 struct nb_pkt;
 
-struct nb_sink_counts {
-	u64 packets;
-	u64 bytes;
-};
-
-/* -EINVAL when port is not a sink. */
-int nb_sink_counts(const struct nb_port *port, struct nb_sink_counts *counts);
+/* struct nb_sink_counts, nb_sink_counts: include/netbpf/port.h */
 /* The frames kept ("keep N"), oldest first, linked through ->next; the caller frees them. */
 struct nb_pkt *nb_sink_take(struct nb_port *port);
 

@@ -363,6 +363,11 @@ void nb_dev_set_addr(struct nb_dev *dev, const u8 addr[ETH_ALEN])
 	call_notifiers(dev, NB_DEV_CHANGEADDR);
 }
 
+struct nb_port *nb_dev_port(const struct nb_dev *dev)
+{
+	return dev->port;
+}
+
 void nb_dev_set_port(struct nb_dev *dev, struct nb_port *port)
 {
 	nb_port_close(dev->port);

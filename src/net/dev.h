@@ -10,6 +10,7 @@
 #include <net/if.h>
 #include <linux/if_ether.h>
 #include <netbpf/dev.h>
+#include <netbpf/port.h>
 
 #include "common/types.h"
 #include "common/u64_stats.h"
@@ -65,8 +66,7 @@ struct nb_dev {
 struct nb_dev *nb_dev_lookup_index(u32 ifindex);
 /* The highest ifindex a device ever had: walks over the table need go no further. */
 u32 nb_dev_max_ifindex(void);
-/* Attach a port backend (the device takes it; closed with the device). */
-void nb_dev_set_port(struct nb_dev *dev, struct nb_port *port);
+/* nb_dev_set_port, nb_dev_port: include/netbpf/port.h */
 
 /*
  * Device events for the layers above (the kernel's netdevice notifier): NB_DEV_UNREGISTER runs

@@ -521,6 +521,14 @@ struct nb_pkt *nb_pkt_alloc_data(const void *data, u32 len)
 	return pkt;
 }
 
+const void *nb_pkt_bytes(struct nb_pkt *pkt, u32 *len)
+{
+	if (nb_pkt_linearize(pkt))
+		return NULL;
+	*len = pkt->len;
+	return pkt->data;
+}
+
 void nb_pkt_free(struct nb_pkt *pkt)
 {
 	struct thread_caches *tc;

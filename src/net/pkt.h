@@ -35,6 +35,8 @@
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 
+#include <netbpf/pkt.h>
+
 #include "common/types.h"
 
 struct nb_dev;
@@ -392,11 +394,7 @@ struct nb_pkt *nb_pkt_alloc(void);
  * Returns how many: fewer than n only when memory runs out.
  */
 unsigned int nb_pkt_alloc_bulk(struct nb_pkt **pkts, unsigned int n);
-/*
- * A packet holding a copy of len bytes: the first NB_PKT_MAX_LEN linear, the rest in fragments.
- * NULL when len > NB_PKT_MAX_FRAME or memory runs out.
- */
-struct nb_pkt *nb_pkt_alloc_data(const void *data, u32 len);
+/* nb_pkt_alloc_data (the first NB_PKT_MAX_LEN bytes linear), nb_pkt_free: netbpf/pkt.h */
 /*
  * Append len bytes copied from data: into the linear part while the packet has no fragments
  * and room, then into new fragment pages. 0, -EMSGSIZE past NB_PKT_MAX_FRAME (nothing added),
@@ -416,7 +414,6 @@ u8 *nb_pkt_frag_page_alloc(void);
 void nb_pkt_frag_page_free(u8 *page);
 /* Append size bytes at page + off as the next fragment (skb_add_rx_frag); the packet owns it. */
 void nb_pkt_add_frag(struct nb_pkt *pkt, u8 *page, u32 off, u32 size);
-void nb_pkt_free(struct nb_pkt *pkt);
 /* Free n packets, none NULL, for one burst (the kernel's kfree_skb_bulk, DPDK's free_bulk). */
 void nb_pkt_free_bulk(struct nb_pkt *const *pkts, unsigned int n);
 /* Free a list linked through ->next. */
@@ -494,15 +491,7 @@ int nb_pkt_vlan_insert_tag(struct nb_pkt *pkt, __be16 proto, u16 tci);
  */
 int nb_pkt_vlan_push_inside(struct nb_pkt *pkt);
 
-/*
- * Cap the packet pools at about packets descriptors and page buffers (the pools grow by chunks
- * of 256, so the cap rounds up to one), big buffers in proportion; 0: no cap, the default. An
- * allocation beyond the cap fails as one does when memory runs out: ports and the datapath count
- * a nomem drop and go on (netbpf run --pool-packets).
- */
-void nb_pkt_pool_set_max(unsigned long packets);
-/* Packets and data buffers (pages, big buffers) handed out and not yet returned. */
-long nb_pkt_pool_outstanding(void);
+/* nb_pkt_pool_set_max, nb_pkt_pool_outstanding: netbpf/pkt.h */
 /* Return this thread's cached buffers to the shared pool (a worker that stops calls it). */
 void nb_pkt_pool_flush_cache(void);
 

@@ -14,6 +14,7 @@
 #include <linux/if_ether.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/pkt_cls.h>
 #include <netbpf/clock.h>
 #include <netbpf/percpu.h>
 #include <netbpf/prog.h>
@@ -21,9 +22,11 @@
 
 #include "bpf/epoch.h"
 #include "bpf/prog.h"
+#include "net/core.h"
 #include "net/ctx_insn.h"
 #include "net/dev.h"
 #include "net/pkt.h"
+#include "net/redirect.h"
 #include "net/sock.h"
 #include "common/opts.h"
 
@@ -423,8 +426,29 @@ out:
 	return err;
 }
 
+/*
+ * Report where a REDIRECT verdict sends the packet, and leave the redirect info clear for the
+ * next run (the hook that would have acted on it clears it: nb_skb_do_redirect,
+ * nb_xdp_do_redirect).
+ */
+static void test_run_redirect(const struct nb_prog *prog, struct nb_test_run_opts *opts, int err)
+{
+	struct nb_redirect_info *ri = nb_redirect_info_get();
+	u32 verdict = prog->type == BPF_PROG_TYPE_XDP ? XDP_REDIRECT : TC_ACT_REDIRECT;
+	bool redirect = !err && prog->type != BPF_PROG_TYPE_SOCKET_FILTER &&
+			opts->retval == verdict;
+
+	if (NB_OPTS_HAS(opts, redirect_map_id)) {
+		opts->redirect_index = redirect ? ri->tgt_index : 0;
+		opts->redirect_map_id = redirect && ri->map_type ? ri->map_id : 0;
+	}
+	memset(ri, 0, sizeof(*ri));
+}
+
 int nb_prog_test_run(const struct nb_prog *prog, struct nb_test_run_opts *opts)
 {
+	int err;
+
 	/* in and out: the caller's struct must hold every field the run reads or writes */
 	if (!opts || NB_OPTS_CHECK(opts, nb_test_run_opts, duration, NULL))
 		return -EINVAL;
@@ -434,10 +458,16 @@ int nb_prog_test_run(const struct nb_prog *prog, struct nb_test_run_opts *opts)
 	case BPF_PROG_TYPE_SOCKET_FILTER:
 	case BPF_PROG_TYPE_SCHED_CLS:
 	case BPF_PROG_TYPE_SCHED_ACT:
-		return test_run_skb(prog, opts);
+		err = test_run_skb(prog, opts);
+		/* the clones bpf_clone_redirect queued go out now, as the kernel's go at once */
+		nb_net_flush();
+		break;
 	case BPF_PROG_TYPE_XDP:
-		return test_run_xdp(prog, opts);
+		err = test_run_xdp(prog, opts);
+		break;
 	default:
 		return -EOPNOTSUPP;
 	}
+	test_run_redirect(prog, opts, err);
+	return err;
 }

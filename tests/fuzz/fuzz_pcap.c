@@ -12,10 +12,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <netbpf/pcap.h>
 #include <netbpf/prog.h>
 #include <netbpf/test_run.h>
 
-#include "io/pcap_read.h"
 #include "io/port.h"
 #include "net/pkt.h"
 #include "bpf_asm.h"

@@ -23,11 +23,11 @@
 
 #include <netbpf/dev.h>
 #include <netbpf/object.h>
+#include <netbpf/pcap.h>
 #include <netbpf/tc.h>
 #include <netbpf/test_run.h>
 
 #include "bpf/epoch.h"
-#include "io/pcap_read.h"
 #include "net/core.h"
 #include "net/worker.h"
 #include "net/xdp.h"

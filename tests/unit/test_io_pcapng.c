@@ -4,7 +4,9 @@
 #include <unistd.h>
 #include <pcap/pcap.h>
 
-#include "io/pcapng.h"
+#include <netbpf/pcap.h>
+
+#include "common/types.h"
 #include "test.h"
 
 NB_TEST(pcapng_read_back_by_libpcap)
