@@ -19,6 +19,7 @@
 #include "../unit/ctx_rewrite.h"
 #include "net/pkt.h"
 #include "test.h"
+#include "kernel_probe.h"
 
 #define KCASE_LOG_SIZE (1U << 20)
 
@@ -133,22 +134,6 @@ static inline int kernel_load(const struct kcase *c)
 	return fd;
 }
 
-/* One trivial load tells whether this process may use BPF at all. */
-static inline void skip_without_bpf(void)
-{
-	const struct bpf_insn prog[] = { NB_MOV64_IMM(0, 0), NB_EXIT() };
-	int fd = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, "probe", "GPL", prog, 2, NULL);
-
-	if (fd >= 0) {
-		close(fd);
-		return;
-	}
-	if (errno == EPERM || errno == EACCES)
-		nb_test_skip("loading BPF programs is not permitted (need root or CAP_BPF, uid %u)",
-			     (unsigned int)geteuid());
-	nb_test_skip("the kernel cannot load BPF programs: %s", strerror(errno));
-}
-
 static inline void fill_ctx(const struct kcase *c, struct __sk_buff *skb, struct xdp_md *xdp,
 		     u32 frame_len)
 {
@@ -191,7 +176,7 @@ static inline void run_kcase_engine(const struct kcase *c, bool jit)
 	memset(&kxdp, 0, sizeof(kxdp));
 	memset(&nxdp, 0, sizeof(nxdp));
 
-	skip_without_bpf();
+	need_kernel_prog(BPF_PROG_TYPE_SCHED_CLS);
 	fd = kernel_load(c);
 	{
 		LIBBPF_OPTS(bpf_test_run_opts, kopts, .data_in = frame,

@@ -19,20 +19,7 @@
 #include "bpf_asm.h"
 #include "common/types.h"
 #include "test.h"
-
-static void skip_without_bpf(void)
-{
-	int fd = bpf_map_create(BPF_MAP_TYPE_CPUMAP, "probe", 4, 4, 1, NULL);
-
-	if (fd >= 0) {
-		close(fd);
-		return;
-	}
-	if (fd == -EPERM || fd == -EACCES)
-		nb_test_skip("creating BPF maps is not permitted (need root or CAP_BPF, uid %u)",
-			     (unsigned int)geteuid());
-	nb_test_skip("the kernel cannot create a cpumap: %s", strerror(-fd));
-}
+#include "kernel_probe.h"
 
 static const struct {
 	__u32 key_size, value_size, max_entries, flags;
@@ -45,7 +32,7 @@ static const struct {
 
 NB_TEST(cpumap_kernel_create_rules)
 {
-	skip_without_bpf();
+	need_kernel_map(BPF_MAP_TYPE_CPUMAP);
 	for (size_t i = 0; i < ARRAY_SIZE(creates); i++) {
 		LIBBPF_OPTS(bpf_map_create_opts, kopts, .map_flags = creates[i].flags);
 		struct nb_map_create_opts nopts = { .sz = sizeof(nopts),
@@ -137,7 +124,7 @@ static void run_seq(const void *arg)
 	struct nb_map *nmap;
 	struct progs p;
 
-	skip_without_bpf();
+	need_kernel_map(BPF_MAP_TYPE_CPUMAP);
 	if (ncpu < 2 || ncpu >= 63)
 		nb_test_skip("%d possible CPUs: the sequences are written for 2 to 62", ncpu);
 	NB_ASSERT_EQ(nb_set_nr_cpus((unsigned int)ncpu), 0);

@@ -21,6 +21,7 @@
 #include "common/types.h"
 #include "ctl/kernel_object.h"
 #include "../unit/elf_util.h"
+#include "kernel_probe.h"
 
 #define MAX_STEPS 8
 #define MAX_MAPS  8
@@ -53,21 +54,6 @@ struct kside {
 	int prog_fd[64];
 	int map_fd[64];
 };
-
-static void skip_without_bpf(void)
-{
-	const struct bpf_insn prog[] = { NB_MOV64_IMM(0, 0), NB_EXIT() };
-	int fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "probe", "GPL", prog, 2, NULL);
-
-	if (fd >= 0) {
-		close(fd);
-		return;
-	}
-	if (errno == EPERM || errno == EACCES)
-		nb_test_skip("loading BPF programs is not permitted (need root or CAP_BPF, uid %u)",
-			     (unsigned int)geteuid());
-	nb_test_skip("the kernel cannot load BPF programs: %s", strerror(errno));
-}
 
 static int prog_index(struct nb_object *obj, const char *name)
 {
@@ -185,7 +171,7 @@ static void run_scenario(const void *arg)
 	struct nb_object *nobj;
 	struct kside k;
 
-	skip_without_bpf();
+	need_kernel_prog(BPF_PROG_TYPE_SOCKET_FILTER);
 	memset(&k, -1, sizeof(k));
 	k.lobj = NULL;
 	k.kobj = NULL;

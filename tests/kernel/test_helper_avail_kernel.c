@@ -47,7 +47,7 @@ NB_TEST(helper_avail_kernel)
 {
 	unsigned int offered = 0, checked = 0;
 
-	skip_without_bpf();
+	need_kernel_prog(BPF_PROG_TYPE_SCHED_CLS);
 	for (size_t t = 0; t < ARRAY_SIZE(types); t++) {
 		const struct nb_prog_type_ops *ops = nb_prog_type_ops(types[t]);
 

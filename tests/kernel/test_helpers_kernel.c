@@ -19,6 +19,7 @@
 #include "bpf_asm.h"
 #include "common/types.h"
 #include "test.h"
+#include "kernel_probe.h"
 
 #define VERIFIER_LOG_SIZE (1U << 20)
 #define MAX_MAPS 4
@@ -27,20 +28,6 @@ struct twin {
 	struct nb_map *nb;
 	int fd;
 };
-
-static void skip_without_bpf(void)
-{
-	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "probe", 4, 4, 1, NULL);
-
-	if (fd >= 0) {
-		close(fd);
-		return;
-	}
-	if (fd == -EPERM || fd == -EACCES)
-		nb_test_skip("creating BPF maps is not permitted (need root or CAP_BPF, uid %u)",
-			     (unsigned int)geteuid());
-	nb_test_skip("the kernel cannot create BPF maps: %s", strerror(-fd));
-}
 
 static void twin_create(struct twin *t, enum bpf_map_type type, __u32 key_size, __u32 value_size,
 			__u32 max_entries, __u32 flags, const struct twin *inner)
@@ -214,7 +201,7 @@ static void test_csum_diff(const void *arg)
 					  { 0, 0 }, { 3, 4 }, { 12, 28 } };
 	__u64 state = 3;
 
-	skip_without_bpf();
+	need_kernel_map(BPF_MAP_TYPE_ARRAY);
 	for (int round = 0; round < 24; round++) {
 		const __u32 *sz = sizes[round % ARRAY_SIZE(sizes)];
 		__s32 w[10], seed = (__s32)rnd(&state);
@@ -256,7 +243,7 @@ static void test_loop(const void *arg)
 	static const __u32 cases[][3] = { { 10, 100, 0 }, { 10, 5, 0 }, { 0, 5, 0 },
 					  { 10, 5, 1 }, { (8 << 20) + 1, 5, 0 }, { 1000, 999, 0 } };
 
-	skip_without_bpf();
+	need_kernel_map(BPF_MAP_TYPE_ARRAY);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
 		RUN_BOTH("loop", NULL,
 			 NB_ST_MEM(BPF_DW, BPF_REG_10, -8, 0),
@@ -357,7 +344,7 @@ static void test_prog_hash(const void *arg)
 {
 	struct twin t;
 
-	skip_without_bpf();
+	need_kernel_map(BPF_MAP_TYPE_ARRAY);
 	twin_create(&t, BPF_MAP_TYPE_HASH, 4, 8, 8, BPF_F_ZERO_SEED, NULL);
 	prog_map_ops(&t, BPF_MAP_TYPE_HASH, 300, 11);
 	twin_close(&t);
@@ -370,7 +357,7 @@ static void test_prog_array(const void *arg)
 {
 	struct twin t;
 
-	skip_without_bpf();
+	need_kernel_map(BPF_MAP_TYPE_ARRAY);
 	twin_create(&t, BPF_MAP_TYPE_ARRAY, 4, 8, 8, 0, NULL);
 	prog_map_ops(&t, BPF_MAP_TYPE_ARRAY, 200, 13);
 	twin_close(&t);
@@ -382,7 +369,7 @@ static void test_prog_queue_stack(const void *arg)
 	enum bpf_map_type types[] = { BPF_MAP_TYPE_QUEUE, BPF_MAP_TYPE_STACK };
 	__u64 state = 5;
 
-	skip_without_bpf();
+	need_kernel_map(BPF_MAP_TYPE_ARRAY);
 	for (size_t i = 0; i < ARRAY_SIZE(types); i++) {
 		struct twin t, *maps[] = { &t, NULL };
 
@@ -423,7 +410,7 @@ static void test_prog_lpm(const void *arg)
 	} key;
 	__u64 state = 21, value;
 
-	skip_without_bpf();
+	need_kernel_map(BPF_MAP_TYPE_ARRAY);
 	twin_create(&t, BPF_MAP_TYPE_LPM_TRIE, 8, 8, 64, BPF_F_NO_PREALLOC, NULL);
 	for (int i = 0; i < 40; i++) {
 		__u32 ip = rnd(&state) & 0xf0f0c0e0;
@@ -460,7 +447,7 @@ static void test_for_each(const void *arg)
 {
 	enum bpf_map_type types[] = { BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_HASH };
 
-	skip_without_bpf();
+	need_kernel_map(BPF_MAP_TYPE_ARRAY);
 	for (size_t i = 0; i < ARRAY_SIZE(types); i++) {
 		struct twin t, *maps[] = { &t, NULL };
 
@@ -504,7 +491,7 @@ static void test_map_in_map(const void *arg)
 {
 	enum bpf_map_type types[] = { BPF_MAP_TYPE_ARRAY_OF_MAPS, BPF_MAP_TYPE_HASH_OF_MAPS };
 
-	skip_without_bpf();
+	need_kernel_map(BPF_MAP_TYPE_ARRAY);
 	for (size_t i = 0; i < ARRAY_SIZE(types); i++) {
 		struct twin tmpl, inner, outer, *maps[] = { &outer, NULL };
 		__u32 key = 2, zero = 0, kfd, nid;

@@ -17,6 +17,7 @@
 #include "bpf_asm.h"
 #include "../unit/isa_cases.h"
 #include "test.h"
+#include "kernel_probe.h"
 
 #define VERIFIER_LOG_SIZE (1U << 20)
 
@@ -119,22 +120,6 @@ static __u32 kernel_run(const struct isa_case *c, int fd, const char *what)
 	return topts.retval;
 }
 
-/* One trivial load tells whether this process may use BPF at all. */
-static void skip_without_bpf(void)
-{
-	const struct bpf_insn prog[] = { NB_MOV64_IMM(0, 0), NB_EXIT() };
-	int fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "probe", "GPL", prog, 2, NULL);
-
-	if (fd >= 0) {
-		close(fd);
-		return;
-	}
-	if (errno == EPERM || errno == EACCES)
-		nb_test_skip("loading BPF programs is not permitted (need root or CAP_BPF, uid %u)",
-			     (unsigned int)geteuid());
-	nb_test_skip("the kernel cannot load BPF programs: %s", strerror(errno));
-}
-
 /* Instructions of cpu v4 (Linux 6.6): sign extension, signed div/mod, bswap, gotol. */
 static bool uses_cpu_v4(const struct isa_case *c)
 {
@@ -179,7 +164,7 @@ static void test_isa_kernel_case(const void *arg)
 	__u32 lo, hi;
 	int fd;
 
-	skip_without_bpf();
+	need_kernel_prog(BPF_PROG_TYPE_SOCKET_FILTER);
 	skip_without_cpu_v4(c);
 	fd = kernel_load(c, c->insns, c->insn_cnt, "low half");
 	lo = kernel_run(c, fd, "low half");

@@ -19,6 +19,7 @@
 
 #include "common/types.h"
 #include "test.h"
+#include "kernel_probe.h"
 
 /* The kernel's ENOTSUPP, returned by bpf(2) for commands a map type does not have. */
 #define KERNEL_ENOTSUPP 524
@@ -38,20 +39,6 @@ static int kerr(int ret)
 	if (ret >= 0)
 		return 0;
 	return ret == -KERNEL_ENOTSUPP ? -EOPNOTSUPP : ret;
-}
-
-static void skip_without_bpf(void)
-{
-	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "probe", 4, 4, 1, NULL);
-
-	if (fd >= 0) {
-		close(fd);
-		return;
-	}
-	if (fd == -EPERM || fd == -EACCES)
-		nb_test_skip("creating BPF maps is not permitted (need root or CAP_BPF, uid %u)",
-			     (unsigned int)geteuid());
-	nb_test_skip("the kernel cannot create BPF maps: %s", strerror(-fd));
 }
 
 /* The per-CPU maps' values must have the kernel's layout: as many workers as possible CPUs. */
@@ -311,7 +298,7 @@ static void test_attr(const void *arg)
 	const struct attr_case *c = arg;
 	struct twin t;
 
-	skip_without_bpf();
+	need_kernel_map(BPF_MAP_TYPE_ARRAY);
 	match_cpus();
 	if (!twin_create(&t, c->type, c->key_size, c->value_size, c->max_entries, c->flags,
 			 NULL))
@@ -325,7 +312,7 @@ static void test_array_ops(const void *arg)
 	__u64 v = 5;
 	__u32 k;
 
-	skip_without_bpf();
+	need_kernel_map(BPF_MAP_TYPE_ARRAY);
 	match_cpus();
 	NB_ASSERT_EQ(twin_create(&t, BPF_MAP_TYPE_ARRAY, 4, 8, 3, 0, NULL), 0);
 	t.what = "array";
@@ -361,7 +348,7 @@ static void test_percpu_ops(const void *arg)
 				      BPF_MAP_TYPE_LRU_PERCPU_HASH };
 	__u32 values[NB_MAX_CPUS * 2];
 
-	skip_without_bpf();
+	need_kernel_map(BPF_MAP_TYPE_ARRAY);
 	match_cpus();
 	for (size_t i = 0; i < ARRAY_SIZE(types); i++) {
 		struct twin t;
@@ -418,7 +405,7 @@ static void test_hash_random(const void *arg)
 	__u64 state = 42;
 	struct twin t;
 
-	skip_without_bpf();
+	need_kernel_map(BPF_MAP_TYPE_ARRAY);
 	match_cpus();
 	NB_ASSERT_EQ(twin_create(&t, c->type, c->key_size, 8, 24, c->flags, NULL), 0);
 	t.what = c->name;
@@ -465,7 +452,7 @@ static void test_lpm(const void *arg)
 	__u64 state = 7;
 	struct twin t;
 
-	skip_without_bpf();
+	need_kernel_map(BPF_MAP_TYPE_ARRAY);
 	match_cpus();
 	NB_ASSERT_EQ(twin_create(&t, BPF_MAP_TYPE_LPM_TRIE, sizeof(key), 4, 20,
 				 BPF_F_NO_PREALLOC, NULL), 0);
@@ -508,7 +495,7 @@ static void test_queue_stack(const void *arg)
 	enum bpf_map_type types[] = { BPF_MAP_TYPE_QUEUE, BPF_MAP_TYPE_STACK };
 	__u64 state = 99;
 
-	skip_without_bpf();
+	need_kernel_map(BPF_MAP_TYPE_ARRAY);
 	match_cpus();
 	for (size_t i = 0; i < ARRAY_SIZE(types); i++) {
 		struct twin t;
@@ -547,7 +534,7 @@ static void test_map_in_map(const void *arg)
 	enum bpf_map_type types[] = { BPF_MAP_TYPE_ARRAY_OF_MAPS, BPF_MAP_TYPE_HASH_OF_MAPS };
 	struct twin tmpl, inner, other, outer, nested;
 
-	skip_without_bpf();
+	need_kernel_map(BPF_MAP_TYPE_ARRAY);
 	match_cpus();
 	NB_ASSERT_EQ(twin_create(&tmpl, BPF_MAP_TYPE_ARRAY, 4, 8, 2, 0, NULL), 0);
 	NB_ASSERT_EQ(twin_create(&inner, BPF_MAP_TYPE_ARRAY, 4, 8, 2, 0, NULL), 0);
@@ -601,7 +588,7 @@ static void test_ringbuf_ops(const void *arg)
 	struct twin t;
 	__u32 k = 0, v = 0;
 
-	skip_without_bpf();
+	need_kernel_map(BPF_MAP_TYPE_ARRAY);
 	match_cpus();
 	NB_ASSERT_EQ(twin_create(&t, BPF_MAP_TYPE_RINGBUF, 0, 0, 4096, 0, NULL), 0);
 	t.what = "ringbuf";
@@ -666,7 +653,7 @@ static void test_absent_ops(const void *arg)
 
 	NB_ASSERT(null_fd >= 0);
 	fds[3] = (__u64)null_fd;
-	skip_without_bpf();
+	need_kernel_map(BPF_MAP_TYPE_ARRAY);
 	match_cpus();
 	NB_ASSERT_EQ(twin_create(&t, c->type, c->key_size, c->value_size, c->max_entries, 0,
 				 NULL), 0);
@@ -716,7 +703,7 @@ static void test_sk_storage(const void *arg)
 	struct btf *btf = btf__new_empty();
 	int fd = 1000000, v = 0, next;
 
-	skip_without_bpf();
+	need_kernel_map(BPF_MAP_TYPE_ARRAY);
 	NB_ASSERT(btf && btf__add_int(btf, "int", 4, BTF_INT_SIGNED) == 1);
 	NB_ASSERT_EQ(btf__load_into_kernel(btf), 0);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {

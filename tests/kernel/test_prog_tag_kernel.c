@@ -54,7 +54,7 @@ static void tags_equal(const void *arg)
 	char path[4096];
 	int compared = 0;
 
-	skip_without_bpf();
+	need_kernel_prog(BPF_PROG_TYPE_SCHED_CLS);
 	nb_test_build_path(path, sizeof(path), name);
 	kobj = bpf_object__open_file(path, NULL);
 	NB_ASSERT(kobj != NULL);

@@ -15,6 +15,7 @@
 #include <netbpf/test_run.h>
 
 #include "../unit/tc_test.h"
+#include "kernel_probe.h"
 
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
@@ -59,19 +60,6 @@ static u32 tk_build(enum tk_frame kind, u8 *f)
 	}
 }
 
-static void skip_without_bpf(void)
-{
-	const struct bpf_insn prog[] = { NB_MOV64_IMM(0, 0), NB_EXIT() };
-	int fd = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, "probe", "GPL", prog, 2, NULL);
-
-	if (fd >= 0) {
-		close(fd);
-		return;
-	}
-	nb_test_skip("the kernel cannot load BPF programs here: %s (uid %u)", strerror(errno),
-		     (unsigned int)geteuid());
-}
-
 static void tk_ctx(struct __sk_buff *skb)
 {
 	memset(skb, 0, sizeof(*skb));
@@ -95,7 +83,7 @@ static void run_tk_case_engine(const struct tk_case *c, bool jit)
 	u32 len;
 	int err;
 
-	skip_without_bpf();
+	need_kernel_prog(BPF_PROG_TYPE_SCHED_CLS);
 	len = tk_build(c->frame, frame);
 	tk_ctx(&in);
 	memset(kout, 0, sizeof(kout));

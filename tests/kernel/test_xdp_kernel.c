@@ -25,6 +25,7 @@
 #include "net/pkt.h"
 #include "net/xdp.h"
 #include "test.h"
+#include "kernel_probe.h"
 
 enum xk_packet { PKT_UDP, PKT_ARP, PKT_SHORT };
 /*
@@ -124,21 +125,6 @@ static u32 make_packet(enum xk_packet kind, u8 *buf)
 	for (int i = 42; i < 64; i++)
 		buf[i] = (u8)i;
 	return 64;
-}
-
-static void skip_without_bpf(void)
-{
-	const struct bpf_insn prog[] = { NB_MOV64_IMM(0, XDP_PASS), NB_EXIT() };
-	int fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "probe", "GPL", prog, 2, NULL);
-
-	if (fd >= 0) {
-		close(fd);
-		return;
-	}
-	if (errno == EPERM || errno == EACCES)
-		nb_test_skip("loading BPF programs is not permitted (need root or CAP_BPF, uid %u)",
-			     (unsigned int)geteuid());
-	nb_test_skip("the kernel cannot load XDP programs: %s", strerror(errno));
 }
 
 static const char *object_path(const char *object)
@@ -307,7 +293,7 @@ static void xdp_kernel_case(const void *arg)
 	u32 len = make_packet(c->pkt, pkt);
 	char why[256];
 
-	skip_without_bpf();
+	need_kernel_prog(BPF_PROG_TYPE_XDP);
 	run_kernel(c, pkt, len, &k);
 	NB_ASSERT_EQ(k.retval, c->retval);
 	if (c->percpu_map)
