@@ -139,6 +139,27 @@ $(NBBENCH): $(BENCH_OBJS) $(LIB)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(BENCH_OBJS) $(LIB) $(LDLIBS)
 
+# netbpf bench's DPDK peer (bench/dpdk), built by make bench only: Debian's libdpdk-dev is a
+# bench dependency, not a build one. Its headers are system headers to our warnings.
+DPDK_PEER := $(BUILD)/dpdk-peer
+DPDK_PROGS := $(BUILD)/bench/dpdk/peer_prog.o
+DPDK_CFLAGS = $(patsubst -I%,-isystem %,$(shell pkg-config --cflags libdpdk 2>/dev/null))
+
+$(BUILD)/bench/dpdk/peer.o: bench/dpdk/peer.c | $(DEPS_OK)
+	$(call msg,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(DPDK_CFLAGS) -MMD -MP -c $< -o $@
+
+$(DPDK_PEER): $(BUILD)/bench/dpdk/peer.o
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(shell pkg-config --libs libdpdk)
+
+# librte_bpf (DPDK 22.11) knows no JMP32: the peer's programs are built for -mcpu=v1.
+$(DPDK_PROGS): $(BUILD)/bench/dpdk/%.o: bench/dpdk/%.c | $(DEPS_OK)
+	$(call msg,BPF,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(filter-out -mcpu=v3,$(BPF_CFLAGS)) -mcpu=v1 -MMD -MP -c $< -o $@
+
 $(NBSOAK): $(BUILD)/tests/soak/soak.o $(LIB_OBJS)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
@@ -167,6 +188,7 @@ demo: $(NETBPF) $(BPF_OBJS)
 
 bench: $(NBBENCH) $(NETBPF) $(BPF_OBJS)
 	$(Q)./scripts/install-deps.sh bench
+	$(Q)$(MAKE) --no-print-directory $(DPDK_PEER) $(DPDK_PROGS)
 	$(Q)$(NETBPF) bench $(BENCH_ARGS)
 	$(Q)NB_BUILD=$(BUILD) $(NBBENCH)
 
@@ -246,4 +268,5 @@ clean:
 
 -include $(LIB_OBJS:.o=.d) $(PIC_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_OBJS:.o=.d) \
 	 $(BENCH_OBJS:.o=.d) $(BUILD)/tests/soak/soak.d $(BUILD)/tests/sound/sound_many.d \
-	 $(BPF_OBJS:.o=.d) $(FUZZ_SRCS:%.c=build/fuzz/%.d)
+	 $(BPF_OBJS:.o=.d) $(FUZZ_SRCS:%.c=build/fuzz/%.d) $(BUILD)/bench/dpdk/peer.d \
+	 $(DPDK_PROGS:.o=.d)

@@ -1,11 +1,12 @@
 #!/bin/sh
 # Installs netbpf's Debian build dependencies when some are missing; with "bench", also what
-# make bench uses (gnuplot for netbpf bench's chart), which make check never needs.
+# make bench uses (gnuplot for netbpf bench's chart, libdpdk-dev for its DPDK peer), which
+# make check never needs.
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -eu
 
 PKGS="clang llvm gcc make pkg-config libelf-dev zlib1g-dev libbpf-dev libpcap-dev libxdp-dev linux-libc-dev bpftool python3"
-[ "${1:-}" = bench ] && PKGS="$PKGS gnuplot-nox"
+[ "${1:-}" = bench ] && PKGS="$PKGS gnuplot-nox libdpdk-dev"
 
 missing=""
 for p in $PKGS; do

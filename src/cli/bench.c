@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * netbpf bench [--quick] [--rounds N] [--window S] [--workers N] [--gen copy|patch]
- *              [--results FILE] [--no-kernel] [tc] [xdp]
+ *              [--results FILE] [--no-kernel] [--no-dpdk] [tc] [xdp]
  *
  * The seed's two tables, reproduced on netbpf's datapath as a user builds it: every set-up is
  * a script of link/tc/ip lines run by the datapath object with its worker threads, as `netbpf
@@ -26,7 +26,9 @@
  * out of the generator), or the row is marked FAILED and the exit status is 1.
  *
  * Then the kernel column (bench_kernel.c): the same set-ups and objects on the running kernel,
- * one CPU, where root and BPF allow, each row saying why when it cannot run.
+ * one CPU, where root and BPF allow, each row saying why when it cannot run. With the XDP
+ * table, the DPDK rows (bench_dpdk.c): testpmd's io forwarding with a librte_bpf JIT program,
+ * one lcore, in each round beside netbpf's, when make bench has built the peer; else why not.
  */
 #include <errno.h>
 #include <math.h>
@@ -45,6 +47,7 @@
 #include <netbpf/xdp.h>
 
 #include "cli/bench_chart.h"
+#include "cli/bench_dpdk.h"
 #include "cli/bench_kernel.h"
 #include "cli/cli.h"
 #include "ctl/ctl.h"
@@ -123,6 +126,7 @@ struct bench_opts {
 	const char *results;	/* a markdown file to write, NULL: none */
 	const char *gen_mode;	/* the generator's mode: "copy" or "patch" */
 	bool kernel;		/* the kernel column (--no-kernel: without) */
+	bool dpdk;		/* the DPDK rows (--no-dpdk: without) */
 };
 
 /* One set-up with one number of workers, over the rounds. */
@@ -131,11 +135,32 @@ struct bench_result {
 	double wall_mpps[BENCH_MAX_ROUNDS];
 	unsigned int n;
 	bool failed;
-	char why[160];
+	char why[256];
 };
 
 static struct bench_result results[NR_SETUPS][BENCH_MAX_WORKERS + 1];
 static struct bench_kernel_result kernel[NR_SETUPS];
+
+/* A DPDK row: the peer with one program, beside the netbpf set-up doing the same work. */
+struct bench_peer {
+	const char *name;
+	const char *section;	/* its program in bench/dpdk/peer_prog.o; "-": none */
+	const char *netbpf;	/* netbpf's set-up beside it; NULL: none */
+	double target;		/* the goal for netbpf / DPDK; 0: none */
+};
+
+static const struct bench_peer peers[] = {
+	{ "io fwd + librte_bpf JIT: EtherType read", "peer/read_proto",
+	  "bpf_redirect_map, bulking", 1.2 },
+	{ "io fwd + librte_bpf JIT: MAC swap", "peer/swap_mac", "XDP_TX (xdp_swap_mac_tx)", 0 },
+	{ "io fwd, no program", "-", NULL, 0 },
+};
+
+#define NR_PEERS (sizeof(peers) / sizeof(peers[0]))
+
+static struct bench_result peer_results[NR_PEERS];
+/* not empty: the DPDK rows were not measured, and why */
+static char peer_missing[320];
 
 static double now_s(void)
 {
@@ -208,6 +233,24 @@ static bool frames_accounted(const struct bench_setup *b, char *why, size_t size
 	snprintf(why, size, "%llu frames made, %llu %s", (unsigned long long)made,
 		 (unsigned long long)there, where);
 	return false;
+}
+
+/* One round of DPDK row i: its rate, or the row FAILED with the peer's reason. */
+static void run_peer(unsigned int i, const struct bench_opts *o)
+{
+	struct bench_result *r = &peer_results[i];
+	struct bench_dpdk_run run;
+	char why[256];
+
+	if (bench_dpdk_run(peers[i].section, o->warmup, o->window, &run, why, sizeof(why))) {
+		if (!r->failed)
+			snprintf(r->why, sizeof(r->why), "%s", why);
+		r->failed = true;
+		return;
+	}
+	r->cpu_mpps[r->n] = run.cpu_mpps;
+	r->wall_mpps[r->n] = run.wall_mpps;
+	r->n++;
 }
 
 /* Set up, run, measure, tear down: one round of one set-up with workers workers. */
@@ -429,6 +472,68 @@ static void print_kernel(FILE *out, const struct bench_opts *o, bool md)
 	}
 }
 
+static double peer_rate(unsigned int i)
+{
+	const struct bench_result *r = &peer_results[i];
+
+	return r->failed ? 0 : best(r->cpu_mpps, r->n);
+}
+
+/* netbpf / DPDK for row i; 0 when either side was not measured. */
+static double peer_ratio(unsigned int i)
+{
+	int a = peers[i].netbpf ? setup_index(peers[i].netbpf) : -1;
+	double d = peer_rate(i);
+
+	return a >= 0 && d > 0 ? rate((unsigned int)a, 1) / d : 0;
+}
+
+/* The DPDK rows beside the netbpf set-ups that do the same work, with the ratios. */
+static void print_dpdk(FILE *out, bool md)
+{
+	fprintf(out, "\n%snetbpf beside DPDK (%s)\n", md ? "### " : "", bench_dpdk_note);
+	if (md)
+		fprintf(out, "\n| DPDK set-up, 1 lcore | DPDK | netbpf set-up, 1 worker | netbpf | "
+			"netbpf / DPDK |\n| --- | --- | --- | --- | --- |\n");
+	else
+		fprintf(out, "%-42s %-24s %-30s %8s %s\n", "DPDK set-up (1 lcore)", "DPDK",
+			"netbpf set-up (1 worker)", "netbpf", "netbpf / DPDK");
+	for (unsigned int i = 0; i < NR_PEERS; i++) {
+		const struct bench_peer *p = &peers[i];
+		int a = p->netbpf ? setup_index(p->netbpf) : -1;
+		double ratio = peer_ratio(i);
+
+		fprintf(out, md ? "| %s |" : "%-42s", p->name);
+		print_cell(out, &peer_results[i]);
+		if (md)
+			fprintf(out, " | %s |", p->netbpf ? p->netbpf : "-");
+		else
+			fprintf(out, " %-30s", p->netbpf ? p->netbpf : "-");
+		if (a >= 0)
+			fprintf(out, md ? " %.2f |" : " %8.2f", rate((unsigned int)a, 1));
+		else
+			fprintf(out, md ? " - |" : " %8s", "-");
+		if (ratio > 0)
+			fprintf(out, md ? " %.2f |\n" : " %.2f\n", ratio);
+		else
+			fprintf(out, md ? " - |\n" : " -\n");
+		if (peer_results[i].failed && !md)
+			fprintf(out, "    FAILED: %s\n", peer_results[i].why);
+	}
+}
+
+static void print_ratio(FILE *out, bool md, const char *name, double v, double target)
+{
+	if (md && target)
+		fprintf(out, "| %s | %.2f | >= %.2f |\n", name, v, target);
+	else if (md)
+		fprintf(out, "| %s | %.2f | - |\n", name, v);
+	else if (target)
+		fprintf(out, "  %-58s %6.2f   (goal >= %.2f)\n", name, v, target);
+	else
+		fprintf(out, "  %-58s %6.2f\n", name, v);
+}
+
 /* The tables as text (markdown when md), the ratios after them. */
 static void print_text(FILE *out, const struct bench_opts *o, bool md)
 {
@@ -485,6 +590,11 @@ static void print_text(FILE *out, const struct bench_opts *o, bool md)
 	}
 	if (o->kernel)
 		print_kernel(out, o, md);
+	if (o->dpdk && o->tables[1] && !peer_missing[0])
+		print_dpdk(out, md);
+	else if (o->dpdk && o->tables[1])
+		fprintf(out, "\n%snetbpf beside DPDK: not measured: %s\n", md ? "### " : "",
+			peer_missing);
 	fprintf(out, "\n%sratios within this run (Mpps per worker CPU second):\n",
 		md ? "### " : "");
 	if (md)
@@ -498,18 +608,60 @@ static void print_text(FILE *out, const struct bench_opts *o, bool md)
 		if (!have)
 			continue;
 		snprintf(name, sizeof(name), "%s", q->name);
-		if (md && q->target)
-			fprintf(out, "| %s | %.2f | >= %.2f |\n", name, v, q->target);
-		else if (md)
-			fprintf(out, "| %s | %.2f | - |\n", name, v);
-		else if (q->target)
-			fprintf(out, "  %-58s %6.2f   (goal >= %.2f)\n", name, v, q->target);
-		else
-			fprintf(out, "  %-58s %6.2f\n", name, v);
+		print_ratio(out, md, name, v, q->target);
+	}
+	for (unsigned int i = 0; i < NR_PEERS && o->dpdk && o->tables[1]; i++) {
+		char name[160];
+		double v = peer_ratio(i);
+
+		if (v <= 0)
+			continue;
+		snprintf(name, sizeof(name), "XDP: %s / DPDK %s", peers[i].netbpf, peers[i].name);
+		print_ratio(out, md, name, v, peers[i].target);
 	}
 }
 
-static void print_json(const struct bench_opts *o, const char *peer_note)
+/* "dpdk": the rows with their ratios, or why they were not measured. */
+static void json_dpdk(struct nb_json *j)
+{
+	nb_json_start_object(j, "dpdk");
+	if (peer_missing[0]) {
+		nb_json_string(j, "missing", peer_missing);
+		nb_json_end_object(j);
+		return;
+	}
+	nb_json_string(j, "note", bench_dpdk_note);
+	nb_json_start_array(j, "setups");
+	for (unsigned int i = 0; i < NR_PEERS; i++) {
+		const struct bench_result *r = &peer_results[i];
+
+		nb_json_start_object(j, NULL);
+		nb_json_string(j, "setup", peers[i].name);
+		nb_json_string(j, "section", peers[i].section);
+		nb_json_bool(j, "ok", !r->failed);
+		if (r->failed)
+			nb_json_string(j, "error", r->why);
+		nb_json_double(j, "mpps", best(r->cpu_mpps, r->n));
+		nb_json_double(j, "mpps_min", lowest(r->cpu_mpps, r->n));
+		nb_json_double(j, "wall_mpps", best(r->wall_mpps, r->n));
+		nb_json_start_array(j, "mpps_rounds");
+		for (unsigned int k = 0; k < r->n; k++)
+			nb_json_double(j, NULL, r->cpu_mpps[k]);
+		nb_json_end_array(j);
+		if (peers[i].netbpf) {
+			nb_json_string(j, "netbpf_setup", peers[i].netbpf);
+			if (peer_ratio(i) > 0)
+				nb_json_double(j, "netbpf_over_dpdk", peer_ratio(i));
+			if (peers[i].target)
+				nb_json_double(j, "goal", peers[i].target);
+		}
+		nb_json_end_object(j);
+	}
+	nb_json_end_array(j);
+	nb_json_end_object(j);
+}
+
+static void print_json(const struct bench_opts *o)
 {
 	struct nb_json *j = nb_json_new(stdout, nb_cli.pretty);
 
@@ -590,16 +742,12 @@ static void print_json(const struct bench_opts *o, const char *peer_note)
 		nb_json_end_object(j);
 	}
 	nb_json_end_array(j);
-	nb_json_string(j, "peers", peer_note);
+	if (o->dpdk && o->tables[1])
+		json_dpdk(j);
 	nb_json_end_object(j);
 	nb_json_free(j);
 	putchar('\n');
 }
-
-/* Why the DPDK column is not in this table. */
-static const char peer_note[] =
-	"a DPDK testpmd column is not measured yet: netbpf bench does not drive testpmd "
-	"(Debian's dpdk package) and librte_bpf";
 
 /* What the generator's mode makes comparable. */
 static const char *gen_mode_text(const char *mode)
@@ -662,7 +810,6 @@ static int write_results(const struct bench_opts *o)
 		load[0], o->gen_mode, gen_mode_text(o->gen_mode));
 	write_chart(f, o, date);
 	print_text(f, o, true);
-	fprintf(f, "\n%s.\n", peer_note);
 	fclose(f);
 	return NB_EXIT_OK;
 }
@@ -670,7 +817,7 @@ static int write_results(const struct bench_opts *o)
 static void usage(void)
 {
 	fprintf(stderr, "Usage: netbpf bench [--quick] [--rounds N] [--window S] [--workers N] "
-		"[--gen copy|patch] [--results FILE] [--no-kernel] [tc] [xdp]\n");
+		"[--gen copy|patch] [--results FILE] [--no-kernel] [--no-dpdk] [tc] [xdp]\n");
 }
 
 static bool parse_args(int argc, char **argv, struct bench_opts *o)
@@ -717,13 +864,15 @@ static bool parse_args(int argc, char **argv, struct bench_opts *o)
 			o->results = argv[++i];
 		} else if (!strcmp(w, "--no-kernel")) {
 			o->kernel = false;
+		} else if (!strcmp(w, "--no-dpdk")) {
+			o->dpdk = false;
 		} else if (!strcmp(w, "tc") || !strcmp(w, "xdp")) {
 			o->tables[table_index(w)] = true;
 			any_table = true;
 		} else {
 			nb_cli_error("Error: argument \"%s\" is wrong: expected --quick, --rounds N, "
 				     "--window S, --workers N, --gen copy|patch, --results FILE, "
-				     "--no-kernel, tc or xdp", w);
+				     "--no-kernel, --no-dpdk, tc or xdp", w);
 			usage();
 			return false;
 		}
@@ -736,7 +885,7 @@ static bool parse_args(int argc, char **argv, struct bench_opts *o)
 int cmd_bench(int argc, char **argv)
 {
 	struct bench_opts o = { .warmup = 0.3, .window = 1.0, .rounds = 3, .max_workers = 2,
-				.gen_mode = "copy", .kernel = true };
+				.gen_mode = "copy", .kernel = true, .dpdk = true };
 	bool failed = false;
 	int err;
 
@@ -759,6 +908,8 @@ int cmd_bench(int argc, char **argv)
 		       "wall-clock rate in parentheses; [lowest-best] over the rounds)\n",
 		       o.gen_mode, gen_mode_text(o.gen_mode), o.rounds, o.rounds > 1 ? "s" : "",
 		       o.window, o.warmup);
+	if (o.dpdk && o.tables[1])
+		bench_dpdk_find(peer_missing, sizeof(peer_missing));
 	/* rounds outermost: each set-up meets the machine's moods alike */
 	for (unsigned int round = 0; round < o.rounds; round++) {
 		for (unsigned int i = 0; i < NR_SETUPS; i++) {
@@ -773,7 +924,11 @@ int cmd_bench(int argc, char **argv)
 					failed = true;
 			}
 		}
+		for (unsigned int i = 0; i < NR_PEERS && o.dpdk && o.tables[1] && !peer_missing[0];
+		     i++)
+			run_peer(i, &o);
 	}
+
 	/* the kernel after netbpf: its children must not meet the workers' threads */
 	for (unsigned int i = 0; i < NR_SETUPS && o.kernel; i++) {
 		const struct bench_setup *b = &setups[i];
@@ -783,11 +938,9 @@ int cmd_bench(int argc, char **argv)
 					     &kernel[i]);
 	}
 	if (nb_cli.json)
-		print_json(&o, peer_note);
-	else {
+		print_json(&o);
+	else
 		print_text(stdout, &o, false);
-		printf("\n%s.\n", peer_note);
-	}
 	if (o.results && write_results(&o))
 		return NB_EXIT_ERR;
 	return failed ? NB_EXIT_ERR : NB_EXIT_OK;

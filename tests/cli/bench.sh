@@ -1,8 +1,8 @@
 #!/bin/bash
 # netbpf bench: the seed's tc and XDP tables, short: every set-up measured with one worker and
 # two, every frame where the set-up sends it (the bridge row too), the kernel column (a rate or
-# why not), the ratios, the
-# results file, and the errors of its options.
+# why not), the DPDK rows (or why not), the ratios, the results file, and the errors of its
+# options.
 set -u
 NETBPF=${NETBPF:-build/netbpf}
 BUILD=${NB_BUILD:-build}
@@ -67,7 +67,42 @@ echo "$out" | grep -q "mode patch: each frame's flow and sequence fields written
 	fail "gen mode patch not stated: $out"
 echo "$out" | grep -Eq '^bpf_redirect_map, bulking +- [0-9]+\.[0-9]+ ' || fail "xdp row: $out"
 
-for bad in "--rounds 0" "--workers 9" "--window x" "--gen nowrite" "bogus"; do
+# the DPDK rows: the peer make bench builds, run in each round beside netbpf's XDP rows, with
+# netbpf / DPDK; without the peer, why not; a peer that fails, its reason in the row
+if [ -x "$BUILD/dpdk-peer" ] && [ -e "$BUILD/bench/dpdk/peer_prog.o" ]; then
+	out=$($NETBPF -j bench --quick --window 0.1 --workers 1 --no-kernel xdp) ||
+		fail "bench with the DPDK peer exited $?: $out"
+	echo "$out" | json '
+p = {x["setup"]: x for x in d["dpdk"]["setups"]}
+assert len(p) == 3, p
+for x in p.values():
+    assert x["ok"] is True and x["mpps"] > 0 and x["wall_mpps"] > 0, x
+e = p["io fwd + librte_bpf JIT: EtherType read"]
+assert e["section"] == "peer/read_proto" and e["netbpf_setup"] == "bpf_redirect_map, bulking", e
+assert e["goal"] == 1.2 and e["netbpf_over_dpdk"] > 0, e
+assert "netbpf_over_dpdk" not in p["io fwd, no program"], p
+' || fail "bench dpdk json: $out"
+else
+	echo "bench: no DPDK peer built (make bench builds it): its rows not measured here"
+fi
+out=$(NB_DPDK_PEER=$tmp/absent $NETBPF bench --quick --window 0.05 --workers 1 --no-kernel xdp) ||
+	fail "bench without a peer exited $?: $out"
+echo "$out" | grep -q "^netbpf beside DPDK: not measured: no DPDK peer at $tmp/absent (make bench builds it" ||
+	fail "no peer: $out"
+mkdir -p "$tmp/peer/bench/dpdk" && : > "$tmp/peer/bench/dpdk/peer_prog.o"
+printf '#!/bin/sh\necho "EAL: chatter"\necho "dpdk-peer: the EAL does not start: no memory" >&2\nexit 1\n' \
+	> "$tmp/peer/dpdk-peer" && chmod +x "$tmp/peer/dpdk-peer"
+out=$(NB_DPDK_PEER=$tmp/peer/dpdk-peer $NETBPF -j bench --quick --window 0.05 --workers 1 --no-kernel xdp) ||
+	fail "bench with a failing peer exited $?: $out"
+echo "$out" | json '
+p = d["dpdk"]["setups"]
+assert len(p) == 3 and all(x["ok"] is False for x in p), p
+assert p[0]["error"] == "the DPDK peer failed: dpdk-peer: the EAL does not start: no memory", p
+' || fail "failing peer: $out"
+out=$($NETBPF bench --quick --window 0.05 --workers 1 --no-kernel tc) || fail "bench tc: $out"
+echo "$out" | grep -q "beside DPDK" && fail "DPDK rows without the XDP table: $out"
+
+for bad in "--rounds 0" "--workers 9" "--window x" "--gen nowrite" "--no-dpdk=1" "bogus"; do
 	out=$($NETBPF bench $bad 2>&1); [ $? -eq 2 ] || fail "bench $bad: exit $?: $out"
 	echo "$out" | grep -q "is wrong" || fail "bench $bad: $out"
 done
