@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The test runner: runs every registered C test, then every script of --scripts DIR, each in its
- * own process with a time limit, shows the output of failures, and closes with
- * "N passed, N failed, N skipped". With -j N up to N tests run at once; results still print in
- * order, each test's output with its own line. Two tests of one name are refused.
+ * own process with a time limit, shows the output of failures, names the slowest tests (wall
+ * time until reaped: with -j, a test that ends while an older one runs counts until that one
+ * ends) and closes with "N passed, N failed, N skipped". With -j N up to N tests run at once;
+ * results still print in order, each test's output with its own line. Two tests of one name
+ * are refused.
  *
  *   nb-test [-v] [-j N] [-f SUBSTRING]... [--scripts DIR] [--list]
  *
@@ -24,6 +26,7 @@
 
 #define TEST_TIMEOUT_S 600
 #define EXIT_SKIP 77
+#define SLOWEST_SHOWN 8
 
 struct test {
 	char *name;
@@ -174,12 +177,51 @@ static void print_skip_reason(const char *out)
 	printf("%.*s\n", (int)n, p);
 }
 
-/* A test under way: its process and the memory file that collects its output. */
+/* A test under way: its process, the memory file that collects its output, when it began. */
 struct running {
 	const struct test *t;
 	pid_t pid;
 	int fd;
+	struct timespec start;
 };
+
+/* The slowest tests so far, slowest first: where make check's time goes. */
+static struct slow_test {
+	const char *name;
+	double seconds;
+} slowest[SLOWEST_SHOWN];
+
+static double seconds_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+static void note_time(const char *name, double seconds)
+{
+	int i = SLOWEST_SHOWN;
+
+	while (i > 0 && slowest[i - 1].seconds < seconds) {
+		if (i < SLOWEST_SHOWN)
+			slowest[i] = slowest[i - 1];
+		i--;
+	}
+	if (i < SLOWEST_SHOWN)
+		slowest[i] = (struct slow_test){ .name = name, .seconds = seconds };
+}
+
+/* Only for a whole run: one test's time is on its own line already when it fails. */
+static void print_slowest(size_t ran)
+{
+	if (ran < 2 * SLOWEST_SHOWN)
+		return;
+	printf("slowest:");
+	for (int i = 0; i < SLOWEST_SHOWN && slowest[i].name; i++)
+		printf(" %s %.1fs", slowest[i].name, slowest[i].seconds);
+	putchar('\n');
+}
 
 static struct running start_one(const struct test *t)
 {
@@ -190,6 +232,7 @@ static struct running start_one(const struct test *t)
 		exit(2);
 	}
 	fflush(NULL);
+	clock_gettime(CLOCK_MONOTONIC, &r.start);
 	r.pid = fork();
 	if (r.pid < 0) {
 		perror("fork");
@@ -221,6 +264,7 @@ static int finish_one(struct running *r, bool verbose)
 
 	while (waitpid(r->pid, &status, 0) < 0 && errno == EINTR)
 		;
+	note_time(t->name, seconds_since(&r->start));
 	len = lseek(r->fd, 0, SEEK_END);
 	out = calloc(1, len + 1);
 	if (out && len > 0)
@@ -348,6 +392,7 @@ int main(int argc, char **argv)
 	free(filters);
 	if (list)
 		return 0;
+	print_slowest(passed + failed + skipped);
 	printf("%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);
 	return failed ? 1 : 0;
 }
