@@ -27,14 +27,12 @@
 #include <sys/wait.h>
 #include <linux/if_packet.h>
 
+#include <netbpf/dev.h>
+#include <netbpf/epoch.h>
 #include <netbpf/prog.h>
+#include <netbpf/worker.h>
+#include <netbpf/xdp.h>
 
-#include "bpf/epoch.h"
-#include "bpf/prog.h"
-#include "io/port.h"
-#include "net/dev.h"
-#include "net/worker.h"
-#include "net/xdp.h"
 #include "bench.h"
 
 #define BATCH 32

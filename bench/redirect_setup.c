@@ -3,13 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <netbpf/dev.h>
 #include <netbpf/map.h>
 #include <netbpf/percpu.h>
 #include <netbpf/prog.h>
+#include <netbpf/xdp.h>
 
-#include "io/port.h"
-#include "net/dev.h"
-#include "net/xdp.h"
 #include "kernel_baseline.h"
 #include "redirect_setup.h"
 
@@ -19,22 +18,22 @@ static __attribute__((noreturn)) void die(const char *what)
 	exit(1);
 }
 
-struct nb_dev *nb_bench_dev(const char *name, const char *kind, struct nb_port **portp)
+struct nb_dev *nb_bench_dev(const char *name, const char *kind)
 {
-	struct nb_port *port = NULL;
 	struct nb_dev *dev;
 
 	if (nb_dev_create(name, 0, &dev, NULL))
 		die("device");
-	if (kind) {
-		if (nb_port_open_str(kind, "", &port, NULL))
-			die("port");
-		nb_dev_set_port(dev, port);
-	}
-	if (portp)
-		*portp = port;
+	if (kind && nb_dev_attach_port(dev, kind, "", NULL))
+		die("port");
 	nb_dev_set_up(dev, true);
 	return dev;
+}
+
+void nb_bench_pipe_pair(struct nb_dev *a, struct nb_dev *b)
+{
+	if (nb_dev_pipe_pair(a, b, NULL))
+		die("pipe pair");
 }
 
 struct nb_map *nb_bench_counter_attach(struct nb_dev *dev)

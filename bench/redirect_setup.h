@@ -12,10 +12,11 @@
 
 struct nb_dev;
 struct nb_map;
-struct nb_port;
 
-/* A device that is up, behind a port of kind (NULL: none); *portp gets the port when asked. */
-struct nb_dev *nb_bench_dev(const char *name, const char *kind, struct nb_port **portp);
+/* A device that is up, behind a port of kind (NULL: none, or a pipe of nb_bench_pipe_pair). */
+struct nb_dev *nb_bench_dev(const char *name, const char *kind);
+/* Join a and b, made without a port, as a veth pair. */
+void nb_bench_pipe_pair(struct nb_dev *a, struct nb_dev *b);
 
 /* Attach the counter to dev; its map (the caller puts it). */
 struct nb_map *nb_bench_counter_attach(struct nb_dev *dev);

@@ -21,18 +21,16 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <netbpf/dev.h>
+#include <netbpf/epoch.h>
 #include <netbpf/map.h>
 #include <netbpf/percpu.h>
+#include <netbpf/pkt.h>
+#include <netbpf/port.h>
 #include <netbpf/prog.h>
 #include <netbpf/tc.h>
+#include <netbpf/worker.h>
 
-#include "bpf/epoch.h"
-#include "io/pipe.h"
-#include "io/port.h"
-#include "net/dev.h"
-#include "net/pkt.h"
-#include "net/worker.h"
-#include "net/xdp.h"
 #include "bench.h"
 #include "kernel_baseline.h"
 #include "redirect_setup.h"
@@ -87,30 +85,21 @@ static struct nb_prog *load(enum bpf_prog_type type, enum variant v, u32 ifindex
 	return load_insns(type, insns, nb_kb_prog_redirect(insns, ifindex), interp);
 }
 
-/* Bursts into rx's receive path; the peer port (may be NULL) drains into peer_dev's. */
-static void drive(struct nb_dev *rx, struct nb_port *peer, struct nb_dev *peer_dev, u64 bursts,
+/* Bursts into rx's receive path; the pipe's peer device (may be NULL) is polled after each. */
+static void drive(struct nb_dev *rx, struct nb_dev *peer_dev, u64 bursts,
 		  struct nb_bench_clock *clk)
 {
 	struct nb_pkt *pkts[NB_BURST];
-	unsigned int n;
 
 	nb_epoch_online();
 	nb_bench_start(clk);
 	for (u64 b = 0; b < bursts; b++) {
-		for (unsigned int i = 0; i < NB_BURST; i++) {
+		for (unsigned int i = 0; i < NB_BURST; i++)
 			pkts[i] = nb_pkt_alloc_data(frame, sizeof(frame));
-			pkts[i]->dev = rx;
-			pkts[i]->skb_iif = rx->ifindex;
-			nb_eth_type_trans(pkts[i], rx);
-		}
-		nb_worker_receive_burst(rx, pkts, NB_BURST);
+		nb_worker_rx_burst(rx, pkts, NB_BURST);
 		nb_worker_flush();
-		while (peer && (n = nb_port_rx_burst(peer, pkts, NB_BURST)) > 0) {
-			for (unsigned int i = 0; i < n; i++)
-				pkts[i]->dev = peer_dev;
-			nb_worker_receive_burst(peer_dev, pkts, n);
-			nb_worker_flush();
-		}
+		while (peer_dev && nb_worker_poll(&peer_dev, 1))
+			;
 		nb_epoch_quiescent();
 	}
 	nb_bench_stop(clk);
@@ -127,9 +116,8 @@ static double run_variant(enum variant v, bool interp, enum sink to, u64 bursts)
 		[V_U32_ACT_REDIRECT] = "u32 + act bpf redirect_xmit",
 		[V_U32_ACT_CLONE] = "u32 + act bpf clone_redirect_xmit drop",
 	};
-	struct nb_port *tx_port, *peer = NULL;
-	struct nb_dev *rx = nb_bench_dev("trx0", NULL, NULL);
-	struct nb_dev *tx = nb_bench_dev("ttx0", to == TO_SINK ? "sink" : "pipe", &tx_port);
+	struct nb_dev *rx = nb_bench_dev("trx0", NULL);
+	struct nb_dev *tx = nb_bench_dev("ttx0", to == TO_SINK ? "sink" : NULL);
 	struct nb_dev *peer_dev = NULL;
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1 };
 	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "bpf", .control = TC_ACT_SHOT,
@@ -143,9 +131,8 @@ static double run_variant(enum variant v, bool interp, enum sink to, u64 bursts)
 	char line[128];
 
 	if (to == TO_PIPE_PEER_XDP) {
-		peer_dev = nb_bench_dev("tpeer0", "pipe", &peer);
-		if (nb_pipe_connect(tx_port, peer))
-			die("pipe connect");
+		peer_dev = nb_bench_dev("tpeer0", NULL);
+		nb_bench_pipe_pair(tx, peer_dev);
 		counter = nb_bench_counter_attach(peer_dev);
 	}
 	if (nb_tc_qdisc_add(rx, NB_TC_QDISC_CLSACT, NULL))
@@ -153,13 +140,13 @@ static double run_variant(enum variant v, bool interp, enum sink to, u64 bursts)
 	if (v == V_DA_REDIRECT || v == V_DA_DROP) {
 		f.kind = "bpf";
 		f.bpf.direct_action = true;
-		f.bpf.prog = load(BPF_PROG_TYPE_SCHED_CLS, v, tx->ifindex, interp);
+		f.bpf.prog = load(BPF_PROG_TYPE_SCHED_CLS, v, nb_dev_ifindex(tx), interp);
 	} else if (v != V_NONE) {
 		f.kind = "u32";
 		if (nb_tc_u32_match(&f.u32, NB_TC_U32_SIZE_32, 0, 0, 0, false, NULL))
 			die("u32 key");
 		f.u32.classid = 0x10002;
-		act.bpf.prog = load(BPF_PROG_TYPE_SCHED_ACT, v, tx->ifindex, interp);
+		act.bpf.prog = load(BPF_PROG_TYPE_SCHED_ACT, v, nb_dev_ifindex(tx), interp);
 		f.actions = &act;
 		f.action_cnt = 1;
 	}
@@ -169,12 +156,12 @@ static double run_variant(enum variant v, bool interp, enum sink to, u64 bursts)
 	if (prog)	/* what really ran: the JIT may decline a program */
 		engine = nb_prog_is_jited(prog) ? "jit" : interp ? "interp" : "interp (no jit)";
 	nb_prog_put(prog);
-	drive(rx, peer, peer_dev, bursts / 20 + 1, &clk);	/* warm the pool and the caches */
+	drive(rx, peer_dev, bursts / 20 + 1, &clk);	/* warm the pool and the caches */
 	for (int round = 0; round < ROUNDS; round++) {
 		struct nb_bench_clock c;
 		u64 before = counter ? nb_bench_counter_read(counter) : 0;
 
-		drive(rx, peer, peer_dev, bursts, &c);
+		drive(rx, peer_dev, bursts, &c);
 		if (!round || c.cpu < clk.cpu) {
 			clk = c;
 			counted = counter ? nb_bench_counter_read(counter) - before : 0;

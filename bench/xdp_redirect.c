@@ -6,8 +6,9 @@
  * (bpf_redirect_map) or by ifindex (bpf_redirect), to a second device. Its port is a sink
  * (transmit costs nothing: the queueing itself is measured) or a pipe end, the veth twin,
  * whose transmit takes the peer's ring lock once per call, as a driver rings its doorbell;
- * the peer's ring is drained after every poll, its frames freed or, in the "peer XDP count"
- * variants, received by the peer device whose XDP program counts and drops them. Frames come
+ * the peer device is polled after every burst, its frames delivered to its host side (where
+ * they are freed, as the kernel's stack drops a veth's frames not for it) or, in the "peer XDP
+ * count" variants, counted and dropped by its XDP program. Frames come
  * from the packet pool, as a driver's receive buffers do. Each variant reports the best of
  * ROUNDS runs.
  *
@@ -21,18 +22,16 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <netbpf/dev.h>
+#include <netbpf/epoch.h>
 #include <netbpf/map.h>
 #include <netbpf/percpu.h>
+#include <netbpf/pkt.h>
+#include <netbpf/port.h>
 #include <netbpf/prog.h>
+#include <netbpf/worker.h>
+#include <netbpf/xdp.h>
 
-#include "bpf/epoch.h"
-#include "bpf/prog.h"
-#include "io/pipe.h"
-#include "io/port.h"
-#include "net/dev.h"
-#include "net/pkt.h"
-#include "net/worker.h"
-#include "net/xdp.h"
 #include "bench.h"
 #include "kernel_baseline.h"
 #include "redirect_setup.h"
@@ -66,36 +65,21 @@ static struct nb_prog *load(const struct bpf_insn *insns, unsigned int cnt)
 	return prog;
 }
 
-/*
- * Bursts through the hook and the flush; the peer port (may be NULL) is drained after each
- * poll, into peer_dev's receive path when there is one, else freed.
- */
-static void drive(struct nb_dev *rx, struct nb_port *peer, struct nb_dev *peer_dev, u64 bursts,
+/* Bursts through the hook and the flush; the pipe's peer (may be NULL) is polled after each. */
+static void drive(struct nb_dev *rx, struct nb_dev *peer_dev, u64 bursts,
 		  struct nb_bench_clock *clk)
 {
 	struct nb_pkt *pkts[NB_BURST];
-	unsigned int n;
 
 	nb_epoch_online();
 	nb_bench_start(clk);
 	for (u64 b = 0; b < bursts; b++) {
-		for (unsigned int i = 0; i < NB_BURST; i++) {
+		for (unsigned int i = 0; i < NB_BURST; i++)
 			pkts[i] = nb_pkt_alloc_data(frame, sizeof(frame));
-			pkts[i]->dev = rx;
-		}
-		nb_worker_receive_burst(rx, pkts, NB_BURST);
+		nb_worker_rx_burst(rx, pkts, NB_BURST);
 		nb_worker_flush();
-		while (peer && (n = nb_port_rx_burst(peer, pkts, NB_BURST)) > 0) {
-			if (peer_dev) {
-				for (unsigned int i = 0; i < n; i++)
-					pkts[i]->dev = peer_dev;
-				nb_worker_receive_burst(peer_dev, pkts, n);
-				nb_worker_flush();
-				continue;
-			}
-			for (unsigned int i = 0; i < n; i++)
-				nb_pkt_free(pkts[i]);
-		}
+		while (peer_dev && nb_worker_poll(&peer_dev, 1))
+			;
 		nb_epoch_quiescent();
 	}
 	nb_bench_stop(clk);
@@ -108,12 +92,11 @@ static double run_variant(bool use_map, enum sink to, bool bulk, u64 bursts)
 	static const char *const sink_names[] = {
 		[TO_SINK] = "sink", [TO_PIPE] = "pipe", [TO_PIPE_PEER_XDP] = "pipe, peer XDP count",
 	};
-	struct nb_port *tx_port, *peer = NULL;
-	struct nb_dev *rx = nb_bench_dev("brx0", NULL, NULL);
-	struct nb_dev *tx = nb_bench_dev("btx0", to == TO_SINK ? "sink" : "pipe", &tx_port);
+	struct nb_dev *rx = nb_bench_dev("brx0", NULL);
+	struct nb_dev *tx = nb_bench_dev("btx0", to == TO_SINK ? "sink" : NULL);
 	struct nb_dev *peer_dev = NULL;
 	struct nb_map_create_opts mopts = { .sz = sizeof(mopts) };
-	struct bpf_devmap_val val = { .ifindex = tx->ifindex };
+	struct bpf_devmap_val val = { .ifindex = nb_dev_ifindex(tx) };
 	struct bpf_insn insns[NB_KB_MAX_INSNS];
 	struct nb_map *map = NULL, *counter = NULL;
 	struct nb_bench_clock clk;
@@ -124,12 +107,9 @@ static double run_variant(bool use_map, enum sink to, bool bulk, u64 bursts)
 	u32 key = 0;
 
 	if (to != TO_SINK) {
-		peer_dev = nb_bench_dev("bpeer0", "pipe", &peer);
-		if (nb_pipe_connect(tx_port, peer))
-			die("pipe connect");
-		if (to == TO_PIPE)
-			peer_dev = NULL;
-		else
+		peer_dev = nb_bench_dev("bpeer0", NULL);
+		nb_bench_pipe_pair(tx, peer_dev);
+		if (to == TO_PIPE_PEER_XDP)
 			counter = nb_bench_counter_attach(peer_dev);
 	}
 	if (use_map) {
@@ -138,20 +118,20 @@ static double run_variant(bool use_map, enum sink to, bool bulk, u64 bursts)
 			die("devmap");
 		prog = load(insns, nb_kb_prog_redirect_map(insns, nb_map_id(map)));
 	} else {
-		prog = load(insns, nb_kb_prog_redirect(insns, tx->ifindex));
+		prog = load(insns, nb_kb_prog_redirect(insns, nb_dev_ifindex(tx)));
 	}
 	if (nb_dev_xdp_attach(rx, prog, 0, NULL))
 		die("attach");
 	nb_prog_put(prog);
 	nb_dev_xdp_set_bulk(tx, bulk);
-	drive(rx, peer, peer_dev, bursts / 20 + 1, &clk);	/* warm the pool and the caches */
+	drive(rx, peer_dev, bursts / 20 + 1, &clk);	/* warm the pool and the caches */
 	/* The machine is shared: the best of a few runs is the cost of the code. */
 	for (int round = 0; round < ROUNDS; round++) {
 		struct nb_bench_clock c;
 		u64 before = counter ? nb_bench_counter_read(counter) : 0;
 
 		nb_dev_xdp_stats_reset(tx);
-		drive(rx, peer, peer_dev, bursts, &c);
+		drive(rx, peer_dev, bursts, &c);
 		if (!round || c.cpu < clk.cpu) {
 			clk = c;
 			counted = counter ? nb_bench_counter_read(counter) - before : 0;

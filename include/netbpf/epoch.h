@@ -8,7 +8,10 @@
  *     workers have passed a quiescent point: a control loop that runs between commands calls
  *     nb_epoch_reclaim, which frees what may be freed and never waits;
  *   - before measuring memory or tearing everything down, nb_epoch_barrier waits for a grace
- *     period and frees everything retired.
+ *     period and frees everything retired;
+ *   - a thread of the embedder's own that runs packets (include/netbpf/worker.h) reads all the
+ *     time, as the datapath's workers do: it goes online once and says between bursts that it
+ *     holds nothing (liburcu's rcu_thread_online and rcu_quiescent_state).
  */
 #ifndef NETBPF_EPOCH_H
 #define NETBPF_EPOCH_H
@@ -28,6 +31,15 @@ void nb_epoch_synchronize(void);
 void nb_epoch_barrier(void);
 /* Retired objects still waiting for their grace period. */
 unsigned long nb_epoch_pending(void);
+
+/*
+ * A thread that runs packets: a reader from nb_epoch_online on, except at each
+ * nb_epoch_quiescent (between bursts: it holds no pointer into the datapath there) and after
+ * nb_epoch_offline (before it sleeps or ends, so that it holds up no grace period).
+ */
+void nb_epoch_online(void);
+void nb_epoch_quiescent(void);
+void nb_epoch_offline(void);
 
 #ifdef __cplusplus
 }

@@ -10,8 +10,11 @@
  *   btf.h         BTF objects
  *   test_run.h    one run of a program on given bytes (BPF_PROG_TEST_RUN)
  *   dev.h         devices and the ports that move their frames
+ *   port.h        port backends: the ops an embedder implements for its own
+ *   pkt.h         packets as ports make and take them; pcap.h pcap files read and written
  *   tc.h          clsact and ingress qdiscs, filters, actions
  *   datapath.h    the worker threads that run devices' queues
+ *   worker.h      the datapath run on a thread of the embedder's own instead
  *   percpu.h      the number of workers, the "CPUs" of per-CPU maps
  *   inet.h, route.h, neigh.h, tunnel.h    the IP layer, its routes, neighbours and tunnels
  *   xdp.h         a device's XDP program and its counters
@@ -50,6 +53,7 @@
 #include <netbpf/test_run.h>
 #include <netbpf/trace.h>
 #include <netbpf/tunnel.h>
+#include <netbpf/worker.h>
 #include <netbpf/xdp.h>
 #include <netbpf/xsk.h>
 

@@ -48,10 +48,6 @@ static inline void nb_epoch_read_unlock(void)
 		nb_epoch_read_exit();
 }
 
-/* Datapath workers: always reading, except at quiescent points. */
-void nb_epoch_online(void);
-void nb_epoch_quiescent(void);
-void nb_epoch_offline(void);
 
 /*
  * Run func(head) once no reader can hold the object any more; the caller has already unlinked
@@ -74,6 +70,9 @@ void nb_epoch_maybe_reclaim(void);
  * read-side section or on an online worker.
  */
 void nb_epoch_throttle(void);
-/* nb_epoch_reclaim, nb_epoch_synchronize, nb_epoch_barrier: include/netbpf/epoch.h */
+/*
+ * nb_epoch_reclaim, nb_epoch_synchronize, nb_epoch_barrier and the workers' nb_epoch_online,
+ * nb_epoch_quiescent, nb_epoch_offline: include/netbpf/epoch.h
+ */
 
 #endif /* NB_BPF_EPOCH_H */

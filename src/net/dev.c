@@ -547,6 +547,16 @@ unsigned int nb_dev_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
 	return rx_received(dev, pkts, nb_port_rx_burst(dev->port, pkts, max));
 }
 
+unsigned int nb_dev_rx_taken(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n)
+{
+	if (!READ_ONCE(dev->up)) {
+		for (unsigned int i = 0; i < n; i++)
+			nb_pkt_drop(pkts[i], dev, NB_DROP_DEV_DOWN);
+		return 0;
+	}
+	return rx_received(dev, pkts, n);
+}
+
 unsigned int nb_dev_rx_queue_burst(struct nb_dev *dev, unsigned int queue, struct nb_pkt **pkts,
 				   unsigned int max)
 {

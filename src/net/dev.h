@@ -125,6 +125,11 @@ void nb_pkt_drop(struct nb_pkt *pkt, struct nb_dev *dev, enum nb_drop_reason rea
  * rx. Returns the number received.
  */
 unsigned int nb_dev_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int max);
+/*
+ * Frames received for dev by other means than its port (nb_worker_rx_burst): made dev's and
+ * counted as a port's burst is. A down device drops and counts them; returns 0 then, else n.
+ */
+unsigned int nb_dev_rx_taken(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n);
 /* The same from one receive queue of the port (the datapath's workers own queues). */
 unsigned int nb_dev_rx_queue_burst(struct nb_dev *dev, unsigned int queue, struct nb_pkt **pkts,
 				   unsigned int max);

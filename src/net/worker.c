@@ -11,6 +11,7 @@
 
 #include <netbpf/clock.h>
 #include <netbpf/percpu.h>
+#include <netbpf/worker.h>
 
 #include "bpf/epoch.h"
 #include "common/barrier.h"
@@ -152,6 +153,13 @@ void nb_worker_receive_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
 		}
 	}
 	burst_coarse_ns = 0;
+}
+
+void nb_worker_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n)
+{
+	n = nb_dev_rx_taken(dev, pkts, n);
+	if (n)
+		nb_worker_receive_burst(dev, pkts, n);
 }
 
 void nb_worker_flush(void)

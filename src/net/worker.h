@@ -7,6 +7,8 @@
 #ifndef NB_NET_WORKER_H
 #define NB_NET_WORKER_H
 
+#include <netbpf/worker.h>
+
 #include "common/types.h"
 
 struct nb_dev;
@@ -29,7 +31,8 @@ struct nb_worker_xdp_hooks {
 void nb_worker_set_xdp_hooks(const struct nb_worker_xdp_hooks *hooks);
 
 /*
- * The receive path of one burst from dev, the XDP hook first. In the deterministic mode it
+ * The receive path of one burst from dev whose packets are dev's already (nb_dev_rx_burst,
+ * nb_dev_rx_taken), the XDP hook first. In the deterministic mode it
  * takes the packets one at a time, advancing the virtual clock a step for each.
  */
 void nb_worker_receive_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n);
@@ -39,8 +42,7 @@ void nb_worker_receive_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
  * (test runs, the backlog, the control plane) it reads the clock.
  */
 u64 nb_worker_coarse_ns(void);
-/* The end of a burst: XDP flush, the backlog, the transmit queues. */
-void nb_worker_flush(void);
+/* nb_worker_rx_burst, nb_worker_flush, nb_worker_poll: include/netbpf/worker.h */
 
 /*
  * Waiting for work, as a low-latency datapath does: a worker keeps polling while frames flow
@@ -70,8 +72,6 @@ void nb_worker_kick(unsigned int cpu);
 /* Is worker cpu asleep in nb_worker_sleep (the idle test of a drain)? */
 bool nb_worker_sleeping(unsigned int cpu);
 
-/* One round over devs: a burst from each, then the flush. Returns the packets received. */
-unsigned int nb_worker_poll(struct nb_dev *const *devs, unsigned int n);
 /*
  * Poll until *stop is set (read atomically), or (stop NULL) until a round receives nothing.
  * The caller is a worker thread with its index set (nb_set_this_cpu); it is an epoch reader

@@ -1,0 +1,57 @@
+#!/bin/bash
+# The netbpf command and the benches are built on the public API: they reach the library only
+# through include/netbpf (<netbpf/...>), never through a header of its layers (src/bpf, src/net,
+# src/io). src/cli includes besides only its own headers and the command layer (src/ctl). A
+# quoted include that breaks this fails the test, with the file and line named.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+
+# Benches that measure the layers below the public API on purpose, each with its reason:
+#   bench/jit.c     the two engines called directly on a memory block (prog->jited against
+#                   nb_interp_run), without nb_prog_run's epoch section around them: the
+#                   cost of the generated code alone.
+#   bench/pkt_io.c  the packet layer's own costs (empty packets from the pool, clones) and the
+#                   port backends' bursts called directly, with no device or datapath around.
+exempt_bench="bench/jit.c bench/pkt_io.c"
+# netbpf bench's kernel column is the benches' kernel baseline (linked into the command from
+# bench/kernel_baseline.c): test-side code that drives the running kernel, not the library.
+exempt_cli='src/cli/bench_kernel.c:.*"\.\./\.\./bench/kernel_baseline\.h"'
+
+quoted='^[[:space:]]*#[[:space:]]*include[[:space:]]*"'
+internal='"(\.\./)*(src/)?(bpf|net|io)/[^"]*"'
+
+# the patterns themselves: what they must refuse is refused, what they must let through is not
+grep -Eq "$internal" <<<'#include "net/dev.h"' || fail "the pattern lets \"net/dev.h\" through"
+grep -Eq "$internal" <<<'#include "../src/io/port.h"' || fail "the pattern lets ../src/io through"
+grep -Eq "$internal" <<<'#include "bench.h"' && fail "the pattern refuses \"bench.h\""
+
+[ -d src/cli ] && [ -d bench ] || fail "no src/cli or bench under $PWD"
+
+# src/cli: only cli/ and ctl/ (src/common's internals included)
+bad=$(grep -HnE "$quoted" src/cli/*.c src/cli/*.h | grep -Ev '#[[:space:]]*include[[:space:]]*"(cli|ctl)/' |
+	grep -Ev "$exempt_cli")
+[ -z "$bad" ] || fail "src/cli reaches past the public API (include/netbpf) and src/ctl:
+$bad"
+n=$(cat src/cli/*.c src/cli/*.h | grep -c '#[[:space:]]*include[[:space:]]*<netbpf/')
+[ "$n" -gt 0 ] || fail "src/cli includes no public header at all"
+
+# bench/: no layer header, but in the files exempt above
+bad=""
+for f in bench/*.c bench/*.h; do
+	hits=$(grep -HnE "$quoted" "$f" | grep -E "$internal")
+	case " $exempt_bench " in
+	*" $f "*)
+		[ -n "$hits" ] || fail "$f is exempt but includes no internal header: drop it from the list"
+		;;
+	*)
+		[ -z "$hits" ] || bad+="$hits"$'\n'
+		;;
+	esac
+done
+[ -z "$bad" ] || fail "a bench reaches past the public API (include/netbpf):
+${bad%$'\n'}"
+nb=$(cat bench/*.c bench/*.h | grep -c '#[[:space:]]*include[[:space:]]*<netbpf/')
+
+echo "public includes: src/cli $n, bench/ $nb; none of src/bpf, src/net, src/io" \
+	"(bench exemptions: $exempt_bench)"
