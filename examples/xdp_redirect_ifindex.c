@@ -2,7 +2,7 @@
 /*
  * Send every frame out of one device with bpf_redirect: the non-map redirect that the bulking
  * patch set moved onto the devmap bulk queues. The target is a read-only global, set before
- * load (netbpf prog load ... rodata target_ifindex=N, or libbpf's skeleton rodata).
+ * load (netbpf prog load xdp_redirect_ifindex.o --set target_ifindex=N, or libbpf's skeleton).
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>

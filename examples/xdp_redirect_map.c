@@ -4,7 +4,10 @@
  * send to (a port map, as the kernel's xdp_redirect_map sample). A device without an entry
  * passes its frames on to the stack (the low flag bits: the verdict on a miss).
  *
- *   netbpf map update name tx_port key IN value OUT
+ *   map update name tx_port key 7 0 0 0 value 8 0 0 0 0 0 0 0
+ *
+ * (a script's line, or a command to a netbpf daemon: the frames of ifindex 7 leave by ifindex 8;
+ * keys and values are little-endian bytes, the value a struct bpf_devmap_val)
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>

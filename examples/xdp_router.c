@@ -9,7 +9,7 @@
  * codes (per worker), so that a run shows why frames went where they went.
  *
  *   ip link set dev in0 xdp obj xdp_router.o sec xdp
- *   map update name tx_ports key IFINDEX value IFINDEX 0 0 0 0   (per output device)
+ *   map update name tx_ports key 2 0 0 0 value 2 0 0 0 0 0 0 0   (per output device: ifindex 2)
  *   sysctl -w net.ipv4.conf.in0.forwarding=1
  */
 #include <linux/bpf.h>

@@ -46,6 +46,7 @@ static int parse_line(char *line, struct nb_map_file_elem *e)
 	char *tok[2 * MAX_BYTES + 4], *save = NULL, *t;
 	int ntok = 0, i = 0, err;
 
+	line[strcspn(line, "#")] = '\0';	/* a comment after the bytes */
 	for (t = strtok_r(line, " \t\r\n", &save); t && ntok < (int)(sizeof(tok) / sizeof(*tok));
 	     t = strtok_r(NULL, " \t\r\n", &save))
 		tok[ntok++] = t;

@@ -5,7 +5,8 @@
  *   key [hex] BYTES value [hex] BYTES
  *
  * bytes decimal or 0x-prefixed, or two-digit hex after the word hex ("key hex 01 00 00 00
- * value 0x2a 0 0 0"); blank lines and lines starting with # are skipped.
+ * value 0x2a 0 0 0"); blank lines are skipped, and # starts a
+ * comment that runs to the end of its line.
  */
 #ifndef NB_CTL_MAP_FILE_H
 #define NB_CTL_MAP_FILE_H

@@ -61,7 +61,7 @@ out=$($NETBPF -j prog run $B/examples/tc_classifier.o --data-in "$tmp/one.bin" 2
 echo "$out" | grep -q '"packets":\[{"packet":1,"retval":[0-9]*,.*"len_in":14,' || fail "json: $out"
 
 # --map preloads (elf_hash's count adds to key 1's value)
-printf 'key 1 0 0 0 value 0x2a 0 0 0 0 0 0 0\n' > "$tmp/m.txt"
+printf '# a comment line, then one after the bytes\nkey 1 0 0 0 value 0x2a 0 0 0 0 0 0 0  # 42\n' > "$tmp/m.txt"
 out=$($NETBPF prog run $B/tests/bpf/elf_hash.o --pcap-in "$tmp/in.pcap" --map "m=$tmp/m.txt" 2>&1) ||
 	fail "--map: $out"
 # --maps: what the packets left in the map (key 7: 100, then one more), text and JSON
