@@ -227,6 +227,77 @@ static int load_kernel_legacy(struct nb_diff *d, int open_err, struct nb_log *lo
 	return 0;
 }
 
+/*
+ * Why bpf_object__load failed. libbpf loads each program without a log and retries one the
+ * kernel refuses with log level 1 into the program's own buffer, so the refused program is the
+ * one whose buffer holds text: its name and the verifier's last lines, not a bare errno.
+ */
+static void kernel_load_error(const struct nb_diff *d, int err, char **vlog,
+			      struct nb_log *log)
+{
+	struct bpf_program *kp;
+	unsigned int i = 0;
+
+	if (nb_kernel_not_permitted(err)) {
+		nb_log_printf(log, "kernel: loading BPF programs is not permitted (need root or "
+			      "CAP_BPF, uid %u)\n", (unsigned int)geteuid());
+		return;
+	}
+	bpf_object__for_each_program(kp, d->kobj) {
+		if (!bpf_program__autoload(kp))
+			continue;
+		if (vlog && vlog[i][0]) {
+			nb_log_printf(log, "kernel: cannot load program %s (section %s) of %s as "
+				      "%s: %s\n", bpf_program__name(kp),
+				      bpf_program__section_name(kp), d->opts->obj_path,
+				      prog_type_str(bpf_program__type(kp)), strerror(-err));
+			nb_kernel_log_tail(log, vlog[i]);
+			return;
+		}
+		i++;
+	}
+	/* no program's log: a map, BTF or relocation the kernel or libbpf refused */
+	nb_log_printf(log, "kernel: cannot load %s as %s: %s\n", d->opts->obj_path,
+		      prog_type_str(d->type), strerror(-err));
+}
+
+static void kernel_log_bufs_free(char **vlog)
+{
+	for (char **v = vlog; v && *v; v++)
+		free(*v);
+	free(vlog);
+}
+
+/* A log buffer for each program libbpf will load, NULL-terminated; NULL without memory. */
+static char **kernel_log_bufs(struct bpf_object *kobj)
+{
+	struct bpf_program *kp;
+	unsigned int n = 0, i = 0;
+	char **vlog;
+
+	bpf_object__for_each_program(kp, kobj)
+		n += bpf_program__autoload(kp);
+	vlog = calloc(n + 1, sizeof(*vlog));
+	if (!vlog)
+		return NULL;
+	bpf_object__for_each_program(kp, kobj) {
+		if (!bpf_program__autoload(kp))
+			continue;
+		/* calloc: untouched pages cost nothing, and an empty log says "not this one" */
+		vlog[i] = calloc(1, NB_KERNEL_VERIFIER_LOG_SIZE);
+		if (!vlog[i]) {
+			kernel_log_bufs_free(vlog);
+			return NULL;
+		}
+		i++;
+	}
+	i = 0;
+	bpf_object__for_each_program(kp, kobj)
+		if (bpf_program__autoload(kp))
+			bpf_program__set_log_buf(kp, vlog[i++], NB_KERNEL_VERIFIER_LOG_SIZE);
+	return vlog;
+}
+
 /* The kernel side: NB_DIFF_NO_KERNEL with the reason when the kernel cannot run it. */
 static int load_kernel(struct nb_diff *d, struct nb_log *log)
 {
@@ -236,6 +307,7 @@ static int load_kernel(struct nb_diff *d, struct nb_log *log)
 	struct bpf_program *kp, *chosen = NULL;
 	libbpf_print_fn_t old = libbpf_set_print(libbpf_silent);
 	struct bpf_map *m;
+	char **vlog;
 	int err;
 
 	d->kobj = bpf_object__open_file(o->obj_path, NULL);
@@ -279,20 +351,15 @@ static int load_kernel(struct nb_diff *d, struct nb_log *log)
 		if (nm && !bpf_map__max_entries(m) && nb_object_map_max_entries(nm))
 			bpf_map__set_max_entries(m, nb_object_map_max_entries(nm));
 	}
-	err = bpf_object__load(d->kobj);
+	vlog = kernel_log_bufs(d->kobj);
+	err = bpf_object__load(d->kobj) ? -errno : 0;
 	libbpf_set_print(old);
 	if (err) {
-		err = -errno;
-		/* EACCES is also the verifier's refusal: only EPERM says who may load */
-		if (err == -EPERM && geteuid())
-			nb_log_printf(log, "kernel: loading BPF programs is not permitted (need root or "
-				      "CAP_BPF, uid %u)\n", (unsigned int)geteuid());
-		else
-			nb_log_printf(log, "kernel: cannot load %s of %s as %s: %s\n",
-				      bpf_program__section_name(chosen), o->obj_path,
-				      prog_type_str(d->type), strerror(-err));
+		kernel_load_error(d, err, vlog, log);
+		kernel_log_bufs_free(vlog);
 		return NB_DIFF_NO_KERNEL;
 	}
+	kernel_log_bufs_free(vlog);
 	d->kfd = bpf_program__fd(chosen);
 	kernel_maps_libbpf(d);
 	return 0;

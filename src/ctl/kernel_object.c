@@ -24,16 +24,20 @@
 #include "common/types.h"
 #include "ctl/kernel_object.h"
 
-#define VERIFIER_LOG_SIZE (1U << 20)
-
 static bool is_map_in_map(enum bpf_map_type t)
 {
 	return t == BPF_MAP_TYPE_ARRAY_OF_MAPS || t == BPF_MAP_TYPE_HASH_OF_MAPS;
 }
 
+/* As root, EACCES is the verifier's refusal; only EPERM says who may load. */
+bool nb_kernel_not_permitted(int err)
+{
+	return geteuid() && (err == -EPERM || err == -EACCES);
+}
+
 static int kernel_err(int err, struct nb_log *log, const char *what, const char *name)
 {
-	if (err == -EPERM || err == -EACCES)
+	if (nb_kernel_not_permitted(err))
 		nb_log_printf(log, "kernel: loading BPF programs is not permitted (need root or "
 			      "CAP_BPF, uid %u)\n", (unsigned int)geteuid());
 	else
@@ -215,8 +219,7 @@ static struct bpf_insn *insns_with_fds(const struct nb_object_prog *p,
 	return insns;
 }
 
-/* The verifier's last lines: the reason is at the end of its log. */
-static void log_tail(struct nb_log *log, const char *text)
+void nb_kernel_log_tail(struct nb_log *log, const char *text)
 {
 	const char *end = text + strlen(text), *p = end;
 	int lines = 0;
@@ -260,23 +263,23 @@ static int load_prog(const struct nb_object *obj, struct nb_object_prog *p,
 	license = license ? license : "";
 	*fdp = bpf_prog_load(type, name, license, insns, cnt, &popts);
 	err = *fdp < 0 ? -errno : 0;
-	if (err && err != -EPERM && err != -EACCES) {
+	if (err && !nb_kernel_not_permitted(err)) {
 		const char *ts = libbpf_bpf_prog_type_str(type);
 
 		nb_log_printf(log, "kernel: cannot load program %s (section %s) as %s: %s\n",
 			      nb_object_prog_name(p), nb_object_prog_section(p), ts ? ts : "?",
 			      strerror(-err));
 		/* once more with the verifier's log, for its reason */
-		vlog = calloc(1, VERIFIER_LOG_SIZE);
+		vlog = calloc(1, NB_KERNEL_VERIFIER_LOG_SIZE);
 		if (vlog) {
 			popts.log_buf = vlog;
-			popts.log_size = VERIFIER_LOG_SIZE;
+			popts.log_size = NB_KERNEL_VERIFIER_LOG_SIZE;
 			popts.log_level = 1;
 			*fdp = bpf_prog_load(type, name, license, insns, cnt, &popts);
 			if (*fdp >= 0)
 				close(*fdp);
 			*fdp = -1;
-			log_tail(log, vlog);
+			nb_kernel_log_tail(log, vlog);
 			free(vlog);
 		}
 	} else if (err) {

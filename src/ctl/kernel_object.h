@@ -8,6 +8,8 @@
 #ifndef NB_CTL_KERNEL_OBJECT_H
 #define NB_CTL_KERNEL_OBJECT_H
 
+#include <stdbool.h>
+
 #include <linux/bpf.h>
 #include <netbpf/log.h>
 
@@ -33,8 +35,8 @@ struct nb_kernel_object_opts {
  * Kernel maps with netbpf's definitions (never pinned), global data copied from netbpf's maps,
  * every program netbpf loaded with its map references turned into kernel fds, then program
  * arrays and maps of maps filled as netbpf filled its own. obj must be loaded. 0 or a negative
- * errno (-EPERM/-EACCES: not permitted) with the reason, and the kernel verifier's last lines,
- * in log.
+ * errno with the reason in log: the program the kernel refuses with the verifier's last lines
+ * (EACCES as root), or that this process may not load programs (nb_kernel_not_permitted).
  */
 int nb_kernel_object_load(struct nb_object *obj, const struct nb_kernel_object_opts *opts,
 			  struct nb_kernel_object **kp, struct nb_log *log);
@@ -45,5 +47,11 @@ int nb_kernel_object_prog_fd(const struct nb_kernel_object *k, const struct nb_o
 			     const struct nb_object_prog *prog);
 int nb_kernel_object_map_fd(const struct nb_kernel_object *k, const struct nb_object *obj,
 			    const struct nb_object_map *map);
+
+/* The verifier's log a refused load is retried with, and its last lines, where the reason is. */
+#define NB_KERNEL_VERIFIER_LOG_SIZE (1U << 20)
+void nb_kernel_log_tail(struct nb_log *log, const char *text);
+/* Whether a load's error means this process may not load programs (not the verifier's no). */
+bool nb_kernel_not_permitted(int err);
 
 #endif /* NB_CTL_KERNEL_OBJECT_H */
