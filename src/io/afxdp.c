@@ -11,10 +11,11 @@
  * Each queue has a socket with its own UMEM of 2 x 2048 frames of 4 KiB: the first half
  * circulates between the fill ring and the rx ring, the second half between a free list, the
  * tx ring and the completion ring, so receiving and transmitting never share state and take
- * separate locks. libxdp attaches its default program, which redirects every frame of a queue
- * with a socket into the XSKMAP; its multi-program dispatcher needs freplace programs, which
- * some kernels refuse (EPERM here), and libxdp then attaches the program alone: that is fine for
- * us, we want the interface to ourselves. Deleting the last socket detaches it.
+ * separate locks. Once every queue is bound, the port attaches its own redirect program
+ * (afxdp_prog.c: every frame of a queue with a socket into the XSKMAP, as libxdp's default
+ * program does, but declared able to take frames in pieces, xdp.frags, which libxdp's is not:
+ * a driver-mode program on a veth with a 9000-byte MTU needs it) and wants the interface to
+ * itself: one with an XDP program already is refused. Closing the port detaches it.
  *
  * Frames are copied between the UMEM and packet buffers (nb_pkt): a received frame goes back to
  * the fill ring in the same burst, so the kernel never waits on the datapath. Zero-copy into
@@ -61,6 +62,7 @@
 
 #include <netbpf/percpu.h>
 
+#include "io/afxdp_prog.h"
 #include "io/port.h"
 #include "net/dev.h"
 #include "net/gso.h"
@@ -128,6 +130,7 @@ struct afxdp_port {
 	u32 mtu;			/* the interface's, read at open: super-frames are longer */
 	u32 rx_next;			/* turns: where the next poll starts */
 	struct afxdp_queue *q;		/* nq entries */
+	struct nb_afxdp_prog prog;	/* the redirect program on the interface */
 };
 
 /* libxdp and libbpf print to stderr; while we open, their last warning is kept for the error. */
@@ -454,6 +457,7 @@ static void afxdp_close(struct nb_port *port)
 	libxdp_print_fn_t old_xdp = libxdp_set_print(libxdp_print);
 	libbpf_print_fn_t old_bpf = libbpf_set_print(libbpf_print);
 
+	nb_afxdp_prog_detach(&ap->prog);
 	for (u32 i = 0; i < ap->nq; i++)
 		queue_close(&ap->q[i]);
 	libxdp_set_print(old_xdp);
@@ -490,6 +494,8 @@ static int queue_open(struct afxdp_port *ap, struct afxdp_queue *q, u32 id, bool
 	const struct xsk_socket_config scfg = {
 		.rx_size = RING_SIZE,
 		.tx_size = RING_SIZE,
+		/* ours is attached once every queue is bound (afxdp_prog.c) */
+		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
 		.xdp_flags = ap->xdp_flags,
 		.bind_flags = ap->bind_flags | XDP_USE_NEED_WAKEUP | (ap->sg ? XDP_USE_SG : 0),
 	};
@@ -632,6 +638,23 @@ static int parse_words(struct afxdp_port *ap, int argc, char **argv, struct nb_l
 	return 0;
 }
 
+/* Our redirect program on the interface, each queue's socket in its XSKMAP. */
+static int prog_attach(struct afxdp_port *ap, struct nb_log *log)
+{
+	int err = nb_afxdp_prog_attach(&ap->prog, ap->ifindex, ap->ifname, ap->xdp_flags, ap->nq,
+				       ap->sg, log);
+
+	for (u32 i = 0; !err && i < ap->nq; i++) {
+		err = nb_afxdp_prog_add_socket(&ap->prog, ap->q[i].xsk);
+		if (err) {
+			nb_log_printf(log, "afxdp: %s queue %u: cannot enter the socket in the "
+				      "XSKMAP: %s\n", ap->ifname, i, strerror(-err));
+			nb_afxdp_prog_detach(&ap->prog);
+		}
+	}
+	return err;
+}
+
 static int afxdp_open(struct nb_port *port, int argc, char **argv, struct nb_log *log)
 {
 	struct afxdp_port *ap = port->priv;
@@ -641,6 +664,7 @@ static int afxdp_open(struct nb_port *port, int argc, char **argv, struct nb_log
 	int err, fd;
 
 	ap->port = port;
+	ap->prog = (struct nb_afxdp_prog){ .prog_fd = -1, .map_fd = -1 };
 	err = parse_words(ap, argc, argv, log);
 	if (err)
 		return err;
@@ -691,8 +715,6 @@ static int afxdp_open(struct nb_port *port, int argc, char **argv, struct nb_log
 			}
 			memset(&ap->q[i], 0, sizeof(ap->q[i]));
 		}
-		if (!err && i + 1 == ap->nq)
-			read_modes(ap);
 		if (err) {
 			while (i--)
 				queue_close(&ap->q[i]);
@@ -702,6 +724,9 @@ static int afxdp_open(struct nb_port *port, int argc, char **argv, struct nb_log
 	libbpf_set_print(old_bpf);
 	if (!err) {
 		err = read_mtu(ap, log);
+		/* every queue bound: the program now sends each queue's frames to its socket */
+		if (!err)
+			err = prog_attach(ap, log);
 		for (u32 i = 0; err && i < ap->nq; i++)
 			queue_close(&ap->q[i]);
 	}
@@ -710,6 +735,7 @@ static int afxdp_open(struct nb_port *port, int argc, char **argv, struct nb_log
 		ap->q = NULL;
 		return err;
 	}
+	read_modes(ap);
 	/* no offloads: super-frames are segmented and checksums completed before tx_burst */
 	port->features = ap->sg ? NB_NETIF_F_SG : 0;
 	return 0;

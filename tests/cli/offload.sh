@@ -3,7 +3,7 @@
 # (TSO super-frames, partial checksums, VLAN tags offloaded): for afpacket, afxdp (skb and driver
 # mode) and tap ports, 50 MB of TCP each way (md5 compared, no checksum error counted by the
 # receiving stacks), UDP datagrams whose checksums the sender left to the device, VLAN-tagged
-# frames both ways, and a 9000-byte MTU path (afxdp in skb mode only); then the counters netbpf
+# frames both ways, and a 9000-byte MTU path; then the counters netbpf
 # kept against what the namespaces' interfaces counted. netbpf forwards with a tc program one way
 # (tcbpf1.o redirect_xmit: bpf_redirect to the next ifindex) and mirred the other. Runs in
 # network namespaces of its own; skipped without root.
@@ -329,7 +329,8 @@ run_kind tap 1500 ""
 run_kind tap 9000 ""
 run_kind afxdp 1500 "mode skb"
 run_kind afxdp 9000 "mode skb"
-# driver mode: veth runs the XSK program in its NAPI (copy mode: veth has no zero-copy); no
-# 9000-byte path, as libxdp's program lacks XDP frags support and veth then caps its peer's MTU
+# driver mode: veth runs the XSK program in its NAPI (copy mode: veth has no zero-copy); the
+# 9000-byte path needs netbpf's program to take frames in pieces (xdp.frags), or veth refuses it
 run_kind afxdp 1500 "mode drv"
+run_kind afxdp 9000 "mode drv"
 echo "offload: TCP, UDP and VLAN with default offloads through afpacket, tap and afxdp (skb, drv)"

@@ -18,6 +18,8 @@
 #include <net/if.h>
 #include <sys/socket.h>
 #include <linux/if_packet.h>
+#include <linux/if_link.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include <netbpf/object.h>
@@ -439,7 +441,7 @@ NB_TEST(afxdp_err_busy_and_not_root)
  * the kernel's headroom (the socket, bound with XDP_USE_SG, gets it in two descriptors); a
  * 100-byte frame passes too. Nothing is dropped or cut.
  */
-NB_TEST(afxdp_big_frames_whole)
+static void big_frames_whole(const char *words)
 {
 	static u8 frame[3900];
 	const u32 sizes[] = { 3600, 3900, 100 };
@@ -459,7 +461,7 @@ NB_TEST(afxdp_big_frames_whole)
 	if (err)
 		nb_test_skip("cannot make a veth pair with mtu 9000: %s", strerror(-err));
 	txfd = packet_socket("veth0", 0);
-	dev = afxdp_dev("dev veth1 mode skb copy", NULL, &log);
+	dev = afxdp_dev(words, NULL, &log);
 	memset(frame, 0xab, sizeof(frame));
 	frame[12] = ETH_P_TEST >> 8;
 	frame[13] = ETH_P_TEST & 0xff;
@@ -480,6 +482,50 @@ NB_TEST(afxdp_big_frames_whole)
 	NB_ASSERT_EQ(qs.rx_too_big, 0);
 	NB_ASSERT_EQ(qs.rx_kernel_drops, 0);
 	close(txfd);
+	nb_log_free(&log);
+	xt_teardown();
+}
+
+NB_TEST(afxdp_big_frames_whole)
+{
+	big_frames_whole("dev veth1 mode skb copy");
+}
+
+/*
+ * The same through the driver's XDP: veth takes a program on a 9000-byte link only if it says
+ * it takes frames in pieces (xdp.frags), as netbpf's redirect program does.
+ */
+NB_TEST(afxdp_big_frames_whole_drv_mode)
+{
+	big_frames_whole("dev veth1 mode drv copy");
+}
+
+/* An interface with an XDP program of someone else's: refused in one line, the program stays. */
+NB_TEST(afxdp_err_foreign_xdp_prog)
+{
+	const struct bpf_insn pass[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = XDP_PASS },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct nb_log log = { 0 };
+	int ifindex, fd, err;
+	u32 id;
+
+	netns_veth(1);
+	ifindex = (int)if_nametoindex("veth1");
+	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "foreign", "GPL", pass, ARRAY_SIZE(pass), NULL);
+	if (fd < 0)
+		nb_test_skip("cannot load an XDP program: %s", strerror(errno));
+	NB_ASSERT_EQ(bpf_xdp_attach(ifindex, fd, XDP_FLAGS_SKB_MODE, NULL), 0);
+	id = xdp_prog_on("veth1");
+	NB_ASSERT(afxdp_dev("dev veth1 mode skb", &err, &log) == NULL);
+	NB_ASSERT_EQ(err, -EBUSY);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "veth1 already has an XDP program");
+	NB_ASSERT_EQ(strchr(nb_log_text(&log), '\n') - nb_log_text(&log) + 1,
+		     strlen(nb_log_text(&log)));
+	NB_ASSERT_EQ(xdp_prog_on("veth1"), id);
+	NB_ASSERT_EQ(bpf_xdp_detach(ifindex, XDP_FLAGS_SKB_MODE, NULL), 0);
+	close(fd);
 	nb_log_free(&log);
 	xt_teardown();
 }
