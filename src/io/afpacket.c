@@ -32,10 +32,11 @@
  * datapath segments super-frames before they leave (nb_validate_xmit).
  *
  * Transmit bypasses the interface's qdisc (PACKET_QDISC_BYPASS), as a driver's xmit would be
- * reached. A frame too long for a TX ring slot goes out through a second socket of the queue
- * with sendmsg, after the ring is kicked, so that the queue's order holds. Frames longer than
- * the interface's MTU (read at open) are refused, super-frames excepted: the caller drops and
- * counts them.
+ * reached. Frames too long for a TX ring slot (super-frames) go out through a second socket of
+ * the queue, those that follow each other in a burst with one sendmmsg, each from its pieces
+ * (an iovec of the header, the linear part and the fragments), after the ring is kicked, so
+ * that the queue's order holds. Frames longer than the interface's MTU (read at open) are
+ * refused, super-frames excepted: the caller drops and counts them.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -69,7 +70,7 @@
 #define AFP_RX_FRAME_NR (AFP_RX_BLOCK_SIZE / AFP_RX_FRAME_SIZE * AFP_RX_BLOCK_NR)
 /* What may wait on the socket for recvmsg: 512 super-frames of 64 KiB. */
 #define AFP_RCVBUF (32 << 20)
-/* TX ring: 512 frames of 4 KiB; longer frames go out with sendmsg (queue_send_big). */
+/* TX ring: 512 frames of 4 KiB; longer frames go out with sendmmsg (send_mmsg). */
 #define AFP_TX_FRAME_SIZE 4096u
 #define AFP_TX_BLOCK_SIZE (64u << 10)
 #define AFP_TX_BLOCK_NR 32u
@@ -399,19 +400,51 @@ static void ring_kick(struct afp_queue *q, unsigned int queued)
 	}
 }
 
-/* A frame no ring slot holds, through the queue's second socket: taken or not. */
-static bool queue_send_big(struct afp_port *ap, struct afp_queue *q, const struct nb_pkt *pkt)
+/*
+ * The frames marked in sent with one sendmmsg call on socket fd (the kernel copies each frame
+ * into an skb); on return sent marks the frames taken.
+ */
+static void send_mmsg(struct afp_port *ap, struct afp_queue *q, int fd, struct nb_pkt **pkts,
+		      unsigned int n, bool *sent)
 {
-	struct iovec iov[AFP_IOV_MAX];
-	struct virtio_net_hdr vh;
-	struct msghdr msg = { .msg_iov = iov };
+	struct mmsghdr msgs[NB_BURST];
+	struct iovec iov[NB_BURST][AFP_IOV_MAX];
+	struct virtio_net_hdr vh[NB_BURST];
+	unsigned int idx[NB_BURST], cnt = 0, done = 0;
 
-	msg.msg_iovlen = frame_iov(ap, pkt, &vh, iov);
-	if (msg.msg_iovlen && sendmsg(q->big_fd, &msg, MSG_DONTWAIT) >= 0)
-		return true;
-	if (!msg.msg_iovlen || (errno != EAGAIN && errno != ENOBUFS))
-		nb_u64_stats_inc(&q->stats.tx_errors);
-	return false;
+	for (unsigned int i = 0; i < n && cnt < NB_BURST; i++) {
+		unsigned int pieces;
+
+		if (!sent[i])
+			continue;
+		pieces = frame_iov(ap, pkts[i], &vh[cnt], iov[cnt]);
+		if (!pieces) {
+			nb_u64_stats_inc(&q->stats.tx_errors);
+			sent[i] = false;
+			continue;
+		}
+		memset(&msgs[cnt], 0, sizeof(msgs[cnt]));
+		msgs[cnt].msg_hdr.msg_iov = iov[cnt];
+		msgs[cnt].msg_hdr.msg_iovlen = pieces;
+		idx[cnt++] = i;
+	}
+	for (unsigned int i = 0; i < n; i++)
+		sent[i] = false;
+	while (done < cnt) {
+		int r = sendmmsg(fd, msgs + done, cnt - done, MSG_DONTWAIT);
+
+		if (r < 0) {
+			if (errno == EAGAIN || errno == ENOBUFS)
+				break;
+			/* this frame is refused: go on behind it */
+			nb_u64_stats_inc(&q->stats.tx_errors);
+			done++;
+			continue;
+		}
+		for (int k = 0; k < r; k++)
+			sent[idx[done + k]] = true;
+		done += (unsigned int)r;
+	}
 }
 
 /*
@@ -433,10 +466,16 @@ static void queue_tx_ring(struct afp_port *ap, struct afp_queue *q, struct nb_pk
 		if (!sent[i])
 			continue;
 		if (pkt->len > room) {
+			unsigned int end = i + 1;
+
 			/* what the ring holds goes first: the queue keeps its order */
 			ring_kick(q, queued);
 			queued = 0;
-			sent[i] = queue_send_big(ap, q, pkt);
+			/* the frames no slot holds that follow: one call through the second socket */
+			while (end < n && (!sent[end] || pkts[end]->len > room))
+				end++;
+			send_mmsg(ap, q, q->big_fd, pkts + i, end - i, sent + i);
+			i = end - 1;
 			continue;
 		}
 		status = __atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE);
@@ -463,50 +502,6 @@ static void queue_tx_ring(struct afp_port *ap, struct afp_queue *q, struct nb_pk
 	ring_kick(q, queued);
 }
 
-/* The same with one sendmmsg call (the kernel copies each frame into an skb). */
-static void queue_tx_mmsg(struct afp_port *ap, struct afp_queue *q, struct nb_pkt **pkts,
-			  unsigned int n, bool *sent)
-{
-	struct mmsghdr msgs[NB_BURST];
-	struct iovec iov[NB_BURST][AFP_IOV_MAX];
-	struct virtio_net_hdr vh[NB_BURST];
-	unsigned int idx[NB_BURST], cnt = 0, done = 0;
-
-	for (unsigned int i = 0; i < n && cnt < NB_BURST; i++) {
-		unsigned int pieces;
-
-		if (!sent[i])
-			continue;
-		pieces = frame_iov(ap, pkts[i], &vh[cnt], iov[cnt]);
-		if (!pieces) {
-			nb_u64_stats_inc(&q->stats.tx_errors);
-			sent[i] = false;
-			continue;
-		}
-		memset(&msgs[cnt], 0, sizeof(msgs[cnt]));
-		msgs[cnt].msg_hdr.msg_iov = iov[cnt];
-		msgs[cnt].msg_hdr.msg_iovlen = pieces;
-		idx[cnt++] = i;
-	}
-	for (unsigned int i = 0; i < n; i++)
-		sent[i] = false;
-	while (done < cnt) {
-		int r = sendmmsg(q->fd, msgs + done, cnt - done, MSG_DONTWAIT);
-
-		if (r < 0) {
-			if (errno == EAGAIN || errno == ENOBUFS)
-				break;
-			/* this frame is refused: go on behind it */
-			nb_u64_stats_inc(&q->stats.tx_errors);
-			done++;
-			continue;
-		}
-		for (int k = 0; k < r; k++)
-			sent[idx[done + k]] = true;
-		done += (unsigned int)r;
-	}
-}
-
 static unsigned int afp_tx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int n)
 {
 	struct afp_port *ap = port->priv;
@@ -522,7 +517,7 @@ static unsigned int afp_tx_burst(struct nb_port *port, struct nb_pkt **pkts, uns
 			sent[i] = !tx_too_big(ap, chunk[i]);
 		pthread_spin_lock(&q->tx_lock);
 		if (ap->tx_mmsg)
-			queue_tx_mmsg(ap, q, chunk, cnt, sent);
+			send_mmsg(ap, q, q->fd, chunk, cnt, sent);
 		else
 			queue_tx_ring(ap, q, chunk, cnt, sent);
 		for (unsigned int i = 0; i < cnt; i++)
