@@ -16,8 +16,8 @@
  * kernel writes it (a TPACKET_V3 block waits for its retire timer, a jiffy or more, which is
  * what a ping would see), we copy a burst out and give the slots back: no system call per
  * frame. A frame longer than a slot is cut there with TP_STATUS_COPY and queued whole on the
- * socket (PACKET_COPY_THRESH), where recvmsg reads it straight into packet buffers, in ring
- * order. Frames the interface sends (PACKET_OUTGOING, our own tx among them) are not
+ * socket (PACKET_COPY_THRESH), where one recvmmsg per burst reads those of the burst straight
+ * into packet buffers, in ring order. Frames the interface sends (PACKET_OUTGOING, our own tx among them) are not
  * received. A frame beyond a page continues in fragments; one longer than NB_PKT_MAX_FRAME is
  * dropped and counted as too_big, never truncated; frames the kernel dropped because the ring
  * was full (tp_drops of PACKET_STATISTICS), or cut without a copy (receive buffer full), count
@@ -63,12 +63,12 @@
 #include "common/u64_stats.h"
 
 #define AFP_MAX_QUEUES 64
-/* RX ring: 2048 slots of 4 KiB (8 MiB) per socket; longer frames come through recvmsg. */
+/* RX ring: 2048 slots of 4 KiB (8 MiB) per socket; longer frames come through recvmmsg. */
 #define AFP_RX_FRAME_SIZE 4096u
 #define AFP_RX_BLOCK_SIZE (128u << 10)
 #define AFP_RX_BLOCK_NR 64u
 #define AFP_RX_FRAME_NR (AFP_RX_BLOCK_SIZE / AFP_RX_FRAME_SIZE * AFP_RX_BLOCK_NR)
-/* What may wait on the socket for recvmsg: 512 super-frames of 64 KiB. */
+/* What may wait on the socket for recvmmsg: 512 super-frames of 64 KiB. */
 #define AFP_RCVBUF (32 << 20)
 /* TX ring: 512 frames of 4 KiB; longer frames go out with sendmmsg (send_mmsg). */
 #define AFP_TX_FRAME_SIZE 4096u
@@ -157,79 +157,151 @@ static void rx_complete_csum(struct nb_pkt *pkt)
 		nb_pkt_checksum_help(pkt);
 }
 
-/*
- * The frame a slot marked TP_STATUS_COPY stands for, read whole from the socket: its header
- * (offloads on), then its bytes straight into a packet's linear part and pages. NULL when it is
- * dropped (and counted).
- */
-static struct nb_pkt *rx_copied_frame(struct afp_port *ap, struct afp_queue *q, u32 len)
-{
-	struct iovec iov[NB_MAX_SKB_FRAGS + 2];
-	struct virtio_net_hdr vh;
-	struct msghdr msg = { .msg_iov = iov };
-	struct nb_pkt *pkt = nb_pkt_alloc();
-	u32 left = len - min_t(u32, len, NB_PKT_MAX_LEN);
-	unsigned int n = 0, pages = 0;
-	u8 *page[NB_MAX_SKB_FRAGS];
-	ssize_t got;
+/* Most pieces a frame is read into or sent from: the header, the linear part, the fragments. */
+#define AFP_IOV_MAX (NB_MAX_SKB_FRAGS + 2)
 
-	if (unlikely(!pkt))
+/*
+ * The frames of a burst that wait whole on the socket (their slots are marked TP_STATUS_COPY),
+ * read with one recvmmsg in ring order: each into a packet's linear part and pages, or, for a
+ * frame that is dropped anyway, into a byte (the socket must give it up for the next copy to be
+ * its own slot's).
+ */
+struct copy_batch {
+	unsigned int n;
+	struct mmsghdr msgs[NB_BURST];
+	struct iovec iov[NB_BURST][AFP_IOV_MAX];
+	struct virtio_net_hdr vh[NB_BURST];
+	struct nb_pkt *pkt[NB_BURST];		/* NULL: read away */
+	u8 *page[NB_BURST][NB_MAX_SKB_FRAGS];
+	unsigned int pages[NB_BURST];
+	u8 scratch;
+};
+
+static void copy_free(struct copy_batch *cb, unsigned int k)
+{
+	while (cb->pages[k]--)
+		nb_pkt_frag_page_free(cb->page[k][cb->pages[k]]);
+	nb_pkt_free(cb->pkt[k]);
+	cb->pkt[k] = NULL;
+	cb->pages[k] = 0;
+}
+
+/* A batch entry for a frame of len bytes: its buffers, or a byte to read it away with. */
+static void copy_add(struct afp_port *ap, struct copy_batch *cb, u32 len, bool keep)
+{
+	unsigned int k = cb->n++, n = 0;
+	struct iovec *iov = cb->iov[k];
+	u32 left = len - min_t(u32, len, NB_PKT_MAX_LEN);
+
+	cb->pages[k] = 0;
+	cb->pkt[k] = keep ? nb_pkt_alloc() : NULL;
+	if (keep && unlikely(!cb->pkt[k]))
 		goto nomem;
-	if (ap->vnet)
-		iov[n++] = (struct iovec){ .iov_base = &vh, .iov_len = sizeof(vh) };
-	iov[n++] = (struct iovec){ .iov_base = pkt->data, .iov_len = len - left };
-	for (; left; pages++) {
-		page[pages] = nb_pkt_frag_page_alloc();
-		if (unlikely(!page[pages]))
-			goto nomem;
-		iov[n++] = (struct iovec){ .iov_base = page[pages],
-					   .iov_len = min_t(u32, left, NB_PKT_BUF_SIZE) };
-		left -= (u32)iov[n - 1].iov_len;
+	if (cb->pkt[k]) {
+		if (ap->vnet)
+			iov[n++] = (struct iovec){ .iov_base = &cb->vh[k],
+						   .iov_len = sizeof(cb->vh[k]) };
+		iov[n++] = (struct iovec){ .iov_base = cb->pkt[k]->data, .iov_len = len - left };
+		for (; left; cb->pages[k]++) {
+			u8 *page = nb_pkt_frag_page_alloc();
+
+			if (unlikely(!page))
+				goto nomem;
+			cb->page[k][cb->pages[k]] = page;
+			iov[n++] = (struct iovec){ .iov_base = page,
+						   .iov_len = min_t(u32, left, NB_PKT_BUF_SIZE) };
+			left -= (u32)iov[n - 1].iov_len;
+		}
 	}
-	msg.msg_iovlen = n;
-	got = recvmsg(q->fd, &msg, MSG_DONTWAIT | MSG_TRUNC);
-	if (unlikely(got != (ssize_t)(len + vnet_len(ap)))) {
+	goto out;
+nomem:
+	count_drops(ap, NB_DROP_NOMEM, 1);
+	copy_free(cb, k);
+out:
+	if (!cb->pkt[k]) {
+		n = 0;
+		iov[n++] = (struct iovec){ .iov_base = &cb->scratch, .iov_len = 1 };
+	}
+	cb->msgs[k] = (struct mmsghdr){ .msg_hdr = { .msg_iov = iov, .msg_iovlen = n } };
+}
+
+/* Read the batch's frames off the socket, in order. */
+static void copy_read(struct afp_queue *q, struct copy_batch *cb)
+{
+	unsigned int done = 0;
+
+	while (done < cb->n) {
+		int got = recvmmsg(q->fd, cb->msgs + done, cb->n - done, MSG_DONTWAIT | MSG_TRUNC,
+				   NULL);
+
+		if (got <= 0)
+			break;
+		done += (unsigned int)got;
+	}
+	/* what did not come is not there: copy_take drops its entries */
+	for (; done < cb->n; done++)
+		cb->msgs[done].msg_len = 0;
+}
+
+/* Entry k of the batch, read, as the packet of its len-byte frame; NULL when dropped (counted). */
+static struct nb_pkt *copy_take(struct afp_port *ap, struct afp_queue *q, struct copy_batch *cb,
+				unsigned int k, u32 len)
+{
+	struct nb_pkt *pkt = cb->pkt[k];
+	const struct iovec *iov = cb->iov[k];
+
+	if (!pkt)
+		return NULL;
+	if (unlikely(cb->msgs[k].msg_len != len + vnet_len(ap))) {
 		/* the copy is not there (or not this frame's): nothing to keep */
 		nb_u64_stats_inc(&q->stats.rx_kernel_drops);
 		count_drops(ap, NB_DROP_RX_OVERFLOW, 1);
-		goto drop;
+		copy_free(cb, k);
+		return NULL;
 	}
 	nb_pkt_put(pkt, (u32)iov[ap->vnet].iov_len);
-	for (unsigned int k = 0; k < pages; k++)
-		nb_pkt_add_frag(pkt, page[k], 0, (u32)iov[ap->vnet + 1 + k].iov_len);
-	if (ap->vnet && unlikely(nb_vnet_hdr_to_pkt(pkt, &vh))) {
+	for (unsigned int p = 0; p < cb->pages[k]; p++)
+		nb_pkt_add_frag(pkt, cb->page[k][p], 0, (u32)iov[ap->vnet + 1 + p].iov_len);
+	cb->pkt[k] = NULL;
+	cb->pages[k] = 0;
+	if (ap->vnet && unlikely(nb_vnet_hdr_to_pkt(pkt, &cb->vh[k]))) {
 		nb_pkt_drop(pkt, ap->port->dev, NB_DROP_OFFLOAD);
 		return NULL;
 	}
 	return pkt;
-nomem:
-	count_drops(ap, NB_DROP_NOMEM, 1);
-	/* the frame stays queued on the socket: read it away, or the next copy is not its own */
-	recv(q->fd, &vh, 1, MSG_DONTWAIT | MSG_TRUNC);
-drop:
-	while (pages--)
-		nb_pkt_frag_page_free(page[pages]);
-	nb_pkt_free(pkt);
-	return NULL;
 }
 
-/* One frame of the ring as a packet, or NULL when it is dropped (and counted). */
+/* A frame of the ring the kernel cut short but queued whole on the socket. */
+static bool slot_copied(const struct tpacket2_hdr *h)
+{
+	return h->tp_snaplen < h->tp_len && (h->tp_status & TP_STATUS_COPY);
+}
+
+/* A frame the datapath does not take: the interface's own transmits, and those too big. */
+static bool slot_refused(const struct tpacket2_hdr *h)
+{
+	const struct sockaddr_ll *sll = (const void *)((const u8 *)h +
+						       TPACKET_ALIGN(sizeof(*h)));
+
+	return sll->sll_pkttype == PACKET_OUTGOING || h->tp_len > NB_PKT_MAX_FRAME;
+}
+
+/*
+ * One frame of the ring as a packet, or NULL when it is dropped (and counted). A slot marked
+ * TP_STATUS_COPY is entry copy of the batch (read already).
+ */
 static struct nb_pkt *rx_frame(struct afp_port *ap, struct afp_queue *q,
-			       const struct tpacket2_hdr *h)
+			       const struct tpacket2_hdr *h, struct copy_batch *cb,
+			       unsigned int copy)
 {
 	const struct sockaddr_ll *sll = (const void *)((const u8 *)h +
 						       TPACKET_ALIGN(sizeof(*h)));
 	struct nb_pkt *pkt;
 
 	/* our own and the stack's transmits, should PACKET_IGNORE_OUTGOING be missing */
-	if (unlikely(sll->sll_pkttype == PACKET_OUTGOING)) {
-		if (h->tp_status & TP_STATUS_COPY)
-			recv(q->fd, &pkt, 1, MSG_DONTWAIT | MSG_TRUNC);
+	if (unlikely(sll->sll_pkttype == PACKET_OUTGOING))
 		return NULL;
-	}
 	if (unlikely(h->tp_len > NB_PKT_MAX_FRAME)) {
-		if (h->tp_status & TP_STATUS_COPY)
-			recv(q->fd, &pkt, 1, MSG_DONTWAIT | MSG_TRUNC);
 		nb_u64_stats_inc(&q->stats.rx_too_big);
 		count_drops(ap, NB_DROP_TOO_BIG, 1);
 		return NULL;
@@ -241,7 +313,7 @@ static struct nb_pkt *rx_frame(struct afp_port *ap, struct afp_queue *q,
 			count_drops(ap, NB_DROP_RX_OVERFLOW, 1);
 			return NULL;
 		}
-		pkt = rx_copied_frame(ap, q, h->tp_len);
+		pkt = copy_take(ap, q, cb, copy, h->tp_len);
 		if (!pkt)
 			return NULL;
 	} else {
@@ -268,29 +340,52 @@ static struct nb_pkt *rx_frame(struct afp_port *ap, struct afp_queue *q,
 	return pkt;
 }
 
+/*
+ * Up to max frames of the ring: the slots the kernel has filled are looked at first, the
+ * frames of those cut short (super-frames, jumbo frames) read off the socket together, then
+ * the burst is made in ring order and the slots given back.
+ */
 static unsigned int queue_rx(struct afp_port *ap, struct afp_queue *q, struct nb_pkt **pkts,
 			     unsigned int max)
 {
-	unsigned int n = 0;
+	struct tpacket2_hdr *slot[NB_BURST];
+	struct copy_batch cb;
+	unsigned int n = 0, nslots = 0, copy = 0;
 
-	while (n < max) {
-		struct tpacket2_hdr *h = rx_frame_hdr(q, q->rx_head);
+	cb.n = 0;
+	if (max > NB_BURST)
+		max = NB_BURST;
+	while (nslots < max) {
+		struct tpacket2_hdr *h = rx_frame_hdr(q, (q->rx_head + nslots) % AFP_RX_FRAME_NR);
 		u32 status = __atomic_load_n(&h->tp_status, __ATOMIC_ACQUIRE);
-		struct nb_pkt *pkt;
 
 		if (!(status & TP_STATUS_USER)) {
-			if (!n && ++q->empty_polls % AFP_STATS_EVERY == 0)
+			if (!nslots && ++q->empty_polls % AFP_STATS_EVERY == 0)
 				read_kernel_drops(ap, q);
 			break;
 		}
 		if (status & TP_STATUS_LOSING)
 			read_kernel_drops(ap, q);
-		pkt = rx_frame(ap, q, h);
+		slot[nslots++] = h;
+		if (status & TP_STATUS_COPY)
+			copy_add(ap, &cb, h->tp_len, slot_copied(h) && !slot_refused(h));
+	}
+	if (cb.n)
+		copy_read(q, &cb);
+	for (unsigned int i = 0; i < nslots; i++) {
+		struct nb_pkt *pkt = rx_frame(ap, q, slot[i], &cb, copy);
+
+		/* every marked slot has its entry, kept or read away */
+		copy += !!(slot[i]->tp_status & TP_STATUS_COPY);
 		if (pkt)
 			pkts[n++] = pkt;
-		__atomic_store_n(&h->tp_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
-		q->rx_head = (q->rx_head + 1) % AFP_RX_FRAME_NR;
+		__atomic_store_n(&slot[i]->tp_status, TP_STATUS_KERNEL, __ATOMIC_RELEASE);
 	}
+	/* entries not taken (a frame refused after all) give their buffers back */
+	for (unsigned int k = 0; k < cb.n; k++)
+		if (cb.pkt[k])
+			copy_free(&cb, k);
+	q->rx_head = (q->rx_head + nslots) % AFP_RX_FRAME_NR;
 	nb_u64_stats_add(&q->stats.rx_packets, n);
 	return n;
 }
@@ -317,7 +412,7 @@ static unsigned int afp_rx_queue_burst(struct nb_port *port, unsigned int qi,
 	return n;
 }
 
-/* The socket is readable once a slot is ours or a long frame waits for recvmsg. */
+/* The socket is readable once a slot is ours or a long frame waits for recvmmsg. */
 static int afp_rx_queue_wait(struct nb_port *port, unsigned int qi, struct pollfd *pfd)
 {
 	struct afp_port *ap = port->priv;
@@ -383,8 +478,6 @@ static unsigned int frame_iov(const struct afp_port *ap, const struct nb_pkt *pk
 	return n;
 }
 
-/* Most pieces frame_iov makes. */
-#define AFP_IOV_MAX (NB_MAX_SKB_FRAGS + 2)
 
 /* Kick the TX ring: the kernel sends every frame queued in it. */
 static void ring_kick(struct afp_queue *q, unsigned int queued)
@@ -631,7 +724,7 @@ static int queue_open(struct afp_port *ap, struct afp_queue *q, unsigned int ind
 			       "virtio_net_hdr (offload)", log);
 	if (!err)
 		err = sock_opt(ap, q->fd, PACKET_RX_RING, &rx, sizeof(rx), "rx ring", log);
-	/* frames longer than a slot: cut in the ring, queued whole for recvmsg */
+	/* frames longer than a slot: cut in the ring, queued whole for recvmmsg */
 	if (!err)
 		err = sock_opt(ap, q->fd, PACKET_COPY_THRESH, &thresh, sizeof(thresh),
 			       "copy threshold", log);
