@@ -32,7 +32,7 @@ enum nb_arg_type {
 	NB_ARG_PTR_TO_CTX_OR_NULL,
 	NB_ARG_PTR_TO_LONG,		/* 8 writable bytes */
 	NB_ARG_PTR_TO_INT,		/* 4 writable bytes */
-	NB_ARG_PTR_TO_FUNC,		/* callback subprogram (bpf_loop, for_each_map_elem) */
+	NB_ARG_PTR_TO_FUNC,		/* callback subprogram (bpf_loop, for_each_map_elem, timers) */
 	NB_ARG_PTR_TO_STACK_OR_NULL,	/* callback context */
 	NB_ARG_PTR_TO_ALLOC_MEM,	/* memory from ringbuf reserve, released by the call */
 	NB_ARG_CONST_STR,		/* read-only NUL-terminated string in a map value */
@@ -44,6 +44,7 @@ enum nb_arg_type {
 	NB_ARG_PTR_TO_SOCK_COMMON_RELEASE,
 	NB_ARG_PTR_TO_MAP_VALUE_OR_NULL, /* value_size readable bytes, or NULL */
 	NB_ARG_PTR_TO_SPIN_LOCK,	/* the struct bpf_spin_lock of a map value */
+	NB_ARG_PTR_TO_TIMER,		/* the struct bpf_timer of a map value */
 };
 
 enum nb_ret_type {

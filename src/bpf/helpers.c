@@ -282,6 +282,14 @@ const struct nb_func_proto *nb_base_func_proto(enum bpf_func_id id)
 		return &nb_spin_lock_proto;
 	case BPF_FUNC_spin_unlock:
 		return &nb_spin_unlock_proto;
+	case BPF_FUNC_timer_init:
+		return &nb_timer_init_proto;
+	case BPF_FUNC_timer_set_callback:
+		return &nb_timer_set_callback_proto;
+	case BPF_FUNC_timer_start:
+		return &nb_timer_start_proto;
+	case BPF_FUNC_timer_cancel:
+		return &nb_timer_cancel_proto;
 	case BPF_FUNC_strtol:
 		return &nb_strtol_proto;
 	case BPF_FUNC_strtoul:

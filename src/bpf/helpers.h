@@ -58,6 +58,11 @@ extern const struct nb_func_proto nb_get_cgroup_classid_curr_proto;
 /* The lock of a map value (spin_lock.c). */
 extern const struct nb_func_proto nb_spin_lock_proto;
 extern const struct nb_func_proto nb_spin_unlock_proto;
+/* Timers (timer.c). */
+extern const struct nb_func_proto nb_timer_init_proto;
+extern const struct nb_func_proto nb_timer_set_callback_proto;
+extern const struct nb_func_proto nb_timer_start_proto;
+extern const struct nb_func_proto nb_timer_cancel_proto;
 /* Strings (strtox.c). */
 extern const struct nb_func_proto nb_strtol_proto;
 extern const struct nb_func_proto nb_strtoul_proto;

@@ -81,6 +81,11 @@ struct nb_map_ops {
 	int (*map_direct_value_addr)(const struct nb_map *map, u64 *addr, u32 off);
 	/* The last user reference is gone (bpf_map_put_uref): prog arrays drop their programs. */
 	void (*map_release_uref)(struct nb_map *map);
+	/*
+	 * Cancel and free the special fields of every value (nb_map_free_fields): at the last
+	 * user reference and at the map's end, as the kernel's map_release_uref frees timers.
+	 */
+	void (*map_release_fields)(struct nb_map *map);
 	/* Check an inner map template against this outer map type. */
 	bool (*map_meta_equal)(const struct nb_map *meta0, const struct nb_map *meta1);
 };
@@ -108,6 +113,8 @@ struct nb_map {
 	 */
 	s32 spin_lock_off;		/* struct bpf_spin_lock */
 	s32 timer_off;			/* struct bpf_timer */
+	/* No user reference since the last one went: new timers are refused (timer.c). */
+	bool urefs_released;
 };
 
 #define NB_MAP_GEN_LOOKUP_MAX 16
@@ -125,6 +132,11 @@ bool nb_map_has_fields(const struct nb_map *map);
 void nb_map_copy_value(const struct nb_map *map, void *dst, const void *src);
 /* The kernel's check_and_init_map_value: the special fields of a value zeroed. */
 void nb_map_zero_fields(const struct nb_map *map, void *value);
+/*
+ * The kernel's bpf_obj_free_fields: the value's timer is cancelled and freed, when the value is
+ * overwritten or deleted or the map ends.
+ */
+void nb_map_free_fields(const struct nb_map *map, void *value);
 /* Whether bytes first..last of a value touch a special field; *name: its struct's name. */
 bool nb_map_overlaps_field(const struct nb_map *map, s64 first, s64 last, const char **name);
 /* spin_lock.c: a copy into or out of the value under its bpf_spin_lock (BPF_F_LOCK). */

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fields of a map value that are not plain bytes, the twin of the kernel's btf_record: a
- * struct bpf_spin_lock (and later a struct bpf_timer) found in the value's BTF type when the
+ * struct bpf_spin_lock and a struct bpf_timer found in the value's BTF type when the
  * map is created. Programs reach such a field only through its helpers (the verifier refuses
  * loads and stores that touch it), and userspace copies of the value pass over it, as the
- * kernel's copy_map_value does: a lookup shows it zero, an update leaves it as it is.
+ * kernel's copy_map_value does: a lookup shows it zero, an update leaves it as it is. A timer
+ * goes with its value (nb_map_free_fields, timer.c).
  */
 #include <errno.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <bpf/btf.h>
 
 #include "bpf/map.h"
+#include "bpf/timer.h"
 
 /* A BTF type chain from a file may loop: bounded. */
 #define MAX_RESOLVE_DEPTH 32
@@ -242,6 +244,12 @@ void nb_map_zero_fields(const struct nb_map *map, void *value)
 
 	for (u32 i = 0; i < n; i++)
 		memset((u8 *)value + start[i], 0, end[i] - start[i]);
+}
+
+void nb_map_free_fields(const struct nb_map *map, void *value)
+{
+	if (map->timer_off >= 0)
+		nb_timer_cancel_and_free((u8 *)value + map->timer_off);
 }
 
 bool nb_map_overlaps_field(const struct nb_map *map, s64 first, s64 last, const char **name)

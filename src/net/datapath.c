@@ -28,6 +28,7 @@
 #include <netbpf/percpu.h>
 
 #include "bpf/epoch.h"
+#include "bpf/timer.h"
 #include "io/gen.h"
 #include "io/port.h"
 #include "net/dev.h"
@@ -164,7 +165,9 @@ static bool worker_sleep(struct nb_datapath *dp, struct dp_worker *w, const stru
 		return false;
 	for (unsigned int i = 0; i < n; i++)
 		queues[i] = (struct nb_worker_queue){ plan->q[i].dev, plan->q[i].queue };
-	return nb_worker_sleep(queues, n, DP_SLEEP_TIMEOUT_MS, worker_has_news, &check);
+	/* A timer queued on this worker's CPU ends the sleep when it is due. */
+	return nb_worker_sleep(queues, n, nb_timers_sleep_ms(w->index, DP_SLEEP_TIMEOUT_MS),
+			       worker_has_news, &check);
 }
 
 static void *worker_main(void *arg)
@@ -197,6 +200,8 @@ static void *worker_main(void *arg)
 			got += k;
 		}
 		nb_worker_flush();
+		/* [timers] the callbacks due on this CPU, between two rounds */
+		nb_timers_run(w->index);
 		nb_epoch_quiescent();
 		__atomic_store_n(&w->packets, w->packets + got, __ATOMIC_RELAXED);
 		if (!got)

@@ -22,6 +22,7 @@
 
 #include "bpf/epoch.h"
 #include "bpf/prog.h"
+#include "bpf/timer.h"
 #include "net/core.h"
 #include "net/ctx_insn.h"
 #include "net/dev.h"
@@ -454,6 +455,11 @@ int nb_prog_test_run(const struct nb_prog *prog, struct nb_test_run_opts *opts)
 		return -EINVAL;
 	/* each test run is a packet received: the deterministic mode's clock moves a step */
 	nb_clock_packet_tick();
+	/*
+	 * The timers due by then fire first, on the caller's CPU: the kernel's fire in the
+	 * background; here the caller of the runs is the one that drives its CPU.
+	 */
+	nb_timers_run(nb_this_cpu());
 	switch (prog->type) {
 	case BPF_PROG_TYPE_SOCKET_FILTER:
 	case BPF_PROG_TYPE_SCHED_CLS:

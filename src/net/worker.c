@@ -14,6 +14,7 @@
 #include <netbpf/worker.h>
 
 #include "bpf/epoch.h"
+#include "bpf/timer.h"
 #include "common/barrier.h"
 #include "io/port.h"
 #include "net/core.h"
@@ -36,6 +37,8 @@ static void bells_init(void)
 {
 	for (unsigned int i = 0; i < NB_MAX_CPUS; i++)
 		bells[i].efd = -1;
+	/* A timer queued on a sleeping worker's CPU wakes it: its sleep ends at the earliest. */
+	nb_timers_set_kick(nb_worker_kick);
 }
 
 /* The most queues one sleep watches (more than any worker owns in practice). */
@@ -149,6 +152,8 @@ void nb_worker_receive_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
 		 */
 		for (unsigned int i = 0; i < n; i++) {
 			nb_clock_packet_tick();
+			/* the timers due at this packet's time fire before it, as in every replay */
+			nb_timers_run(nb_this_cpu());
 			netif_burst(&pkts[i], xdp_burst(dev, &pkts[i], 1));
 		}
 	}

@@ -9,7 +9,8 @@ BUILD=${NB_BUILD:-build}
 fail() { echo "FAIL: $*"; exit 1; }
 
 # Every object of the project verifies, except verifier_c.o, verifier_global.o,
-# verifier_helpers.o and verifier_spin_lock.o, which hold rejects on purpose, and the loader's elf_bad_*.o, which are
+# verifier_helpers.o, verifier_spin_lock.o and verifier_timer.o, which hold
+# rejects on purpose, and the loader's elf_bad_*.o, which are
 # malformed on purpose (tests/unit/test_elf_bad.c). Three need what their users would give: elf_btf_parity.o a size
 # for the map its tool sizes, elf_kfunc_sibling.o the choice of its program that calls no kfunc,
 # elf_kprobe.o the choice of its XDP program.
@@ -19,7 +20,7 @@ for o in "$BUILD"/examples/*.o "$BUILD"/tests/bpf/*.o; do
 	args=()
 	case "$o" in
 	*/verifier_c.o | */verifier_global.o | */verifier_helpers.o | */verifier_spin_lock.o | \
-	*/elf_bad_*.o) continue ;;
+	*/verifier_timer.o | */elf_bad_*.o) continue ;;
 	*/elf_btf_parity.o) args=(--max-entries sized_by_tool=4) ;;
 	*/elf_kfunc_sibling.o) args=(program plain) ;;
 	*/elf_kprobe.o) args=(sec xdp) ;;

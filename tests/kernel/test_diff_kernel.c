@@ -70,6 +70,8 @@ static const char *const not_in_corpus[] = {
 	"tests/bpf/elf_btf_pin_replace.o", /* libbpf knows no CILIUM_PIN_REPLACE in .maps */
 	"tests/bpf/verifier_helpers.o",	/* rejected programs on purpose: test_verifier_kernel */
 	"tests/bpf/verifier_spin_lock.o", /* the same */
+	"tests/bpf/verifier_timer.o",	/* the same */
+	"tests/bpf/timer.o",		/* timers fire on the clock: tests/cli/timers.sh */
 	"tests/bpf/helpers_misc.o",	/* its frames are commands: test_generic_helpers_kernel */
 	"tests/bpf/big_hash.o",		/* a 2^20-element pinned map for bench/control.c */
 	"tests/bpf/det_stamp.o",	/* time and random bytes: tests/cli/deterministic.sh */

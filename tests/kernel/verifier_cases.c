@@ -2256,6 +2256,20 @@ const struct vcase vcases[] = {
 	L_CASE("bad_tc_spin_lock_offset",
 	       REJECT("doesn't point to 'struct bpf_spin_lock' that is at 4")),
 	L_CASE("bad_tc_spin_lock_no_lock", REJECT("has no valid bpf_spin_lock")),
+#define T_CASE(prog, verdict) { .name = prog, .obj = "verifier_timer.o", .type = TC, verdict }
+	T_CASE("ok_tc_timer_hash", ACCEPT),
+	T_CASE("ok_tc_timer_array_cancel", ACCEPT),
+	T_CASE("bad_tc_timer_other_map",
+	       REJECT("timer pointer in R1 map_uid=0 doesn't match map pointer in R2 map_uid=0")),
+	T_CASE("bad_tc_timer_callback_return",
+	       REJECT("At async callback return the register R0 has smin=1 smax=1 should have "
+		      "been in [0, 0]")),
+	T_CASE("bad_tc_timer_callback_key", REJECT("write to change key R2 not allowed")),
+	T_CASE("bad_tc_timer_write", REJECT("bpf_timer cannot be accessed directly by load/store")),
+	T_CASE("bad_tc_timer_offset", REJECT("off 24 doesn't point to 'struct bpf_timer' that is at 8")),
+	T_CASE("bad_tc_timer_no_timer", REJECT("map 'plain_map' has no valid bpf_timer")),
+	T_CASE("bad_tc_timer_under_lock",
+	       REJECT("function calls are not allowed while holding a lock")),
 };
 
 const unsigned int vcase_cnt = sizeof(vcases) / sizeof(vcases[0]);

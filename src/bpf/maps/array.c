@@ -231,6 +231,9 @@ static long array_map_update_elem(struct nb_map *map, const void *key, const voi
 		nb_map_copy_value(map, array_elem(array, index, cpu), value);
 	else
 		memcpy(array_elem(array, index, cpu), value, map->value_size);
+	/* A new value: the old one's timer is cancelled and freed (array_map_update_elem). */
+	if (unlikely(map->timer_off >= 0))
+		nb_map_free_fields(map, array_elem(array, index, cpu));
 	return 0;
 }
 
@@ -327,6 +330,15 @@ bool nb_map_meta_equal(const struct nb_map *meta0, const struct nb_map *meta1)
 		meta0->max_entries == meta1->max_entries);
 }
 
+/* Every value's timer goes (the kernel's array_map_free_timers_wq). */
+static void array_map_release_fields(struct nb_map *map)
+{
+	struct nb_array *array = to_array(map);
+
+	for (u32 i = 0; i < map->max_entries; i++)
+		nb_map_free_fields(map, array_elem(array, i, 0));
+}
+
 static bool array_map_meta_equal(const struct nb_map *meta0, const struct nb_map *meta1)
 {
 	return nb_map_meta_equal(meta0, meta1);
@@ -346,6 +358,7 @@ static const struct nb_map_ops array_map_ops = {
 	.map_get_next_key = nb_array_map_get_next_key,
 	.map_direct_value_addr = array_map_direct_value_addr,
 	.map_meta_equal = array_map_meta_equal,
+	.map_release_fields = array_map_release_fields,
 };
 NB_MAP_TYPE_REGISTER(array_map_ops)
 

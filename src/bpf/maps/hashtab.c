@@ -460,6 +460,9 @@ static void bucket_unlink(struct nb_htab *htab, struct htab_elem *l)
 /* Remove a live element under htab->lock and retire it. */
 static void elem_remove(struct nb_htab *htab, struct htab_elem *l)
 {
+	/* Its timer goes with it (free_htab_elem's bpf_obj_free_fields). */
+	if (unlikely(htab->map.timer_off >= 0))
+		nb_map_free_fields(&htab->map, l->key + htab->value_off);
 	bucket_unlink(htab, l);
 	if (htab->lru)
 		lru_unlink(htab, l);
@@ -734,6 +737,18 @@ static long htab_map_for_each_callback(struct nb_map *map, void *callback_fn, vo
 	return n;
 }
 
+/* Every element's timer goes (the kernel's htab_free_malloced_timers_and_wq). */
+static void htab_map_release_fields(struct nb_map *map)
+{
+	struct nb_htab *htab = to_htab(map);
+
+	pthread_mutex_lock(&htab->lock);
+	for (u32 i = 0; i < htab->n_buckets; i++)
+		for (struct htab_elem *l = htab->buckets[i]; l; l = l->next)
+			nb_map_free_fields(map, l->key + htab->value_off);
+	pthread_mutex_unlock(&htab->lock);
+}
+
 static bool htab_map_meta_equal(const struct nb_map *meta0, const struct nb_map *meta1)
 {
 	return nb_map_meta_equal(meta0, meta1);
@@ -758,6 +773,7 @@ static bool htab_map_meta_equal(const struct nb_map *meta0, const struct nb_map 
 		.map_update_elem_sys = htab_map_update_elem_sys,                           \
 		.map_lookup_and_delete_elem_sys = htab_map_lookup_and_delete_elem_sys,     \
 		.map_meta_equal = htab_map_meta_equal,                                     \
+		.map_release_fields = htab_map_release_fields,                             \
 	};                                                                                 \
 	NB_MAP_TYPE_REGISTER(ops_name)
 

@@ -13,6 +13,7 @@
 
 #include "bpf/map.h"
 #include "bpf/epoch.h"
+#include "bpf/timer.h"
 #include "common/opts.h"
 
 static const struct nb_map_ops *map_types[64] /* beyond every bpf_map_type */;
@@ -234,6 +235,8 @@ void nb_map_put(struct nb_map *map)
 		map_by_id[map->id] = NULL;
 	pthread_mutex_unlock(&map_ids_lock);
 	inner = map->inner_map_meta;
+	if (map->timer_off >= 0 && map->ops->map_release_fields)
+		map->ops->map_release_fields(map);
 	map->ops->map_free(map);
 	nb_map_put(inner);
 }
@@ -250,13 +253,21 @@ int nb_map_freeze(struct nb_map *map)
 
 void nb_map_release_uref(struct nb_map *map)
 {
-	if (map && map->ops->map_release_uref)
+	if (!map)
+		return;
+	if (map->ops->map_release_uref)
 		map->ops->map_release_uref(map);
+	/* No user holds the map: its timers must not outlive them (bpf_map_free_timers_wq). */
+	if (map->timer_off >= 0 && map->ops->map_release_fields) {
+		nb_timers_map_released(map, true);
+		map->ops->map_release_fields(map);
+	}
 }
 
 struct nb_map *nb_map_get_uref(struct nb_map *map)
 {
-	__atomic_add_fetch(&map->usercnt, 1, __ATOMIC_RELAXED);
+	if (__atomic_add_fetch(&map->usercnt, 1, __ATOMIC_RELAXED) == 1 && map->urefs_released)
+		nb_timers_map_released(map, false);
 	return nb_map_get(map);
 }
 

@@ -302,6 +302,12 @@ static int check_func_arg(struct nb_verifier_env *env, u32 arg, const struct nb_
 				reg_type_str(reg->type));
 			return -EACCES;
 		}
+		/* bpf_timer_init: the timer's map, the one its value is in. */
+		if (meta->map_ptr && meta->map_ptr != reg->map_ptr) {
+			verbose(env, "timer pointer in R1 map_uid=%d doesn't match map pointer in "
+				"R2 map_uid=%d\n", 0, 0);
+			return -EINVAL;
+		}
 		meta->map_ptr = reg->map_ptr;
 		return 0;
 	case NB_ARG_PTR_TO_MAP_VALUE_OR_NULL:
@@ -414,6 +420,8 @@ static int check_func_arg(struct nb_verifier_env *env, u32 arg, const struct nb_
 		return check_const_str(env, regno);
 	case NB_ARG_PTR_TO_SPIN_LOCK:
 		return process_spin_lock(env, regno, meta->func_id == BPF_FUNC_spin_lock);
+	case NB_ARG_PTR_TO_TIMER:
+		return process_timer_func(env, regno, &meta->map_ptr);
 	default:
 		verbose(env, "unsupported arg type %d of func %s#%d\n", type,
 			func_name(meta->func_id), meta->func_id);
@@ -633,7 +641,12 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 		verbose(env, "tail_call would lead to reference leak\n");
 		return -EINVAL;
 	}
-	if (meta.subprogno >= 0) {
+	if (meta.subprogno >= 0 && func_id == BPF_FUNC_timer_set_callback) {
+		/* Runs later, on its own: a path of its own, and this one goes on. */
+		err = push_async_cb(env, *insn_idx, meta.subprogno, meta.map_ptr);
+		if (err)
+			return err;
+	} else if (meta.subprogno >= 0) {
 		if (func_id != BPF_FUNC_loop && func_id != BPF_FUNC_for_each_map_elem) {
 			verbose(env, "callbacks of func %s#%d are not supported\n",
 				func_name(func_id), func_id);

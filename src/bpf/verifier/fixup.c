@@ -41,17 +41,24 @@ static u32 frame_size(const struct nb_verifier_env *env, u32 idx)
 	return round_up(env->subprog[idx].stack_depth, 16);
 }
 
-/* The subprogram a walked call or callback reference at insn i enters, or -1. */
+/*
+ * The subprogram a walked call or callback reference at insn i enters, or -1. A timer callback
+ * runs on a stack of its own (the kernel's async callbacks): only a direct call counts.
+ */
 static int walked_callee(const struct nb_verifier_env *env, u32 i)
 {
 	const struct bpf_insn *insn = &env->insns[i];
+	u32 callee;
 
 	if (!insn_is_pseudo_call(insn) &&
 	    !(insn_is_ldimm64(insn) && insn->src_reg == BPF_PSEUDO_FUNC))
 		return -1;
 	if (!env->aux[i].seen)
 		return -1;
-	return subprog_of(env, i + insn->imm + 1);
+	callee = subprog_of(env, i + insn->imm + 1);
+	if (!insn_is_pseudo_call(insn) && env->subprog[callee].is_async_cb)
+		return -1;
+	return callee;
 }
 
 struct chain {
@@ -147,13 +154,18 @@ int check_max_stack_depth(struct nb_verifier_env *env)
 	u32 deepest_frame = 0;
 	int err;
 
-	err = max_chain_depth(env, 0, 1, memo);
-	if (err)
-		return err;
-	if (memo[0].depth > NB_STACK_SIZE) {
-		verbose(env, "combined stack size of %u calls is %u. Too large\n", memo[0].frames,
-			memo[0].depth);
-		return -EACCES;
+	/* The program's chains, and each timer callback's from its own stack. */
+	for (u32 root = 0; root < env->subprog_cnt; root++) {
+		if (root && !env->subprog[root].is_async_cb)
+			continue;
+		err = max_chain_depth(env, root, 1, memo);
+		if (err)
+			return err;
+		if (memo[root].depth > NB_STACK_SIZE) {
+			verbose(env, "combined stack size of %u calls is %u. Too large\n",
+				memo[root].frames, memo[root].depth);
+			return -EACCES;
+		}
 	}
 	err = check_tail_call_stack(env);
 	if (err)

@@ -54,7 +54,7 @@ static int pop_stack(struct nb_verifier_env *env, u32 *insn_idx)
 	*insn_idx = elem->insn_idx;
 	env->prev_insn_idx = elem->prev_insn_idx;
 	env->trace_len = elem->log_trace_len;
-	if (env->log_verbose) {
+	if (env->log_verbose && elem->prev_insn_idx != (u32)-1) {
 		/* The branch that pushed this path belongs to it too. */
 		u32 idx = env->insn_idx;
 
@@ -119,6 +119,8 @@ static int check_main_exit(struct nb_verifier_env *env)
 		verbose(env, "BPF_EXIT instruction in main prog would lead to reference leak\n");
 		return -EINVAL;
 	}
+	if (st->frame[0]->in_async_callback_fn)
+		return check_async_cb_exit(env);
 	if (st->frame[0]->subprogno) {
 		/* A global function's caller takes its r0 for an unknown scalar. */
 		if (r0->type != SCALAR_VALUE) {

@@ -131,6 +131,8 @@ struct nb_func_state {
 	u32 frameno;
 	u32 subprogno;
 	bool in_callback_fn;	/* returns to the helper, R0 must be 0 or 1 */
+	/* A timer callback, verified as a path of its own from frame 0 (timer.c). */
+	bool in_async_callback_fn;
 	u32 callback_ret_min, callback_ret_max;
 	/* Callback iterations entered from this frame's current helper call (bpf_loop's bound). */
 	u32 callback_depth;
@@ -257,6 +259,7 @@ struct nb_subprog_info {
 	u32 stack_depth;
 	u32 postorder_start;	/* its instructions in env->insn_postorder */
 	bool is_callback;
+	bool is_async_cb;	/* a timer callback: a stack of its own, not its caller's */
 	/* From its instructions (subprog_scan.c). */
 	bool has_tail_call;
 	bool has_ld_abs;
@@ -467,6 +470,11 @@ int process_spin_lock(struct nb_verifier_env *env, int regno, bool is_lock);
 int check_call_while_locked(struct nb_verifier_env *env, const struct bpf_insn *insn);
 /* what ("BPF_EXIT instruction in main prog") may not happen while a lock is held. */
 int check_lock_released(struct nb_verifier_env *env, const char *what);
+
+/* timer.c: bpf_timer helpers and their callbacks */
+int process_timer_func(struct nb_verifier_env *env, int regno, struct nb_map **map_ptr);
+int push_async_cb(struct nb_verifier_env *env, u32 insn_idx, u32 subprog, struct nb_map *map);
+int check_async_cb_exit(struct nb_verifier_env *env);
 
 /* subprog_scan.c */
 void scan_subprogs(struct nb_verifier_env *env);

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf_timer at run time on the real clock (tests/bpf/timer.o; tests/cli/timers.sh replays it on
+ * the virtual one): timers armed by a test run fire once their time has passed, when the next
+ * run or nb_timers_run drives the CPU; a callback re-arms its timer; an update of the value
+ * from userspace cancels and frees its timer (its callback never runs); with the object closed
+ * and the pin gone, the map's last user reference cancels what is left and nothing is queued.
+ */
+#include <unistd.h>
+
+#include <netbpf/percpu.h>
+#include <netbpf/test_run.h>
+
+#include "bpf/timer.h"
+#include "elf_util.h"
+
+struct tval {
+	__u64 timer[2];
+	__u64 fired;
+	__u64 at_packet;
+	__s64 ret;
+	__s64 ret2;
+};
+
+static const __u8 frame[60] = { 0x02, 0, 0, 0, 0, 1, 0x02, 0, 0, 0, 0, 2, 0x08, 0x00 };
+
+static void run_packet(struct nb_prog *prog)
+{
+	struct nb_test_run_opts o = { .sz = sizeof(o), .data_in = frame,
+				      .data_size_in = sizeof(frame) };
+
+	NB_ASSERT_EQ(nb_prog_test_run(prog, &o), 0);
+}
+
+static struct tval value(struct nb_map *map, __u32 key)
+{
+	struct tval v;
+
+	NB_ASSERT_EQ(nb_map_lookup_elem(map, &key, &v), 0);
+	/* userspace never sees the timer's pointer */
+	NB_ASSERT_EQ(v.timer[0], 0);
+	NB_ASSERT_EQ(v.timer[1], 0);
+	return v;
+}
+
+/* A 2 ms wait is far past every timer of timer.o (1 to 5 us). */
+static void wait_past(void)
+{
+	usleep(2000);
+}
+
+static void check_timers(bool jit)
+{
+	struct nb_object *obj = elf_test_open("timer.o");
+	struct nb_log log = { 0 };
+	struct nb_object_load_opts opts = {
+		.sz = sizeof(opts), .prog_flags = jit ? 0 : NB_PROG_LOAD_INTERP, .log = &log,
+	};
+	unsigned int cpu = nb_this_cpu();
+	struct nb_object_prog *p;
+	struct nb_prog *prog;
+	struct nb_map *map;
+	struct tval v, zero = { 0 };
+	char pin[256];
+	__u32 key2 = 2;
+
+	if (nb_object_load(obj, &opts))
+		NB_FAIL("load timer.o: %s", nb_log_text(&log));
+	nb_log_free(&log);
+	p = nb_object_find_prog(obj, NULL, "timer_run");
+	NB_ASSERT(p && nb_object_prog_prog(p));
+	prog = nb_object_prog_prog(p);
+	map = elf_test_map(obj, "timers");
+
+	/* packet 1 arms the four timers: queued, none due yet */
+	run_packet(prog);
+	NB_ASSERT(nb_timers_sleep_ms(cpu, 1000) <= 1);
+	/* packet 2, once they are due: they fire before it runs */
+	wait_past();
+	run_packet(prog);
+	v = value(map, 0);
+	NB_ASSERT_EQ(v.fired, 1);
+	NB_ASSERT_EQ(v.at_packet, 1);
+	v = value(map, 1);
+	NB_ASSERT_EQ(v.fired, 1);	/* its cancel comes with packet 3 */
+	v = value(map, 3);
+	NB_ASSERT_EQ(v.fired, 1);
+	NB_ASSERT_EQ(v.ret, -EDEADLK);
+	/* the re-arming one: a second time, then a third, then no more */
+	NB_ASSERT_EQ(value(map, 2).fired, 1);
+	wait_past();
+	NB_ASSERT_EQ(nb_timers_run(cpu), 1);
+	NB_ASSERT_EQ(value(map, 2).fired, 2);
+	/* re-armed again: an update from userspace cancels it, its callback never runs */
+	NB_ASSERT_EQ(nb_map_update_elem(map, &key2, &zero, BPF_ANY), 0);
+	wait_past();
+	NB_ASSERT_EQ(nb_timers_run(cpu), 0);
+	NB_ASSERT_EQ(value(map, 2).fired, 0);
+	NB_ASSERT_EQ(nb_timers_sleep_ms(cpu, 1000), 1000);
+
+	/* packet 3 cancels key 1's timer, which fired already: inactive, 0 */
+	run_packet(prog);
+	NB_ASSERT_EQ(value(map, 1).ret, 0);
+
+	/* the last user reference goes: the map's timers with it (ASan: nothing leaks) */
+	NB_ASSERT_EQ(nb_pin_get_path(map, pin, sizeof(pin)), 0);
+	nb_object_close(obj);
+	NB_ASSERT_EQ(nb_unpin(pin), 0);
+	NB_ASSERT_EQ(nb_timers_sleep_ms(cpu, 1000), 1000);
+}
+
+NB_TEST(timer_run_interp)
+{
+	check_timers(false);
+}
+
+NB_TEST(timer_run_jit)
+{
+	check_timers(true);
+}
