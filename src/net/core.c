@@ -39,7 +39,6 @@ struct xmit_queue {
 
 /* One worker's state (the kernel's softnet_data and friends). */
 struct softnet_data {
-	struct nb_redirect_info ri;
 	struct nb_pkt *backlog;
 	struct nb_pkt **backlog_tail;
 	unsigned int backlog_len;
@@ -56,10 +55,7 @@ static inline struct softnet_data *this_softnet(void)
 	return &softnet[nb_this_cpu()];
 }
 
-struct nb_redirect_info *nb_redirect_info_get(void)
-{
-	return &this_softnet()->ri;
-}
+struct nb_redirect_info_pcpu nb_redirect_infos[NB_MAX_CPUS];
 
 bool nb_dev_xmit_recursion(void)
 {

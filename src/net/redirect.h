@@ -10,6 +10,8 @@
 
 #include <linux/bpf.h>
 
+#include <netbpf/percpu.h>
+
 #include "common/types.h"
 
 /* Flags the helpers set that programs may not pass (net/core/filter.c's internal ones). */
@@ -45,8 +47,22 @@ struct nb_redirect_info {
 
 #define NB_REDIRECT_IFINDEX_ID 0x7fffffffU
 
+/*
+ * One worker's redirect info, a cache line or more of its own: the XDP and tc redirect helpers
+ * and the hooks after them read and write it on every redirected frame, so it is reached in
+ * line (the kernel's bpf_net_ctx_get_ri is too), not through a call.
+ */
+struct nb_redirect_info_pcpu {
+	struct nb_redirect_info ri;
+} __attribute__((aligned(64)));
+
+extern struct nb_redirect_info_pcpu nb_redirect_infos[NB_MAX_CPUS];
+
 /* This worker's redirect info (nb_this_cpu()). */
-struct nb_redirect_info *nb_redirect_info_get(void);
+static inline struct nb_redirect_info *nb_redirect_info_get(void)
+{
+	return &nb_redirect_infos[nb_this_cpu()].ri;
+}
 
 /*
  * The transmit side of bpf_redirect_neigh (__bpf_redirect_neigh): route the packet out of dev

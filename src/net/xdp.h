@@ -20,8 +20,10 @@
 #include <netbpf/log.h>
 #include <netbpf/xdp.h>
 
+#include "bpf/map.h"
 #include "common/types.h"
 #include "net/pkt.h"
+#include "net/redirect.h"
 
 struct nb_dev;
 struct nb_prog;
@@ -118,9 +120,39 @@ int nb_xdp_ok_fwd_dev(const struct nb_dev *dev, u32 len);
  */
 void nb_xdp_do_flush(void);
 
-/* The record of the kernel's bpf_xdp_redirect_map, shared by the devmap types' map_redirect. */
-long nb_xdp_redirect_map(struct nb_map *map, u64 index, u64 flags, u64 flag_mask,
-			 void *(*lookup_elem)(struct nb_map *map, u32 key));
+/*
+ * The record of the kernel's __bpf_xdp_redirect_map, shared by the map types' map_redirect: in
+ * line in each, as the kernel's, so that lookup_elem is a direct call the compiler can inline.
+ */
+static __always_inline long nb_xdp_redirect_map(struct nb_map *map, u64 index, u64 flags,
+						u64 flag_mask,
+						void *(*lookup_elem)(struct nb_map *map, u32 key))
+{
+	struct nb_redirect_info *ri = nb_redirect_info_get();
+	const u64 action_mask = XDP_ABORTED | XDP_DROP | XDP_PASS | XDP_TX;
+
+	/* The low bits are the verdict when the key has no entry. */
+	if (unlikely(flags & ~(action_mask | flag_mask)))
+		return XDP_ABORTED;
+	ri->tgt_value = lookup_elem(map, (u32)index);
+	if (unlikely(!ri->tgt_value) && !(flags & BPF_F_BROADCAST)) {
+		/* Forget earlier lookups too: the last one decides. */
+		ri->map_id = NB_REDIRECT_IFINDEX_ID;
+		ri->map_type = BPF_MAP_TYPE_UNSPEC;
+		return flags & action_mask;
+	}
+	ri->tgt_index = (u32)index;
+	ri->map_id = map->id;
+	ri->map_type = map->map_type;
+	if (flags & BPF_F_BROADCAST) {
+		ri->map = map;
+		ri->flags = (u32)flags;
+	} else {
+		ri->map = NULL;
+		ri->flags = 0;
+	}
+	return XDP_REDIRECT;
+}
 
 /*
  * A frame that leaves through a bulk queue takes the program's moves of data, data_end and
