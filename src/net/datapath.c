@@ -113,13 +113,13 @@ static unsigned int gen_burst(struct nb_datapath *dp, const struct dp_queue *q,
 	 * another worker holds a reservation it has not given back, which is not "no limit".
 	 */
 	if (!dp->packets)
-		return nb_dev_rx_queue_burst(q->dev, q->queue, pkts, NB_BURST);
+		return nb_dev_rx_poll(q->dev, q->queue, pkts, NB_BURST);
 	left = __atomic_sub_fetch(&dp->gen_budget, NB_BURST, __ATOMIC_ACQ_REL) + NB_BURST;
 	if (left <= 0) {
 		__atomic_add_fetch(&dp->gen_budget, NB_BURST, __ATOMIC_RELAXED);
 		return 0;
 	}
-	k = nb_dev_rx_queue_burst(q->dev, q->queue, pkts,
+	k = nb_dev_rx_poll(q->dev, q->queue, pkts,
 				  left < NB_BURST ? (unsigned int)left : NB_BURST);
 	__atomic_add_fetch(&dp->gen_budget, NB_BURST - k, __ATOMIC_RELAXED);
 	return k;
@@ -193,7 +193,7 @@ static void *worker_main(void *arg)
 					continue;
 				k = gen_burst(dp, q, pkts);
 			} else {
-				k = nb_dev_rx_queue_burst(q->dev, q->queue, pkts, NB_BURST);
+				k = nb_dev_rx_poll(q->dev, q->queue, pkts, NB_BURST);
 			}
 			if (k)
 				nb_worker_receive_burst(q->dev, pkts, k);

@@ -504,25 +504,24 @@ void nb_pkt_drop(struct nb_pkt *pkt, struct nb_dev *dev, enum nb_drop_reason rea
 }
 
 /*
- * A frame arriving on dev: it belongs to dev now, its headers are parsed, and what earlier
- * hops left in the per-hop scratch areas (qdisc cb, metadata, redirect nesting) is cleared.
+ * A frame arriving on dev: it belongs to dev now, and what an earlier hop left that XDP would
+ * see (metadata, a tunnel's dst) is gone.
  */
-static void rx_prepare(struct nb_dev *dev, struct nb_pkt *pkt)
+static void rx_claim(struct nb_dev *dev, struct nb_pkt *pkt)
 {
 	pkt->dev = dev;
 	pkt->skb_iif = dev->ifindex;
 	if (unlikely(pkt->tun_md))	/* a pipe's peer sent it: the veth scrubs the dst */
 		nb_pkt_tun_drop(pkt);
 	pkt->meta_len = 0;
-	pkt->tc_at_ingress = 0;
-	pkt->redirect_depth = 0;
-	memset(&pkt->qdisc_cb, 0, sizeof(pkt->qdisc_cb));
-	nb_eth_type_trans(pkt, dev);
-	pkt->qdisc_cb.pkt_len = pkt->len;
 }
 
-/* What every receive path does with a burst the port gave: the frames become dev's, counted. */
-static unsigned int rx_received(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n)
+/*
+ * What every receive path does with a burst the port gave: the frames become dev's, counted,
+ * and with stack, prepared for it.
+ */
+static unsigned int rx_received(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n,
+				bool stack)
 {
 	struct nb_dev_stats *s;
 	u64 bytes = 0;
@@ -530,7 +529,9 @@ static unsigned int rx_received(struct nb_dev *dev, struct nb_pkt **pkts, unsign
 	if (!n)
 		return 0;
 	for (unsigned int i = 0; i < n; i++) {
-		rx_prepare(dev, pkts[i]);
+		rx_claim(dev, pkts[i]);
+		if (stack)
+			nb_dev_rx_stack_prepare(pkts[i]);
 		/* the bytes the wire carried: an offloaded VLAN tag is 4 of them */
 		bytes += pkts[i]->len + (pkts[i]->vlan_present ? 4 : 0);
 	}
@@ -544,7 +545,7 @@ unsigned int nb_dev_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
 {
 	if (!dev->port || !READ_ONCE(dev->up))
 		return 0;
-	return rx_received(dev, pkts, nb_port_rx_burst(dev->port, pkts, max));
+	return rx_received(dev, pkts, nb_port_rx_burst(dev->port, pkts, max), true);
 }
 
 unsigned int nb_dev_rx_taken(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n)
@@ -554,7 +555,7 @@ unsigned int nb_dev_rx_taken(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
 			nb_pkt_drop(pkts[i], dev, NB_DROP_DEV_DOWN);
 		return 0;
 	}
-	return rx_received(dev, pkts, n);
+	return rx_received(dev, pkts, n, false);	/* nb_worker_receive_burst prepares them */
 }
 
 unsigned int nb_dev_rx_queue_burst(struct nb_dev *dev, unsigned int queue, struct nb_pkt **pkts,
@@ -562,7 +563,19 @@ unsigned int nb_dev_rx_queue_burst(struct nb_dev *dev, unsigned int queue, struc
 {
 	if (!dev->port || !READ_ONCE(dev->up))
 		return 0;
-	return rx_received(dev, pkts, nb_port_rx_queue_burst(dev->port, queue, pkts, max));
+	return rx_received(dev, pkts, nb_port_rx_queue_burst(dev->port, queue, pkts, max), true);
+}
+
+unsigned int nb_dev_rx_poll(struct nb_dev *dev, unsigned int queue, struct nb_pkt **pkts,
+			    unsigned int max)
+{
+	unsigned int n;
+
+	if (!dev->port || !READ_ONCE(dev->up))
+		return 0;
+	n = queue == NB_DEV_RX_ALL_QUEUES ? nb_port_rx_burst(dev->port, pkts, max) :
+					    nb_port_rx_queue_burst(dev->port, queue, pkts, max);
+	return rx_received(dev, pkts, n, false);
 }
 
 /* Hand cnt frames to the port; what it does not take is dropped. Returns the frames sent. */

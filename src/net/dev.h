@@ -12,8 +12,11 @@
 #include <netbpf/dev.h>
 #include <netbpf/port.h>
 
+#include <string.h>
+
 #include "common/types.h"
 #include "common/u64_stats.h"
+#include "net/pkt.h"
 
 struct nb_pkt;
 struct nb_port;
@@ -122,7 +125,7 @@ void nb_pkt_drop(struct nb_pkt *pkt, struct nb_dev *dev, enum nb_drop_reason rea
 
 /*
  * Receive a burst from the device's port (at most max, NB_BURST in the datapath), counting
- * rx. Returns the number received.
+ * rx, each frame prepared for the stack (nb_dev_rx_stack_prepare). Returns the number received.
  */
 unsigned int nb_dev_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int max);
 /*
@@ -130,9 +133,32 @@ unsigned int nb_dev_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
  * counted as a port's burst is. A down device drops and counts them; returns 0 then, else n.
  */
 unsigned int nb_dev_rx_taken(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n);
-/* The same from one receive queue of the port (the datapath's workers own queues). */
+/* The same from one receive queue of the port. */
 unsigned int nb_dev_rx_queue_burst(struct nb_dev *dev, unsigned int queue, struct nb_pkt **pkts,
 				   unsigned int max);
+/*
+ * A worker's receive from one queue: the frames become dev's and are counted, but the stack's
+ * view is left to nb_worker_receive_burst, after XDP, for the frames XDP passes: as the kernel
+ * builds the skb only after its XDP hook, a frame XDP redirects, sends back or drops is never
+ * parsed.
+ */
+unsigned int nb_dev_rx_poll(struct nb_dev *dev, unsigned int queue, struct nb_pkt **pkts,
+			    unsigned int max);
+/* nb_dev_rx_poll's queue for every queue of the port at once (nb_dev_rx_burst's) */
+#define NB_DEV_RX_ALL_QUEUES (~0U)
+/*
+ * A received frame as the stack wants it (the kernel's skb from the driver): per-hop scratch
+ * (qdisc cb, ingress mark, redirect nesting) cleared, the Ethernet header parsed
+ * (eth_type_trans), the length for the qdisc layer.
+ */
+static inline void nb_dev_rx_stack_prepare(struct nb_pkt *pkt)
+{
+	pkt->tc_at_ingress = 0;
+	pkt->redirect_depth = 0;
+	memset(&pkt->qdisc_cb, 0, sizeof(pkt->qdisc_cb));
+	nb_eth_type_trans(pkt, pkt->dev);
+	pkt->qdisc_cb.pkt_len = pkt->len;
+}
 /*
  * Transmit a burst through the port. Every packet is consumed: sent ones count as tx, the rest
  * are dropped (device down, too big, port failure) and counted by reason. Returns the number

@@ -131,11 +131,13 @@ static unsigned int xdp_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned
 	return xdp_hooks.burst ? xdp_hooks.burst(dev, pkts, n) : n;
 }
 
+/* The frames XDP left to the stack: parsed now (nb_dev_rx_poll left them unparsed), then in. */
 static void netif_burst(struct nb_pkt **pkts, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++) {
 		if (i + 1 < n)
 			__builtin_prefetch(pkts[i + 1]->data);
+		nb_dev_rx_stack_prepare(pkts[i]);
 		nb_netif_receive(pkts[i]);
 	}
 }
@@ -181,7 +183,7 @@ unsigned int nb_worker_poll(struct nb_dev *const *devs, unsigned int n)
 	unsigned int total = 0;
 
 	for (unsigned int i = 0; i < n; i++) {
-		unsigned int got = nb_dev_rx_burst(devs[i], pkts, NB_BURST);
+		unsigned int got = nb_dev_rx_poll(devs[i], NB_DEV_RX_ALL_QUEUES, pkts, NB_BURST);
 
 		if (got)
 			nb_worker_receive_burst(devs[i], pkts, got);
