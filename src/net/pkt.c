@@ -1118,23 +1118,6 @@ void nb_dev_type_trans(struct nb_pkt *pkt, const struct nb_dev *dev)
 	}
 }
 
-void nb_pkt_to_xdp(struct nb_pkt *pkt, struct nb_xdp_buff *xdp, const struct nb_xdp_rxq_info *rxq)
-{
-	xdp->data_hard_start = pkt->head;
-	xdp->data = pkt->data;
-	xdp->data_end = pkt->data + nb_pkt_headlen(pkt);
-	xdp->data_meta = pkt->data - pkt->meta_len;
-	xdp->rxq = rxq;
-	xdp->txq = NULL;
-	xdp->frame_sz = pkt->end + NB_PKT_TAILROOM;
-	xdp->flags = 0;
-	xdp->pkt = pkt;
-	if (unlikely(pkt->data_len)) {
-		nb_pkt_shinfo(pkt)->xdp_frags_size = pkt->data_len;
-		xdp->flags = NB_XDP_FLAGS_HAS_FRAGS;
-	}
-}
-
 void nb_xdp_to_pkt(const struct nb_xdp_buff *xdp, struct nb_pkt *pkt)
 {
 	nb_xdp_update_pkt_data(xdp, pkt);

@@ -530,9 +530,26 @@ u32 nb_pkt_get_hash(struct nb_pkt *pkt);
 void nb_dev_type_trans(struct nb_pkt *pkt, const struct nb_dev *dev);
 /*
  * Generic XDP: view pkt's buffer as an XDP buffer for rxq. The packet must have private data;
- * its fragments, if any, become the buffer's (NB_XDP_FLAGS_HAS_FRAGS).
+ * its fragments, if any, become the buffer's (NB_XDP_FLAGS_HAS_FRAGS). In line: it runs for
+ * every frame before its program, and a call would cost a third of it.
  */
-void nb_pkt_to_xdp(struct nb_pkt *pkt, struct nb_xdp_buff *xdp, const struct nb_xdp_rxq_info *rxq);
+static inline void nb_pkt_to_xdp(struct nb_pkt *pkt, struct nb_xdp_buff *xdp,
+				 const struct nb_xdp_rxq_info *rxq)
+{
+	xdp->data_hard_start = pkt->head;
+	xdp->data = pkt->data;
+	xdp->data_end = pkt->data + nb_pkt_headlen(pkt);
+	xdp->data_meta = pkt->data - pkt->meta_len;
+	xdp->rxq = rxq;
+	xdp->txq = NULL;
+	xdp->frame_sz = pkt->end + NB_PKT_TAILROOM;
+	xdp->flags = 0;
+	xdp->pkt = pkt;
+	if (unlikely(pkt->data_len)) {
+		nb_pkt_shinfo(pkt)->xdp_frags_size = pkt->data_len;
+		xdp->flags = NB_XDP_FLAGS_HAS_FRAGS;
+	}
+}
 
 /* Carry the program's moves of data, data_end, data_meta and the fragments' length back. */
 static inline void nb_xdp_update_pkt_data(const struct nb_xdp_buff *xdp, struct nb_pkt *pkt)

@@ -28,16 +28,6 @@ int nb_xdp_prepare_frags(const struct nb_prog *prog, struct nb_pkt *pkt)
 					     nb_pkt_linearize(pkt);
 }
 
-u32 nb_xdp_prog_run(const struct nb_prog *prog, struct nb_xdp_buff *xdp)
-{
-	/* The poll's epoch section covers the run (nb_xdp_rx_burst, nb_xdp_do_flush). */
-	if (unlikely(__atomic_load_n(&nb_prog_stats_on, __ATOMIC_RELAXED)))
-		return (u32)nb_prog_run_stats(prog, xdp);
-	if (likely(prog->jited))
-		return (u32)prog->jited((u64)(uintptr_t)xdp, 0);
-	return (u32)nb_interp_run(prog, (u64)(uintptr_t)xdp, 0);
-}
-
 /*
  * One frame through the program. Returns true when the frame passed and stays with the caller;
  * false when it was consumed (queued or dropped).
@@ -58,7 +48,8 @@ static bool xdp_run_one(struct nb_dev *dev, struct nb_xdp_dev *xd, const struct 
 	 * data and the full XDP_PACKET_HEADROOM (netif_receive_generic_xdp); a frame too long to
 	 * move keeps the headroom it has.
 	 */
-	if (unlikely(nb_pkt_headroom(pkt) < NB_PKT_HEADROOM || nb_pkt_shared_data(pkt)) &&
+	if (unlikely(nb_pkt_headroom(pkt) < NB_PKT_HEADROOM ||
+		     (pkt->cloned && nb_pkt_shared_data(pkt))) &&
 	    nb_pkt_cow_head(pkt, NB_PKT_HEADROOM) && nb_pkt_unclone(pkt)) {
 		nb_pkt_drop(pkt, dev, NB_DROP_NOMEM);
 		return false;

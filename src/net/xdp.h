@@ -21,6 +21,7 @@
 #include <netbpf/xdp.h>
 
 #include "bpf/map.h"
+#include "bpf/prog.h"
 #include "common/types.h"
 #include "net/pkt.h"
 #include "net/redirect.h"
@@ -173,8 +174,11 @@ int nb_xdp_prepare_frags(const struct nb_prog *prog, struct nb_pkt *pkt);
 
 /*
  * Run an XDP program on xdp and return its verdict; the twin of bpf_prog_run_xdp (the worker's
- * epoch section covers the map elements it reads).
+ * epoch section covers the map elements it reads: nb_xdp_rx_burst, nb_xdp_do_flush).
  */
-u32 nb_xdp_prog_run(const struct nb_prog *prog, struct nb_xdp_buff *xdp);
+static inline u32 nb_xdp_prog_run(const struct nb_prog *prog, struct nb_xdp_buff *xdp)
+{
+	return (u32)nb_prog_run_locked(prog, xdp);
+}
 
 #endif /* NB_NET_XDP_H */
