@@ -129,9 +129,10 @@ int nb_dev_create(const char *name, u32 ifindex, struct nb_dev **devp, struct nb
 			      NB_DEV_MAX_IFINDEX);
 		return -EINVAL;
 	}
-	dev = calloc(1, sizeof(*dev));
+	dev = aligned_alloc(64, sizeof(*dev));
 	if (!dev)
 		return -ENOMEM;
+	memset(dev, 0, sizeof(*dev));
 	dev->stats = aligned_alloc(64, nb_nr_cpus() * sizeof(*dev->stats));
 	if (!dev->stats) {
 		free(dev);

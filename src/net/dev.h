@@ -49,7 +49,6 @@ struct nb_dev {
 	u16 hard_header_len;		/* link header bytes in front of L3 (ETH_HLEN) */
 	u8 addr[ETH_ALEN];
 	bool up;
-	int refcnt;
 	struct nb_port *port;		/* backend that moves the frames; NULL: none */
 	struct nb_dev_stats *stats;	/* nb_nr_cpus() entries */
 	struct nb_dev *next;		/* registry list */
@@ -61,6 +60,12 @@ struct nb_dev {
 	struct nb_tunnel *tunnel;	/* a tunnel device's state (net/tunnel.h); NULL: none */
 	struct nb_bridge *br;		/* a bridge device's state (net/bridge.c); NULL: none */
 	struct nb_br_port *br_port;	/* its bridge port when enslaved (rx_handler_data) */
+	/*
+	 * A cache line of its own: every worker's XDP bulk queue takes a reference on the
+	 * devices of a poll, and those writes must not evict the fields above, which every
+	 * worker reads for every frame (the kernel keeps dev_refcnt per CPU for the same reason).
+	 */
+	int refcnt __attribute__((aligned(64)));
 };
 
 #define NB_DEV_DEFAULT_MTU 1500
