@@ -3,16 +3,9 @@
 # link show in text and JSON (backend, interface, queues, mode), the one-line errors, and
 # `netbpf run` forwarding frames a sender puts on veth0 back out of veth1 through an XDP program
 # (xdp_swap_mac_tx.o, XDP_TX) on the afxdp device.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
-EX=$BUILD/examples
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
 if [ "${1:-}" != inner ]; then
-	skip() { echo "SKIPPED: $*"; exit 77; }
 	[ "$(id -u)" = 0 ] || skip "needs root (network namespace, veth, AF_XDP)"
 	[ -e "$EX/xdp_swap_mac_tx.o" ] || skip "xdp_swap_mac_tx.o is not built"
 	for c in unshare ip python3; do
@@ -22,9 +15,7 @@ if [ "${1:-}" != inner ]; then
 	NETBPF=$NETBPF NB_BUILD=$BUILD exec unshare -n bash "$0" inner
 fi
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
+nb_tmp
 echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6 2>/dev/null
 ip link add veth0 type veth peer name veth1 && ip link set veth0 up && ip link set veth1 up ||
 	{ echo "SKIPPED: cannot make a veth pair"; exit 77; }

@@ -3,16 +3,10 @@
 # two, every frame where the set-up sends it (the bridge row too), the kernel column (a rate or
 # why not), the DPDK rows (or why not), the ratios, the results file, and the errors of its
 # options.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 [ -e "$BUILD/examples/tcbpf1.o" ] || { echo "SKIPPED: the example objects are not built"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing (scripts/install-deps.sh)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
+nb_tmp
 
 out=$(cd / && $NETBPF -j bench --quick --window 0.1 --results "$tmp/results.md") ||
 	fail "bench exited $?: $out"

@@ -3,14 +3,9 @@
 # two sinks, then, with a static entry, forwards them to one; `netbpf -batch` shows the ports
 # (link show, bridge link show) and the database (bridge fdb show, text and -j), adds and
 # deletes entries, releases a port; then the errors of the words.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing (scripts/install-deps.sh)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
+nb_tmp
 
 cat > "$tmp/br.tc" <<'END'
 link add g type gen count 100 size 64

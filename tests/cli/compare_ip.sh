@@ -10,14 +10,8 @@
 #     them; xlated and jited sizes: each side's JIT and fixups are its own;
 #   - netbpf's additions: the "port" line and object, "datapath", "verified_insns" (README).
 # Root only (exit 77 otherwise). Differences are listed as "DIFF WHAT" lines; any fails the test.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
-EX=$BUILD/examples
+. "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/compare_lib.sh"
-fail() { echo "FAIL: $*"; exit 1; }
 [ -e "$EX/xdp_drop_proto.o" ] || { echo "SKIPPED: $EX/xdp_drop_proto.o is not built"; exit 77; }
 compare_need_root
 command -v bpftool >/dev/null || { echo "SKIPPED: bpftool is missing"; exit 77; }

@@ -2,28 +2,12 @@
 # netbpf link, tc and ip words: every command form through -batch scripts and the command line,
 # text and JSON output (parsed back with python3), the seed's lines verbatim, and the errors
 # with the word at fault and their exit statuses (1 error, 2 usage).
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
-EX=$BUILD/examples
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 [ -e "$EX/tcbpf1.o" ] || { echo "SKIPPED: $EX/tcbpf1.o is not built"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing (scripts/install-deps.sh)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
+nb_tmp
 
 # error: expect status $1 and a line containing $2 from the command after them
-expect_err() {
-	local want=$1 msg=$2 out rc
-	shift 2
-	out=$("$@" 2>&1 >/dev/null)
-	rc=$?
-	[ $rc -eq "$want" ] || fail "$* exited $rc, expected $want: $out"
-	echo "$out" | grep -qF -- "$msg" || fail "$*: expected \"$msg\" in: $out"
-}
 
 # The seed's lines verbatim: the object under its seed name, found next to the script.
 ln -s "$EX/tcbpf1.o" "$tmp/tcbpf1_kern.o"

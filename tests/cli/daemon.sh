@@ -6,12 +6,7 @@
 # default daemon and NETBPF_DAEMON, relative paths, and the errors: unknown device, wrong key
 # size, no such daemon, a second daemon of one name, another user, malformed and stalled
 # peers; a stale socket replaced; SIGTERM drains, prints the summary and removes the socket.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
-EX=$BUILD/examples
+. "$(dirname "$0")/lib.sh"
 fail() { echo "FAIL: $*"; [ -n "${tmp:-}" ] && tail -5 "$tmp"/*.err 2>/dev/null; exit 1; }
 [ -e "$EX/tcbpf1.o" ] && [ -e "$EX/xdp_redirect_map.o" ] ||
 	{ echo "SKIPPED: the example objects are not built"; exit 77; }

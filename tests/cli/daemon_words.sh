@@ -6,12 +6,7 @@
 # caller, prog show/list. Then what only a daemon shows: -force over an attached XDP program,
 # per-CPU values one per worker, and errors through the daemon (value size, a bad line of a
 # batch file, an unknown word, monitor and a named daemon when none runs).
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 [ -e "$BUILD/tests/bpf/elf_iproute2.o" ] && [ -e "$BUILD/examples/xdp_drop_proto.o" ] ||
 	{ echo "SKIPPED: the test objects are not built"; exit 77; }
 tmp=$(mktemp -d)

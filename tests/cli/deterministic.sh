@@ -4,13 +4,9 @@
 # same bytes: run's JSON summary with its maps and a sink's pcap file, prog run's output and
 # pcapng (diff's netbpf side: deterministic_diff.sh); without it they differ. Also the daemon's,
 # and the errors.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
+. "$(dirname "$0")/lib.sh"
 OBJ=$BUILD/tests/bpf/det_stamp.o
 PCAP=$PWD/tests/data/packets.pcap
-fail() { echo "FAIL: $*"; exit 1; }
 [ -e "$OBJ" ] || { echo "SKIPPED: det_stamp.o is not built"; exit 77; }
 [ -e "$PCAP" ] || { echo "SKIPPED: tests/data/packets.pcap is missing"; exit 77; }
 tmp=$(mktemp -d)

@@ -1,17 +1,12 @@
 #!/bin/bash
 # --deterministic SEED on diff: the kernel's side has its own clock and random numbers, netbpf's
 # side replays byte for byte, and its first frame carries the clock's first step as prog run's.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
+. "$(dirname "$0")/lib.sh"
 OBJ=$BUILD/tests/bpf/det_stamp.o
 PCAP=$PWD/tests/data/packets.pcap
-fail() { echo "FAIL: $*"; exit 1; }
 [ -e "$OBJ" ] || { echo "SKIPPED: det_stamp.o is not built"; exit 77; }
 [ -e "$PCAP" ] || { echo "SKIPPED: tests/data/packets.pcap is missing"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+nb_tmp
 
 for i in 1 2; do
 	$NETBPF diff "$OBJ" --pcap-in "$PCAP" --deterministic 7 > "$tmp/k$i" 2>&1

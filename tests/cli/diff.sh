@@ -1,12 +1,8 @@
 #!/bin/bash
 # netbpf diff: packets of a pcap file through the running kernel and netbpf, text and JSON
 # summaries, --map preloading, and the errors of bad command lines.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-B=${NB_BUILD:-build}
-fail() { echo "FAIL: $*"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+nb_tmp
 
 # A pcap file (little-endian, Ethernet) of two frames: IPv4 UDP and ARP, 60 bytes each.
 hdr='\xd4\xc3\xb2\xa1\x02\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\xff\xff\x00\x00\x01\x00\x00\x00'

@@ -5,15 +5,11 @@
 # verifier refuses (loaded by netbpf with --unsafe-no-verify) is named with the verifier's last
 # lines, on the libbpf path and on iproute2's, instead of a bare errno; a `maps` section netbpf
 # cannot read is an error naming the file and the section.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-B=${NB_BUILD:-build}
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 for c in clang cc llvm-readelf; do
 	command -v $c >/dev/null || { echo "SKIPPED: $c is missing"; exit 77; }
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+nb_tmp
 
 # An old clang's object: no -g, so no .BTF or .BTF.ext; the map in iproute2's `maps` section.
 cat > "$tmp/old.c" <<'EOF'

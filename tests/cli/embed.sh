@@ -4,13 +4,9 @@
 # netbpf`, then run: a generator, a tc program from an object, a sink, a map read back. The same
 # program linked with libnetbpf.a the ordinary way, and a C++ program through netbpf.h. The
 # libraries export nothing but nb_ names.
-set -u
-BUILD=${NB_BUILD:-build}
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
+. "$(dirname "$0")/lib.sh"
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 STAGE=$BUILD/stage
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "SKIPPED: $*"; exit 77; }
 
 pc=$(find "$STAGE" -name netbpf.pc 2>/dev/null | head -1)
 [ -n "$pc" ] || skip "no staged install in $STAGE (make stage; sanitizer builds have none)"
@@ -20,8 +16,7 @@ done
 export PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR=$STAGE
 pkg-config --exists netbpf || fail "pkg-config does not know netbpf"
 libdir=$(dirname "$(dirname "$pc")")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+nb_tmp
 
 # The exported names: every defined dynamic symbol of the .so, every global of the .a, is nb_.
 nm -D --defined-only "$libdir/libnetbpf.so" > "$tmp/dynsym" || fail "nm -D libnetbpf.so"

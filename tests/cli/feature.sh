@@ -2,13 +2,10 @@
 # netbpf feature probe: the helpers each program type may call, in bpftool feature probe's text
 # and JSON, with netbpf's own list of what Linux offers and netbpf lacks; bpftool's component
 # words are taken, anything else is refused.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing"; exit 77; }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+nb_tmp
 
 $NETBPF feature probe >"$tmp/text" || fail "feature probe exited $?"
 head -n1 "$tmp/text" | grep -qx 'Scanning eBPF helper functions...' || fail "no scanning line"

@@ -4,7 +4,7 @@
 # the client decodes them; no crash, hang, leak or sanitizer report, and the connection's output
 # always whole replies. In make check the run is reproducible (a fixed seed, a fresh corpus)
 # and lasts NB_FUZZ_TIME seconds (20 by default); make fuzz runs it for longer.
-set -u
+. "$(dirname "$0")/lib.sh"
 FUZZ=${NB_FUZZ_DIR:-build/fuzz}/fuzz_control
 if [ ! -x "$FUZZ" ]; then
 	echo "SKIPPED: $FUZZ is not built (make fuzz-build; the plain make check builds it)"

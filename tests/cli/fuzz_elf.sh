@@ -4,9 +4,9 @@
 # seed, a fixed number of runs (NB_FUZZ_RUNS) and a fresh corpus, so that CI never fails on a
 # finding that a developer's run did not see. make fuzz runs the target for longer on its
 # growing corpus.
-set -u
+. "$(dirname "$0")/lib.sh"
 FUZZ=${NB_FUZZ_DIR:-build/fuzz}/fuzz_elf
-OBJ=${NB_BUILD:-build}/tests/bpf
+OBJ=$BUILD/tests/bpf
 if [ ! -x "$FUZZ" ]; then
 	echo "SKIPPED: $FUZZ is not built (make fuzz-build; the plain make check builds it)"
 	exit 77

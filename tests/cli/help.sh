@@ -4,12 +4,8 @@
 # that word's usage on stdout and exit 0; under -j stdout is bpftool's `null`. A wrong command
 # line prints the usage on stderr with status 2, an unknown option is called unknown (not said to
 # "need an argument"), and tc's own options work in a script line (tc -s filter show).
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-fail() { echo "FAIL: $*"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+nb_tmp
 
 # FORM... WANT: the usage's first line holds WANT
 check() {

@@ -5,17 +5,11 @@
 # device runs XDP and tc programs. No crash; prog run reports every packet, as a result or as
 # the test run's refusal (and then exits 1); run accounts for every frame of the file.
 # tests/unit/test_hostile.c does the same in-process with the programs of ../shared/corpus.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
+. "$(dirname "$0")/lib.sh"
 PCAP=$PWD/tests/data/hostile.pcap
-fail() { echo "FAIL: $*"; exit 1; }
 [ -e "$BUILD/examples/tcbpf1.o" ] || { echo "SKIPPED: the examples are not built"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing (scripts/install-deps.sh)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+nb_tmp
 
 # the file's frames: all, and those longer than a packet holds (NB_PKT_MAX_FRAME, 3520 bytes
 # and 17 fragment pages), which ports skip

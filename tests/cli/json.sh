@@ -3,14 +3,10 @@
 # succeeds, succeeds without a word (bpftool's `null`), or fails ({"error": "..."}, as bpftool
 # prints it, with the exit status of the failure). Each stdout is parsed whole by python3's json
 # module, which refuses a second document or stray text.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-B=${NB_BUILD:-build}
+. "$(dirname "$0")/lib.sh"
 EX=$B/examples
-fail() { echo "FAIL: $*"; exit 1; }
 command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+nb_tmp
 
 forms=0
 # STATUS CHECK FORM...: netbpf -j FORM exits STATUS and its stdout, one JSON document, passes

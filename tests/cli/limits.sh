@@ -3,14 +3,10 @@
 # every packet, and each frame read after that is a nomem drop (no hang, no frame unaccounted
 # for); --pool-packets and --workers out of range are usage errors that say so.
 # tests/unit/test_limits.c checks the library's limits.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
+. "$(dirname "$0")/lib.sh"
 PCAP=$PWD/tests/data/hostile.pcap
-fail() { echo "FAIL: $*"; exit 1; }
 command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing (scripts/install-deps.sh)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+nb_tmp
 
 cat >"$tmp/hold.tc" <<EOF2
 link add in type pcap rx $PCAP loop 20

@@ -5,18 +5,10 @@
 # "xdp" and "stats64", and netbpf's own "port" line and object (configuration and counters apart). The
 # counters are read after traffic: a run's show lines print once the datapath has run.
 # tests/cli/compare_ip.sh holds the same output to the kernel's ip.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
-EX=$BUILD/examples
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 [ -e "$EX/xdp_drop_proto.o" ] || { echo "SKIPPED: $EX/xdp_drop_proto.o is not built"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing (scripts/install-deps.sh)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
+nb_tmp
 
 cat > "$tmp/devs.tc" <<'EOF'
 link add g0 type gen count 100 proto udp

@@ -1,10 +1,8 @@
 #!/bin/bash
 # netbpf map show|dump|lookup|update|delete on the test objects' maps: bpftool's words, text and
 # JSON, and the errors of wrong maps, keys and values.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-OBJ=${NB_BUILD:-build}/tests/bpf
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+OBJ=$BUILD/tests/bpf
 
 # Every object's maps must be creatable: map types land with their own issue.
 for o in elf_hash elf_iproute2 elf_globals elf_legacy_libbpf; do

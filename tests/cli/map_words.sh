@@ -3,15 +3,10 @@
 # by id, name and pinned path (tc/globals/NAME, with or without /sys/fs/bpf/), show, lookup,
 # update (one element, and a file in one batch), getnext, dump and delete in bpftool's output,
 # per-CPU values one per worker, prog show, and the errors of each.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 [ -e "$BUILD/tests/bpf/elf_iproute2.o" ] && [ -e "$BUILD/examples/xdp_drop_proto.o" ] ||
 	{ echo "SKIPPED: the test objects are not built"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+nb_tmp
 export NETBPF_RUNDIR=$tmp/run	# no daemon: the script's own datapath
 cp "$BUILD/tests/bpf/elf_iproute2.o" "$tmp/"
 

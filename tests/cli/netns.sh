@@ -3,9 +3,7 @@
 # interface that exists only in the namespace opens with -n and not without, a script's frames
 # leave through it (the namespace's veth peer counts them), a daemon started with -n serves
 # its commands, and a namespace that does not exist is an error naming it.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || { echo "SKIPPED: -n needs root (setns)"; exit 77; }
 command -v ip >/dev/null || { echo "SKIPPED: ip (iproute2) is missing"; exit 77; }
 ns=nbtest-netns-$$

@@ -7,14 +7,7 @@
 # kept against what the namespaces' interfaces counted. netbpf forwards with a tc program one way
 # (tcbpf1.o redirect_xmit: bpf_redirect to the next ifindex) and mirred the other. Runs in
 # network namespaces of its own; skipped without root.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
-EX=$BUILD/examples
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "SKIPPED: $*"; exit 77; }
+. "$(dirname "$0")/lib.sh"
 
 if [ "${1:-}" != inner ]; then
 	[ "$(id -u)" = 0 ] || skip "needs root (network namespaces, veth, tap, AF_XDP)"

@@ -3,11 +3,7 @@
 # (text and JSON), a netbpf run whose generator leaves through an afpacket port on veth1 and
 # arrives on veth0 (counted by the kernel), a tap made and removed, and the errors. Runs in a
 # network namespace of its own (unshare -n); skipped without root.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "SKIPPED: $*"; exit 77; }
+. "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "AF_PACKET and TAP ports need root"
 command -v python3 >/dev/null || skip "python3 is missing (scripts/install-deps.sh)"
 command -v ip >/dev/null || skip "ip (iproute2) is missing"
@@ -16,17 +12,7 @@ if [ -z "${NB_PORTS_IN_NETNS:-}" ]; then
 	unshare -n true 2>/dev/null || skip "cannot make a network namespace"
 	NB_PORTS_IN_NETNS=1 exec unshare -n "$0" "$@"
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
-expect_err() {
-	local want=$1 msg=$2 out rc
-	shift 2
-	out=$("$@" 2>&1 >/dev/null)
-	rc=$?
-	[ $rc -eq "$want" ] || fail "$* exited $rc, expected $want: $out"
-	echo "$out" | grep -qF -- "$msg" || fail "$*: expected \"$msg\" in: $out"
-}
+nb_tmp
 
 # quiet interfaces: no IPv6 autoconfiguration frames besides ours
 echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6 2>/dev/null

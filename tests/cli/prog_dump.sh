@@ -2,10 +2,8 @@
 # netbpf prog dump: the xlated instructions of a verified example, and the JIT's machine code
 # under each instruction (disassembled by llvm-mc when installed, hex otherwise); --interp
 # leaves nothing to dump; bad words are refused.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-OBJ=${NB_BUILD:-build}/examples/tc_classifier.o
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+OBJ=$BUILD/examples/tc_classifier.o
 
 [ "$(uname -m)" = x86_64 ] || { echo "SKIPPED: the JIT is x86-64 only"; exit 77; }
 out=$($NETBPF prog dump xlated "$OBJ" 2>&1) || fail "dump xlated exited $?: $out"
@@ -13,7 +11,6 @@ echo "$out" | grep -q "^ *0: r[0-9] = " || fail "xlated lacks insn 0: $out"
 
 # Lookups on a known map are written in line by the fixup, shown as bpftool shows them: a
 # per-CPU array's index arithmetic with the worker index, a hash map's direct element lookup.
-B=${NB_BUILD:-build}
 out=$($NETBPF prog dump xlated "$B/examples/xdp_drop_proto.o" 2>&1) || fail "percpu dump: $out"
 echo "$out" | grep -q "r1 = this_cpu" || fail "no in-line per-CPU lookup: $out"
 echo "$out" | grep -q "if w0 >= 256 goto" || fail "no index bound check: $out"

@@ -1,10 +1,8 @@
 #!/bin/bash
 # netbpf prog load: the test objects' programs and maps, as text and JSON, --set and type words,
 # and the errors of bad command lines and files.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-OBJ=${NB_BUILD:-build}/tests/bpf
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+OBJ=$BUILD/tests/bpf
 
 # Every object's maps must be creatable: map types land with their own issue.
 for o in elf_hash elf_iproute2 elf_globals elf_legacy_libbpf; do

@@ -2,12 +2,8 @@
 # netbpf prog run: verdicts, destinations and lengths per packet, the pcapng output read back
 # (by libpcap through prog run itself, and by tcpdump where installed), --data-in, --repeat,
 # --ctx-out, --map, --set, JSON, and the errors of bad command lines.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-B=${NB_BUILD:-build}
-fail() { echo "FAIL: $*"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+nb_tmp
 
 # A pcap file (little-endian, Ethernet) of two frames: IPv4 UDP and ARP, 60 bytes each.
 hdr='\xd4\xc3\xb2\xa1\x02\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\xff\xff\x00\x00\x01\x00\x00\x00'

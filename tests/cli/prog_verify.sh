@@ -3,10 +3,7 @@
 # names the instruction, its source line and the kernel's reason, -v adds the failing path and
 # the register states, an acceptance with -v the processed instructions and states; a global
 # function is verified on its own and its rejection says which.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
 # Every object of the project verifies, except verifier_c.o, verifier_global.o,
 # verifier_helpers.o, verifier_spin_lock.o and verifier_timer.o, which hold

@@ -3,9 +3,8 @@
 # through include/netbpf (<netbpf/...>), never through a header of its layers (src/bpf, src/net,
 # src/io). src/cli includes besides only its own headers and the command layer (src/ctl). A
 # quoted include that breaks this fails the test, with the file and line named.
-set -u
+. "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/../.." || exit 1
-fail() { echo "FAIL: $*"; exit 1; }
 
 # Benches that measure the layers below the public API on purpose, each with its reason:
 #   bench/jit.c     the two engines called directly on a memory block (prog->jited against

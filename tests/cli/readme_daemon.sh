@@ -6,17 +6,13 @@
 # must be zero and one it shows non-zero must be non-zero (so the rates must move when it says
 # they move); "..." stands for the rest of a line. `kill %1` stops the daemon, which must drain,
 # exit 0 and remove its socket.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
+. "$(dirname "$0")/lib.sh"
 [ -e README.md ] && [ -e examples/seed-tc.tc ] ||
 	{ echo "SKIPPED: not run from the repository's root"; exit 77; }
 [ -e "$BUILD/examples/tcbpf1.o" ] && [ -e "$BUILD/examples/xdp_redirect_map.o" ] ||
 	{ echo "SKIPPED: the example objects are not built"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+nb_tmp
 export NETBPF NETBPF_RUNDIR=$tmp/run	# the example's "default" daemon is this test's own
 unset NETBPF_DAEMON
 

@@ -14,11 +14,7 @@
 # Lines that need root (`sudo`, kernel interfaces) run in a network namespace of the test's own
 # when root, and are skipped, with the reason, otherwise; the `netbpf daemon` example is
 # tests/cli/readme_daemon.sh's; `make` targets and `netbpf bench` (minutes) are make's own.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
+. "$(dirname "$0")/lib.sh"
 [ -e README.md ] && [ -e examples/seed-tc.tc ] ||
 	{ echo "SKIPPED: not run from the repository's root"; exit 77; }
 [ -e "$BUILD/examples/tcbpf1.o" ] && [ -e "$BUILD/tests/bpf/elf_iproute2.o" ] ||

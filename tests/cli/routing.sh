@@ -4,27 +4,11 @@
 # through examples/tc_router.o (bpf_fib_lookup + bpf_redirect_neigh), and the frames that
 # leave are read back from the sinks' pcap files: MACs from the neighbour table, TTL one less.
 # Then the show words (text and JSON), ip route get, and the errors with their exit statuses.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
-EX=$BUILD/examples
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 [ -e "$EX/tc_router.o" ] || { echo "SKIPPED: $EX/tc_router.o is not built"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing (scripts/install-deps.sh)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
+nb_tmp
 
-expect_err() {
-	local want=$1 msg=$2 out rc
-	shift 2
-	out=$("$@" 2>&1 >/dev/null)
-	rc=$?
-	[ $rc -eq "$want" ] || fail "$* exited $rc, expected $want: $out"
-	echo "$out" | grep -qF -- "$msg" || fail "$*: expected \"$msg\" in: $out"
-}
 
 cat > "$tmp/router.tc" <<EOF
 link add in0 type gen count 300 dst_min 10.20.0.1 dst_max 10.20.0.100 src 10.1.0.9 ttl 9

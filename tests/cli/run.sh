@@ -2,18 +2,11 @@
 # netbpf run: the built-in default (every packet of the seed's three set-ups delivered), the same
 # in JSON, examples/seed-tc.tc, the end conditions (count, --packets, --duration), several
 # workers, and the errors of scripts and options.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
+. "$(dirname "$0")/lib.sh"
 SRC=$PWD
-fail() { echo "FAIL: $*"; exit 1; }
 [ -e "$BUILD/examples/tcbpf1.o" ] || { echo "SKIPPED: tcbpf1.o is not built"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing (scripts/install-deps.sh)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
+nb_tmp
 
 # The default, from another directory: the objects are found next to the binary.
 out=$(cd / && $NETBPF run --packets 3000) || fail "default run exited $?: $out"

@@ -3,10 +3,9 @@
 # XDP devmap redirect on two workers while the control plane replaces programs and rewrites the
 # devmap entry, and ends with every frame accounted for (the full run is `make soak`: 10^9
 # frames, resident memory judged too).
-set -u
-NB_BUILD=${NB_BUILD:-build}
+. "$(dirname "$0")/lib.sh"
+NB_BUILD=$BUILD
 SOAK=$NB_BUILD/nb-soak
-fail() { echo "FAIL: $*"; exit 1; }
 [ -x "$SOAK" ] || { echo "SKIPPED: $SOAK is not built (make $SOAK)"; exit 77; }
 
 out=$(NB_BUILD=$NB_BUILD timeout 300 "$SOAK" --packets 2000000 2>&1) || fail "exit $?: $out"

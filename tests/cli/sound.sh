@@ -3,10 +3,9 @@
 # runs the accepted ones on both engines in two processes, and counts them (the full run is
 # `make sound`: 10^7 programs under ASan). A process that dies running a program is an escape:
 # --abort-at shows that one is caught, named by its seed, counted, and that the run goes on.
-set -u
-NB_BUILD=${NB_BUILD:-build}
+. "$(dirname "$0")/lib.sh"
+NB_BUILD=$BUILD
 SOUND=$NB_BUILD/nb-sound
-fail() { echo "FAIL: $*"; exit 1; }
 [ -x "$SOUND" ] || { echo "SKIPPED: $SOUND is not built (make $SOUND)"; exit 77; }
 
 summary='^nb-sound: 4000 programs (seeds 7..4006), [0-9]* accepted'

@@ -4,26 +4,10 @@
 # stopping at a bound action; the errors in iproute2's manner; shared counters of two filters in
 # a run; netbpf -j run as one JSON document; the tc_redirect counter. tc_actions_kernel.sh
 # compares the mirred forms with the kernel's tc.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
-EX=$BUILD/examples
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 [ -e "$EX/tcbpf1.o" ] || { echo "SKIPPED: $EX/tcbpf1.o is not built"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing (scripts/install-deps.sh)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
-expect_err() {
-	local want=$1 msg=$2 out rc
-	shift 2
-	out=$("$@" 2>&1 >/dev/null)
-	rc=$?
-	[ $rc -eq "$want" ] || fail "$* exited $rc, expected $want: $out"
-	echo "$out" | grep -qF -- "$msg" || fail "$*: expected \"$msg\" in: $out"
-}
+nb_tmp
 
 # Every command form; the list and get output as tc prints it.
 cat > "$tmp/forms.tc" <<EOF

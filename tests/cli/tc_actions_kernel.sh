@@ -3,18 +3,14 @@
 # by index from two filters, ls, get, del) in a network namespace with a veth pair and in netbpf
 # on a pipe pair must print the same text line by line and the same JSON once parsed. Needs root;
 # act_mirred is the one action this kernel may have built in.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing (scripts/install-deps.sh)"; exit 77; }
 # The kernel's tc on the same mirred commands (the only action this kernel may have built in).
 if [ "$(id -u)" != 0 ] || ! command -v tc >/dev/null || ! command -v unshare >/dev/null; then
 	echo "SKIPPED: the kernel comparison needs root, tc and unshare"
 	exit 77
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+nb_tmp
 cat > "$tmp/cmp.sh" <<'EOF'
 tc actions add action mirred egress redirect dev v1 index 7
 tc actions add action mirred egress mirror dev v1

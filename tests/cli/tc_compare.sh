@@ -12,20 +12,16 @@
 # tc prints an age only once at least 10 ms (a USER_HZ tick) passed since the action was made or
 # used, which depends on how fast each side ran the commands. Error messages are dropped: the
 # commands that fail do so on both sides (the text after them shows it), in words of their own.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-NB_BUILD=${NB_BUILD:-build}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
+. "$(dirname "$0")/lib.sh"
+NB_BUILD=$BUILD
 OBJ=$(cd "$NB_BUILD" 2>/dev/null && pwd)/examples/tc_classifier.o
-fail() { echo "FAIL: $*"; exit 1; }
 command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing (scripts/install-deps.sh)"; exit 77; }
 if [ "$(id -u)" != 0 ] || ! command -v tc >/dev/null || ! command -v unshare >/dev/null; then
 	echo "SKIPPED: the kernel comparison needs root, tc and unshare"
 	exit 77
 fi
 [ -f "$OBJ" ] || fail "$OBJ is missing (make builds it)"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+nb_tmp
 veth="ip link add v0 type veth peer name v1 && ip link set v0 up && ip link set v1 up"
 probe=$(unshare -n bash -c "$veth && tc qdisc add dev v0 clsact &&
 	tc filter add dev v0 ingress u32 match u32 0 0 action mirred egress mirror dev v1 &&

@@ -7,15 +7,10 @@
 # time fire before it runs: a 5 us timer armed by packet 1 (at 1 us) sees 5 packets. netbpf run
 # on a generator gives the same table: its worker fires them the same way.
 # tests/unit/test_timer.c runs the same object on the real clock.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
+. "$(dirname "$0")/lib.sh"
 OBJ=$BUILD/tests/bpf/timer.o
-fail() { echo "FAIL: $*"; exit 1; }
 [ -e "$OBJ" ] || { echo "SKIPPED: timer.o is not built"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+nb_tmp
 export NETBPF_RUNDIR=$tmp/run
 
 # 10 Ethernet frames of 60 bytes

@@ -6,27 +6,11 @@
 # reads that pcap (and one frame with a VNI the sender never used), decapsulates, and the
 # ingress program (sec tc/decap) checks the key before a capture gets the inner frames, which
 # must be the generator's. Then link show for every kind, and the errors.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-BUILD=${NB_BUILD:-build}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
-case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
-EX=$BUILD/examples
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 [ -e "$EX/tc_vxlan.o" ] || { echo "SKIPPED: $EX/tc_vxlan.o is not built"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing (scripts/install-deps.sh)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
+nb_tmp
 
-expect_err() {
-	local want=$1 msg=$2 out rc
-	shift 2
-	out=$("$@" 2>&1 >/dev/null)
-	rc=$?
-	[ $rc -eq "$want" ] || fail "$* exited $rc, expected $want: $out"
-	echo "$out" | grep -qF -- "$msg" || fail "$*: expected \"$msg\" in: $out"
-}
 
 # The near side: 10.20.0.* goes to the VTEP 10.2.1.100 on VNI 100, 10.20.1.* to .101 on 101.
 cat > "$tmp/near.tc" <<EOF

@@ -2,13 +2,10 @@
 # netbpf vm dis: hand-picked encodings with their exact text, hex and binary input, bad input,
 # and a line-by-line comparison with llvm-objdump over a clang-compiled object wherever the two
 # syntaxes agree (the differences are normalised first; see normalise_ours).
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-NB_BUILD=${NB_BUILD:-build}
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+NB_BUILD=$BUILD
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+nb_tmp
 
 # One instruction per case: hex bytes and the expected text.
 check_one() {

@@ -1,16 +1,13 @@
 #!/bin/bash
 # netbpf vm run: the issue's own example, binary input, memory arguments, and every kind of bad
 # input with its one-line error and exit status 1.
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
 out=$(printf 'b7 00 00 00 2a 00 00 00 95 00 00 00 00 00 00 00' | $NETBPF vm run --hex -) ||
 	fail "hex run exited $?"
 [ "$out" = "0x2a" ] || fail "expected 0x2a, got '$out'"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+nb_tmp
 
 # Binary input from a file: r0 = r2 (the memory length), exit.
 printf '\xbf\x20\x00\x00\x00\x00\x00\x00\x95\x00\x00\x00\x00\x00\x00\x00' > "$tmp/len.bin"

@@ -1,0 +1,50 @@
+# shellcheck shell=bash
+# What every tests/cli script starts with, sourced as its first command:
+#
+#	. "$(dirname "$0")/lib.sh"
+#
+# so that each still runs alone: NETBPF=build/netbpf NB_BUILD=build bash tests/cli/X.sh. The
+# runner skips *lib.sh (nb-test --scripts). It gives:
+#   NETBPF     the command (default build/netbpf), absolute when it names a path
+#   BUILD, B   the build directory (NB_BUILD, default build), absolute; EX its examples/
+#   fail MSG   "FAIL: MSG", exit 1;  skip MSG   "SKIPPED: MSG", exit 77
+#   need CMD [WHY]   skip unless CMD is installed
+#   nb_tmp     a fresh directory in $tmp, removed at exit (after the script's cleanup function,
+#              if it defines one)
+#   json EXPR  python3 on the JSON document on stdin as d: json 'assert d["x"] == 1, d'
+#   expect_err STATUS MSG CMD...   CMD exits with STATUS and says MSG on stderr
+set -u
+NETBPF=${NETBPF:-build/netbpf}
+BUILD=${NB_BUILD:-build}
+case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
+case $BUILD in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
+B=$BUILD
+EX=$BUILD/examples
+
+fail() { echo "FAIL: $*"; exit 1; }
+skip() { echo "SKIPPED: $*"; exit 77; }
+need() { command -v "$1" >/dev/null || skip "$1 is missing${2:+ ($2)}"; }
+
+nb_lib_exit() {
+	if declare -F cleanup >/dev/null; then
+		cleanup
+	fi
+	[ -z "${tmp:-}" ] || rm -rf "$tmp"
+}
+
+# Not made on sourcing: a script that re-executes itself (unshare) would leave one behind.
+nb_tmp() {
+	tmp=$(mktemp -d) || fail "mktemp"
+	trap nb_lib_exit EXIT
+}
+
+json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }
+
+expect_err() {
+	local want=$1 msg=$2 out rc
+	shift 2
+	out=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	[ $rc -eq "$want" ] || fail "$* exited $rc, expected $want: $out"
+	echo "$out" | grep -qF -- "$msg" || fail "$*: expected \"$msg\" in: $out"
+}
