@@ -45,6 +45,11 @@ enum nb_arg_type {
 	NB_ARG_PTR_TO_MAP_VALUE_OR_NULL, /* value_size readable bytes, or NULL */
 	NB_ARG_PTR_TO_SPIN_LOCK,	/* the struct bpf_spin_lock of a map value */
 	NB_ARG_PTR_TO_TIMER,		/* the struct bpf_timer of a map value */
+	NB_ARG_PTR_TO_DYNPTR,		/* an initialised struct bpf_dynptr on the stack */
+	/* a struct bpf_dynptr on the stack the helper makes a ring buffer dynptr of */
+	NB_ARG_PTR_TO_DYNPTR_RINGBUF_UNINIT,
+	/* a ring buffer dynptr the helper ends (submit, discard): its reference released */
+	NB_ARG_PTR_TO_DYNPTR_RINGBUF_RELEASE,
 };
 
 enum nb_ret_type {
@@ -55,6 +60,8 @@ enum nb_ret_type {
 	NB_RET_PTR_TO_SOCKET_OR_NULL,
 	NB_RET_PTR_TO_SOCK_COMMON_OR_NULL,
 	NB_RET_PTR_TO_TCP_SOCK_OR_NULL,
+	/* memory of a dynptr, size from the NB_ARG_CONST_ALLOC_SIZE_OR_ZERO argument */
+	NB_RET_PTR_TO_DYNPTR_MEM_OR_NULL,
 };
 
 struct nb_func_proto {

@@ -324,6 +324,18 @@ const struct nb_func_proto *nb_base_func_proto(enum bpf_func_id id)
 		return &nb_ringbuf_discard_proto;
 	case BPF_FUNC_ringbuf_query:
 		return &nb_ringbuf_query_proto;
+	case BPF_FUNC_ringbuf_reserve_dynptr:
+		return &nb_ringbuf_reserve_dynptr_proto;
+	case BPF_FUNC_ringbuf_submit_dynptr:
+		return &nb_ringbuf_submit_dynptr_proto;
+	case BPF_FUNC_ringbuf_discard_dynptr:
+		return &nb_ringbuf_discard_dynptr_proto;
+	case BPF_FUNC_dynptr_read:
+		return &nb_dynptr_read_proto;
+	case BPF_FUNC_dynptr_write:
+		return &nb_dynptr_write_proto;
+	case BPF_FUNC_dynptr_data:
+		return &nb_dynptr_data_proto;
 	case BPF_FUNC_perf_event_output:
 		return &nb_perf_event_output_proto;
 	case BPF_FUNC_probe_read_kernel:

@@ -58,6 +58,13 @@ extern const struct nb_func_proto nb_get_cgroup_classid_curr_proto;
 /* The lock of a map value (spin_lock.c). */
 extern const struct nb_func_proto nb_spin_lock_proto;
 extern const struct nb_func_proto nb_spin_unlock_proto;
+/* Dynptrs (dynptr.c, maps/ringbuf.c). */
+extern const struct nb_func_proto nb_ringbuf_reserve_dynptr_proto;
+extern const struct nb_func_proto nb_ringbuf_submit_dynptr_proto;
+extern const struct nb_func_proto nb_ringbuf_discard_dynptr_proto;
+extern const struct nb_func_proto nb_dynptr_read_proto;
+extern const struct nb_func_proto nb_dynptr_write_proto;
+extern const struct nb_func_proto nb_dynptr_data_proto;
 /* Timers (timer.c). */
 extern const struct nb_func_proto nb_timer_init_proto;
 extern const struct nb_func_proto nb_timer_set_callback_proto;

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # Every object of the project verifies, except verifier_c.o, verifier_global.o,
-# verifier_helpers.o, verifier_spin_lock.o and verifier_timer.o, which hold
+# verifier_helpers.o, verifier_spin_lock.o, verifier_timer.o and verifier_dynptr.o, which hold
 # rejects on purpose, and the loader's elf_bad_*.o, which are
 # malformed on purpose (tests/unit/test_elf_bad.c). Three need what their users would give: elf_btf_parity.o a size
 # for the map its tool sizes, elf_kfunc_sibling.o the choice of its program that calls no kfunc,
@@ -17,7 +17,7 @@ for o in "$BUILD"/examples/*.o "$BUILD"/tests/bpf/*.o; do
 	args=()
 	case "$o" in
 	*/verifier_c.o | */verifier_global.o | */verifier_helpers.o | */verifier_spin_lock.o | \
-	*/verifier_timer.o | */elf_bad_*.o) continue ;;
+	*/verifier_timer.o | */verifier_dynptr.o | */elf_bad_*.o) continue ;;
 	*/elf_btf_parity.o) args=(--max-entries sized_by_tool=4) ;;
 	*/elf_kfunc_sibling.o) args=(program plain) ;;
 	*/elf_kprobe.o) args=(sec xdp) ;;

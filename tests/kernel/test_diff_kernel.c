@@ -49,7 +49,7 @@ static const char *const objects[] = {
 	"tests/bpf/elf_btf_parity.o", "tests/bpf/elf_kprobe.o", "tests/bpf/elf_absent_maps.o",
 	"tests/bpf/subprog_calls.o", "tests/bpf/fib_lookup.o",
 	"tests/bpf/tunnel_key.o", "tests/bpf/tunnel_encap.o", "examples/tc_vxlan.o",
-	"tests/bpf/sk_lookup.o", "tests/bpf/spin_lock.o",
+	"tests/bpf/sk_lookup.o", "tests/bpf/spin_lock.o", "tests/bpf/dynptr.o",
 };
 
 /* Maps the objects leave to their tool to size, sized on both sides as --max-entries does. */
@@ -71,6 +71,7 @@ static const char *const not_in_corpus[] = {
 	"tests/bpf/verifier_helpers.o",	/* rejected programs on purpose: test_verifier_kernel */
 	"tests/bpf/verifier_spin_lock.o", /* the same */
 	"tests/bpf/verifier_timer.o",	/* the same */
+	"tests/bpf/verifier_dynptr.o",	/* the same */
 	"tests/bpf/timer.o",		/* timers fire on the clock: tests/cli/timers.sh */
 	"tests/bpf/helpers_misc.o",	/* its frames are commands: test_generic_helpers_kernel */
 	"tests/bpf/big_hash.o",		/* a 2^20-element pinned map for bench/control.c */

@@ -2270,6 +2270,22 @@ const struct vcase vcases[] = {
 	T_CASE("bad_tc_timer_no_timer", REJECT("map 'plain_map' has no valid bpf_timer")),
 	T_CASE("bad_tc_timer_under_lock",
 	       REJECT("function calls are not allowed while holding a lock")),
+#define D_CASE(prog, verdict) { .name = prog, .obj = "verifier_dynptr.o", .type = TC, verdict }
+	D_CASE("ok_tc_dynptr_submit", ACCEPT),
+	D_CASE("ok_tc_dynptr_read_discard", ACCEPT),
+	D_CASE("bad_tc_dynptr_leak",
+	       REJECT("BPF_EXIT instruction in main prog would lead to reference leak")),
+	D_CASE("bad_tc_dynptr_store", REJECT("cannot overwrite referenced dynptr")),
+	D_CASE("bad_tc_dynptr_load", REJECT("invalid read from stack off -16+0 size 8")),
+	D_CASE("bad_tc_dynptr_helper_write",
+	       REJECT("potential write to dynptr at off=-16 disallowed")),
+	D_CASE("bad_tc_dynptr_release_twice", REJECT("arg 1 is an unacquired reference")),
+	D_CASE("bad_tc_dynptr_use_after_submit",
+	       REJECT("Expected an initialized dynptr as arg #2")),
+	D_CASE("bad_tc_dynptr_slice_after_submit", REJECT("invalid mem access 'scalar'")),
+	D_CASE("bad_tc_dynptr_slice_past_end",
+	       REJECT("R0 min value is outside of the allowed memory range")),
+	D_CASE("bad_tc_dynptr_reserve_over", REJECT("cannot overwrite referenced dynptr")),
 };
 
 const unsigned int vcase_cnt = sizeof(vcases) / sizeof(vcases[0]);

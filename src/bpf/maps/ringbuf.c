@@ -20,6 +20,7 @@
 
 #include "bpf/map.h"
 #include "bpf/helpers.h"
+#include "bpf/dynptr.h"
 
 #define RB_PAGE_SIZE 4096UL
 #define RB_HDR_SIZE 8U		/* BPF_RINGBUF_HDR_SZ */
@@ -197,6 +198,55 @@ static u64 bpf_ringbuf_discard(u64 sample, u64 flags, u64 r3, u64 r4, u64 r5)
 	return 0;
 }
 
+/*
+ * A sample behind a dynptr: the dynptr is a null one when the reservation fails, and the
+ * program must submit or discard it either way (the verifier holds it to that).
+ */
+static u64 bpf_ringbuf_reserve_dynptr(u64 map, u64 size, u64 flags, u64 ptr, u64 r5)
+{
+	struct nb_dynptr_kern *d = PTR(ptr);
+	void *sample;
+
+	if (flags) {
+		nb_dynptr_set_null(d);
+		return (u64)-EINVAL;
+	}
+	if (size > NB_DYNPTR_MAX_SIZE) {
+		nb_dynptr_set_null(d);
+		return (u64)-E2BIG;
+	}
+	/* A ring without the room: -EINVAL, as the kernel answers. */
+	sample = ringbuf_reserve(to_rb(PTR(map)), size);
+	if (!sample) {
+		nb_dynptr_set_null(d);
+		return (u64)-EINVAL;
+	}
+	nb_dynptr_init(d, sample, NB_DYNPTR_TYPE_RINGBUF, 0, (u32)size);
+	return 0;
+}
+
+static u64 bpf_ringbuf_submit_dynptr(u64 ptr, u64 flags, u64 r3, u64 r4, u64 r5)
+{
+	struct nb_dynptr_kern *d = PTR(ptr);
+
+	if (!d->data)
+		return 0;
+	ringbuf_commit(d->data, flags, false);
+	nb_dynptr_set_null(d);
+	return 0;
+}
+
+static u64 bpf_ringbuf_discard_dynptr(u64 ptr, u64 flags, u64 r3, u64 r4, u64 r5)
+{
+	struct nb_dynptr_kern *d = PTR(ptr);
+
+	if (!d->data)
+		return 0;
+	ringbuf_commit(d->data, flags, true);
+	nb_dynptr_set_null(d);
+	return 0;
+}
+
 static u64 bpf_ringbuf_output(u64 map, u64 data, u64 size, u64 flags, u64 r5)
 {
 	void *rec;
@@ -251,6 +301,27 @@ const struct nb_func_proto nb_ringbuf_discard_proto = {
 	.func = bpf_ringbuf_discard,
 	.ret_type = NB_RET_VOID,
 	.arg_type = { NB_ARG_PTR_TO_ALLOC_MEM, NB_ARG_ANYTHING },
+};
+
+const struct nb_func_proto nb_ringbuf_reserve_dynptr_proto = {
+	.func = bpf_ringbuf_reserve_dynptr,
+	.ret_type = NB_RET_INTEGER,
+	.arg_type = { NB_ARG_CONST_MAP_PTR, NB_ARG_ANYTHING, NB_ARG_ANYTHING,
+		      NB_ARG_PTR_TO_DYNPTR_RINGBUF_UNINIT },
+	.map_types = ringbuf_map_types,
+	.map_type_cnt = 1,
+};
+
+const struct nb_func_proto nb_ringbuf_submit_dynptr_proto = {
+	.func = bpf_ringbuf_submit_dynptr,
+	.ret_type = NB_RET_VOID,
+	.arg_type = { NB_ARG_PTR_TO_DYNPTR_RINGBUF_RELEASE, NB_ARG_ANYTHING },
+};
+
+const struct nb_func_proto nb_ringbuf_discard_dynptr_proto = {
+	.func = bpf_ringbuf_discard_dynptr,
+	.ret_type = NB_RET_VOID,
+	.arg_type = { NB_ARG_PTR_TO_DYNPTR_RINGBUF_RELEASE, NB_ARG_ANYTHING },
 };
 
 const struct nb_func_proto nb_ringbuf_output_proto = {

@@ -23,6 +23,9 @@ struct call_meta {
 	int release_regno;	/* NB_ARG_PTR_TO_SOCK_COMMON_RELEASE */
 	int subprogno;		/* NB_ARG_PTR_TO_FUNC */
 	int callback_ctx_regno;
+	/* NB_ARG_PTR_TO_DYNPTR*: the dynptr's reference; the one a release ends. */
+	u32 dynptr_ref_obj_id;
+	int release_dynptr_regno;
 	bool raw_mode;		/* the memory argument is written by the helper */
 	bool mem_or_null;
 };
@@ -422,6 +425,12 @@ static int check_func_arg(struct nb_verifier_env *env, u32 arg, const struct nb_
 		return process_spin_lock(env, regno, meta->func_id == BPF_FUNC_spin_lock);
 	case NB_ARG_PTR_TO_TIMER:
 		return process_timer_func(env, regno, &meta->map_ptr);
+	case NB_ARG_PTR_TO_DYNPTR_RINGBUF_RELEASE:
+		meta->release_dynptr_regno = regno;
+		/* fall through */
+	case NB_ARG_PTR_TO_DYNPTR:
+	case NB_ARG_PTR_TO_DYNPTR_RINGBUF_UNINIT:
+		return process_dynptr_func(env, regno, type, &meta->dynptr_ref_obj_id);
 	default:
 		verbose(env, "unsupported arg type %d of func %s#%d\n", type,
 			func_name(meta->func_id), meta->func_id);
@@ -612,6 +621,11 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 		if (err)
 			return err;
 	}
+	if (meta.release_dynptr_regno) {
+		err = release_dynptr(env, meta.release_dynptr_regno);
+		if (err)
+			return err;
+	}
 	if (meta.release_regno) {
 		err = release_reference(env, meta.ref_obj_id);
 		if (err) {
@@ -698,6 +712,12 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 		break;
 	case NB_RET_PTR_TO_SOCKET_OR_NULL:
 		mark_pointer(&regs[BPF_REG_0], PTR_TO_SOCKET | PTR_MAYBE_NULL);
+		break;
+	case NB_RET_PTR_TO_DYNPTR_MEM_OR_NULL:
+		/* A slice of the dynptr: it dies when the dynptr's reference is released. */
+		mark_pointer(&regs[BPF_REG_0], PTR_TO_MEM | PTR_MAYBE_NULL);
+		regs[BPF_REG_0].mem_size = meta.mem_size;
+		regs[BPF_REG_0].ref_obj_id = meta.dynptr_ref_obj_id;
 		break;
 	case NB_RET_PTR_TO_SOCK_COMMON_OR_NULL:
 		mark_pointer(&regs[BPF_REG_0], PTR_TO_SOCK_COMMON | PTR_MAYBE_NULL);

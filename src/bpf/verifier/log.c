@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf/dynptr.h"
 #include "bpf/disasm.h"
 #include "bpf/verifier/verifier.h"
 
@@ -151,7 +152,8 @@ void print_reg_state(struct nb_verifier_env *env, const struct nb_reg_state *reg
 void print_verifier_state(struct nb_verifier_env *env, const struct nb_func_state *state)
 {
 	static const char marks[] = { [STACK_INVALID] = '?', [STACK_SPILL] = 'r',
-				      [STACK_MISC] = 'm', [STACK_ZERO] = '0' };
+				      [STACK_MISC] = 'm', [STACK_ZERO] = '0',
+				      [STACK_DYNPTR] = 'd' };
 
 	if (state->frameno)
 		nb_log_printf(env->log, " frame%u:", state->frameno);
@@ -174,6 +176,16 @@ void print_verifier_state(struct nb_verifier_env *env, const struct nb_func_stat
 		bytes[NB_REG_SIZE] = 0;
 		if (!any)
 			continue;
+		/* A dynptr prints once, at its first (higher) slot, as the kernel's log does. */
+		if (slot->slot_type[0] == STACK_DYNPTR) {
+			if (!slot->spilled_ptr.dynptr_first_slot)
+				continue;
+			nb_log_printf(env->log, " fp%d=dynptr_%s(ref_id=%u)",
+				      -(int)(spi + 1) * NB_REG_SIZE,
+				      slot->spilled_ptr.dynptr_type == NB_DYNPTR_TYPE_RINGBUF ? "ringbuf" : "local",
+				      slot->spilled_ptr.ref_obj_id);
+			continue;
+		}
 		nb_log_printf(env->log, " fp%d=", -(int)(spi + 1) * NB_REG_SIZE);
 		if (slot_has_spill(slot) && slot->slot_type[7] == STACK_SPILL)
 			print_reg_to(env->log, &slot->spilled_ptr);

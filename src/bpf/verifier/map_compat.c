@@ -30,7 +30,8 @@ static bool map_allows_func(enum bpf_map_type type, int f)
 			       BPF_FUNC_xdp_output);
 	case BPF_MAP_TYPE_RINGBUF:
 		return FUNC_IN(f, BPF_FUNC_ringbuf_output, BPF_FUNC_ringbuf_reserve,
-			       BPF_FUNC_ringbuf_query);
+			       BPF_FUNC_ringbuf_query, BPF_FUNC_ringbuf_reserve_dynptr,
+			       BPF_FUNC_ringbuf_submit_dynptr, BPF_FUNC_ringbuf_discard_dynptr);
 	case BPF_MAP_TYPE_DEVMAP:
 	case BPF_MAP_TYPE_DEVMAP_HASH:
 		return FUNC_IN(f, BPF_FUNC_redirect_map, BPF_FUNC_map_lookup_elem);
@@ -89,6 +90,7 @@ static bool func_allows_map(int f, enum bpf_map_type t)
 	case BPF_FUNC_ringbuf_output:
 	case BPF_FUNC_ringbuf_reserve:
 	case BPF_FUNC_ringbuf_query:
+	case BPF_FUNC_ringbuf_reserve_dynptr:
 		return t == BPF_MAP_TYPE_RINGBUF;
 	case BPF_FUNC_redirect_map:
 		return t == BPF_MAP_TYPE_DEVMAP || t == BPF_MAP_TYPE_DEVMAP_HASH ||

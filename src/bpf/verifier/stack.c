@@ -192,6 +192,10 @@ static int check_stack_write_fixed_off(struct nb_verifier_env *env, struct nb_fu
 	int first = byte_of(off), err;
 	u8 type;
 
+	/* A dynptr there ends (one that holds a reference cannot). */
+	err = destroy_if_dynptr_stack_slot(env, state, spi_of(off));
+	if (err)
+		return err;
 	/* A whole slot written: whatever it held is dead before this insn. */
 	if (size == NB_REG_SIZE)
 		nb_mark_stack_write(env, state->frameno, 1ull << spi_of(off));
@@ -264,7 +268,10 @@ static int check_stack_write_var_off(struct nb_verifier_env *env, struct nb_func
 	for (int i = min_off; i < max_off; i++) {
 		struct nb_stack_slot *slot = slot_of(state, i);
 		u8 *stype = &slot->slot_type[byte_of(i)];
+		int err = destroy_if_dynptr_stack_slot(env, state, spi_of(i));
 
+		if (err)
+			return err;
 		if (writing_zero && *stype == STACK_SPILL &&
 		    slot->spilled_ptr.type == SCALAR_VALUE &&
 		    tnum_equals_const(slot->spilled_ptr.var_off, 0)) {
@@ -379,7 +386,8 @@ static int check_stack_read_fixed_off(struct nb_verifier_env *env, struct nb_fun
 	for (int i = first; i < first + size; i++) {
 		u8 t = slot->slot_type[i];
 
-		if (t == STACK_INVALID && !env->allow_uninit_stack)
+		/* A dynptr's bytes are its helpers' only. */
+		if ((t == STACK_INVALID && !env->allow_uninit_stack) || t == STACK_DYNPTR)
 			return invalid_read(env, off, i - first, size);
 	}
 	if (dst)
@@ -403,6 +411,10 @@ static int check_stack_bytes(struct nb_verifier_env *env, int regno, int min_off
 		struct nb_stack_slot *slot = slot_of(state, i);
 		u8 *stype = &slot->slot_type[byte_of(i)];
 
+		if (*stype == STACK_DYNPTR && clobber) {
+			verbose(env, "potential write to dynptr at off=%d disallowed\n", i);
+			return -EACCES;
+		}
 		if (*stype == STACK_MISC)
 			continue;
 		if (*stype == STACK_ZERO || (*stype == STACK_INVALID && env->allow_uninit_stack)) {

@@ -461,6 +461,10 @@ static bool stacksafe(struct nb_verifier_env *env, const struct nb_func_state *o
 		}
 		if (slot_has_spill(os) && !regsafe(env, &os->spilled_ptr, &cs->spilled_ptr, exact))
 			return false;
+		if (os->slot_type[0] == STACK_DYNPTR &&
+		    (!dynptr_slot_safe(os, cs) ||
+		     !check_ids(env, os->spilled_ptr.ref_obj_id, cs->spilled_ptr.ref_obj_id)))
+			return false;
 	}
 	return true;
 }

@@ -87,6 +87,9 @@ struct nb_reg_state {
 	 * matches any scalar in pruning.
 	 */
 	bool precise;
+	/* The slots of a dynptr (STACK_DYNPTR): its enum nb_dynptr_type, and which half. */
+	u8 dynptr_type;
+	bool dynptr_first_slot;
 };
 
 /* reg->range of a packet pointer known to be at or beyond pkt_end. */
@@ -108,6 +111,7 @@ enum nb_stack_type {
 	STACK_SPILL,		/* part of a spilled register (spilled_ptr) */
 	STACK_MISC,		/* some initialised bytes */
 	STACK_ZERO,		/* known zero bytes */
+	STACK_DYNPTR,		/* half of a struct bpf_dynptr (dynptr.c) */
 };
 
 /*
@@ -475,6 +479,16 @@ int check_lock_released(struct nb_verifier_env *env, const char *what);
 int process_timer_func(struct nb_verifier_env *env, int regno, struct nb_map **map_ptr);
 int push_async_cb(struct nb_verifier_env *env, u32 insn_idx, u32 subprog, struct nb_map *map);
 int check_async_cb_exit(struct nb_verifier_env *env);
+
+/* dynptr.c: struct bpf_dynptr on the stack */
+int process_dynptr_func(struct nb_verifier_env *env, int regno, enum nb_arg_type type,
+			u32 *ref_obj_id);
+int release_dynptr(struct nb_verifier_env *env, int regno);
+/* A write reaching slot spi ends the dynptr there; a referenced one cannot be overwritten. */
+int destroy_if_dynptr_stack_slot(struct nb_verifier_env *env, struct nb_func_state *state,
+				 int spi);
+/* Pruning: the same half of a dynptr of the same type (the references compare by idmap). */
+bool dynptr_slot_safe(const struct nb_stack_slot *old, const struct nb_stack_slot *cur);
 
 /* subprog_scan.c */
 void scan_subprogs(struct nb_verifier_env *env);

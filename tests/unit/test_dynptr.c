@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ring buffer dynptrs at run time (tests/bpf/dynptr.c), on the interpreter and the JIT: what a
+ * program writes into a sample through a dynptr (bpf_dynptr_write, a bpf_dynptr_data slice)
+ * reaches the ring buffer's consumer once submitted, and a discarded sample never does; a
+ * reservation the ring cannot hold gives -EINVAL and a null dynptr, whose read fails with
+ * -EINVAL, as in the kernel.
+ */
+#include <netbpf/ringbuf.h>
+#include <netbpf/test_run.h>
+
+#include "elf_util.h"
+
+struct results {
+	__s64 reserve;
+	__s64 read;
+	__u64 read_back;
+	__s64 too_big;
+	__s64 read_null;
+};
+
+struct got {
+	int n;
+	__u8 sample[4][16];
+	size_t size[4];
+};
+
+static int on_sample(void *ctx, void *data, size_t size)
+{
+	struct got *g = ctx;
+
+	if (g->n < 4) {
+		g->size[g->n] = size;
+		memcpy(g->sample[g->n], data, size < 16 ? size : 16);
+	}
+	g->n++;
+	return 0;
+}
+
+static void run_len(struct nb_prog *prog, __u32 len)
+{
+	static const __u8 frame[128] = { 0x02, 0, 0, 0, 0, 1, 0x02, 0, 0, 0, 0, 2, 0x08, 0x00 };
+	struct nb_test_run_opts o = { .sz = sizeof(o), .data_in = frame, .data_size_in = len };
+
+	NB_ASSERT_EQ(nb_prog_test_run(prog, &o), 0);
+}
+
+static void check_dynptr(bool jit)
+{
+	struct nb_object *obj = elf_test_open("dynptr.o");
+	struct nb_log log = { 0 };
+	struct nb_object_load_opts opts = {
+		.sz = sizeof(opts), .prog_flags = jit ? 0 : NB_PROG_LOAD_INTERP, .log = &log,
+	};
+	struct nb_ringbuf_consumer *c;
+	struct nb_object_prog *p;
+	struct results r;
+	struct got g = { 0 };
+	struct nb_prog *prog;
+	__u32 zero = 0;
+
+	if (nb_object_load(obj, &opts))
+		NB_FAIL("load dynptr.o: %s", nb_log_text(&log));
+	nb_log_free(&log);
+	p = nb_object_find_prog(obj, NULL, "dynptr_sample");
+	NB_ASSERT(p && nb_object_prog_prog(p));
+	prog = nb_object_prog_prog(p);
+	NB_ASSERT_EQ(nb_ringbuf_consumer_new(elf_test_map(obj, "samples"), on_sample, &g, &c), 0);
+
+	run_len(prog, 100);
+	run_len(prog, 40);	/* shorter than 60: discarded */
+	run_len(prog, 64);
+	NB_ASSERT_EQ(nb_ringbuf_consume(c), 2);
+	NB_ASSERT_EQ(g.n, 2);
+	NB_ASSERT_EQ(g.size[0], 16);
+	NB_ASSERT_EQ(*(__u64 *)g.sample[0], 100);
+	NB_ASSERT_EQ(g.sample[0][8], 0xd1);
+	NB_ASSERT_EQ(g.sample[0][15], 0x9e);
+	NB_ASSERT_EQ(*(__u64 *)g.sample[1], 64);
+
+	NB_ASSERT_EQ(nb_map_lookup_elem(elf_test_map(obj, ".bss"), &zero, &r), 0);
+	NB_ASSERT_EQ(r.reserve, 0);
+	NB_ASSERT_EQ(r.read, 0);
+	NB_ASSERT_EQ(r.read_back, 64);
+	NB_ASSERT_EQ(r.too_big, -EINVAL);
+	NB_ASSERT_EQ(r.read_null, -EINVAL);
+	nb_ringbuf_consumer_free(c);
+	nb_object_close(obj);
+}
+
+NB_TEST(dynptr_ringbuf_interp)
+{
+	check_dynptr(false);
+}
+
+NB_TEST(dynptr_ringbuf_jit)
+{
+	check_dynptr(true);
+}
