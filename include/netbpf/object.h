@@ -174,6 +174,18 @@ int nb_pin_get_path(const struct nb_map *map, char *buf, size_t size);
 int nb_unpin(const char *path);					/* -ENOENT when not pinned */
 void nb_unpin_all(void);
 
+/*
+ * tc's "obj FILE sec SECTION" (iproute2's bpf_load_common): open file, load it as type with
+ * section's program first (the load's section option, so iproute2's "ID/KEY" tail-call sections
+ * load with it) and take a reference to that program into *progp. The object is closed: its
+ * programs keep their maps, and pinned maps stay in the pin registry (a tail-call table outlives
+ * the object). sizes size the maps the object leaves to its tool. -ENOENT names a section
+ * without a program.
+ */
+int nb_object_load_section(const char *file, const char *section, enum bpf_prog_type type,
+			   const struct nb_object_map_size *sizes, unsigned int size_cnt,
+			   struct nb_prog **progp, struct nb_log *log);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,14 +8,16 @@
  *   tc filter add dev X ingress pref 10 protocol ip \
  *      bpf da obj F sec S classid 1                nb_tc_filter_add(dev, &opts) with
  *        .hook = NB_TC_INGRESS, .pref = 10, .protocol = htons(ETH_P_IP), .kind = "bpf",
- *        .bpf = { .obj_file = F, .section = S, .direct_action = true, .classid = 1 }
+ *        .bpf = { .prog = P, .direct_action = true, .classid = 1 }
  *   ... u32 match u32 0 0 flowid 1:2 \
  *      action bpf obj F sec S drop                 .kind = "u32", nb_tc_u32_match(&opts.u32,
  *        NB_TC_U32_SIZE_32, 0, 0, 0, false), .u32.classid = 0x10002, .actions = { { .kind =
- *        "bpf", .bpf = { .obj_file = F, .section = S }, .control = TC_ACT_SHOT,
- *        .has_control = true } }
+ *        "bpf", .bpf = { .prog = P }, .control = TC_ACT_SHOT, .has_control = true } }
  *
- * A loaded program may be given instead of obj/sec (.bpf.prog): the filter takes a reference.
+ * The classifier and the action take a loaded program (the filter takes a reference), as the
+ * kernel's take an fd: "obj F sec S" is the loader's, nb_object_load_section
+ * (include/netbpf/object.h), which the tc command calls as iproute2 does before it asks the
+ * kernel.
  *
  * Every call returns 0 or a negative errno with the reason in opts->log (or the log argument).
  * Values use the uapi encodings of <linux/pkt_cls.h> (TC_ACT_*, TC_H_*) and
@@ -30,7 +32,6 @@
 #include <linux/pkt_cls.h>
 
 #include <netbpf/log.h>
-#include <netbpf/object.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -89,12 +90,7 @@ struct nb_tc_action_opts {
 	union {
 		struct {
 			struct nb_prog *prog;	/* a SCHED_ACT program; referenced */
-			const char *obj_file;	/* or "obj F [sec S]": loaded as sched_act */
-			const char *section;	/* default "action" */
 			const char *name;	/* shown by show ("FILE:[SEC]"); default: none */
-			/* "max-entries NAME=N": maps the object leaves to its tool */
-			const struct nb_object_map_size *map_sizes;
-			unsigned int map_size_cnt;
 		} bpf;
 		struct {
 			int eaction;		/* TCA_EGRESS_REDIR, TCA_EGRESS_MIRROR, TCA_INGRESS_* */
@@ -106,14 +102,9 @@ struct nb_tc_action_opts {
 /* Classifier bpf: "bpf [da] obj F sec S [classid X]". */
 struct nb_tc_bpf_opts {
 	struct nb_prog *prog;	/* a SCHED_CLS program; referenced */
-	const char *obj_file;	/* or "obj F [sec S]": loaded as sched_cls when prog is NULL */
-	const char *section;	/* default "classifier" */
 	bool direct_action;	/* "da": TCA_BPF_FLAG_ACT_DIRECT */
 	__u32 classid;		/* "classid/flowid MAJ:MIN" as TC_H_MAKE; 0: none */
 	const char *name;	/* shown by filter show; default: the program's name */
-	/* "max-entries NAME=N": sizes for maps the object leaves to its tool (obj_file) */
-	const struct nb_object_map_size *map_sizes;
-	unsigned int map_size_cnt;
 };
 
 /* One 32-bit key of a u32 selector (struct tc_u32_key): (word at off ^ val) & mask == 0. */

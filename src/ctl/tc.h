@@ -15,6 +15,9 @@
 /* A filter's action list as parsed, with room for the resolved object paths. */
 struct nb_ctl_actions {
 	struct nb_tc_action_opts a[NB_TC_MAX_ACTIONS];
+	/* bpf: "obj FILE sec SECTION", loaded by nb_ctl_actions_load (file NULL: none) */
+	const char *files[NB_TC_MAX_ACTIONS];
+	const char *sections[NB_TC_MAX_ACTIONS];
 	char paths[NB_TC_MAX_ACTIONS][PATH_MAX];
 	char names[NB_TC_MAX_ACTIONS][128];	/* bpf: "FILE:[SEC]" */
 	struct nb_map_sizes sizes[NB_TC_MAX_ACTIONS];	/* bpf: "max-entries NAME=N" */
@@ -24,6 +27,20 @@ struct nb_ctl_actions {
 /* "action ..." words from argv[*i] while they last; *i stops at the first other word. */
 int nb_ctl_parse_actions(struct nb_ctl *ctl, int argc, char **argv, int *i,
 			 struct nb_ctl_actions *acts);
+/*
+ * Load the programs the bpf actions name, as iproute2 loads them before it talks to the
+ * kernel: each such action then holds its program. 0 or the loader's error in log.
+ */
+int nb_ctl_actions_load(struct nb_ctl_actions *acts, struct nb_log *log);
+/* Drop the references nb_ctl_actions_load took (the actions made hold their own). */
+void nb_ctl_actions_release(struct nb_ctl_actions *acts);
+/*
+ * "obj FILE sec SECTION" as tc loads it (NULL section: default_section), the maps of sizes
+ * sized first: a reference to the program, or NULL with the reason in log.
+ */
+int nb_ctl_bpf_obj_load(const char *file, const char *section, const char *default_section,
+			enum bpf_prog_type type, const struct nb_map_sizes *sizes,
+			struct nb_prog **progp, struct nb_log *log);
 /* "drop", "pass", "goto chain 3", ... */
 const char *nb_ctl_control_name(int control, char *buf, size_t size);
 

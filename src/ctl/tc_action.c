@@ -92,9 +92,10 @@ static bool parse_control(struct nb_ctl *ctl, int argc, char **argv, int *i, int
 }
 
 static int parse_bpf(struct nb_ctl *ctl, int argc, char **argv, int *i,
-		     struct nb_tc_action_opts *a, char *path, char *name, size_t name_size,
-		     struct nb_map_sizes *sizes)
+		     struct nb_ctl_actions *acts)
 {
+	unsigned int n = acts->cnt;
+	struct nb_map_sizes *sizes = &acts->sizes[n];
 	const char *file = NULL;
 	int err;
 
@@ -107,8 +108,6 @@ static int parse_bpf(struct nb_ctl *ctl, int argc, char **argv, int *i,
 			err = nb_ctl_parse_map_size(ctl, argc, argv, i, sizes);
 			if (err)
 				return err;
-			a->bpf.map_sizes = sizes->s;
-			a->bpf.map_size_cnt = sizes->cnt;
 			continue;
 		}
 		if (!strcmp(w, "obj") || !strcmp(w, "object-file") || !strcmp(w, "sec") ||
@@ -117,10 +116,10 @@ static int parse_bpf(struct nb_ctl *ctl, int argc, char **argv, int *i,
 			if (!val)
 				return -EINVAL;
 			if (w[0] == 'o') {
-				a->bpf.obj_file = nb_ctl_obj_path(ctl, val, path, PATH_MAX);
+				acts->files[n] = nb_ctl_obj_path(ctl, val, acts->paths[n], PATH_MAX);
 				file = strrchr(val, '/') ? strrchr(val, '/') + 1 : val;
 			} else {
-				a->bpf.section = val;
+				acts->sections[n] = val;
 			}
 			continue;
 		}
@@ -129,15 +128,16 @@ static int parse_bpf(struct nb_ctl *ctl, int argc, char **argv, int *i,
 			return nb_ctl_wrong(ctl, w, "only obj FILE [sec NAME] programs are supported");
 		break;
 	}
-	if (!a->bpf.obj_file) {
+	if (!acts->files[n]) {
 		/* "action bpf index N" binds an existing action */
 		if (*i < argc && !strcmp(argv[*i], "index"))
 			return 0;
 		return nb_ctl_usage(ctl, "action bpf needs \"obj FILE\"");
 	}
 	/* iproute2 annotates the action "FILE:[SECTION]" */
-	snprintf(name, name_size, "%s:[%s]", file, a->bpf.section ? a->bpf.section : "action");
-	a->bpf.name = name;
+	snprintf(acts->names[n], sizeof(acts->names[n]), "%s:[%s]", file,
+		 acts->sections[n] ? acts->sections[n] : "action");
+	acts->a[n].bpf.name = acts->names[n];
 	return 0;
 }
 
@@ -218,6 +218,8 @@ int nb_ctl_parse_actions(struct nb_ctl *ctl, int argc, char **argv, int *i,
 		a = &acts->a[acts->cnt];
 		memset(a, 0, sizeof(*a));
 		a->sz = sizeof(*a);
+		acts->files[acts->cnt] = NULL;
+		acts->sections[acts->cnt] = NULL;
 		if (++*i >= argc)
 			return nb_ctl_usage(ctl, "\"action\" needs a kind");
 		kind = argv[*i];
@@ -239,9 +241,7 @@ int nb_ctl_parse_actions(struct nb_ctl *ctl, int argc, char **argv, int *i,
 			a->kind = "gact";
 		} else if (!strcmp(kind, "bpf")) {
 			a->kind = "bpf";
-			err = parse_bpf(ctl, argc, argv, i, a, acts->paths[acts->cnt],
-					acts->names[acts->cnt], sizeof(acts->names[0]),
-					&acts->sizes[acts->cnt]);
+			err = parse_bpf(ctl, argc, argv, i, acts);
 		} else if (!strcmp(kind, "mirred")) {
 			a->kind = "mirred";
 			err = parse_mirred(ctl, argc, argv, i, a);
@@ -267,6 +267,40 @@ int nb_ctl_parse_actions(struct nb_ctl *ctl, int argc, char **argv, int *i,
 		acts->cnt++;
 	}
 	return 0;
+}
+
+int nb_ctl_bpf_obj_load(const char *file, const char *section, const char *default_section,
+			enum bpf_prog_type type, const struct nb_map_sizes *sizes,
+			struct nb_prog **progp, struct nb_log *log)
+{
+	return nb_object_load_section(file, section ? section : default_section, type,
+				      sizes->s, sizes->cnt, progp, log);
+}
+
+int nb_ctl_actions_load(struct nb_ctl_actions *acts, struct nb_log *log)
+{
+	for (unsigned int n = 0; n < acts->cnt; n++) {
+		int err;
+
+		if (!acts->files[n] || acts->a[n].bpf.prog)
+			continue;
+		err = nb_ctl_bpf_obj_load(acts->files[n], acts->sections[n], "action",
+					  BPF_PROG_TYPE_SCHED_ACT, &acts->sizes[n],
+					  &acts->a[n].bpf.prog, log);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+void nb_ctl_actions_release(struct nb_ctl_actions *acts)
+{
+	for (unsigned int n = 0; n < acts->cnt; n++) {
+		if (acts->files[n] && acts->a[n].bpf.prog) {
+			nb_prog_put(acts->a[n].bpf.prog);
+			acts->a[n].bpf.prog = NULL;
+		}
+	}
 }
 
 /* The kernel's tag of prog in hex, as tc and bpftool print it. */
@@ -678,8 +712,11 @@ static int actions_add(struct nb_ctl *ctl, int argc, char **argv, bool replace)
 	if (!err && i < argc)
 		err = nb_ctl_wrong(ctl, argv[i], "expected \"action KIND ...\"");
 	if (!err)
-		err = log_fail(ctl, nb_tc_actions_add(acts->a, acts->cnt, replace, NULL, &log),
-			       &log);
+		err = nb_ctl_actions_load(acts, &log);
+	if (!err)
+		err = nb_tc_actions_add(acts->a, acts->cnt, replace, NULL, &log);
+	err = log_fail(ctl, err, &log);
+	nb_ctl_actions_release(acts);
 out:
 	free(acts);
 	return err;

@@ -42,6 +42,8 @@ struct filter_cmd {
 	struct nb_tc_filter_opts f;
 	struct nb_ctl_actions acts;
 	struct nb_map_sizes sizes;	/* bpf: "max-entries NAME=N" */
+	const char *obj_file;		/* bpf: "obj FILE sec SECTION", loaded before the add */
+	const char *section;
 	char path[PATH_MAX];
 	char name[PATH_MAX + 64];
 	const char *handle;	/* parsed once the kind is known (u32 handles are 800::1) */
@@ -395,18 +397,16 @@ static int parse_kind_opts(struct nb_ctl *ctl, int argc, char **argv, int i,
 			val = nb_ctl_next(ctl, argc, argv, &i);
 			if (!val)
 				return -EINVAL;
-			f->bpf.obj_file = nb_ctl_obj_path(ctl, val, c->path, sizeof(c->path));
+			c->obj_file = nb_ctl_obj_path(ctl, val, c->path, sizeof(c->path));
 			snprintf(c->name, sizeof(c->name), "%s", strrchr(val, '/') ?
 				 strrchr(val, '/') + 1 : val);
 		} else if (is_bpf && (!strcmp(w, "sec") || !strcmp(w, "section"))) {
-			if (!(f->bpf.section = nb_ctl_next(ctl, argc, argv, &i)))
+			if (!(c->section = nb_ctl_next(ctl, argc, argv, &i)))
 				return -EINVAL;
 		} else if (is_bpf && !strcmp(w, "max-entries")) {
 			err = nb_ctl_parse_map_size(ctl, argc, argv, &i, &c->sizes);
 			if (err)
 				return err;
-			f->bpf.map_sizes = c->sizes.s;
-			f->bpf.map_size_cnt = c->sizes.cnt;
 		} else if (is_bpf && (!strcmp(w, "da") || !strcmp(w, "direct-action") ||
 				      !strcmp(w, "integ_act"))) {
 			f->bpf.direct_action = true;
@@ -468,13 +468,13 @@ static int parse_kind_opts(struct nb_ctl *ctl, int argc, char **argv, int i,
 		f->handle |= order;
 	}
 	if (is_bpf) {
-		if (!f->bpf.obj_file)
+		if (!c->obj_file)
 			return nb_ctl_usage(ctl, "bpf needs \"obj FILE\"");
 		/* iproute2 names the filter "FILE:[SECTION]" */
 		size_t n = strlen(c->name);
 
 		snprintf(c->name + n, sizeof(c->name) - n, ":[%s]",
-			 f->bpf.section ? f->bpf.section : "classifier");
+			 c->section ? c->section : "classifier");
 		f->bpf.name = c->name;
 	}
 	f->words = c->words;
@@ -829,13 +829,24 @@ int nb_ctl_tc_filter(struct nb_ctl *ctl, int argc, char **argv)
 	{
 		struct nb_log log = { 0 };
 
+		/* the programs are loaded first, as iproute2 loads them before it asks the kernel */
+		if (c->obj_file)
+			err = nb_ctl_bpf_obj_load(c->obj_file, c->section, "classifier",
+						  BPF_PROG_TYPE_SCHED_CLS, &c->sizes, &c->f.bpf.prog,
+						  &log);
+		if (!err)
+			err = nb_ctl_actions_load(&c->acts, &log);
 		c->f.log = &log;
-		err = verb == F_ADD ? nb_tc_filter_add(dev, &c->f, NULL) :
-		      verb == F_REPLACE ? nb_tc_filter_replace(dev, &c->f, NULL) :
-					  nb_tc_filter_change(dev, &c->f, NULL);
+		if (!err)
+			err = verb == F_ADD ? nb_tc_filter_add(dev, &c->f, NULL) :
+			      verb == F_REPLACE ? nb_tc_filter_replace(dev, &c->f, NULL) :
+						  nb_tc_filter_change(dev, &c->f, NULL);
 		err = log_err(ctl, err, &log);
 	}
 out:
+	if (c->obj_file)
+		nb_prog_put(c->f.bpf.prog);	/* the filter holds its own */
+	nb_ctl_actions_release(&c->acts);
 	if (dev)
 		nb_dev_put(dev);
 	free(c->words);

@@ -105,6 +105,25 @@ assert dev["a"]["tx_packets"] == 700 and dev["b"]["rx_packets"] == 700, dev
 assert dev["s"]["tx_packets"] == 700, dev
 ' || fail "pipe: $out"
 
+# iproute2's tail calls: "bpf da obj tc_tail_call.o sec classifier" loads the "1/6" and "1/17"
+# sections with the classifier, into the program array pinned in tc/globals that both filters
+# share: TCP out of the next device (ifindex + 1), UDP dropped
+cat > "$tmp/tail.tc" <<EOF2
+link add t type gen count 300 proto tcp
+link add s type sink
+link add u type gen count 200 proto udp
+tc qdisc add dev t clsact
+tc filter add dev t ingress bpf da obj tc_tail_call.o sec classifier
+tc qdisc add dev u clsact
+tc filter add dev u ingress bpf da obj tc_tail_call.o sec classifier
+EOF2
+out=$($NETBPF -j run "$tmp/tail.tc") || fail "tail calls: $out"
+echo "$out" | json '
+dev = {x["name"]: x for x in d["devices"]}
+assert dev["t"]["tc_redirect"] == 300 and dev["s"]["tx_packets"] == 300, dev
+assert dev["u"]["drops"] == {"tc_ingress": 200}, dev["u"]
+' || fail "tail calls: $out"
+
 # a script fills the devmap of the XDP program it attached (map words in scripts); --maps
 cat > "$tmp/devmap.tc" <<EOF2
 link add g type gen count 1000

@@ -110,10 +110,14 @@ NB_TEST(tc_example_tail_call_sections)
 	tc_set_port(dev, "sink", "");
 	tc_set_port(next, "sink", "");
 	tc_qdisc(dev);
-	f.bpf.obj_file = nb_test_build_path(path, sizeof(path), "examples/tc_tail_call.o");
-	f.bpf.section = "classifier";
+	/* tc's "obj F sec classifier": the "1/6", "1/17" sections load with it */
+	NB_ASSERT_EQ(nb_object_load_section(nb_test_build_path(path, sizeof(path),
+							       "examples/tc_tail_call.o"),
+					    "classifier", BPF_PROG_TYPE_SCHED_CLS, NULL, 0,
+					    &f.bpf.prog, NULL), 0);
 	f.bpf.direct_action = true;
 	tc_add(dev, &f);
+	nb_prog_put(f.bpf.prog);
 
 	len = tc_frame_ipv4(frame, dev, IPPROTO_TCP, 0xc0a80001, 0xc0a80002, 40000, 80, 20);
 	NB_ASSERT_EQ(tc_receive(dev, frame, len), 0);

@@ -140,22 +140,27 @@ NB_TEST(tc_seed_obj_sec_words)
 	tc_qdisc(gen);
 	NB_ASSERT_EQ(nb_tc_u32_match(&f.u32, NB_TC_U32_SIZE_32, 0, 0, 0, false, NULL), 0);
 	f.u32.classid = 0x10002;
-	act.bpf.obj_file = path;
-	act.bpf.section = "clone_redirect_xmit";
+	NB_ASSERT_EQ(nb_object_load_section(path, "clone_redirect_xmit", BPF_PROG_TYPE_SCHED_ACT,
+					    NULL, 0, &act.bpf.prog, NULL), 0);
 	f.actions = &act;
 	f.action_cnt = 1;
 	tc_add(gen, &f);
+	nb_prog_put(act.bpf.prog);
 	nb_worker_run(devs, 2, NULL);
 	NB_ASSERT_EQ(tc_stats(sink).tx_packets, 10);
 	NB_ASSERT_EQ(tc_stats(gen).drops[NB_DROP_TC_INGRESS], 10);
 	tc_check_accounting(devs, 2);
 
 	/* a missing section is named in the log */
-	g.log = &log;
-	g.bpf.obj_file = path;
-	g.bpf.section = "no_such_sec";
-	NB_ASSERT_EQ(nb_tc_filter_add(gen, &g, NULL), -ENOENT);
+	NB_ASSERT_EQ(nb_object_load_section(path, "no_such_sec", BPF_PROG_TYPE_SCHED_CLS, NULL, 0,
+					    &g.bpf.prog, &log), -ENOENT);
 	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "no_such_sec");
+	NB_ASSERT(g.bpf.prog == NULL);
+	nb_log_free(&log);
+	/* and the classifier takes a program only */
+	g.log = &log;
+	NB_ASSERT_EQ(nb_tc_filter_add(gen, &g, NULL), -EINVAL);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "no program given");
 	nb_log_free(&log);
 	nb_dev_destroy_all();
 	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
@@ -257,8 +262,8 @@ NB_TEST(tc_seed_two_workers)
 	if (nb_set_nr_cpus(2))
 		nb_test_skip("the number of workers is fixed already (%u)", nb_nr_cpus());
 	nb_test_build_path(path, sizeof(path), "examples/tcbpf1.o");
-	act.bpf.obj_file = path;
-	act.bpf.section = "clone_redirect_xmit";
+	NB_ASSERT_EQ(nb_object_load_section(path, "clone_redirect_xmit", BPF_PROG_TYPE_SCHED_ACT,
+					    NULL, 0, &act.bpf.prog, NULL), 0);
 	f.actions = &act;
 	f.action_cnt = 1;
 	g0 = tc_make_dev("gen0", 1);
@@ -273,6 +278,7 @@ NB_TEST(tc_seed_two_workers)
 	tc_qdisc(g1);
 	tc_add(g0, &f);
 	tc_add(g1, &f);
+	nb_prog_put(act.bpf.prog);	/* each filter's action holds it */
 	w[0] = (struct seed_worker){ { g0, s0 }, 0 };
 	w[1] = (struct seed_worker){ { g1, s1 }, 1 };
 	for (int i = 0; i < 2; i++)

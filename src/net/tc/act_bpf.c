@@ -56,20 +56,12 @@ static int tcf_bpf_init(struct nb_tc_action *a, const struct nb_tc_action_opts *
 {
 	struct tcf_bpf *prog = a->priv;
 	struct nb_prog *filter;
-	int err;
 
-	if (opts->bpf.prog) {
-		filter = nb_prog_get(opts->bpf.prog);
-	} else if (opts->bpf.obj_file) {
-		err = nb_tc_bpf_obj_prog(opts->bpf.obj_file, opts->bpf.section,
-					 BPF_PROG_TYPE_SCHED_ACT, opts->bpf.map_sizes,
-					 opts->bpf.map_size_cnt, &filter, log);
-		if (err)
-			return err;
-	} else {
-		nb_log_printf(log, "action bpf: no program given (obj F sec S)\n");
+	if (!opts->bpf.prog) {
+		nb_log_printf(log, "action bpf: no program given\n");
 		return -EINVAL;
 	}
+	filter = nb_prog_get(opts->bpf.prog);
 	if (nb_prog_type(filter) != BPF_PROG_TYPE_SCHED_ACT) {
 		nb_log_printf(log, "action bpf: program \"%s\" is not of type sched_act\n",
 			      nb_prog_name(filter));

@@ -146,17 +146,11 @@ static int cls_bpf_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
 
 	if (oldprog && handle && oldprog->handle != handle)
 		return -EINVAL;
-	if (bpf->prog) {
-		filter = nb_prog_get(bpf->prog);
-	} else if (bpf->obj_file) {
-		err = nb_tc_bpf_obj_prog(bpf->obj_file, bpf->section, BPF_PROG_TYPE_SCHED_CLS,
-					 bpf->map_sizes, bpf->map_size_cnt, &filter, log);
-		if (err)
-			return err;
-	} else {
-		nb_log_printf(log, "bpf: no program given (obj F sec S)\n");
+	if (!bpf->prog) {
+		nb_log_printf(log, "bpf: no program given\n");
 		return -EINVAL;
 	}
+	filter = nb_prog_get(bpf->prog);
 	if (nb_prog_type(filter) != BPF_PROG_TYPE_SCHED_CLS) {
 		nb_log_printf(log, "bpf: program \"%s\" is not of type sched_cls\n",
 			      nb_prog_name(filter));

@@ -222,14 +222,6 @@ struct nb_tcf_block *nb_tc_dev_block(struct nb_dev *dev, enum nb_tc_hook hook, s
 /* Twin of tc_run: classify at a hook, count, set tc_index; the verdict. */
 int nb_tc_run(struct nb_tcf_block *block, struct nb_pkt *pkt);
 
-/*
- * Load "obj file sec section" as type (NULL section: iproute2's default), the maps of sizes
- * sized first ("max-entries NAME=N"); a new reference.
- */
-int nb_tc_bpf_obj_prog(const char *file, const char *section, enum bpf_prog_type type,
-		       const struct nb_object_map_size *sizes, unsigned int size_cnt,
-		       struct nb_prog **progp, struct nb_log *log);
-
 /* The mirred nesting limit (MIRRED_NEST_LIMIT). */
 #define NB_MIRRED_NEST_LIMIT 4
 
