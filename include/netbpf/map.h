@@ -6,6 +6,7 @@
 #ifndef NETBPF_MAP_H
 #define NETBPF_MAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/bpf.h>
 
@@ -31,10 +32,19 @@ struct nb_map_create_opts {
 	 */
 	const struct btf *btf;
 	__u32 btf_value_type_id;
+	/*
+	 * The key's BTF type (btf_key_type_id; 0: none, as for global data). With btf, the map
+	 * keeps a copy of it and both types, as the kernel keeps map->btf, for the BTF-typed form
+	 * of map dump; map types the kernel gives no BTF (program and device arrays, map-in-map,
+	 * queues, ring buffers, ...) keep none.
+	 */
+	__u32 btf_key_type_id;
 };
 
 int nb_map_create(enum bpf_map_type type, __u32 key_size, __u32 value_size, __u32 max_entries,
 		  const struct nb_map_create_opts *opts, struct nb_map **mapp);
+/* The BTF the map keeps and its key and value types (0: none), or NULL. */
+const struct btf *nb_map_btf(const struct nb_map *map, __u32 *key_type_id, __u32 *value_type_id);
 struct nb_map *nb_map_get(struct nb_map *map);
 void nb_map_put(struct nb_map *map);
 /*
@@ -67,6 +77,8 @@ __u32 nb_map_max_entries(const struct nb_map *map);
 /* Bytes a lookup writes: value_size, or nb_nr_cpus() slots of value_size rounded up to 8. */
 __u32 nb_map_user_value_size(const struct nb_map *map);
 __u32 nb_map_flags(const struct nb_map *map);
+/* Whether nb_map_freeze froze the map (.rodata once its object loaded). */
+bool nb_map_frozen(const struct nb_map *map);
 
 /*
  * The bpf(2) commands, with the kernel's errors. Values of per-CPU maps are nb_nr_cpus() values,

@@ -254,6 +254,8 @@ static int parse_def(struct nb_object *obj, const struct btf *btf, const struct 
 				err = check_no_kptr(&c, btf, mem);
 			if (!err && field[0] == 'v')
 				m->btf_value_type_id = skip_mods(btf, mem->type, NULL)->type;
+			if (!err && field[0] == 'k')
+				m->btf_key_type_id = skip_mods(btf, mem->type, NULL)->type;
 		} else if (!strcmp(field, "values")) {
 			err = parse_values(&c, btf, mem, i, vlen, m, inner);
 		} else {

@@ -359,6 +359,7 @@ static int create_map(struct nb_object *obj, struct nb_object_map *m, struct nb_
 		.log = obj->log,
 		.btf = m->btf_value_type_id ? obj->btf : NULL,
 		.btf_value_type_id = m->btf_value_type_id,
+		.btf_key_type_id = m->btf_key_type_id,
 	};
 	u32 max_entries = m->max_entries;
 	int err;

@@ -140,6 +140,7 @@ struct nb_object_map {
 
 	/* The value's BTF type in obj->btf (its lock and timer fields), 0: untyped. */
 	u32 btf_value_type_id;
+	u32 btf_key_type_id;	/* the key's, 0: none (global data, or untyped) */
 	u8 *data;		/* NB_MAP_DATA: the section's bytes, settable before load */
 	struct nb_map *map;	/* after load */
 };

@@ -180,6 +180,12 @@ void nb_json_printf(struct nb_json *j, const char *name, const char *fmt, ...)
 	nb_json_string(j, name, buf);
 }
 
+void nb_json_raw(struct nb_json *j, const char *name, const char *text)
+{
+	begin_value(j, name);
+	fputs(text, j->out);
+}
+
 void nb_json_hex_bytes(struct nb_json *j, const char *name, const void *buf, size_t len)
 {
 	const unsigned char *p = buf;

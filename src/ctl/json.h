@@ -37,6 +37,8 @@ void nb_json_null(struct nb_json *j, const char *name);
 /* A printf-formatted string value: nb_json_printf(j, "flags", "%#x", flags). */
 void nb_json_printf(struct nb_json *j, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A value written as it is (a number, or text already in JSON's syntax). */
+void nb_json_raw(struct nb_json *j, const char *name, const char *text);
 /* Bytes as bpftool prints keys and values: an array of "0x01" strings. */
 void nb_json_hex_bytes(struct nb_json *j, const char *name, const void *buf, size_t len);
 

@@ -27,6 +27,7 @@
 #include <netbpf/percpu.h>
 
 #include "ctl/args.h"
+#include "ctl/btf_dump.h"
 #include "ctl/ctl.h"
 #include "common/types.h"
 #include "ctl/json.h"
@@ -198,6 +199,43 @@ static void print_hex(FILE *out, const unsigned char *p, size_t n)
 		fprintf(out, "%s%02x", i ? " " : "", p[i]);
 }
 
+/*
+ * An element of a map with BTF in its typed form, as bpftool prints it (under "formatted" in
+ * JSON): "key" (when the key has a type), then "value", or "values" of each worker.
+ */
+static void print_elem_btf(struct nb_json *j, const char *name, const struct nb_map *map,
+			   const void *key, const void *value, bool plain)
+{
+	size_t slot = (nb_map_value_size(map) + 7) & ~(size_t)7;
+	__u32 key_id, value_id;
+	const struct btf *btf = nb_map_btf(map, &key_id, &value_id);
+
+	if (!btf)
+		return;
+	nb_json_start_object(j, name);
+	if (key_id && nb_ctl_btf_dump(j, "key", btf, key_id, key, plain))
+		goto out;
+	if (!is_percpu(map)) {
+		nb_ctl_btf_dump(j, "value", btf, value_id, value, plain);
+		goto out;
+	}
+	nb_json_start_array(j, "values");
+	for (unsigned int cpu = 0; cpu < nb_nr_cpus(); cpu++) {
+		int err;
+
+		nb_json_start_object(j, NULL);
+		nb_json_int(j, "cpu", cpu);
+		err = nb_ctl_btf_dump(j, "value", btf, value_id,
+				      (const unsigned char *)value + cpu * slot, plain);
+		nb_json_end_object(j);
+		if (err)
+			break;
+	}
+	nb_json_end_array(j);
+out:
+	nb_json_end_object(j);
+}
+
 /* One element as bpftool prints it: "key: .. value: ..", per-CPU maps a value per worker. */
 void nb_ctl_map_print_elem(FILE *out, struct nb_json *j, const struct nb_map *map,
 			   const void *key, const void *value)
@@ -220,6 +258,7 @@ void nb_ctl_map_print_elem(FILE *out, struct nb_json *j, const struct nb_map *ma
 			}
 			nb_json_end_array(j);
 		}
+		print_elem_btf(j, "formatted", map, key, value, false);
 		nb_json_end_object(j);
 		return;
 	}
@@ -242,6 +281,68 @@ void nb_ctl_map_print_elem(FILE *out, struct nb_json *j, const struct nb_map *ma
 }
 
 /*
+ * Maps of slots that may be empty (devices, programs, maps, sockets by index): bpftool walks
+ * every key get_next_key gives and says which slots have no entry.
+ */
+static bool has_empty_slots(const struct nb_map *map)
+{
+	switch (nb_map_type(map)) {
+	case BPF_MAP_TYPE_PROG_ARRAY:
+	case BPF_MAP_TYPE_PERF_EVENT_ARRAY:
+	case BPF_MAP_TYPE_CGROUP_ARRAY:
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
+	case BPF_MAP_TYPE_DEVMAP:
+	case BPF_MAP_TYPE_CPUMAP:
+	case BPF_MAP_TYPE_XSKMAP:
+	case BPF_MAP_TYPE_SOCKMAP:
+	case BPF_MAP_TYPE_REUSEPORT_SOCKARRAY:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A key whose lookup failed, as bpftool prints it: "<no entry>" for an empty slot. */
+static void print_elem_error(FILE *out, struct nb_json *j, const struct nb_map *map,
+			     const void *key, int err)
+{
+	if (j) {
+		nb_json_start_object(j, NULL);
+		nb_json_hex_bytes(j, "key", key, nb_map_key_size(map));
+		nb_json_start_object(j, "value");
+		nb_json_string(j, "error", strerror(-err));
+		nb_json_end_object(j);
+		nb_json_end_object(j);
+		return;
+	}
+	fprintf(out, "key: ");
+	print_hex(out, key, nb_map_key_size(map));
+	fprintf(out, "  value: %s\n", err == -ENOENT ? "<no entry>" : strerror(-err));
+}
+
+/* The walk of has_empty_slots' maps: key by key, the failed lookups said. */
+static int dump_slots(struct nb_ctl *ctl, struct nb_json *j, struct nb_map *map,
+		      unsigned char *key, unsigned char *next, unsigned char *value, unsigned int *n)
+{
+	int err = nb_map_get_next_key(map, NULL, next);
+
+	while (!err) {
+		int lerr;
+
+		memcpy(key, next, nb_map_key_size(map));
+		lerr = nb_map_lookup_elem(map, key, value);
+		if (lerr) {
+			print_elem_error(ctl->out, j, map, key, lerr);
+		} else {
+			nb_ctl_map_print_elem(ctl->out, j, map, key, value);
+			(*n)++;
+		}
+		err = nb_map_get_next_key(map, key, next);
+	}
+	return err == -ENOENT ? 0 : err;
+}
+
+/*
  * The elements, in get_next_key's order through the batch lookup, into j's array name (NULL:
  * a document of its own) or as text lines; *n counts them. -EINVAL or -EOPNOTSUPP: the map has
  * no keys to walk (queue, stack, ring buffer).
@@ -261,6 +362,14 @@ static int dump_elems(struct nb_ctl *ctl, struct nb_json *j, const char *name, s
 	*n = 0;
 	if (!keys || !values || !batch) {
 		err = -ENOMEM;
+		goto out;
+	}
+	if (has_empty_slots(map)) {
+		if (j)
+			nb_json_start_array(j, name);
+		err = dump_slots(ctl, j, map, keys, batch, values, n);
+		if (j)
+			nb_json_end_array(j);
 		goto out;
 	}
 	count = batch_max;
@@ -439,12 +548,27 @@ static int map_change(struct nb_ctl *ctl, enum map_verb verb, struct nb_map *map
 	if (verb == MAP_UPDATE && a->file)
 		return map_update_file(ctl, map, a);
 	if (verb == MAP_UPDATE) {
+		size_t vs = nb_map_value_size(map), slot = (vs + 7) & ~(size_t)7;
+		unsigned char *every = NULL;
+
 		if (!a->value)
 			return nb_ctl_usage(ctl, "map %s: \"value\" is needed", nb_map_name(map));
-		err = check_len(ctl, map, "value", a->value_len, nb_map_user_value_size(map));
-		if (err)
-			return err;
-		err = nb_map_update_elem(map, a->key, a->value, a->flags);
+		/* one value for a per-CPU map is every worker's, as bpftool takes it */
+		if (is_percpu(map) && a->value_len == vs && nb_nr_cpus() > 1) {
+			every = calloc(nb_nr_cpus(), slot);
+			if (!every)
+				return nb_ctl_fail(ctl, -ENOMEM, "map %s: out of memory",
+						   nb_map_name(map));
+			for (unsigned int cpu = 0; cpu < nb_nr_cpus(); cpu++)
+				memcpy(every + cpu * slot, a->value, vs);
+		} else {
+			err = check_len(ctl, map, "value", a->value_len,
+					nb_map_user_value_size(map));
+			if (err)
+				return err;
+		}
+		err = nb_map_update_elem(map, a->key, every ? every : a->value, a->flags);
+		free(every);
 	} else {
 		err = nb_map_delete_elem(map, a->key);
 	}
@@ -476,6 +600,7 @@ static void print_map(struct nb_ctl *ctl, struct nb_json *j, const struct nb_map
 		nb_json_uint(j, "bytes_key", nb_map_key_size(map));
 		nb_json_uint(j, "bytes_value", nb_map_value_size(map));
 		nb_json_uint(j, "max_entries", nb_map_max_entries(map));
+		nb_json_uint(j, "frozen", nb_map_frozen(map));
 		if (pinned) {
 			nb_json_start_array(j, "pinned");
 			nb_json_printf(j, NULL, BPFFS "%s", pin);
@@ -490,6 +615,9 @@ static void print_map(struct nb_ctl *ctl, struct nb_json *j, const struct nb_map
 		nb_map_value_size(map), nb_map_max_entries(map));
 	if (pinned)
 		fprintf(ctl->out, "\tpinned " BPFFS "%s\n", pin);
+	/* bpftool's last line, without the btf_id netbpf does not give */
+	if (nb_map_frozen(map))
+		fprintf(ctl->out, "\tfrozen\n");
 }
 
 static int map_show(struct nb_ctl *ctl, const struct map_args *a)

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/btf.h>
+
 #include "bpf/map.h"
 #include "bpf/epoch.h"
 #include "bpf/timer.h"
@@ -145,6 +147,62 @@ static bool has_btf_opts(const struct nb_map_create_opts *opts)
 				   sizeof(opts->btf_value_type_id);
 }
 
+/* The map types the kernel refuses BTF for (map_check_no_btf): libbpf creates them without. */
+static bool map_type_has_btf(enum bpf_map_type type)
+{
+	switch (type) {
+	case BPF_MAP_TYPE_PROG_ARRAY:
+	case BPF_MAP_TYPE_PERF_EVENT_ARRAY:
+	case BPF_MAP_TYPE_CGROUP_ARRAY:
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
+	case BPF_MAP_TYPE_HASH_OF_MAPS:
+	case BPF_MAP_TYPE_DEVMAP:
+	case BPF_MAP_TYPE_DEVMAP_HASH:
+	case BPF_MAP_TYPE_CPUMAP:
+	case BPF_MAP_TYPE_XSKMAP:
+	case BPF_MAP_TYPE_SOCKMAP:
+	case BPF_MAP_TYPE_SOCKHASH:
+	case BPF_MAP_TYPE_REUSEPORT_SOCKARRAY:
+	case BPF_MAP_TYPE_QUEUE:
+	case BPF_MAP_TYPE_STACK:
+	case BPF_MAP_TYPE_RINGBUF:
+	case BPF_MAP_TYPE_USER_RINGBUF:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/* A copy of the creator's BTF (the object that made the map may go first), and the types. */
+static int map_keep_btf(struct nb_map *map, const struct nb_map_create_opts *opts)
+{
+	__u32 key_id = NB_OPTS_GET(opts, btf_key_type_id, 0);
+	const void *raw;
+	__u32 size;
+
+	if (!has_btf_opts(opts) || !opts->btf || !opts->btf_value_type_id ||
+	    !map_type_has_btf(map->map_type))
+		return 0;
+	raw = btf__raw_data(opts->btf, &size);
+	if (!raw)
+		return -ENOMEM;
+	map->btf = btf__new(raw, size);
+	if (!map->btf) {
+		map->btf = NULL;
+		return -errno;
+	}
+	map->btf_key_type_id = key_id;
+	map->btf_value_type_id = opts->btf_value_type_id;
+	return 0;
+}
+
+const struct btf *nb_map_btf(const struct nb_map *map, __u32 *key_type_id, __u32 *value_type_id)
+{
+	*key_type_id = map->btf_key_type_id;
+	*value_type_id = map->btf_value_type_id;
+	return map->btf;
+}
+
 int nb_map_create(enum bpf_map_type type, __u32 key_size, __u32 value_size, __u32 max_entries,
 		  const struct nb_map_create_opts *opts, struct nb_map **mapp)
 {
@@ -205,6 +263,8 @@ int nb_map_create(enum bpf_map_type type, __u32 key_size, __u32 value_size, __u3
 		nb_map_get(map->inner_map_meta);
 	err = nb_map_fields_parse(map, has_btf_opts(opts) ? opts->btf : NULL,
 				  has_btf_opts(opts) ? opts->btf_value_type_id : 0, log);
+	if (!err)
+		err = map_keep_btf(map, opts);
 	if (err) {
 		nb_map_put(map);
 		return err;
@@ -227,6 +287,7 @@ struct nb_map *nb_map_get(struct nb_map *map)
 void nb_map_put(struct nb_map *map)
 {
 	struct nb_map *inner;
+	struct btf *btf;
 
 	if (!map || __atomic_sub_fetch(&map->refcnt, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
@@ -237,7 +298,9 @@ void nb_map_put(struct nb_map *map)
 	inner = map->inner_map_meta;
 	if (map->timer_off >= 0 && map->ops->map_release_fields)
 		map->ops->map_release_fields(map);
+	btf = map->btf;
 	map->ops->map_free(map);
+	btf__free(btf);
 	nb_map_put(inner);
 }
 
@@ -348,6 +411,11 @@ __u32 nb_map_value_size(const struct nb_map *map)
 __u32 nb_map_max_entries(const struct nb_map *map)
 {
 	return map->max_entries;
+}
+
+bool nb_map_frozen(const struct nb_map *map)
+{
+	return __atomic_load_n(&map->frozen, __ATOMIC_ACQUIRE);
 }
 
 __u32 nb_map_flags(const struct nb_map *map)

@@ -1,0 +1,191 @@
+#!/bin/bash
+# netbpf's bpftool words held to the kernel's bpftool on the same object: a program with a hash
+# map of struct key and value (a string, a bitfield, an enum, an array, a union, a nested
+# struct, a pointer), a per-CPU array, a device map (no BTF) and global data (.data, .rodata,
+# .bss), loaded into the kernel by bpftool and into netbpf by a script, the same elements
+# written into both; then prog show, map show (text and -j), map dump -j (with BTF's
+# "formatted" form) and map dump of the map without BTF, compared line by line and as parsed
+# JSON (compare_lib.sh). Normalised, each for its reason:
+#   - program and map ids, the order of map_ids: each side numbers and orders its own;
+#   - bpftool's loaded_at and uid line, memlock and btf_id: netbpf keeps no load time, user,
+#     kernel memory accounting or BTF objects; xlated and jited sizes: each side's fixups and
+#     JIT are its own;
+#   - global data maps' names and flags: netbpf names them by their section (.data), libbpf
+#     puts the object's name in front (btfcmp.data), and they are not BPF_F_MMAPABLE (0x400)
+#     in netbpf, which maps no memory into a user's process (README's list);
+#   - netbpf's addition to prog show's JSON, verified_insns (README).
+# Not compared, left in the README's list: map dump's text form of a map with BTF (bpftool
+# prints the typed form there, netbpf the bytes; -j has both) and prog dump xlated (the
+# instructions differ where each side's fixups differ, and netbpf's syntax is llvm-objdump's).
+# Root, bpftool, clang and bpffs only (exit 77 otherwise). Differences print as "DIFF WHAT".
+set -u
+NETBPF=${NETBPF:-build/netbpf}
+case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
+. "$(dirname "$0")/compare_lib.sh"
+fail() { echo "FAIL: $*"; exit 1; }
+compare_need_root
+for c in bpftool clang cc; do
+	command -v $c >/dev/null || { echo "SKIPPED: $c is missing"; exit 77; }
+done
+[ -d /sys/fs/bpf ] && mountpoint -q /sys/fs/bpf || { echo "SKIPPED: no bpffs at /sys/fs/bpf"; exit 77; }
+tmp=$(mktemp -d)
+pin=/sys/fs/bpf/nbbtfcmp$$
+trap 'rm -f "$pin"; rm -rf "$tmp"' EXIT
+
+cat > "$tmp/btfcmp.c" <<'EOF'
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+enum color { RED, GREEN = 5, BLUE = -1 };
+
+struct flow_key {
+	char ifname[8];
+	__u16 port;
+	__u8 proto;
+	__u8 flags : 3, prio : 5;
+	__s32 delta;
+};
+
+struct flow_val {
+	__u64 packets;
+	enum color color;
+	__u8 mac[6];
+	_Bool seen;
+	union {
+		__u32 addr;
+		__u8 octets[4];
+	} u;
+	struct { __u16 lo, hi; } range;
+	void *ptr;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, struct flow_key);
+	__type(value, struct flow_val);
+	__uint(max_entries, 8);
+} flows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, __s64);
+	__uint(max_entries, 2);
+} per_cpu SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_DEVMAP);
+	__uint(key_size, 4);
+	__uint(value_size, 4);
+	__uint(max_entries, 4);
+} ports SEC(".maps");
+
+__u64 counter = 7;
+volatile const char greeting[6] = "hello";
+__s16 neg[3];
+
+SEC("xdp")
+int btfcmp(struct xdp_md *ctx)
+{
+	struct flow_key k = {};
+	struct flow_val *v = bpf_map_lookup_elem(&flows, &k);
+	__u32 zero = 0;
+	__s64 *c = bpf_map_lookup_elem(&per_cpu, &zero);
+
+	if (c)
+		*c += greeting[0];
+	counter += neg[1];
+	if (v)
+		v->packets++;
+	return bpf_redirect_map(&ports, 0, XDP_PASS);
+}
+
+char _license[] SEC("license") = "GPL";
+EOF
+clang -O2 -g -Wall -Werror -target bpf -I/usr/include/$(cc -dumpmachine) -c "$tmp/btfcmp.c" \
+	-o "$tmp/btfcmp.o" || fail "clang btfcmp.c"
+obj=$tmp/btfcmp.o
+
+# The elements both sides get: a flow (eth0, port 80, TCP, flags 3, prio 5, delta -2 -> 10
+# packets, GREEN, a MAC, seen, 192.168.0.1, range 1-2), a per-CPU count, a negative in .bss.
+updates=(
+	"flows key hex 65 74 68 30 00 00 00 00 50 00 06 2b fe ff ff ff value hex 0a 00 00 00 00 00 00 00 05 00 00 00 02 00 00 00 00 01 01 00 c0 a8 00 01 01 00 02 00 00 00 00 00 00 00 00 00 00 00 00 00"
+	"per_cpu key 1 0 0 0 value hex ff ff ff ff ff ff ff ff"
+	".bss key 0 0 0 0 value hex 00 00 fe ff 00 00"
+)
+
+# the kernel
+bpftool prog load "$obj" "$pin" type xdp || fail "bpftool cannot load $obj"
+kprog=$(bpftool -j prog show pinned "$pin" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+declare -A kmap
+for id in $(bpftool -j prog show id "$kprog" | python3 -c 'import json,sys; print(*json.load(sys.stdin)["map_ids"])'); do
+	name=$(bpftool -j map show id "$id" | python3 -c 'import json,sys; print(json.load(sys.stdin)["name"])')
+	kmap[${name#btfcmp}]=$id
+done
+for u in "${updates[@]}"; do
+	set -- $u
+	m=$1
+	shift
+	bpftool map update id "${kmap[$m]}" "$@" || fail "bpftool map update $u"
+done
+
+# netbpf: the same, in a script per command
+{
+	echo "link add g0 type gen count 0"
+	echo "ip link set dev g0 xdp obj $obj"
+	for u in "${updates[@]}"; do echo "map update name $u"; done
+} > "$tmp/setup.tc"
+n() {
+	{ cat "$tmp/setup.tc"; echo "$*"; } > "$tmp/cmd.tc"
+	$NETBPF -batch "$tmp/cmd.tc"
+}
+nj() {
+	{ cat "$tmp/setup.tc"; echo "$*"; } > "$tmp/cmd.tc"
+	$NETBPF -j -batch "$tmp/cmd.tc" | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)[-1]))'
+}
+checked=0
+ids='^[0-9]+: =>ID: '
+
+bpftool prog show id "$kprog" > "$tmp/k"
+n prog show id 1 > "$tmp/n"
+compare_text "prog show" "$tmp/k" "$tmp/n" "$ids" \
+	'^\tloaded_at .*=>' '^\tbtf_id [0-9]+$=>' '  memlock [0-9]+B=>' \
+	'xlated [0-9]+B  jited [0-9]+B=>xlated NB  jited NB' 'map_ids [0-9,]+=>map_ids IDS'
+bpftool -j prog show id "$kprog" > "$tmp/k"
+nj prog show id 1 > "$tmp/n"
+compare_json "prog show (JSON)" "$tmp/k" "$tmp/n" zero:id zero:map_ids drop:loaded_at drop:uid \
+	drop:bytes_memlock drop:btf_id drop:verified_insns zero:bytes_xlated zero:bytes_jited
+checked=$((checked + 2))
+
+# global data: names by section, no BPF_F_MMAPABLE (see above)
+data_name='name btfcmp\.(data|rodata|bss)=>name .\1'
+for m in flows per_cpu ports .data .rodata .bss; do
+	bpftool map show id "${kmap[$m]}" > "$tmp/k"
+	n map show name $m > "$tmp/n"
+	compare_text "map show $m" "$tmp/k" "$tmp/n" "$ids" '^\tbtf_id [0-9]+(  )?=>\t' \
+		'  memlock [0-9]+B=>' '^\t$=>' "$data_name" \
+		'flags 0x400$=>flags 0x0' 'flags 0x4([0-9a-f]0)$=>flags 0x\1'
+	bpftool -j map show id "${kmap[$m]}" > "$tmp/k"
+	nj map show name $m > "$tmp/n"
+	# the flags of global data as numbers: compared in the text above, normalised there
+	data_flags=
+	case $m in .*) data_flags=drop:flags ;; esac
+	compare_json "map show $m (JSON)" "$tmp/k" "$tmp/n" zero:id drop:bytes_memlock drop:btf_id \
+		'sub:name:^btfcmp\.=>.' $data_flags
+	bpftool -j map dump id "${kmap[$m]}" > "$tmp/k"
+	nj map dump name $m > "$tmp/n"
+	compare_json "map dump $m (JSON)" "$tmp/k" "$tmp/n"
+	checked=$((checked + 3))
+done
+# the map without BTF: bytes, as text too
+bpftool map dump id "${kmap[ports]}" > "$tmp/k"
+n map dump name ports > "$tmp/n"
+compare_text "map dump ports" "$tmp/k" "$tmp/n"
+checked=$((checked + 1))
+# The typed form is not read from the bytes alone: a wrong field fails (the control).
+nj map dump name flows | grep -q '"ifname": "eth0", "port": 80, "proto": 6, "flags": "0x3", "prio": "0x5", "delta": -2' ||
+	fail "map dump flows: the key's typed form: $(nj map dump name flows)"
+
+echo "$checked commands compared with the kernel's bpftool: $COMPARE_DIFFS differ"
+[ "$COMPARE_DIFFS" -eq 0 ] || fail "$COMPARE_DIFFS of $checked differ"
+echo ok
