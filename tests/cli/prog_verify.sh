@@ -81,6 +81,7 @@ echo "$out" | grep -q "R1=pkt(r=14)" || fail "no state at the failure: $out"
 out=$($NETBPF prog verify "$BUILD/examples/tc_classifier.o" -v 2>&1) || fail "rejected: $out"
 echo "$out" | grep -q "processed [0-9]* insns (limit 1000000) max_states_per_insn" ||
 	fail "no statistics: $out"
+echo "$out" | grep -q "^verification time [0-9]* usec$" || fail "no verification time: $out"
 
 # A global function is verified on its own: its rejection names it, the source line of the
 # failing instruction comes first (the object is built with -g), -v shows lines on the path.

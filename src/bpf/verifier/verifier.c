@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bpf/verifier/verifier.h"
 
@@ -348,8 +349,22 @@ static void free_env(struct nb_verifier_env *env)
 	free(env);
 }
 
-static void print_stats(struct nb_verifier_env *env)
+static u64 now_ns(void)
 {
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/*
+ * The kernel's print_verification_stats at BPF_LOG_STATS: the wall time from the start of the
+ * verification to the end of the fixups, then the walk's counts.
+ */
+static void print_stats(struct nb_verifier_env *env, u64 start_ns)
+{
+	nb_log_verbose(env->log, "verification time %llu usec\n",
+		       (unsigned long long)(now_ns() - start_ns) / 1000);
 	nb_log_verbose(env->log, "processed %u insns (limit %u) max_states_per_insn %u "
 		       "total_states %u peak_states %u\n", env->insn_processed,
 		       NB_COMPLEXITY_LIMIT, env->max_states_per_insn, env->total_states,
@@ -445,6 +460,7 @@ static int do_check_subprogs(struct nb_verifier_env *env)
 int nb_verify(struct nb_prog *prog, struct nb_log *log)
 {
 	struct nb_verifier_env *env = calloc(1, sizeof(*env));
+	u64 start_ns = now_ns();
 	int err;
 
 	if (!env)
@@ -484,7 +500,7 @@ int nb_verify(struct nb_prog *prog, struct nb_log *log)
 		err = fixup_insns(env);
 	if (!err)
 		err = nb_resolve_helpers(prog, log);
-	print_stats(env);
+	print_stats(env, start_ns);
 	prog->verified_insns = env->insn_processed;
 	if (!err)
 		prog->verified = true;
