@@ -119,9 +119,33 @@ struct nb_map {
 	struct btf *btf;
 	u32 btf_key_type_id;
 	u32 btf_value_type_id;
+	/*
+	 * The kernel struct of the map's type (struct bpf_array, ...) as the running kernel lays
+	 * it out, with what netbpf knows of the map filled in (map_kstruct.c): what a program
+	 * reads through a map pointer. NULL until a verified program reads it.
+	 */
+	void *kstruct;
 };
 
 #define NB_MAP_GEN_LOOKUP_MAX 16
+
+struct nb_btf;
+
+/*
+ * map_kstruct.c: the name of the kernel struct behind a map of this type (its ops' map_btf_id:
+ * "bpf_array", "bpf_htab", ...), NULL when the kernel has none.
+ */
+const char *nb_map_kstruct_name(enum bpf_map_type type);
+/*
+ * Lays out map->kstruct as struct type_id of btf (the kernel's BTF) with the map's attributes
+ * in their fields; once per map, later calls keep the first. 0 or -ENOMEM / -EINVAL.
+ */
+int nb_map_kstruct_init(struct nb_map *map, const struct nb_btf *btf, u32 type_id);
+/*
+ * An inner map put into a map of maps whose template programs read through (meta has an
+ * image) gets its own, so that those programs read its attributes. 0 or -ENOMEM.
+ */
+int nb_map_kstruct_follow(struct nb_map *inner, const struct nb_map *meta);
 
 struct btf;
 

@@ -83,6 +83,19 @@ echo "$out" | grep -q "processed [0-9]* insns (limit 1000000) max_states_per_ins
 	fail "no statistics: $out"
 echo "$out" | grep -q "^verification time [0-9]* usec$" || fail "no verification time: $out"
 
+# struct bpf_map through a map pointer: checked against the kernel's BTF, refused without it.
+mobj=$BUILD/tests/bpf/verifier_map_ptr.o
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	out=$($NETBPF prog verify "$mobj" 2>&1) || fail "map struct read rejected: $out"
+fi
+out=$(NETBPF_VMLINUX_BTF= $NETBPF prog verify "$mobj" 2>&1) && fail "accepted without BTF: $out"
+echo "$out" | grep -q "^map_ptr access not supported without CONFIG_DEBUG_INFO_BTF" ||
+	fail "no reason without BTF: $out"
+out=$(NETBPF_VMLINUX_BTF=/nonexistent $NETBPF prog verify "$mobj" 2>&1) &&
+	fail "accepted without BTF: $out"
+echo "$out" | grep -q "no kernel BTF: /nonexistent: No such file or directory" ||
+	fail "the missing BTF file not named: $out"
+
 # A global function is verified on its own: its rejection names it, the source line of the
 # failing instruction comes first (the object is built with -g), -v shows lines on the path.
 gobj=$BUILD/tests/bpf/verifier_global.o

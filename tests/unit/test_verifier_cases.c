@@ -248,13 +248,7 @@ static const struct vt_case cases[] = {
 	    NB_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_0, 0), EXIT0 } },
 	{ "map_type_incompatible", 0, "cannot pass map_type 4 into func bpf_map_lookup_elem#1",
 	  { LOOKUP(VT_MAP_PERF), EXIT0 } },
-	/* The kernel reads struct bpf_map through vmlinux BTF; netbpf says it cannot. */
-	{ "map_ptr_field_read", 0,
-	  "R1 reads a field of struct bpf_htab (off=24 size=4): not supported by netbpf",
-	  { VT_LD_MAP(BPF_REG_1, VT_MAP_HASH_8_16), NB_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_1, 24),
-	    NB_EXIT() } },
-	{ "map_ptr_field_write", 0, "only read from bpf_htab is supported",
-	  { VT_LD_MAP(BPF_REG_1, VT_MAP_HASH_8_16), NB_ST_MEM(BPF_W, BPF_REG_1, 24, 0), EXIT0 } },
+	/* struct bpf_map reads need the kernel's BTF: test_map_kstruct.c has them. */
 	{ "map_ptr_arithmetic", 0, "R1 pointer arithmetic on map_ptr prohibited",
 	  { VT_LD_MAP(BPF_REG_1, VT_MAP_HASH_8_16), NB_ALU64_IMM(BPF_ADD, BPF_REG_1, 8),
 	    EXIT0 } },

@@ -299,6 +299,7 @@ void nb_map_put(struct nb_map *map)
 	if (map->timer_off >= 0 && map->ops->map_release_fields)
 		map->ops->map_release_fields(map);
 	btf = map->btf;
+	free(map->kstruct);
 	map->ops->map_free(map);
 	btf__free(btf);
 	nb_map_put(inner);

@@ -49,6 +49,11 @@ static struct nb_map *inner_map_get(struct nb_map *map, u32 id, int *err)
 		*err = -EINVAL;
 		return NULL;
 	}
+	if (nb_map_kstruct_follow(inner, meta)) {
+		nb_map_put(inner);
+		*err = -ENOMEM;
+		return NULL;
+	}
 	return inner;
 }
 

@@ -12,6 +12,7 @@
  * the result, so the interpreter and the JIT never differ in what they execute.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -240,6 +241,41 @@ static int gen_lookup(struct nb_verifier_env *env, u32 i, struct bpf_insn *buf)
 	return cnt;
 }
 
+/* A load through a kernel struct pointer (btf_ptr.c), which the fixup rewrites. */
+static bool kstruct_load(const struct nb_verifier_env *env, u32 i)
+{
+	u32 type = env->aux[i].ptr_type;
+
+	return (type == CONST_PTR_TO_MAP || type == PTR_TO_BTF_ID) &&
+	       insn_class(&env->insns[i]) == BPF_LDX;
+}
+
+/*
+ * A read of a map's kernel struct reads the map's image of it (map_kstruct.c), which the
+ * verifier laid out for every map it saw; an inner map inserted before any program read its
+ * template has none, and reads 0 (the guard). A read through a PTR_TO_BTF_ID, NULL whenever
+ * netbpf runs a program (btf_ptr.c), gives 0, as the kernel's faulting load does.
+ */
+static int kstruct_patch(const struct nb_verifier_env *env, u32 i, struct bpf_insn *buf)
+{
+	struct bpf_insn insn = env->insns[i];
+	u8 dst = insn.dst_reg;
+
+	if (env->aux[i].ptr_type == PTR_TO_BTF_ID) {
+		buf[0] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = dst };
+		return 1;
+	}
+	buf[0] = (struct bpf_insn){ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = dst,
+				    .src_reg = insn.src_reg,
+				    .off = offsetof(struct nb_map, kstruct) };
+	buf[1] = (struct bpf_insn){ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = dst, .off = 2 };
+	insn.src_reg = dst;
+	buf[2] = insn;
+	buf[3] = (struct bpf_insn){ .code = BPF_JMP | BPF_JA, .off = 1 };
+	buf[4] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = dst };
+	return 5;
+}
+
 /* The instructions replacing insn i: 0 keeps it. */
 static int patch_one(struct nb_verifier_env *env, u32 i, struct bpf_insn *buf)
 {
@@ -247,6 +283,8 @@ static int patch_one(struct nb_verifier_env *env, u32 i, struct bpf_insn *buf)
 		return 0;
 	if (env->aux[i].ptr_type == PTR_TO_CTX)
 		return convert_one(env, i, buf);
+	if (kstruct_load(env, i))
+		return kstruct_patch(env, i, buf);
 	if (inline_lookup(env, i))
 		return gen_lookup(env, i, buf);
 	return 0;
@@ -328,7 +366,7 @@ int fixup_insns(struct nb_verifier_env *env)
 	sanitize_dead_code(env);
 	for (u32 i = 0; i < env->len && !any; i++)
 		any = (env->aux[i].ptr_type == PTR_TO_CTX && env->ops->convert_ctx_access) ||
-		      inline_lookup(env, i);
+		      inline_lookup(env, i) || kstruct_load(env, i);
 	if (!any)
 		return record_funcs(env, NULL);
 	cap = env->len * 2 + NB_MAX_PATCH;

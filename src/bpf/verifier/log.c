@@ -42,6 +42,7 @@ const char *reg_type_str(u32 type)
 		[PTR_TO_SOCKET] = "sock",
 		[PTR_TO_SOCK_COMMON] = "sock_common",
 		[PTR_TO_TCP_SOCK] = "tcp_sock",
+		[PTR_TO_BTF_ID] = "ptr_",
 	};
 	/* Composed names live in a small ring: a log line may hold a few of them. */
 	static __thread char ring[4][48];
@@ -54,9 +55,10 @@ const char *reg_type_str(u32 type)
 	if (type == base)
 		return names[base];
 	buf = ring[next++ % ARRAY_SIZE(ring)];
-	snprintf(buf, sizeof(ring[0]), "%s%s%s%s", type & MEM_RDONLY ? "rdonly_" : "",
-		 type & MEM_RINGBUF ? "ringbuf_" : "", names[base],
-		 type & PTR_MAYBE_NULL ? "_or_null" : "");
+	snprintf(buf, sizeof(ring[0]), "%s%s%s%s%s%s", type & MEM_RDONLY ? "rdonly_" : "",
+		 type & MEM_RINGBUF ? "ringbuf_" : "", type & PTR_UNTRUSTED ? "untrusted_" : "",
+		 type & PTR_TRUSTED ? "trusted_" : "", names[base],
+		 !(type & PTR_MAYBE_NULL) ? "" : base == PTR_TO_BTF_ID ? "or_null_" : "_or_null");
 	return buf;
 }
 
@@ -120,7 +122,11 @@ static void print_reg_to(struct nb_log *log, const struct nb_reg_state *reg)
 		nb_log_printf(log, "fp%d", reg->off);
 		return;
 	}
-	nb_log_printf(log, "%s(", reg_type_str(reg->type));
+	nb_log_printf(log, "%s", reg_type_str(reg->type));
+	/* The kernel names the struct after "ptr_": ptr_tcp_sock(...) */
+	if (base == PTR_TO_BTF_ID)
+		nb_log_printf(log, "%s", btf_ptr_type_name(reg->btf_id));
+	nb_log_printf(log, "(");
 	if (reg->id & NB_ADD_CONST)
 		log_add(log, &first, "id=%u%+d", reg->id & ~NB_ADD_CONST, reg->off);
 	else if (reg->id)

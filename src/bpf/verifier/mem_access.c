@@ -163,42 +163,6 @@ int check_ptr_off_reg(struct nb_verifier_env *env, const struct nb_reg_state *re
 	return 0;
 }
 
-/* The kernel's struct behind a map of this type, as its map_btf_id names it. */
-static const char *map_struct_name(const struct nb_map *map)
-{
-	switch (map->map_type) {
-	case BPF_MAP_TYPE_ARRAY:
-	case BPF_MAP_TYPE_PERCPU_ARRAY:
-	case BPF_MAP_TYPE_PROG_ARRAY:
-	case BPF_MAP_TYPE_PERF_EVENT_ARRAY:
-	case BPF_MAP_TYPE_CGROUP_ARRAY:
-	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
-		return "bpf_array";
-	case BPF_MAP_TYPE_HASH:
-	case BPF_MAP_TYPE_PERCPU_HASH:
-	case BPF_MAP_TYPE_LRU_HASH:
-	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
-	case BPF_MAP_TYPE_HASH_OF_MAPS:
-		return "bpf_htab";
-	case BPF_MAP_TYPE_LPM_TRIE:
-		return "lpm_trie";
-	case BPF_MAP_TYPE_QUEUE:
-	case BPF_MAP_TYPE_STACK:
-		return "bpf_queue_stack";
-	case BPF_MAP_TYPE_RINGBUF:
-		return "bpf_ringbuf_map";
-	case BPF_MAP_TYPE_DEVMAP:
-	case BPF_MAP_TYPE_DEVMAP_HASH:
-		return "bpf_dtab";
-	case BPF_MAP_TYPE_CPUMAP:
-		return "bpf_cpu_map";
-	case BPF_MAP_TYPE_XSKMAP:
-		return "xsk_map";
-	default:
-		return "bpf_map";
-	}
-}
-
 static int check_ctx_access(struct nb_verifier_env *env, u32 insn_idx, u32 regno, int off,
 			    int size, enum nb_access_type t, int value_regno, bool is_ldsx)
 {
@@ -413,29 +377,16 @@ int check_mem_access(struct nb_verifier_env *env, u32 insn_idx, u32 regno, int o
 		if (err)
 			return err;
 		break;
-	case CONST_PTR_TO_MAP: {
-		const char *tname = map_struct_name(reg->map_ptr);
-
-		/*
-		 * The kernel lets a privileged program read its struct bpf_map (and the map
-		 * type's struct around it) through vmlinux BTF. netbpf's maps are not that
-		 * struct and it has no kernel BTF to lay one out, so such reads are refused,
-		 * saying why, rather than read from memory that means something else.
-		 */
-		if (reg->off + off < 0) {
-			verbose(env, "R%u is %s invalid negative access: off=%d\n", regno, tname,
-				reg->off + off);
-			return -EACCES;
-		}
-		if (t == NB_WRITE) {
-			verbose(env, "only read from %s is supported\n", tname);
-			return -EACCES;
-		}
-		verbose(env, "R%u reads a field of struct %s (off=%d size=%d): not supported by "
-			"netbpf, whose maps are not the kernel's structs\n", regno, tname,
-			reg->off + off, size);
-		return -EOPNOTSUPP;
-	}
+	case CONST_PTR_TO_MAP:
+		err = check_ptr_to_map_access(env, regno, off + reg->off, size, t, value_regno);
+		if (err)
+			return err;
+		break;
+	case PTR_TO_BTF_ID:
+		err = check_ptr_to_btf_access(env, regno, off + reg->off, size, t, value_regno);
+		if (err)
+			return err;
+		break;
 	case PTR_TO_PACKET:
 	case PTR_TO_PACKET_META:
 		if (!may_access_direct_pkt_data(env, t)) {

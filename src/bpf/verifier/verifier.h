@@ -47,10 +47,20 @@ enum nb_reg_type {
 	PTR_TO_SOCKET,
 	PTR_TO_SOCK_COMMON,
 	PTR_TO_TCP_SOCK,
+	/*
+	 * A kernel struct described by vmlinux BTF (btf_ptr.c): btf_id is its type. Its fields
+	 * are read as the kernel's BTF lays them out; at run time netbpf's such pointers are
+	 * NULL, and reads through them give 0, as the kernel's faulting loads do.
+	 */
+	PTR_TO_BTF_ID,
 	NB_BASE_TYPE_MASK = 0xff,
 	PTR_MAYBE_NULL = 1 << 8,
 	MEM_RDONLY = 1 << 9,
 	MEM_RINGBUF = 1 << 10,
+	PTR_UNTRUSTED = 1 << 11,	/* PTR_TO_BTF_ID walked from an untrusted one */
+	PTR_TRUSTED = 1 << 12,		/* PTR_TO_BTF_ID a helper vouches for */
+	MEM_USER = 1 << 13,		/* PTR_TO_BTF_ID tagged __user: never read */
+	MEM_PERCPU = 1 << 14,		/* PTR_TO_BTF_ID tagged __percpu: never read */
 };
 
 static inline u32 base_type(u32 type)
@@ -76,6 +86,7 @@ struct nb_reg_state {
 	u32 ref_obj_id;			/* acquired reference this pointer holds */
 	u32 frameno;			/* PTR_TO_STACK: which frame */
 	u32 subprogno;			/* PTR_TO_FUNC */
+	u32 btf_id;			/* PTR_TO_BTF_ID: the struct's id in vmlinux BTF */
 	struct tnum var_off;		/* scalars: the value; pointers: the variable offset */
 	s64 smin_value, smax_value;
 	u64 umin_value, umax_value;
@@ -500,6 +511,13 @@ int check_sock_access(struct nb_verifier_env *env, u32 regno, int off, int size,
 int check_sock_arg(struct nb_verifier_env *env, u32 regno, enum nb_arg_type type);
 bool is_acquire_function(int func_id, const struct nb_map *map);
 bool is_ptr_cast_function(int func_id);
+
+/* btf_ptr.c: kernel structs through vmlinux BTF */
+int check_ptr_to_map_access(struct nb_verifier_env *env, u32 regno, int off, int size,
+			    enum nb_access_type t, int value_regno);
+int check_ptr_to_btf_access(struct nb_verifier_env *env, u32 regno, int off, int size,
+			    enum nb_access_type t, int value_regno);
+const char *btf_ptr_type_name(u32 btf_id);
 
 /* map_compat.c */
 int check_map_func_compatibility(struct nb_verifier_env *env, struct nb_map *map, int func_id);
