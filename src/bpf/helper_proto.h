@@ -62,6 +62,7 @@ enum nb_ret_type {
 	NB_RET_PTR_TO_TCP_SOCK_OR_NULL,
 	/* memory of a dynptr, size from the NB_ARG_CONST_ALLOC_SIZE_OR_ZERO argument */
 	NB_RET_PTR_TO_DYNPTR_MEM_OR_NULL,
+	NB_RET_PTR_TO_BTF_ID_OR_NULL,	/* a kernel struct, ret_btf_struct, of vmlinux BTF */
 };
 
 struct nb_func_proto {
@@ -70,6 +71,7 @@ struct nb_func_proto {
 	bool pkt_access;	/* may be passed packet pointers */
 	bool changes_pkt_data;	/* invalidates every packet pointer after the call */
 	enum nb_ret_type ret_type;
+	const char *ret_btf_struct;	/* NB_RET_PTR_TO_BTF_ID_OR_NULL: the struct's name */
 	enum nb_arg_type arg_type[5];
 	/* For NB_ARG_CONST_MAP_PTR: map types accepted; empty means any. */
 	const enum bpf_map_type *map_types;

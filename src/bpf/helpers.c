@@ -347,6 +347,6 @@ const struct nb_func_proto *nb_base_func_proto(enum bpf_func_id id)
 	case BPF_FUNC_probe_read_user_str:
 		return &nb_probe_read_user_str_proto;
 	default:
-		return NULL;
+		return nb_skc_to_func_proto(id);
 	}
 }

@@ -90,4 +90,8 @@ long nb_perf_event_output(struct nb_map *map, u64 flags, const void *data, u64 s
 /* bpf_csum_diff's arithmetic (Linux 6.13+: folded to 16 bits), for types that reuse it. */
 u64 nb_csum_diff(const void *from, u32 from_size, const void *to, u32 to_size, u32 seed);
 
+/* skc_to.c: the bpf_skc_to_* casts (NULL for other ids); whether id is one of them. */
+const struct nb_func_proto *nb_skc_to_func_proto(enum bpf_func_id id);
+bool nb_is_skc_to_func(int id);
+
 #endif /* NB_BPF_HELPERS_H */

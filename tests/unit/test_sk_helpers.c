@@ -8,6 +8,8 @@
  * tests/kernel/verifier_cases.c's (socket cases) and the corpus's.
  */
 #include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <netbpf/map.h>
 #include <netbpf/prog.h>
 #include <netbpf/test_run.h>
@@ -132,6 +134,62 @@ NB_TEST(sk_helpers_find_no_socket_interp)
 NB_TEST(sk_helpers_find_no_socket_jit)
 {
 	run_lookups(0);
+}
+
+/*
+ * The bpf_skc_to_* casts of the test run's socket (a full socket of no protocol, TCP_CLOSE):
+ * it is none of their kinds, so each gives NULL, as the kernel's give for its test socket. r0
+ * gets a bit for each that did not; 1024 when there was no socket.
+ */
+static const struct bpf_insn tc_skc_casts[] = {
+	NB_MOV64_IMM(R7, 0),
+	NB_LDX_MEM(BPF_DW, R6, R1, offsetof(struct __sk_buff, sk)),
+	NB_JMP_IMM(BPF_JNE, R6, 0, 2),
+	NB_MOV64_IMM(R0, 1024),
+	NB_EXIT(),
+#define CAST(fn, bit) NB_MOV64_REG(R1, R6), NB_CALL_HELPER(fn), FOUND_BIT(bit)
+	CAST(BPF_FUNC_skc_to_tcp6_sock, 1),
+	CAST(BPF_FUNC_skc_to_tcp_sock, 2),
+	CAST(BPF_FUNC_skc_to_tcp_timewait_sock, 4),
+	CAST(BPF_FUNC_skc_to_tcp_request_sock, 8),
+	CAST(BPF_FUNC_skc_to_udp6_sock, 16),
+	CAST(BPF_FUNC_skc_to_unix_sock, 32),
+	CAST(BPF_FUNC_skc_to_mptcp_sock, 64),
+#undef CAST
+	NB_MOV64_REG(R0, R7),
+	NB_EXIT(),
+};
+
+static void run_skc_casts(unsigned int flags)
+{
+	struct nb_log log = { 0 };
+	struct nb_prog_load_opts opts = { .sz = sizeof(opts), .license = "GPL", .flags = flags,
+					  .log = &log };
+	struct nb_test_run_opts o = { .sz = sizeof(o), .data_in = frame,
+				      .data_size_in = sizeof(frame) };
+	struct nb_prog *prog;
+	int err;
+
+	if (access("/sys/kernel/btf/vmlinux", R_OK) && !getenv("NETBPF_VMLINUX_BTF"))
+		nb_test_skip("no kernel BTF: the casts' results are typed by it");
+	err = nb_prog_load(BPF_PROG_TYPE_SCHED_CLS, tc_skc_casts, ARRAY_SIZE(tc_skc_casts), &opts,
+			   &prog);
+	if (err)
+		NB_FAIL("load: %d: %s", err, nb_log_text(&log) ?: "");
+	NB_ASSERT_EQ(nb_prog_test_run(prog, &o), 0);
+	NB_ASSERT_EQ(o.retval, 0);
+	nb_prog_put(prog);
+	nb_log_free(&log);
+}
+
+NB_TEST(sk_helpers_skc_casts_of_test_socket_interp)
+{
+	run_skc_casts(NB_PROG_LOAD_INTERP);
+}
+
+NB_TEST(sk_helpers_skc_casts_of_test_socket_jit)
+{
+	run_skc_casts(0);
 }
 
 /* A program's socket map update passes a socket; userspace's a socket fd, which netbpf refuses. */

@@ -196,6 +196,9 @@ static bool reg_not_null(const struct nb_reg_state *reg)
 
 	if (reg->type & PTR_MAYBE_NULL)
 		return false;
+	/* a kernel struct pointer is, once trusted: held by reference, or vouched for */
+	if (t == PTR_TO_BTF_ID)
+		return reg->ref_obj_id || (reg->type & PTR_TRUSTED);
 	return t == PTR_TO_MAP_VALUE || t == PTR_TO_MAP_KEY || t == CONST_PTR_TO_MAP ||
 	       t == PTR_TO_MEM || t == PTR_TO_SOCKET || t == PTR_TO_SOCK_COMMON ||
 	       t == PTR_TO_TCP_SOCK;

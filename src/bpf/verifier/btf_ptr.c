@@ -335,3 +335,71 @@ int check_ptr_to_btf_access(struct nb_verifier_env *env, u32 regno, int off, int
 		mark_btf_ld_reg(env, &regs[value_regno], ret, btf_id, flag);
 	return 0;
 }
+
+int btf_ptr_struct_id(struct nb_verifier_env *env, const char *name, u32 *id)
+{
+	const char *why = NULL;
+	const struct nb_btf *btf = nb_vmlinux_btf(&why);
+
+	*id = btf ? nb_btf_find_struct(btf, name) : 0;
+	if (*id)
+		return 0;
+	if (!btf)
+		verbose(env, "struct %s needs the kernel's BTF: %s\n", name, why);
+	else
+		verbose(env, "the kernel's BTF has no struct %s\n", name);
+	return -EOPNOTSUPP;
+}
+
+/*
+ * btf_struct_ids_match: struct id, at off, is struct need_id or begins with it, however deep
+ * (struct tcp_sock begins with inet_connection_sock, ..., sock, sock_common).
+ */
+static bool struct_ids_match(struct nb_verifier_env *env, const struct nb_btf *btf, u32 id,
+			     int off, u32 need_id)
+{
+	u32 flag = 0;
+
+	if (!off && id == need_id)
+		return true;
+	for (int depth = 0; depth < 32; depth++) {
+		const struct btf_type *t = nb_btf_type(btf, id);
+
+		if (!t || struct_walk(env, btf, t, off, 1, &id, &flag) != WALK_STRUCT)
+			return false;
+		if (id == need_id)
+			return true;
+		off = 0;
+	}
+	return false;
+}
+
+int check_btf_sock_arg(struct nb_verifier_env *env, u32 regno)
+{
+	const struct nb_reg_state *reg = &cur_regs(env)[regno];
+	const struct nb_btf *btf = nb_vmlinux_btf(NULL);
+	u32 need_id;
+	int err;
+
+	if (reg->off < 0) {
+		verbose(env, "negative offset %s ptr R%u off=%d disallowed\n",
+			reg_type_str(reg->type), regno, reg->off);
+		return -EACCES;
+	}
+	if (!tnum_is_const(reg->var_off) || reg->var_off.value) {
+		char tn[48];
+
+		tnum_strn(tn, sizeof(tn), reg->var_off);
+		verbose(env, "variable %s access var_off=%s disallowed\n", reg_type_str(reg->type),
+			tn);
+		return -EACCES;
+	}
+	err = btf_ptr_struct_id(env, "sock_common", &need_id);
+	if (err)
+		return err;
+	if (btf && struct_ids_match(env, btf, reg->btf_id, reg->off, need_id))
+		return 0;
+	verbose(env, "R%u is of type %s but sock_common is expected\n", regno,
+		btf_ptr_type_name(reg->btf_id));
+	return -EACCES;
+}

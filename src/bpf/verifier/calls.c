@@ -291,6 +291,11 @@ static int check_func_arg(struct nb_verifier_env *env, u32 arg, const struct nb_
 		err = check_sock_arg(env, regno, NB_ARG_PTR_TO_BTF_ID_SOCK_COMMON);
 		if (err)
 			return err;
+		if (base_type(reg->type) == PTR_TO_BTF_ID && reg->off) {
+			verbose(env, "R%d must have zero offset when passed to release func or "
+				"trusted arg to kfunc\n", regno);
+			return -EINVAL;
+		}
 		/* skb->sk and the other borrowed sockets are not the program's to release. */
 		if (!reg->ref_obj_id) {
 			verbose(env, "R%d must be referenced when passed to release function\n",
@@ -725,6 +730,16 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 	case NB_RET_PTR_TO_TCP_SOCK_OR_NULL:
 		mark_pointer(&regs[BPF_REG_0], PTR_TO_TCP_SOCK | PTR_MAYBE_NULL);
 		break;
+	case NB_RET_PTR_TO_BTF_ID_OR_NULL: {
+		u32 btf_id;
+
+		err = btf_ptr_struct_id(env, fn->ret_btf_struct, &btf_id);
+		if (err)
+			return err;
+		mark_pointer(&regs[BPF_REG_0], PTR_TO_BTF_ID | PTR_MAYBE_NULL);
+		regs[BPF_REG_0].btf_id = btf_id;
+		break;
+	}
 	default:
 		verbose(env, "unknown return type %d of func %s#%d\n", fn->ret_type,
 			func_name(func_id), func_id);

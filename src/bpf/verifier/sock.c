@@ -15,6 +15,7 @@
  */
 #include <stddef.h>
 
+#include "bpf/helpers.h"
 #include "bpf/verifier/verifier.h"
 
 bool type_is_sk_pointer(u32 type)
@@ -127,6 +128,10 @@ int check_sock_arg(struct nb_verifier_env *env, u32 regno, enum nb_arg_type type
 
 	if (type_is_sk_pointer(reg->type))
 		return check_ptr_off_reg(env, reg, regno);
+	/* A kernel socket struct (bpf_skc_to_*), but not one walked from an untrusted pointer. */
+	if (type == NB_ARG_PTR_TO_BTF_ID_SOCK_COMMON &&
+	    (reg->type == PTR_TO_BTF_ID || reg->type == (PTR_TO_BTF_ID | PTR_TRUSTED)))
+		return check_btf_sock_arg(env, regno);
 	if (type == NB_ARG_PTR_TO_SOCK_COMMON)
 		verbose(env, "R%u type=%s expected=sock_common, sock, tcp_sock, xdp_sock\n", regno,
 			reg_type_str(reg->type));
@@ -151,5 +156,6 @@ bool is_acquire_function(int func_id, const struct nb_map *map)
 /* Another view of the socket passed in: it holds the reference of that socket, if any. */
 bool is_ptr_cast_function(int func_id)
 {
-	return func_id == BPF_FUNC_tcp_sock || func_id == BPF_FUNC_sk_fullsock;
+	return func_id == BPF_FUNC_tcp_sock || func_id == BPF_FUNC_sk_fullsock ||
+	       nb_is_skc_to_func(func_id);
 }

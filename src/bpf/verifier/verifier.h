@@ -518,6 +518,10 @@ int check_ptr_to_map_access(struct nb_verifier_env *env, u32 regno, int off, int
 int check_ptr_to_btf_access(struct nb_verifier_env *env, u32 regno, int off, int size,
 			    enum nb_access_type t, int value_regno);
 const char *btf_ptr_type_name(u32 btf_id);
+/* The id of struct name in vmlinux BTF in *id, or an error saying why there is none. */
+int btf_ptr_struct_id(struct nb_verifier_env *env, const char *name, u32 *id);
+/* A PTR_TO_BTF_ID argument that must be a struct sock_common (ARG_PTR_TO_BTF_ID_SOCK_COMMON). */
+int check_btf_sock_arg(struct nb_verifier_env *env, u32 regno);
 
 /* map_compat.c */
 int check_map_func_compatibility(struct nb_verifier_env *env, struct nb_map *map, int func_id);
