@@ -72,6 +72,7 @@ static const char *const not_in_corpus[] = {
 	"tests/bpf/verifier_spin_lock.o", /* the same */
 	"tests/bpf/verifier_timer.o",	/* the same */
 	"tests/bpf/verifier_dynptr.o",	/* the same */
+	"tests/bpf/verifier_map_ptr.o",	/* a verdict with and without kernel BTF: prog_verify.sh */
 	"tests/bpf/timer.o",		/* timers fire on the clock: tests/cli/timers.sh */
 	"tests/bpf/helpers_misc.o",	/* its frames are commands: test_generic_helpers_kernel */
 	"tests/bpf/big_hash.o",		/* a 2^20-element pinned map for bench/control.c */
