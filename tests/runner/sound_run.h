@@ -31,7 +31,7 @@ struct sr_result {
 	enum sr_verdict verdict;
 	u64 r0;			/* the interpreter's */
 	bool jited;		/* the JIT ran too */
-	/* two interpreter runs over different stack garbage agreed: the JIT was compared */
+	/* three interpreter runs over different stack garbage agreed: the JIT was compared */
 	bool deterministic;
 	char why[512];
 };
