@@ -28,33 +28,52 @@ int check_map_field_access(struct nb_verifier_env *env, const struct nb_reg_stat
 	return 0;
 }
 
-int process_spin_lock(struct nb_verifier_env *env, int regno, bool is_lock)
+/*
+ * A helper's argument that must point at a special field of a map value (the kernel's
+ * check_map_field_pointer): a map value pointer at the constant offset where the map's BTF put
+ * the field, named in the kernel's messages as its struct is.
+ */
+int check_map_field_pointer(struct nb_verifier_env *env, int regno, enum nb_map_field field)
 {
 	const struct nb_reg_state *reg = &cur_regs(env)[regno];
-	struct nb_verifier_state *st = env->cur;
-	const struct nb_map *map;
+	const char *name = field == NB_MAP_FIELD_TIMER ? "bpf_timer" : "bpf_spin_lock";
+	s32 field_off;
 	s64 off;
 
 	if (reg->type != PTR_TO_MAP_VALUE) {
 		verbose(env, "R%d type=%s expected=map_value\n", regno, reg_type_str(reg->type));
 		return -EACCES;
 	}
-	map = reg->map_ptr;
 	if (!tnum_is_const(reg->var_off)) {
-		verbose(env, "R%d doesn't have constant offset. bpf_spin_lock has to be at the "
-			"constant offset\n", regno);
+		verbose(env, "R%d doesn't have constant offset. %s has to be at the constant "
+			"offset\n", regno, name);
 		return -EINVAL;
 	}
-	if (map->spin_lock_off < 0) {
-		verbose(env, "map '%s' has no valid bpf_spin_lock\n", map->name);
+	field_off = field == NB_MAP_FIELD_TIMER ? reg->map_ptr->timer_off :
+						  reg->map_ptr->spin_lock_off;
+	if (field_off < 0) {
+		verbose(env, "map '%s' has no valid %s\n", reg->map_ptr->name, name);
 		return -EINVAL;
 	}
 	off = (s64)reg->var_off.value + reg->off;
-	if (off != map->spin_lock_off) {
-		verbose(env, "off %lld doesn't point to 'struct bpf_spin_lock' that is at %d\n",
-			(long long)off, map->spin_lock_off);
+	if (off != field_off) {
+		verbose(env, "off %lld doesn't point to 'struct %s' that is at %d\n",
+			(long long)off, name, field_off);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+int process_spin_lock(struct nb_verifier_env *env, int regno, bool is_lock)
+{
+	const struct nb_reg_state *reg = &cur_regs(env)[regno];
+	struct nb_verifier_state *st = env->cur;
+	const struct nb_map *map = reg->map_ptr;
+	int err;
+
+	err = check_map_field_pointer(env, regno, NB_MAP_FIELD_SPIN_LOCK);
+	if (err)
+		return err;
 	if (is_lock) {
 		if (st->active_lock) {
 			verbose(env, "Locking two bpf_spin_locks are not allowed\n");

@@ -15,34 +15,16 @@
 int process_timer_func(struct nb_verifier_env *env, int regno, struct nb_map **map_ptr)
 {
 	const struct nb_reg_state *reg = &cur_regs(env)[regno];
-	struct nb_map *map;
-	s64 off;
+	int err;
 
-	if (reg->type != PTR_TO_MAP_VALUE) {
-		verbose(env, "R%d type=%s expected=map_value\n", regno, reg_type_str(reg->type));
-		return -EACCES;
-	}
-	map = reg->map_ptr;
-	if (!tnum_is_const(reg->var_off)) {
-		verbose(env, "R%d doesn't have constant offset. bpf_timer has to be at the "
-			"constant offset\n", regno);
-		return -EINVAL;
-	}
-	if (map->timer_off < 0) {
-		verbose(env, "map '%s' has no valid bpf_timer\n", map->name);
-		return -EINVAL;
-	}
-	off = (s64)reg->var_off.value + reg->off;
-	if (off != map->timer_off) {
-		verbose(env, "off %lld doesn't point to 'struct bpf_timer' that is at %d\n",
-			(long long)off, map->timer_off);
-		return -EINVAL;
-	}
+	err = check_map_field_pointer(env, regno, NB_MAP_FIELD_TIMER);
+	if (err)
+		return err;
 	if (*map_ptr) {
 		verbose(env, "verifier bug. Two map pointers in a timer helper\n");
 		return -EFAULT;
 	}
-	*map_ptr = map;
+	*map_ptr = reg->map_ptr;
 	return 0;
 }
 

@@ -479,8 +479,14 @@ const char *subprog_name(const struct nb_verifier_env *env, u32 subprog);
 void print_insn_source(struct nb_verifier_env *env, u32 insn_idx);
 
 /* spin_lock.c */
+enum nb_map_field {
+	NB_MAP_FIELD_SPIN_LOCK,
+	NB_MAP_FIELD_TIMER,
+};
+
 int check_map_field_access(struct nb_verifier_env *env, const struct nb_reg_state *reg,
 			   int off, int size);
+int check_map_field_pointer(struct nb_verifier_env *env, int regno, enum nb_map_field field);
 int process_spin_lock(struct nb_verifier_env *env, int regno, bool is_lock);
 int check_call_while_locked(struct nb_verifier_env *env, const struct bpf_insn *insn);
 /* what ("BPF_EXIT instruction in main prog") may not happen while a lock is held. */
