@@ -21,7 +21,7 @@ struct results {
 
 struct got {
 	int n;
-	__u8 sample[4][16];
+	__u8 sample[4][16] __attribute__((aligned(8)));	/* read as __u64 */
 	size_t size[4];
 };
 
