@@ -18,8 +18,9 @@ grep -qx bpf_skb_load_bytes "$tmp/xdp" && fail "xdp lists bpf_skb_load_bytes (th
 section 'eBPF helpers supported for program type sched_cls:' >"$tmp/tc"
 grep -qx bpf_skb_set_tunnel_key "$tmp/tc" || fail "sched_cls lacks bpf_skb_set_tunnel_key"
 section 'eBPF helpers Linux offers program type sched_cls that netbpf lacks:' >"$tmp/tc_missing"
-grep -qx bpf_timer_init "$tmp/tc_missing" || fail "bpf_timer_init is not listed as missing"
+grep -qx bpf_kptr_xchg "$tmp/tc_missing" || fail "bpf_kptr_xchg is not listed as missing"
 grep -qx bpf_sk_lookup_tcp "$tmp/tc" || fail "sched_cls lacks bpf_sk_lookup_tcp"
+grep -qx bpf_timer_init "$tmp/tc" || fail "sched_cls lacks bpf_timer_init"
 grep -qx bpf_skb_set_tunnel_key "$tmp/tc_missing" && fail "a helper both supported and missing"
 
 # JSON: the same lists
