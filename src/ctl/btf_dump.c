@@ -14,14 +14,27 @@
 #include "ctl/btf_dump.h"
 
 static int dump_type(struct nb_json *j, const char *name, const struct btf *btf, __u32 type_id,
-		     unsigned int bit_offset, const unsigned char *data, bool plain);
+		     unsigned int bit_offset, const unsigned char *data);
 
 /*
- * A bitfield or an integer of odd width: its nr_bits from bit_offset on (little-endian), in
- * hex, quoted in JSON, bare in the text form.
+ * An integer of 1, 2, 4 or 8 bytes at data, little-endian as a map holds it, sign-extended or
+ * not into *v; false for any other size.
  */
+static bool read_int(const unsigned char *data, unsigned int size, bool sign, __u64 *v)
+{
+	unsigned int shift = 64 - size * 8;
+	__u64 u = 0;
+
+	if (size != 1 && size != 2 && size != 4 && size != 8)
+		return false;
+	memcpy(&u, data, size);
+	*v = sign ? (__u64)((__s64)(u << shift) >> shift) : u;
+	return true;
+}
+
+/* A bitfield or an integer of odd width: its nr_bits from bit_offset on (little-endian), in hex. */
 static void dump_bits(struct nb_json *j, const char *name, unsigned int nr_bits,
-		      unsigned int bit_offset, const unsigned char *data, bool plain)
+		      unsigned int bit_offset, const unsigned char *data)
 {
 	unsigned int bytes = (bit_offset + nr_bits + 7) / 8;
 	unsigned __int128 v = 0;
@@ -37,66 +50,40 @@ static void dump_bits(struct nb_json *j, const char *name, unsigned int nr_bits,
 	hi = (unsigned long long)(v >> 64);
 	lo = (unsigned long long)v;
 	if (hi)
-		snprintf(buf, sizeof(buf), plain ? "0x%llx%016llx" : "\"0x%llx%016llx\"", hi, lo);
+		snprintf(buf, sizeof(buf), "\"0x%llx%016llx\"", hi, lo);
 	else
-		snprintf(buf, sizeof(buf), plain ? "0x%llx" : "\"0x%llx\"", lo);
+		snprintf(buf, sizeof(buf), "\"0x%llx\"", lo);
 	nb_json_raw(j, name, buf);
 }
 
 static int dump_int(struct nb_json *j, const char *name, const struct btf_type *t,
-		    unsigned int bit_offset, const unsigned char *data, bool plain)
+		    unsigned int bit_offset, const unsigned char *data)
 {
 	unsigned int nr_bits = btf_int_bits(t), total = bit_offset + btf_int_offset(t);
 	char buf[32];
 
 	if (total || nr_bits % 8) {
-		dump_bits(j, name, nr_bits, total % 8, data + total / 8, plain);
+		dump_bits(j, name, nr_bits, total % 8, data + total / 8);
 		return 0;
 	}
 	if (nr_bits == 128) {
-		dump_bits(j, name, 128, 0, data, plain);
+		dump_bits(j, name, 128, 0, data);
 		return 0;
 	}
 	switch (btf_int_encoding(t)) {
 	case 0:
 	case BTF_INT_SIGNED: {
 		bool sign = btf_int_encoding(t) == BTF_INT_SIGNED;
-		unsigned long long u;
-		long long s;
+		__u64 v;
 
-		switch (nr_bits) {
-		case 64:
-			memcpy(&u, data, 8);
-			s = (long long)u;
-			break;
-		case 32: {
-			__u32 v;
-
-			memcpy(&v, data, 4);
-			u = v;
-			s = (__s32)v;
-			break;
-		}
-		case 16: {
-			__u16 v;
-
-			memcpy(&v, data, 2);
-			u = v;
-			s = (__s16)v;
-			break;
-		}
-		case 8:
-			u = data[0];
-			s = (__s8)data[0];
-			break;
-		default:	/* 24, 40, ... bits: as a bitfield */
-			dump_bits(j, name, nr_bits, 0, data, plain);
+		if (!read_int(data, nr_bits / 8, sign, &v)) {	/* 24, 40, ... bits */
+			dump_bits(j, name, nr_bits, 0, data);
 			return 0;
 		}
 		if (sign)
-			snprintf(buf, sizeof(buf), "%lld", s);
+			snprintf(buf, sizeof(buf), "%lld", (long long)v);
 		else
-			snprintf(buf, sizeof(buf), "%llu", u);
+			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
 		nb_json_raw(j, name, buf);
 		return 0;
 	}
@@ -104,7 +91,7 @@ static int dump_int(struct nb_json *j, const char *name, const struct btf_type *
 		if (isprint(data[0]))
 			snprintf(buf, sizeof(buf), "\"%c\"", data[0]);
 		else
-			snprintf(buf, sizeof(buf), plain ? "0x%x" : "\"\\u00%02x\"", data[0]);
+			snprintf(buf, sizeof(buf), "\"\\u00%02x\"", data[0]);
 		nb_json_raw(j, name, buf);
 		return 0;
 	case BTF_INT_BOOL: {
@@ -146,7 +133,7 @@ static bool is_string(const struct btf *btf, const struct btf_array *arr,
 }
 
 static int dump_array(struct nb_json *j, const char *name, const struct btf *btf,
-		      const struct btf_type *t, const unsigned char *data, bool plain)
+		      const struct btf_type *t, const unsigned char *data)
 {
 	const struct btf_array *arr = btf_array(t);
 	long long elem_size;
@@ -161,13 +148,13 @@ static int dump_array(struct nb_json *j, const char *name, const struct btf *btf
 		return (int)elem_size;
 	nb_json_start_array(j, name);
 	for (__u32 i = 0; i < arr->nelems && !err; i++)
-		err = dump_type(j, NULL, btf, arr->type, 0, data + i * elem_size, plain);
+		err = dump_type(j, NULL, btf, arr->type, 0, data + i * elem_size);
 	nb_json_end_array(j);
 	return err;
 }
 
 static int dump_struct(struct nb_json *j, const char *name, const struct btf *btf,
-		       const struct btf_type *t, const unsigned char *data, bool plain)
+		       const struct btf_type *t, const unsigned char *data)
 {
 	const struct btf_member *m = btf_members(t);
 	int err = 0;
@@ -179,9 +166,9 @@ static int dump_struct(struct nb_json *j, const char *name, const struct btf *bt
 		unsigned int size = btf_member_bitfield_size(t, i);
 
 		if (size)
-			dump_bits(j, mname, size, off % 8, data + off / 8, plain);
+			dump_bits(j, mname, size, off % 8, data + off / 8);
 		else
-			err = dump_type(j, mname, btf, m[i].type, off % 8, data + off / 8, plain);
+			err = dump_type(j, mname, btf, m[i].type, off % 8, data + off / 8);
 	}
 	nb_json_end_object(j);
 	return err;
@@ -190,32 +177,12 @@ static int dump_struct(struct nb_json *j, const char *name, const struct btf *bt
 static int dump_enum(struct nb_json *j, const char *name, const struct btf *btf,
 		     const struct btf_type *t, const unsigned char *data)
 {
+	__u64 u;
 	__s64 v;
 
-	switch (t->size) {
-	case 8:
-		memcpy(&v, data, 8);
-		break;
-	case 4: {
-		__s32 x;
-
-		memcpy(&x, data, 4);
-		v = x;
-		break;
-	}
-	case 2: {
-		__s16 x;
-
-		memcpy(&x, data, 2);
-		v = x;
-		break;
-	}
-	case 1:
-		v = (__s8)data[0];
-		break;
-	default:
+	if (!read_int(data, t->size, true, &u))
 		return -EINVAL;
-	}
+	v = (__s64)u;
 	for (unsigned int i = 0; i < btf_vlen(t); i++) {
 		if (btf_is_enum(t) ? v == btf_enum(t)[i].val :
 				     (__u64)v == btf_enum64_value(btf_enum64(t) + i)) {
@@ -230,7 +197,7 @@ static int dump_enum(struct nb_json *j, const char *name, const struct btf *btf,
 }
 
 static int dump_datasec(struct nb_json *j, const char *name, const struct btf *btf,
-			const struct btf_type *t, const unsigned char *data, bool plain)
+			const struct btf_type *t, const unsigned char *data)
 {
 	const struct btf_var_secinfo *vsi = btf_var_secinfos(t);
 	int err = 0;
@@ -238,14 +205,14 @@ static int dump_datasec(struct nb_json *j, const char *name, const struct btf *b
 	nb_json_start_object(j, name);
 	nb_json_start_array(j, btf__name_by_offset(btf, t->name_off));
 	for (unsigned int i = 0; i < btf_vlen(t) && !err; i++)
-		err = dump_type(j, NULL, btf, vsi[i].type, 0, data + vsi[i].offset, plain);
+		err = dump_type(j, NULL, btf, vsi[i].type, 0, data + vsi[i].offset);
 	nb_json_end_array(j);
 	nb_json_end_object(j);
 	return err;
 }
 
 static int dump_type(struct nb_json *j, const char *name, const struct btf *btf, __u32 type_id,
-		     unsigned int bit_offset, const unsigned char *data, bool plain)
+		     unsigned int bit_offset, const unsigned char *data)
 {
 	const struct btf_type *t = btf__type_by_id(btf, type_id);
 	char buf[32];
@@ -255,12 +222,12 @@ static int dump_type(struct nb_json *j, const char *name, const struct btf *btf,
 		return -EINVAL;
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT:
-		return dump_int(j, name, t, bit_offset, data, plain);
+		return dump_int(j, name, t, bit_offset, data);
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
-		return dump_struct(j, name, btf, t, data, plain);
+		return dump_struct(j, name, btf, t, data);
 	case BTF_KIND_ARRAY:
-		return dump_array(j, name, btf, t, data, plain);
+		return dump_array(j, name, btf, t, data);
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
 		return dump_enum(j, name, btf, t, data);
@@ -268,10 +235,7 @@ static int dump_type(struct nb_json *j, const char *name, const struct btf *btf,
 		unsigned long v;
 
 		memcpy(&v, data, sizeof(v));
-		if (plain)
-			snprintf(buf, sizeof(buf), "%p", (void *)v);
-		else
-			snprintf(buf, sizeof(buf), "%lu", v);
+		snprintf(buf, sizeof(buf), "%lu", v);
 		nb_json_raw(j, name, buf);
 		return 0;
 	}
@@ -288,15 +252,15 @@ static int dump_type(struct nb_json *j, const char *name, const struct btf *btf,
 		id = btf__resolve_type(btf, type_id);
 		if (id < 0)
 			return id;
-		return dump_type(j, name, btf, id, bit_offset, data, plain);
+		return dump_type(j, name, btf, id, bit_offset, data);
 	case BTF_KIND_VAR:
 		nb_json_start_object(j, name);
 		err = dump_type(j, btf__name_by_offset(btf, t->name_off), btf, t->type, bit_offset,
-				data, plain);
+				data);
 		nb_json_end_object(j);
 		return err;
 	case BTF_KIND_DATASEC:
-		return dump_datasec(j, name, btf, t, data, plain);
+		return dump_datasec(j, name, btf, t, data);
 	case BTF_KIND_FLOAT:
 		/* bpftool has no form for floats (it leaves its JSON broken): numbers here */
 		if (t->size == sizeof(float) || t->size == sizeof(double)) {
@@ -324,7 +288,7 @@ static int dump_type(struct nb_json *j, const char *name, const struct btf *btf,
 }
 
 int nb_ctl_btf_dump(struct nb_json *j, const char *name, const struct btf *btf, __u32 type_id,
-		    const void *data, bool plain)
+		    const void *data)
 {
-	return dump_type(j, name, btf, type_id, 0, data, plain);
+	return dump_type(j, name, btf, type_id, 0, data);
 }

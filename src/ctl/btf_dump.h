@@ -16,11 +16,10 @@
 struct btf;
 
 /*
- * The value at data of BTF type type_id as j's member name (NULL: an array element). plain:
- * the text form (pointers as %p, unprintable chars as 0x..), else JSON's. 0, or -EINVAL for a
- * type no map value can have (after writing what bpftool writes for it).
+ * The value at data of BTF type type_id as j's member name (NULL: an array element). 0, or
+ * -EINVAL for a type no map value can have (after writing what bpftool writes for it).
  */
 int nb_ctl_btf_dump(struct nb_json *j, const char *name, const struct btf *btf, __u32 type_id,
-		    const void *data, bool plain);
+		    const void *data);
 
 #endif /* NB_CTL_BTF_DUMP_H */

@@ -204,7 +204,7 @@ static void print_hex(FILE *out, const unsigned char *p, size_t n)
  * JSON): "key" (when the key has a type), then "value", or "values" of each worker.
  */
 static void print_elem_btf(struct nb_json *j, const char *name, const struct nb_map *map,
-			   const void *key, const void *value, bool plain)
+			   const void *key, const void *value)
 {
 	size_t slot = (nb_map_value_size(map) + 7) & ~(size_t)7;
 	__u32 key_id, value_id;
@@ -213,10 +213,10 @@ static void print_elem_btf(struct nb_json *j, const char *name, const struct nb_
 	if (!btf)
 		return;
 	nb_json_start_object(j, name);
-	if (key_id && nb_ctl_btf_dump(j, "key", btf, key_id, key, plain))
+	if (key_id && nb_ctl_btf_dump(j, "key", btf, key_id, key))
 		goto out;
 	if (!is_percpu(map)) {
-		nb_ctl_btf_dump(j, "value", btf, value_id, value, plain);
+		nb_ctl_btf_dump(j, "value", btf, value_id, value);
 		goto out;
 	}
 	nb_json_start_array(j, "values");
@@ -226,7 +226,7 @@ static void print_elem_btf(struct nb_json *j, const char *name, const struct nb_
 		nb_json_start_object(j, NULL);
 		nb_json_int(j, "cpu", cpu);
 		err = nb_ctl_btf_dump(j, "value", btf, value_id,
-				      (const unsigned char *)value + cpu * slot, plain);
+				      (const unsigned char *)value + cpu * slot);
 		nb_json_end_object(j);
 		if (err)
 			break;
@@ -258,7 +258,7 @@ void nb_ctl_map_print_elem(FILE *out, struct nb_json *j, const struct nb_map *ma
 			}
 			nb_json_end_array(j);
 		}
-		print_elem_btf(j, "formatted", map, key, value, false);
+		print_elem_btf(j, "formatted", map, key, value);
 		nb_json_end_object(j);
 		return;
 	}
