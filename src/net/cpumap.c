@@ -411,8 +411,12 @@ static void cpu_map_run_frame(struct nb_cpu_map_entry *rcpu, struct nb_pkt *pkt)
 		act = nb_xdp_prog_run(rcpu->prog, &xdp);
 	switch (act) {
 	case XDP_PASS:
-		/* the stack's view of the frame, as cpu_map_build_skb's eth_type_trans */
-		nb_xdp_to_pkt(&xdp, pkt);
+		/*
+		 * The stack's view of the frame, as cpu_map_build_skb builds a new skb: parsed
+		 * (eth_type_trans), no qdisc cb, ingress or nesting mark an earlier hop left.
+		 */
+		nb_xdp_update_pkt_data(&xdp, pkt);
+		nb_dev_rx_stack_prepare(pkt);
 		nb_netif_receive(pkt);
 		break;
 	case XDP_REDIRECT:

@@ -11,6 +11,7 @@
 #include "net/cpumap.h"
 #include "ctx_rewrite.h"
 #include "map_test.h"
+#include "tc_test.h"
 #include "xdp_test.h"
 
 static int set(struct nb_map *map, u32 key, u32 qsize, s32 prog_id, u64 flags)
@@ -234,6 +235,48 @@ NB_TEST(cpumap_pass_and_full_queue)
 	NB_ASSERT_EQ(host_packets(rx), 4);
 	nb_map_put(map);
 	nb_prog_put(drop);
+	xt_teardown();
+}
+
+/*
+ * A frame a cpumap passes reaches the stack as a new skb (cpu_map_build_skb): what an earlier
+ * hop left in its qdisc cb (a pipe's sender, its tc egress program's cb[]) is gone, as the
+ * receive path before XDP no longer clears it. tc ingress passes only frames whose cb[0] is 0.
+ */
+NB_TEST(cpumap_pass_clears_the_stack_scratch)
+{
+	const struct bpf_insn insns[] = {
+		NB_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, SKB_OFF(cb[0])),
+		NB_MOV64_IMM(BPF_REG_0, TC_ACT_OK),
+		NB_JMP_IMM(BPF_JEQ, BPF_REG_2, 0, 1),
+		NB_MOV64_IMM(BPF_REG_0, TC_ACT_SHOT),
+		NB_EXIT(),
+	};
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .kind = "bpf",
+				       .bpf = { .direct_action = true } };
+	struct nb_pkt *pkts[4];
+	struct nb_dev *rx;
+	struct nb_map *map;
+
+	NB_ASSERT_EQ(nb_set_nr_cpus(2), 0);
+	rx = xt_dev("rx0", NULL);
+	map = mt_map(BPF_MAP_TYPE_CPUMAP, 4, 8, 2, 0);
+	NB_ASSERT_EQ(set(map, 1, 64, 0, 0), 0);
+	xt_attach(rx, xt_prog_redirect_map(map, 1, 0));
+	f.bpf.prog = tc_prog(BPF_PROG_TYPE_SCHED_CLS, insns, ARRAY_SIZE(insns));
+	tc_qdisc(rx);
+	tc_add(rx, &f);
+	nb_prog_put(f.bpf.prog);
+	NB_ASSERT_EQ(nb_set_this_cpu(0), 0);
+	xt_burst(rx, pkts, 0, 4);
+	for (unsigned int i = 0; i < 4; i++)
+		memset(pkts[i]->qdisc_cb.data, 0x5a, sizeof(pkts[i]->qdisc_cb.data));
+	NB_ASSERT_EQ(nb_xdp_rx_burst(rx, pkts, 4), 0);
+	nb_xdp_do_flush();
+	poll_on(1);
+	NB_ASSERT_EQ(host_packets(rx), 4);
+	NB_ASSERT_EQ(tc_stats(rx).drops[NB_DROP_TC_INGRESS], 0);
+	nb_map_put(map);
 	xt_teardown();
 }
 
