@@ -1118,13 +1118,6 @@ void nb_dev_type_trans(struct nb_pkt *pkt, const struct nb_dev *dev)
 	}
 }
 
-void nb_xdp_to_pkt(const struct nb_xdp_buff *xdp, struct nb_pkt *pkt)
-{
-	nb_xdp_update_pkt_data(xdp, pkt);
-	nb_eth_type_trans(pkt, pkt->dev);
-	nb_pkt_compute_data_pointers(pkt);
-}
-
 /*
  * Fragments of multi-buffer XDP frames: each one a whole data buffer of the pool, used from its
  * first byte (a page of the kernel's, offset 0), listed in the linear buffer's tailroom.

@@ -192,7 +192,7 @@ struct nb_skb_frag {
  * The fragments of a packet or a multi-buffer XDP frame, as the kernel's skb_shared_info: kept
  * at the end of the linear buffer, in the NB_PKT_TAILROOM bytes the packet never uses
  * (nb_pkt_shinfo, nb_xdp_get_shared_info). nr_frags is valid for every packet; xdp_frags_size
- * only while an XDP program runs on the frame (nb_pkt_to_xdp sets it, nb_xdp_to_pkt reads it).
+ * only while an XDP program runs on the frame (nb_pkt_to_xdp sets it, nb_xdp_update_pkt_data reads it).
  */
 struct nb_skb_shared_info {
 	u8 nr_frags;
@@ -203,8 +203,8 @@ struct nb_skb_shared_info {
 /*
  * The twin of struct xdp_buff: what an XDP program's context points to. It views the buffer of
  * an nb_pkt (generic XDP, as the kernel's netif_receive_generic_xdp): nb_pkt_to_xdp() builds
- * it and nb_xdp_to_pkt() carries the program's moves of data, data_end and data_meta back.
- * data..data_end is the linear part; a multi-buffer frame (the test run's frames beyond a
+ * it and nb_xdp_update_pkt_data() carries the program's moves of data, data_end and data_meta
+ * back. data..data_end is the linear part; a multi-buffer frame (the test run's frames beyond a
  * page) continues in the fragments of its shared info.
  */
 struct nb_xdp_buff {
@@ -559,12 +559,5 @@ static inline void nb_xdp_update_pkt_data(const struct nb_xdp_buff *xdp, struct 
 	pkt->len = (u32)(xdp->data_end - xdp->data) + pkt->data_len;
 	pkt->meta_len = (u8)(xdp->data - xdp->data_meta);
 }
-
-/*
- * After XDP_PASS (and before a redirect transmits it): carry the program's moves of data,
- * data_end and data_meta into the packet; headers are reset to the new start, protocol is read
- * from the Ethernet header, as the kernel does when it builds an skb from an XDP buffer.
- */
-void nb_xdp_to_pkt(const struct nb_xdp_buff *xdp, struct nb_pkt *pkt);
 
 #endif /* NB_NET_PKT_H */

@@ -59,7 +59,8 @@ static bool xdp_run_one(struct nb_dev *dev, struct nb_xdp_dev *xd, const struct 
 	nb_u64_stats_inc(&st->run);
 	switch (act) {
 	case XDP_PASS:
-		nb_xdp_to_pkt(&xdp, pkt);
+		/* the caller makes the stack's view of it (nb_worker_receive_burst) */
+		nb_xdp_update_pkt_data(&xdp, pkt);
 		nb_u64_stats_inc(&st->pass);
 		return true;
 	case XDP_DROP:

@@ -74,7 +74,9 @@ void nb_xdp_dev_free(struct nb_dev *dev);
 /*
  * Run dev's XDP program on a received burst (NAPI poll of an XDP driver). Frames the program
  * consumes (drop, abort, tx, redirect) leave pkts; the ones that passed stay, in order, with
- * the program's changes (data, metadata) applied, for nb_netif_receive. Returns their number.
+ * the program's changes (data, metadata) applied, for nb_netif_receive once the caller has
+ * parsed them (nb_dev_rx_stack_prepare: the program may have moved the headers). Returns
+ * their number.
  */
 unsigned int nb_xdp_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n);
 
@@ -158,7 +160,7 @@ static __always_inline long nb_xdp_redirect_map(struct nb_map *map, u64 index, u
 /*
  * A frame that leaves through a bulk queue takes the program's moves of data, data_end and
  * data_meta (xdp_convert_buff_to_frame): no header parsing, as nothing on the transmit side of
- * XDP reads the headers. XDP_PASS uses nb_xdp_to_pkt, which parses them for the stack.
+ * XDP reads the headers. An XDP_PASS frame is parsed for the stack by nb_dev_rx_stack_prepare.
  */
 static inline void nb_xdp_update_frame(const struct nb_xdp_buff *xdp, struct nb_pkt *pkt)
 {

@@ -7,6 +7,7 @@
 
 #include "bpf_asm.h"
 #include "ctx_rewrite.h"
+#include "net/dev.h"
 #include "net/pkt.h"
 #include "test.h"
 
@@ -89,7 +90,10 @@ NB_TEST(ctx_xdp_access_rules)
 	NB_ASSERT(!nb_prog_type_ops(BPF_PROG_TYPE_XDP)->ld_abs);
 }
 
-/* XDP_PASS carries the program's moves of data and data_meta into the packet. */
+/*
+ * XDP_PASS carries the program's moves of data and data_meta into the packet, and the stack's
+ * view parses the header the program wrote.
+ */
 NB_TEST(ctx_xdp_to_pkt_keeps_meta)
 {
 	u8 frame[64] = { 2, 0, 0, 0, 0, 9, 2, 0, 0, 0, 0, 1, 0x86, 0xdd };
@@ -106,15 +110,14 @@ NB_TEST(ctx_xdp_to_pkt_keeps_meta)
 	xdp.data[12] = 0x08;
 	xdp.data[13] = 0x00;
 	memset(xdp.data_meta, 0xab, 8);
-	nb_xdp_to_pkt(&xdp, pkt);
+	nb_xdp_update_pkt_data(&xdp, pkt);
+	nb_dev_rx_stack_prepare(pkt);
 	NB_ASSERT_EQ(pkt->len, 78);
 	NB_ASSERT_EQ(pkt->meta_len, 8);
 	NB_ASSERT_EQ(nb_pkt_headroom(pkt), NB_PKT_HEADROOM - 14);
 	NB_ASSERT_EQ(pkt->protocol, htons(ETH_P_IP));
-	NB_ASSERT_EQ(pkt->bpf_data_meta, pkt->data - 8);
-	NB_ASSERT_EQ(pkt->bpf_data_end, pkt->data + 78);
 	NB_ASSERT_EQ(pkt->mac_header, NB_PKT_HEADROOM - 14);
 	NB_ASSERT_EQ(pkt->network_header, NB_PKT_HEADROOM);
-	NB_ASSERT_EQ(pkt->bpf_data_meta[0], 0xab);
+	NB_ASSERT_EQ(pkt->data[-8], 0xab);
 	nb_pkt_free(pkt);
 }
