@@ -5,7 +5,7 @@
  * through a slice at 8, reads the length back with bpf_dynptr_read, and submits the sample,
  * or discards it when the packet is shorter than 60 bytes. A reservation larger than the ring
  * fails (its result and a read of the null dynptr are kept in results), and must still be
- * discarded.
+ * discarded. A write, a read and a slice that reach past the sample's end fail at run time.
  */
 #include <linux/bpf.h>
 #include <linux/pkt_cls.h>
@@ -22,6 +22,9 @@ struct results {
 	__u64 read_back;	/* what it read */
 	__s64 too_big;		/* a reservation larger than the ring */
 	__s64 read_null;	/* a read of that null dynptr */
+	__s64 write_over;	/* a write of 8 bytes at 12 of the 16 */
+	__s64 read_over;	/* a read of 8 bytes at 12 */
+	__u64 slice_over;	/* whether a slice of 8 bytes at 12 was given */
 } results;
 
 SEC("tc")
@@ -40,6 +43,9 @@ int dynptr_sample(struct __sk_buff *skb)
 	}
 	results.read = bpf_dynptr_read(&back, sizeof(back), &ptr, 0, 0);
 	results.read_back = back;
+	results.write_over = bpf_dynptr_write(&ptr, 12, &len, sizeof(len), 0);
+	results.read_over = bpf_dynptr_read(&scratch, sizeof(scratch), &ptr, 12, 0);
+	results.slice_over = bpf_dynptr_data(&ptr, 12, 8) != NULL;
 	if (len < 60)
 		bpf_ringbuf_discard_dynptr(&ptr, 0);
 	else

@@ -4,7 +4,8 @@
  * program writes into a sample through a dynptr (bpf_dynptr_write, a bpf_dynptr_data slice)
  * reaches the ring buffer's consumer once submitted, and a discarded sample never does; a
  * reservation the ring cannot hold gives -EINVAL and a null dynptr, whose read fails with
- * -EINVAL, as in the kernel.
+ * -EINVAL, as in the kernel; a write or read past the sample's end fails with -E2BIG and a slice
+ * past it is NULL.
  */
 #include <netbpf/ringbuf.h>
 #include <netbpf/test_run.h>
@@ -17,6 +18,9 @@ struct results {
 	__u64 read_back;
 	__s64 too_big;
 	__s64 read_null;
+	__s64 write_over;
+	__s64 read_over;
+	__u64 slice_over;
 };
 
 struct got {
@@ -84,6 +88,9 @@ static void check_dynptr(bool jit)
 	NB_ASSERT_EQ(r.read_back, 64);
 	NB_ASSERT_EQ(r.too_big, -EINVAL);
 	NB_ASSERT_EQ(r.read_null, -EINVAL);
+	NB_ASSERT_EQ(r.write_over, -E2BIG);
+	NB_ASSERT_EQ(r.read_over, -E2BIG);
+	NB_ASSERT_EQ(r.slice_over, 0);
 	nb_ringbuf_consumer_free(c);
 	nb_object_close(obj);
 }
