@@ -5,7 +5,10 @@
  * run or nb_timers_run drives the CPU; a callback re-arms its timer; an update of the value
  * from userspace cancels and frees its timer (its callback never runs); with the object closed
  * and the pin gone, the map's last user reference cancels what is left and nothing is queued.
+ * With the callback running on another thread (tests/bpf/timer_cancel.o), bpf_timer_cancel
+ * waits for its end, and an update of the value frees the timer once the callback is done.
  */
+#include <pthread.h>
 #include <unistd.h>
 
 #include <netbpf/percpu.h>
@@ -117,4 +120,83 @@ NB_TEST(timer_run_interp)
 NB_TEST(timer_run_jit)
 {
 	check_timers(true);
+}
+
+struct cval {
+	__u64 timer[2];
+	__u64 done;
+	__s64 ret;
+};
+
+struct runner {
+	pthread_t thread;
+	unsigned int cpu;
+	unsigned int ran;
+};
+
+/* Another thread drives the CPU the timer is queued on: the callback runs there. */
+static void *run_timers(void *arg)
+{
+	struct runner *r = arg;
+
+	r->ran = nb_timers_run(r->cpu);
+	return NULL;
+}
+
+/* Arms the slow timer and has another thread start its callback; returns once it has. */
+static void start_slow_callback(struct nb_prog *arm, struct runner *r)
+{
+	run_packet(arm);
+	NB_ASSERT_EQ(nb_timers_sleep_ms(r->cpu, 1000), 0);
+	NB_ASSERT_EQ(pthread_create(&r->thread, NULL, run_timers, r), 0);
+	/* Taken off the queue and marked running in one step: the callback runs (or ran). */
+	for (int i = 0; nb_timers_sleep_ms(r->cpu, 1000) != 1000; i++) {
+		if (i == 100000)
+			NB_FAIL("the other thread never took the timer");
+		usleep(100);
+	}
+}
+
+NB_TEST(timer_cancel_waits_for_callback)
+{
+	struct nb_object *obj = elf_test_open("timer_cancel.o");
+	struct nb_log log = { 0 };
+	struct nb_object_load_opts opts = { .sz = sizeof(opts), .log = &log };
+	struct runner r = { .cpu = nb_this_cpu() };
+	struct nb_object_prog *parm, *pcancel;
+	struct nb_prog *arm, *cancel;
+	struct cval v, zero = { 0 };
+	struct nb_map *map;
+	__u32 key = 0;
+
+	if (nb_object_load(obj, &opts))
+		NB_FAIL("load timer_cancel.o: %s", nb_log_text(&log));
+	nb_log_free(&log);
+	parm = nb_object_find_prog(obj, NULL, "arm");
+	pcancel = nb_object_find_prog(obj, NULL, "cancel");
+	NB_ASSERT(parm && pcancel);
+	arm = nb_object_prog_prog(parm);
+	cancel = nb_object_prog_prog(pcancel);
+	map = elf_test_map(obj, "slow_timer");
+
+	/* A cancel while the callback runs returns after it: its last write is seen, 0 (inactive). */
+	start_slow_callback(arm, &r);
+	run_packet(cancel);
+	NB_ASSERT_EQ(nb_map_lookup_elem(map, &key, &v), 0);
+	NB_ASSERT_EQ(v.done, 1);
+	NB_ASSERT_EQ(v.ret, 0);
+	pthread_join(r.thread, NULL);
+	NB_ASSERT_EQ(r.ran, 1);
+
+	/* An update while it runs: the timer goes, freed by the callback's thread (ASan). */
+	start_slow_callback(arm, &r);
+	NB_ASSERT_EQ(nb_map_update_elem(map, &key, &zero, BPF_ANY), 0);
+	pthread_join(r.thread, NULL);
+	NB_ASSERT_EQ(r.ran, 1);
+	NB_ASSERT_EQ(nb_timers_sleep_ms(r.cpu, 1000), 1000);
+	/* the value has no timer any more: arm makes a new one */
+	run_packet(arm);
+	NB_ASSERT_EQ(nb_timers_sleep_ms(r.cpu, 1000), 0);
+	nb_object_close(obj);
+	NB_ASSERT_EQ(nb_timers_sleep_ms(r.cpu, 1000), 1000);
 }
