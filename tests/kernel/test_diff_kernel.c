@@ -74,6 +74,7 @@ static const char *const not_in_corpus[] = {
 	"tests/bpf/verifier_dynptr.o",	/* the same */
 	"tests/bpf/verifier_map_ptr.o",	/* a verdict with and without kernel BTF: prog_verify.sh */
 	"tests/bpf/timer.o",		/* timers fire on the clock: tests/cli/timers.sh */
+	"tests/bpf/timer_cancel.o",	/* races between threads: tests/unit/test_timer.c */
 	"tests/bpf/helpers_misc.o",	/* its frames are commands: test_generic_helpers_kernel */
 	"tests/bpf/big_hash.o",		/* a 2^20-element pinned map for bench/control.c */
 	"tests/bpf/det_stamp.o",	/* time and random bytes: tests/cli/deterministic.sh */
