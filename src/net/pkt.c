@@ -586,9 +586,9 @@ struct nb_pkt *nb_pkt_clone(struct nb_pkt *pkt)
 	return clone;
 }
 
-bool nb_pkt_shared_data(const struct nb_pkt *pkt)
+bool nb_pkt_buf_shared(const struct nb_pkt *pkt)
 {
-	return pkt->cloned && __atomic_load_n(&pkt->buf->refcnt, __ATOMIC_ACQUIRE) > 1;
+	return __atomic_load_n(&pkt->buf->refcnt, __ATOMIC_ACQUIRE) > 1;
 }
 
 /*

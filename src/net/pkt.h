@@ -422,8 +422,16 @@ void nb_pkt_free_list(struct nb_pkt *pkt);
 struct nb_pkt *nb_pkt_clone(struct nb_pkt *pkt);
 /* A second packet with its own copy of the data (skb_copy). */
 struct nb_pkt *nb_pkt_copy(const struct nb_pkt *pkt);
-/* True when another packet shares the data (skb_cloned). */
-bool nb_pkt_shared_data(const struct nb_pkt *pkt);
+/* The buffer has more than one reference (for nb_pkt_shared_data). */
+bool nb_pkt_buf_shared(const struct nb_pkt *pkt);
+/*
+ * True when another packet shares the data (skb_cloned). In line: the flag alone answers for
+ * a packet that was never cloned, nearly every one on the datapath.
+ */
+static inline bool nb_pkt_shared_data(const struct nb_pkt *pkt)
+{
+	return pkt->cloned && nb_pkt_buf_shared(pkt);
+}
 /*
  * Make the first write_len bytes from data safe to write (skb_ensure_writable): -ENOMEM when
  * write_len passes the packet's end, else 0 with private data (a copy when it was shared).

@@ -48,8 +48,7 @@ static bool xdp_run_one(struct nb_dev *dev, struct nb_xdp_dev *xd, const struct 
 	 * data and the full XDP_PACKET_HEADROOM (netif_receive_generic_xdp); a frame too long to
 	 * move keeps the headroom it has.
 	 */
-	if (unlikely(nb_pkt_headroom(pkt) < NB_PKT_HEADROOM ||
-		     (pkt->cloned && nb_pkt_shared_data(pkt))) &&
+	if (unlikely(nb_pkt_headroom(pkt) < NB_PKT_HEADROOM || nb_pkt_shared_data(pkt)) &&
 	    nb_pkt_cow_head(pkt, NB_PKT_HEADROOM) && nb_pkt_unclone(pkt)) {
 		nb_pkt_drop(pkt, dev, NB_DROP_NOMEM);
 		return false;
