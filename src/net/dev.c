@@ -517,12 +517,8 @@ static void rx_claim(struct nb_dev *dev, struct nb_pkt *pkt)
 	pkt->meta_len = 0;
 }
 
-/*
- * What every receive path does with a burst the port gave: the frames become dev's, counted,
- * and with stack, prepared for it.
- */
-static unsigned int rx_received(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n,
-				bool stack)
+/* What every receive path does with a burst the port gave: the frames become dev's, counted. */
+static unsigned int rx_received(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n)
 {
 	struct nb_dev_stats *s;
 	u64 bytes = 0;
@@ -531,8 +527,6 @@ static unsigned int rx_received(struct nb_dev *dev, struct nb_pkt **pkts, unsign
 		return 0;
 	for (unsigned int i = 0; i < n; i++) {
 		rx_claim(dev, pkts[i]);
-		if (stack)
-			nb_dev_rx_stack_prepare(pkts[i]);
 		/* the bytes the wire carried: an offloaded VLAN tag is 4 of them */
 		bytes += pkts[i]->len + (pkts[i]->vlan_present ? 4 : 0);
 	}
@@ -544,9 +538,11 @@ static unsigned int rx_received(struct nb_dev *dev, struct nb_pkt **pkts, unsign
 
 unsigned int nb_dev_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int max)
 {
-	if (!dev->port || !READ_ONCE(dev->up))
-		return 0;
-	return rx_received(dev, pkts, nb_port_rx_burst(dev->port, pkts, max), true);
+	unsigned int n = nb_dev_rx_poll(dev, NB_DEV_RX_ALL_QUEUES, pkts, max);
+
+	for (unsigned int i = 0; i < n; i++)
+		nb_dev_rx_stack_prepare(pkts[i]);
+	return n;
 }
 
 unsigned int nb_dev_rx_taken(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n)
@@ -556,15 +552,7 @@ unsigned int nb_dev_rx_taken(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
 			nb_pkt_drop(pkts[i], dev, NB_DROP_DEV_DOWN);
 		return 0;
 	}
-	return rx_received(dev, pkts, n, false);	/* nb_worker_receive_burst prepares them */
-}
-
-unsigned int nb_dev_rx_queue_burst(struct nb_dev *dev, unsigned int queue, struct nb_pkt **pkts,
-				   unsigned int max)
-{
-	if (!dev->port || !READ_ONCE(dev->up))
-		return 0;
-	return rx_received(dev, pkts, nb_port_rx_queue_burst(dev->port, queue, pkts, max), true);
+	return rx_received(dev, pkts, n);	/* nb_worker_receive_burst prepares them */
 }
 
 unsigned int nb_dev_rx_poll(struct nb_dev *dev, unsigned int queue, struct nb_pkt **pkts,
@@ -576,7 +564,7 @@ unsigned int nb_dev_rx_poll(struct nb_dev *dev, unsigned int queue, struct nb_pk
 		return 0;
 	n = queue == NB_DEV_RX_ALL_QUEUES ? nb_port_rx_burst(dev->port, pkts, max) :
 					    nb_port_rx_queue_burst(dev->port, queue, pkts, max);
-	return rx_received(dev, pkts, n, false);
+	return rx_received(dev, pkts, n);
 }
 
 /* Hand cnt frames to the port; what it does not take is dropped. Returns the frames sent. */

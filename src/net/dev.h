@@ -130,7 +130,9 @@ void nb_pkt_drop(struct nb_pkt *pkt, struct nb_dev *dev, enum nb_drop_reason rea
 
 /*
  * Receive a burst from the device's port (at most max, NB_BURST in the datapath), counting
- * rx, each frame prepared for the stack (nb_dev_rx_stack_prepare). Returns the number received.
+ * rx, each frame prepared for the stack (nb_dev_rx_stack_prepare), for a caller that uses the
+ * frames itself (the port benches); the worker's receive takes nb_dev_rx_poll's. Returns the
+ * number received.
  */
 unsigned int nb_dev_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int max);
 /*
@@ -138,9 +140,6 @@ unsigned int nb_dev_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
  * counted as a port's burst is. A down device drops and counts them; returns 0 then, else n.
  */
 unsigned int nb_dev_rx_taken(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n);
-/* The same from one receive queue of the port. */
-unsigned int nb_dev_rx_queue_burst(struct nb_dev *dev, unsigned int queue, struct nb_pkt **pkts,
-				   unsigned int max);
 /*
  * A worker's receive from one queue: the frames become dev's and are counted, but the stack's
  * view is left to nb_worker_receive_burst, after XDP, for the frames XDP passes: as the kernel

@@ -31,9 +31,10 @@ struct nb_worker_xdp_hooks {
 void nb_worker_set_xdp_hooks(const struct nb_worker_xdp_hooks *hooks);
 
 /*
- * The receive path of one burst from dev whose packets are dev's already (nb_dev_rx_burst,
- * nb_dev_rx_taken), the XDP hook first. In the deterministic mode it
- * takes the packets one at a time, advancing the virtual clock a step for each.
+ * The receive path of one burst from dev whose packets are dev's already (nb_dev_rx_poll,
+ * nb_dev_rx_taken), the XDP hook first, then the stack's view of those it passes. In the
+ * deterministic mode it takes the packets one at a time, advancing the virtual clock a step
+ * for each.
  */
 void nb_worker_receive_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n);
 /*
