@@ -621,6 +621,21 @@ static void print_text(FILE *out, const struct bench_opts *o, bool md)
 	}
 }
 
+/* One measured row's fields: ok or its error, the best and lowest rates, every round's. */
+static void json_result(struct nb_json *j, const struct bench_result *r)
+{
+	nb_json_bool(j, "ok", !r->failed);
+	if (r->failed)
+		nb_json_string(j, "error", r->why);
+	nb_json_double(j, "mpps", best(r->cpu_mpps, r->n));
+	nb_json_double(j, "mpps_min", lowest(r->cpu_mpps, r->n));
+	nb_json_double(j, "wall_mpps", best(r->wall_mpps, r->n));
+	nb_json_start_array(j, "mpps_rounds");
+	for (unsigned int k = 0; k < r->n; k++)
+		nb_json_double(j, NULL, r->cpu_mpps[k]);
+	nb_json_end_array(j);
+}
+
 /* "dpdk": the rows with their ratios, or why they were not measured. */
 static void json_dpdk(struct nb_json *j)
 {
@@ -638,16 +653,7 @@ static void json_dpdk(struct nb_json *j)
 		nb_json_start_object(j, NULL);
 		nb_json_string(j, "setup", peers[i].name);
 		nb_json_string(j, "section", peers[i].section);
-		nb_json_bool(j, "ok", !r->failed);
-		if (r->failed)
-			nb_json_string(j, "error", r->why);
-		nb_json_double(j, "mpps", best(r->cpu_mpps, r->n));
-		nb_json_double(j, "mpps_min", lowest(r->cpu_mpps, r->n));
-		nb_json_double(j, "wall_mpps", best(r->wall_mpps, r->n));
-		nb_json_start_array(j, "mpps_rounds");
-		for (unsigned int k = 0; k < r->n; k++)
-			nb_json_double(j, NULL, r->cpu_mpps[k]);
-		nb_json_end_array(j);
+		json_result(j, r);
 		if (peers[i].netbpf) {
 			nb_json_string(j, "netbpf_setup", peers[i].netbpf);
 			if (peer_ratio(i) > 0)
@@ -701,16 +707,7 @@ static void print_json(const struct bench_opts *o)
 				continue;
 			nb_json_start_object(j, NULL);
 			nb_json_uint(j, "workers", w);
-			nb_json_bool(j, "ok", !r->failed);
-			if (r->failed)
-				nb_json_string(j, "error", r->why);
-			nb_json_double(j, "mpps", best(r->cpu_mpps, r->n));
-			nb_json_double(j, "mpps_min", lowest(r->cpu_mpps, r->n));
-			nb_json_double(j, "wall_mpps", best(r->wall_mpps, r->n));
-			nb_json_start_array(j, "mpps_rounds");
-			for (unsigned int k = 0; k < r->n; k++)
-				nb_json_double(j, NULL, r->cpu_mpps[k]);
-			nb_json_end_array(j);
+			json_result(j, r);
 			nb_json_end_object(j);
 		}
 		nb_json_end_array(j);
