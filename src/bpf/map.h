@@ -113,8 +113,6 @@ struct nb_map {
 	 */
 	s32 spin_lock_off;		/* struct bpf_spin_lock */
 	s32 timer_off;			/* struct bpf_timer */
-	/* No user reference since the last one went: new timers are refused (timer.c). */
-	bool urefs_released;
 	/* The kernel's map->btf and the key's and value's types: map dump's typed form. */
 	struct btf *btf;
 	u32 btf_key_type_id;

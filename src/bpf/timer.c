@@ -187,6 +187,12 @@ static u64 add_sat(u64 a, u64 b)
 	return a + b < a ? UINT64_MAX : a + b;
 }
 
+/* The kernel's map->usercnt test: only a map that userspace holds takes new timers. */
+static bool map_has_users(const struct nb_map *map)
+{
+	return __atomic_load_n(&map->usercnt, __ATOMIC_SEQ_CST) > 0;
+}
+
 static u64 bpf_timer_init(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
 {
 	struct nb_timer **field = PTR(r1);
@@ -205,11 +211,6 @@ static u64 bpf_timer_init(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
 		ret = -EBUSY;
 		goto out;
 	}
-	/* A map no user holds cancels its timers: a new one would run unowned (-EPERM). */
-	if (map->urefs_released) {
-		ret = -EPERM;
-		goto out;
-	}
 	t = calloc(1, sizeof(*t));
 	if (!t) {
 		ret = -ENOMEM;
@@ -220,7 +221,18 @@ static u64 bpf_timer_init(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
 	t->field = field;
 	t->clockid = (int)flags;
 	t->heap_idx = NOT_QUEUED;
-	__atomic_store_n(field, t, __ATOMIC_RELEASE);
+	__atomic_store_n(field, t, __ATOMIC_SEQ_CST);
+	/*
+	 * A map no user holds has its timers cancelled: a new one would run unowned (-EPERM).
+	 * Read after the store, as nb_map_release_uref reads the fields after its decrement: a
+	 * timer stored while the last user goes is seen by one of the two (the kernel's order).
+	 */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!map_has_users(map)) {
+		__atomic_store_n(field, NULL, __ATOMIC_RELAXED);
+		free(t);
+		ret = -EPERM;
+	}
 out:
 	pthread_mutex_unlock(&timers_lock);
 	return ret;
@@ -246,7 +258,7 @@ static u64 bpf_timer_set_callback(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
 		ret = -EINVAL;
 		goto out;
 	}
-	if (t->map->urefs_released) {
+	if (!map_has_users(t->map)) {
 		ret = -EPERM;
 		goto out;
 	}
@@ -449,14 +461,6 @@ unsigned int nb_timers_run(unsigned int cpu)
 	pthread_mutex_unlock(&timers_lock);
 	nb_epoch_read_unlock();
 	return ran;
-}
-
-void nb_timers_map_released(struct nb_map *map, bool released)
-{
-	/* Under the lock: a bpf_timer_init after it sees it, one before it is freed with the rest. */
-	pthread_mutex_lock(&timers_lock);
-	map->urefs_released = released;
-	pthread_mutex_unlock(&timers_lock);
 }
 
 int nb_timers_sleep_ms(unsigned int cpu, int max_ms)

@@ -32,13 +32,4 @@ void nb_timers_set_kick(void (*kick)(unsigned int cpu));
  */
 void nb_timer_cancel_and_free(void *field);
 
-struct nb_map;
-
-/*
- * The map lost its last user reference (released) or got one again: while released,
- * bpf_timer_init and bpf_timer_set_callback fail with -EPERM, as the kernel's do for a map
- * whose usercnt is 0 (its timers were all cancelled and freed then).
- */
-void nb_timers_map_released(struct nb_map *map, bool released);
-
 #endif /* NB_BPF_TIMER_H */

@@ -6,7 +6,8 @@
  * from userspace cancels and frees its timer (its callback never runs); with the object closed
  * and the pin gone, the map's last user reference cancels what is left and nothing is queued.
  * With the callback running on another thread (tests/bpf/timer_cancel.o), bpf_timer_cancel
- * waits for its end, and an update of the value frees the timer once the callback is done.
+ * waits for its end, and an update of the value frees the timer once the callback is done. A
+ * map without users refuses new timers, one that has users again takes them.
  */
 #include <pthread.h>
 #include <unistd.h>
@@ -199,4 +200,60 @@ NB_TEST(timer_cancel_waits_for_callback)
 	NB_ASSERT_EQ(nb_timers_sleep_ms(r.cpu, 1000), 0);
 	nb_object_close(obj);
 	NB_ASSERT_EQ(nb_timers_sleep_ms(r.cpu, 1000), 1000);
+}
+
+/* timer.o's packet count back to 0: its next packet arms the four timers again */
+static void rewind_packets(struct nb_map *bss)
+{
+	__u64 zero = 0;
+	__u32 key = 0;
+
+	NB_ASSERT_EQ(nb_map_update_elem(bss, &key, &zero, BPF_ANY), 0);
+}
+
+/*
+ * bpf_timer_init follows the map's user references: once the last one went it is refused
+ * (-EPERM) while none holds the map, and allowed again while one does, even when the release
+ * of the last one comes after a new user came (the two racing).
+ */
+NB_TEST(timer_init_follows_map_users)
+{
+	struct nb_object *obj = elf_test_open("timer.o");
+	struct nb_object_load_opts opts = { .sz = sizeof(opts) };
+	unsigned int cpu = nb_this_cpu();
+	struct nb_object_prog *p;
+	struct nb_map *map, *bss;
+	struct nb_prog *prog;
+	char pin[256];
+
+	NB_ASSERT_EQ(nb_object_load(obj, &opts), 0);
+	p = nb_object_find_prog(obj, NULL, "timer_run");
+	NB_ASSERT(p && nb_object_prog_prog(p));
+	prog = nb_prog_get(nb_object_prog_prog(p));
+	map = nb_map_get(elf_test_map(obj, "timers"));
+	bss = nb_map_get(elf_test_map(obj, ".bss"));
+	NB_ASSERT_EQ(nb_pin_get_path(map, pin, sizeof(pin)), 0);
+	NB_ASSERT_EQ(nb_unpin(pin), 0);
+	nb_object_close(obj);
+
+	/* no user: nothing is armed */
+	run_packet(prog);
+	NB_ASSERT_EQ(nb_timers_sleep_ms(cpu, 1000), 1000);
+	/* a user again: armed */
+	nb_map_get_uref(map);
+	rewind_packets(bss);
+	run_packet(prog);
+	NB_ASSERT(nb_timers_sleep_ms(cpu, 1000) <= 1);
+	/* a release that lost the race to that user: the timers go, new ones are armed */
+	nb_map_release_uref(map);
+	NB_ASSERT_EQ(nb_timers_sleep_ms(cpu, 1000), 1000);
+	rewind_packets(bss);
+	run_packet(prog);
+	NB_ASSERT(nb_timers_sleep_ms(cpu, 1000) <= 1);
+	/* the user goes: so do its timers */
+	nb_map_put_uref(map);
+	NB_ASSERT_EQ(nb_timers_sleep_ms(cpu, 1000), 1000);
+	nb_map_put(bss);
+	nb_map_put(map);
+	nb_prog_put(prog);
 }

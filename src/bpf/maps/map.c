@@ -15,7 +15,6 @@
 
 #include "bpf/map.h"
 #include "bpf/epoch.h"
-#include "bpf/timer.h"
 #include "common/opts.h"
 
 static const struct nb_map_ops *map_types[64] /* beyond every bpf_map_type */;
@@ -321,17 +320,20 @@ void nb_map_release_uref(struct nb_map *map)
 		return;
 	if (map->ops->map_release_uref)
 		map->ops->map_release_uref(map);
-	/* No user holds the map: its timers must not outlive them (bpf_map_free_timers_wq). */
+	/*
+	 * No user holds the map: its timers must not outlive them (bpf_map_free_timers_wq).
+	 * The fence orders the fields' reads after the caller's decrement of usercnt, against
+	 * bpf_timer_init's store and read in the other order (timer.c).
+	 */
 	if (map->timer_off >= 0 && map->ops->map_release_fields) {
-		nb_timers_map_released(map, true);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		map->ops->map_release_fields(map);
 	}
 }
 
 struct nb_map *nb_map_get_uref(struct nb_map *map)
 {
-	if (__atomic_add_fetch(&map->usercnt, 1, __ATOMIC_RELAXED) == 1 && map->urefs_released)
-		nb_timers_map_released(map, false);
+	__atomic_add_fetch(&map->usercnt, 1, __ATOMIC_RELAXED);
 	return nb_map_get(map);
 }
 
