@@ -39,7 +39,10 @@ unsigned int nb_worker_poll(struct nb_dev *const *devs, unsigned int n);
  * make the datapath send is queued until nb_worker_flush.
  */
 void nb_worker_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n);
-/* The end of a burst: XDP's redirect queues, the backlog, then the transmit queues to ports. */
+/*
+ * The end of a burst: XDP's redirect queues, the backlog, then the transmit queues to ports;
+ * last, the callbacks of the bpf_timers queued on this CPU that are due.
+ */
 void nb_worker_flush(void);
 
 #ifdef __cplusplus

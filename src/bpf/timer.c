@@ -8,11 +8,11 @@
  *
  * Each CPU (worker) has a timer base, a min-heap on the expiry time. bpf_timer_start queues the
  * timer on the base of the CPU that runs it (the kernel's hrtimer does the same); the thread
- * that drives that CPU runs the callbacks that are due (nb_timers_run): a datapath worker after
- * each round and before it sleeps (its sleep ends at the next expiry), `prog run` after each
- * packet, a test run between batches. In the deterministic mode expiries are on the virtual
- * clock, and the worker runs the due timers before each packet: a replay fires them between
- * the same two packets.
+ * that drives that CPU runs the callbacks that are due (nb_timers_run): a worker loop at the end
+ * of each round (nb_worker_flush: the datapath's workers, whose sleep ends at the next expiry,
+ * and an embedder's own loop alike), `prog run` after each packet, a test run between batches.
+ * In the deterministic mode expiries are on the virtual clock, and the worker runs the due
+ * timers before each packet: a replay fires them between the same two packets.
  *
  * One lock guards every base and timer: timers are armed and fired far less often than
  * packets move, and a single lock makes cancel's wait for a running callback and the kernel's

@@ -2,8 +2,8 @@
 /*
  * bpf_timer at run time (timer.c): the struct bpf_timer of a map value points to a timer that
  * bpf_timer_init allocates; bpf_timer_start queues it on the timer base of the CPU (worker) that
- * started it, and whoever drives that CPU runs its due callbacks between packets: a datapath
- * worker between bursts, `prog run` between packets, a test run between batches.
+ * started it, and whoever drives that CPU runs its due callbacks between packets: a worker
+ * loop at the end of each round (nb_worker_flush), `prog run` between packets, a test run between batches.
  */
 #ifndef NB_BPF_TIMER_H
 #define NB_BPF_TIMER_H

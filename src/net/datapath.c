@@ -200,8 +200,6 @@ static void *worker_main(void *arg)
 			got += k;
 		}
 		nb_worker_flush();
-		/* [timers] the callbacks due on this CPU, between two rounds */
-		nb_timers_run(w->index);
 		nb_epoch_quiescent();
 		__atomic_store_n(&w->packets, w->packets + got, __ATOMIC_RELAXED);
 		if (!got)

@@ -175,6 +175,8 @@ void nb_worker_flush(void)
 	if (xdp_hooks.flush)
 		xdp_hooks.flush();
 	nb_net_flush();
+	/* [timers] the callbacks due on this CPU, between two rounds of every worker loop */
+	nb_timers_run(nb_this_cpu());
 }
 
 unsigned int nb_worker_poll(struct nb_dev *const *devs, unsigned int n)

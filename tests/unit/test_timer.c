@@ -7,13 +7,15 @@
  * and the pin gone, the map's last user reference cancels what is left and nothing is queued.
  * With the callback running on another thread (tests/bpf/timer_cancel.o), bpf_timer_cancel
  * waits for its end, and an update of the value frees the timer once the callback is done. A
- * map without users refuses new timers, one that has users again takes them.
+ * map without users refuses new timers, one that has users again takes them. A worker loop's
+ * round end (nb_worker_flush) fires the due timers of its CPU.
  */
 #include <pthread.h>
 #include <unistd.h>
 
 #include <netbpf/percpu.h>
 #include <netbpf/test_run.h>
+#include <netbpf/worker.h>
 
 #include "bpf/timer.h"
 #include "elf_util.h"
@@ -107,6 +109,34 @@ static void check_timers(bool jit)
 	NB_ASSERT_EQ(value(map, 1).ret, 0);
 
 	/* the last user reference goes: the map's timers with it (ASan: nothing leaks) */
+	NB_ASSERT_EQ(nb_pin_get_path(map, pin, sizeof(pin)), 0);
+	nb_object_close(obj);
+	NB_ASSERT_EQ(nb_unpin(pin), 0);
+	NB_ASSERT_EQ(nb_timers_sleep_ms(cpu, 1000), 1000);
+}
+
+/*
+ * An embedder's own worker loop (include/netbpf/worker.h) ends each round with nb_worker_flush:
+ * the timers due on its CPU fire there, as on the datapath's workers.
+ */
+NB_TEST(timer_fires_at_worker_flush)
+{
+	struct nb_object *obj = elf_test_open("timer.o");
+	struct nb_object_load_opts opts = { .sz = sizeof(opts) };
+	unsigned int cpu = nb_this_cpu();
+	struct nb_object_prog *p;
+	struct nb_map *map;
+	char pin[256];
+
+	NB_ASSERT_EQ(nb_object_load(obj, &opts), 0);
+	p = nb_object_find_prog(obj, NULL, "timer_run");
+	NB_ASSERT(p && nb_object_prog_prog(p));
+	map = elf_test_map(obj, "timers");
+	run_packet(nb_object_prog_prog(p));
+	wait_past();
+	nb_worker_flush();
+	NB_ASSERT_EQ(value(map, 0).fired, 1);
+	NB_ASSERT_EQ(value(map, 3).fired, 1);
 	NB_ASSERT_EQ(nb_pin_get_path(map, pin, sizeof(pin)), 0);
 	nb_object_close(obj);
 	NB_ASSERT_EQ(nb_unpin(pin), 0);
