@@ -60,12 +60,38 @@ static inline void elf_test_load(struct nb_object *obj)
 	nb_log_free(&log);
 }
 
-static inline __u64 elf_test_run(struct nb_object *obj, const char *prog_name)
+/*
+ * Open tests/bpf/NAME and load it as its sections say, verified, on the JIT or (jit false) the
+ * interpreter; a refused load fails the test with the verifier's log.
+ */
+static inline struct nb_object *elf_test_open_loaded(const char *name, bool jit)
+{
+	struct nb_object *obj = elf_test_open(name);
+	struct nb_log log = { 0 };
+	struct nb_object_load_opts opts = {
+		.sz = sizeof(opts), .prog_flags = jit ? 0 : NB_PROG_LOAD_INTERP, .log = &log,
+	};
+	int err = nb_object_load(obj, &opts);
+
+	if (err)
+		NB_FAIL("load %s: %d: %s", name, err, nb_log_text(&log) ?: "");
+	nb_log_free(&log);
+	return obj;
+}
+
+/* The loaded program named prog_name of obj (no reference taken). */
+static inline struct nb_prog *elf_test_prog(struct nb_object *obj, const char *prog_name)
 {
 	struct nb_object_prog *p = nb_object_find_prog(obj, NULL, prog_name);
 
-	NB_ASSERT(p && nb_object_prog_prog(p));
-	return nb_prog_run(nb_object_prog_prog(p), NULL);
+	if (!p || !nb_object_prog_prog(p))
+		NB_FAIL("no loaded program %s", prog_name);
+	return nb_object_prog_prog(p);
+}
+
+static inline __u64 elf_test_run(struct nb_object *obj, const char *prog_name)
+{
+	return nb_prog_run(elf_test_prog(obj, prog_name), NULL);
 }
 
 static inline struct nb_map *elf_test_map(struct nb_object *obj, const char *name)

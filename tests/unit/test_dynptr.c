@@ -51,24 +51,13 @@ static void run_len(struct nb_prog *prog, __u32 len)
 
 static void check_dynptr(bool jit)
 {
-	struct nb_object *obj = elf_test_open("dynptr.o");
-	struct nb_log log = { 0 };
-	struct nb_object_load_opts opts = {
-		.sz = sizeof(opts), .prog_flags = jit ? 0 : NB_PROG_LOAD_INTERP, .log = &log,
-	};
+	struct nb_object *obj = elf_test_open_loaded("dynptr.o", jit);
+	struct nb_prog *prog = elf_test_prog(obj, "dynptr_sample");
 	struct nb_ringbuf_consumer *c;
-	struct nb_object_prog *p;
 	struct results r;
 	struct got g = { 0 };
-	struct nb_prog *prog;
 	__u32 zero = 0;
 
-	if (nb_object_load(obj, &opts))
-		NB_FAIL("load dynptr.o: %s", nb_log_text(&log));
-	nb_log_free(&log);
-	p = nb_object_find_prog(obj, NULL, "dynptr_sample");
-	NB_ASSERT(p && nb_object_prog_prog(p));
-	prog = nb_object_prog_prog(p);
 	NB_ASSERT_EQ(nb_ringbuf_consumer_new(elf_test_map(obj, "samples"), on_sample, &g, &c), 0);
 
 	run_len(prog, 100);

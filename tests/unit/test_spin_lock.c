@@ -26,20 +26,6 @@ struct counted {
 
 static const __u8 frame[64] = { 0x02, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x08, 0x00, 0x45 };
 
-static struct nb_object *load(bool jit)
-{
-	struct nb_object *obj = elf_test_open("spin_lock.o");
-	struct nb_log log = { 0 };
-	struct nb_object_load_opts opts = {
-		.sz = sizeof(opts), .prog_flags = jit ? 0 : NB_PROG_LOAD_INTERP, .log = &log,
-	};
-
-	if (nb_object_load(obj, &opts))
-		NB_FAIL("load spin_lock.o: %s", nb_log_text(&log));
-	nb_log_free(&log);
-	return obj;
-}
-
 static pthread_barrier_t start;
 
 static void *run_many(void *arg)
@@ -82,7 +68,7 @@ static void check_counted(struct nb_map *map, __u32 key)
 
 static void check_engine(bool jit)
 {
-	struct nb_object *obj = load(jit);
+	struct nb_object *obj = elf_test_open_loaded("spin_lock.o", jit);
 	struct nb_map *counters = elf_test_map(obj, "counters");
 	struct nb_map *slots = elf_test_map(obj, "slots");
 	struct counted v = { 0 };
@@ -125,7 +111,7 @@ static __u32 run_once(struct nb_object *obj, const char *name)
 
 NB_TEST(spin_lock_userspace_copies)
 {
-	struct nb_object *obj = load(false);
+	struct nb_object *obj = elf_test_open_loaded("spin_lock.o", false);
 	struct nb_map *slots = elf_test_map(obj, "slots");
 	struct nb_map *counters = elf_test_map(obj, "counters");
 	struct nb_map_create_opts mo = { .sz = sizeof(mo) };

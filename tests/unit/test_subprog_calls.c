@@ -19,15 +19,8 @@ static const __u8 header_only[14] = { 0x02, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x0
 
 static struct nb_object *load(bool jit)
 {
-	struct nb_object *obj = elf_test_open("subprog_calls.o");
-	struct nb_log log = { 0 };
-	struct nb_object_load_opts opts = {
-		.sz = sizeof(opts), .prog_flags = jit ? 0 : NB_PROG_LOAD_INTERP, .log = &log,
-	};
+	struct nb_object *obj = elf_test_open_loaded("subprog_calls.o", jit);
 
-	if (nb_object_load(obj, &opts))
-		NB_FAIL("load subprog_calls.o: %s", nb_log_text(&log));
-	nb_log_free(&log);
 	if (jit) {
 		struct nb_object_prog *p;
 

@@ -57,26 +57,14 @@ static void wait_past(void)
 
 static void check_timers(bool jit)
 {
-	struct nb_object *obj = elf_test_open("timer.o");
-	struct nb_log log = { 0 };
-	struct nb_object_load_opts opts = {
-		.sz = sizeof(opts), .prog_flags = jit ? 0 : NB_PROG_LOAD_INTERP, .log = &log,
-	};
+	struct nb_object *obj = elf_test_open_loaded("timer.o", jit);
+	struct nb_prog *prog = elf_test_prog(obj, "timer_run");
+	struct nb_map *map = elf_test_map(obj, "timers");
 	unsigned int cpu = nb_this_cpu();
-	struct nb_object_prog *p;
-	struct nb_prog *prog;
-	struct nb_map *map;
 	struct tval v, zero = { 0 };
 	char pin[256];
 	__u32 key2 = 2;
 
-	if (nb_object_load(obj, &opts))
-		NB_FAIL("load timer.o: %s", nb_log_text(&log));
-	nb_log_free(&log);
-	p = nb_object_find_prog(obj, NULL, "timer_run");
-	NB_ASSERT(p && nb_object_prog_prog(p));
-	prog = nb_object_prog_prog(p);
-	map = elf_test_map(obj, "timers");
 
 	/* packet 1 arms the four timers: queued, none due yet */
 	run_packet(prog);
@@ -121,18 +109,12 @@ static void check_timers(bool jit)
  */
 NB_TEST(timer_fires_at_worker_flush)
 {
-	struct nb_object *obj = elf_test_open("timer.o");
-	struct nb_object_load_opts opts = { .sz = sizeof(opts) };
+	struct nb_object *obj = elf_test_open_loaded("timer.o", true);
+	struct nb_map *map = elf_test_map(obj, "timers");
 	unsigned int cpu = nb_this_cpu();
-	struct nb_object_prog *p;
-	struct nb_map *map;
 	char pin[256];
 
-	NB_ASSERT_EQ(nb_object_load(obj, &opts), 0);
-	p = nb_object_find_prog(obj, NULL, "timer_run");
-	NB_ASSERT(p && nb_object_prog_prog(p));
-	map = elf_test_map(obj, "timers");
-	run_packet(nb_object_prog_prog(p));
+	run_packet(elf_test_prog(obj, "timer_run"));
 	wait_past();
 	nb_worker_flush();
 	NB_ASSERT_EQ(value(map, 0).fired, 1);
@@ -190,25 +172,12 @@ static void start_slow_callback(struct nb_prog *arm, struct runner *r)
 
 NB_TEST(timer_cancel_waits_for_callback)
 {
-	struct nb_object *obj = elf_test_open("timer_cancel.o");
-	struct nb_log log = { 0 };
-	struct nb_object_load_opts opts = { .sz = sizeof(opts), .log = &log };
+	struct nb_object *obj = elf_test_open_loaded("timer_cancel.o", true);
+	struct nb_prog *arm = elf_test_prog(obj, "arm"), *cancel = elf_test_prog(obj, "cancel");
+	struct nb_map *map = elf_test_map(obj, "slow_timer");
 	struct runner r = { .cpu = nb_this_cpu() };
-	struct nb_object_prog *parm, *pcancel;
-	struct nb_prog *arm, *cancel;
 	struct cval v, zero = { 0 };
-	struct nb_map *map;
 	__u32 key = 0;
-
-	if (nb_object_load(obj, &opts))
-		NB_FAIL("load timer_cancel.o: %s", nb_log_text(&log));
-	nb_log_free(&log);
-	parm = nb_object_find_prog(obj, NULL, "arm");
-	pcancel = nb_object_find_prog(obj, NULL, "cancel");
-	NB_ASSERT(parm && pcancel);
-	arm = nb_object_prog_prog(parm);
-	cancel = nb_object_prog_prog(pcancel);
-	map = elf_test_map(obj, "slow_timer");
 
 	/* A cancel while the callback runs returns after it: its last write is seen, 0 (inactive). */
 	start_slow_callback(arm, &r);
@@ -248,20 +217,14 @@ static void rewind_packets(struct nb_map *bss)
  */
 NB_TEST(timer_init_follows_map_users)
 {
-	struct nb_object *obj = elf_test_open("timer.o");
-	struct nb_object_load_opts opts = { .sz = sizeof(opts) };
+	struct nb_object *obj = elf_test_open_loaded("timer.o", true);
+	/* references of the test's own: they outlive the object */
+	struct nb_prog *prog = nb_prog_get(elf_test_prog(obj, "timer_run"));
+	struct nb_map *map = nb_map_get(elf_test_map(obj, "timers"));
+	struct nb_map *bss = nb_map_get(elf_test_map(obj, ".bss"));
 	unsigned int cpu = nb_this_cpu();
-	struct nb_object_prog *p;
-	struct nb_map *map, *bss;
-	struct nb_prog *prog;
 	char pin[256];
 
-	NB_ASSERT_EQ(nb_object_load(obj, &opts), 0);
-	p = nb_object_find_prog(obj, NULL, "timer_run");
-	NB_ASSERT(p && nb_object_prog_prog(p));
-	prog = nb_prog_get(nb_object_prog_prog(p));
-	map = nb_map_get(elf_test_map(obj, "timers"));
-	bss = nb_map_get(elf_test_map(obj, ".bss"));
 	NB_ASSERT_EQ(nb_pin_get_path(map, pin, sizeof(pin)), 0);
 	NB_ASSERT_EQ(nb_unpin(pin), 0);
 	nb_object_close(obj);
