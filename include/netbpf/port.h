@@ -55,7 +55,7 @@ struct nb_port;
 struct nb_port_queue_stats {
 	__u64 rx_packets;	/* frames handed to the datapath */
 	__u64 tx_packets;	/* frames the kernel took */
-	__u64 rx_kernel_drops;	/* frames the kernel dropped before we read them (ring full) */
+	__u64 rx_kernel_drops;	/* frames the kernel dropped before we read them (full) */
 	__u64 rx_too_big;	/* frames above the largest linear packet, dropped */
 	__u64 tx_errors;	/* frames the kernel refused */
 };

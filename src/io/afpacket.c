@@ -17,12 +17,12 @@
  * what a ping would see), we copy a burst out and give the slots back: no system call per
  * frame. A frame longer than a slot is cut there with TP_STATUS_COPY and queued whole on the
  * socket (PACKET_COPY_THRESH), where one recvmmsg per burst reads those of the burst straight
- * into packet buffers, in ring order. Frames the interface sends (PACKET_OUTGOING, our own tx among them) are not
- * received. A frame beyond a page continues in fragments; one longer than NB_PKT_MAX_FRAME is
- * dropped and counted as too_big, never truncated; frames the kernel dropped because the ring
- * was full (tp_drops of PACKET_STATISTICS), or cut without a copy (receive buffer full), count
- * as rx_overflow on the device. An offloaded VLAN tag (TP_STATUS_VLAN_VALID) stays offloaded:
- * it becomes the packet's vlan_tci, as on the skb.
+ * into packet buffers, in ring order. Frames the interface sends (PACKET_OUTGOING, our own tx
+ * among them) are not received. A frame beyond a page continues in fragments; one longer than
+ * NB_PKT_MAX_FRAME is dropped and counted as too_big, never truncated; frames the kernel
+ * dropped because the ring was full (tp_drops of PACKET_STATISTICS), or cut without a copy
+ * (receive buffer full), count as rx_overflow on the device. An offloaded VLAN tag
+ * (TP_STATUS_VLAN_VALID) stays offloaded: it becomes the packet's vlan_tci, as on the skb.
  *
  * Offloads: with PACKET_VNET_HDR each frame comes with a virtio_net_hdr (vnet_hdr.c), so the
  * stack's super-frames (GSO, the 64 KB a TCP sender hands its device) and partial checksums
@@ -564,7 +564,7 @@ static void queue_tx_ring(struct afp_port *ap, struct afp_queue *q, struct nb_pk
 			/* what the ring holds goes first: the queue keeps its order */
 			ring_kick(q, queued);
 			queued = 0;
-			/* the frames no slot holds that follow: one call through the second socket */
+			/* the frames no slot holds that follow: one call on the second socket */
 			while (end < n && (!sent[end] || pkts[end]->len > room))
 				end++;
 			send_mmsg(ap, q, q->big_fd, pkts + i, end - i, sent + i);

@@ -119,8 +119,7 @@ static unsigned int gen_burst(struct nb_datapath *dp, const struct dp_queue *q,
 		__atomic_add_fetch(&dp->gen_budget, NB_BURST, __ATOMIC_RELAXED);
 		return 0;
 	}
-	k = nb_dev_rx_poll(q->dev, q->queue, pkts,
-				  left < NB_BURST ? (unsigned int)left : NB_BURST);
+	k = nb_dev_rx_poll(q->dev, q->queue, pkts, left < NB_BURST ? (unsigned int)left : NB_BURST);
 	__atomic_add_fetch(&dp->gen_budget, NB_BURST - k, __ATOMIC_RELAXED);
 	return k;
 }

@@ -598,8 +598,10 @@ unsigned int nb_dev_tx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
 
 	if (!n)
 		return 0;
-	/* up is read once: a device that comes up between two reads would count dev_down
-	 * frames as tx_error */
+	/*
+	 * up is read once: a device that comes up between two reads would count dev_down
+	 * frames as tx_error.
+	 */
 	if (!up || !dev->port) {
 		nb_u64_stats_add(&s->drops[up ? NB_DROP_TX_ERROR : NB_DROP_DEV_DOWN], n);
 		for (unsigned int i = 0; i < n; i++)

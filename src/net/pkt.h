@@ -192,7 +192,8 @@ struct nb_skb_frag {
  * The fragments of a packet or a multi-buffer XDP frame, as the kernel's skb_shared_info: kept
  * at the end of the linear buffer, in the NB_PKT_TAILROOM bytes the packet never uses
  * (nb_pkt_shinfo, nb_xdp_get_shared_info). nr_frags is valid for every packet; xdp_frags_size
- * only while an XDP program runs on the frame (nb_pkt_to_xdp sets it, nb_xdp_update_pkt_data reads it).
+ * only while an XDP program runs on the frame (nb_pkt_to_xdp sets it, nb_xdp_update_pkt_data
+ * reads it).
  */
 struct nb_skb_shared_info {
 	u8 nr_frags;

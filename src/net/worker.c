@@ -154,7 +154,7 @@ void nb_worker_receive_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
 		 */
 		for (unsigned int i = 0; i < n; i++) {
 			nb_clock_packet_tick();
-			/* the timers due at this packet's time fire before it, as in every replay */
+			/* the timers due at this packet's time fire before it, in every replay */
 			nb_timers_run(nb_this_cpu());
 			netif_burst(&pkts[i], xdp_burst(dev, &pkts[i], 1));
 		}
