@@ -9,7 +9,7 @@
 #   - program and map ids, the order of map_ids: each side numbers and orders its own;
 #   - bpftool's loaded_at and uid line, memlock and btf_id: netbpf keeps no load time, user,
 #     kernel memory accounting or BTF objects; xlated and jited sizes: each side's fixups and
-#     JIT are its own;
+#     JIT are its own (compare_prog_show);
 #   - global data maps' names and flags: netbpf names them by their section (.data), libbpf
 #     puts the object's name in front (btfcmp.data), and they are not BPF_F_MMAPABLE (0x400)
 #     in netbpf, which maps no memory into a user's process (README's list);
@@ -18,19 +18,14 @@
 # prints the typed form there, netbpf the bytes; -j has both) and prog dump xlated (the
 # instructions differ where each side's fixups differ, and netbpf's syntax is llvm-objdump's).
 # Root, bpftool, clang and bpffs only (exit 77 otherwise). Differences print as "DIFF WHAT".
-set -u
-NETBPF=${NETBPF:-build/netbpf}
-case $NETBPF in /*) ;; */*) NETBPF=$PWD/$NETBPF ;; esac
+. "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/compare_lib.sh"
-fail() { echo "FAIL: $*"; exit 1; }
 compare_need_root
-for c in bpftool clang cc; do
-	command -v $c >/dev/null || { echo "SKIPPED: $c is missing"; exit 77; }
-done
-[ -d /sys/fs/bpf ] && mountpoint -q /sys/fs/bpf || { echo "SKIPPED: no bpffs at /sys/fs/bpf"; exit 77; }
-tmp=$(mktemp -d)
+for c in bpftool clang cc; do need $c; done
+[ -d /sys/fs/bpf ] && mountpoint -q /sys/fs/bpf || skip "no bpffs at /sys/fs/bpf"
 pin=/sys/fs/bpf/nbbtfcmp$$
-trap 'rm -f "$pin"; rm -rf "$tmp"' EXIT
+cleanup() { rm -f "$pin"; }
+nb_tmp
 
 cat > "$tmp/btfcmp.c" <<'EOF'
 #include <linux/bpf.h>
@@ -116,10 +111,10 @@ updates=(
 
 # the kernel
 bpftool prog load "$obj" "$pin" type xdp || fail "bpftool cannot load $obj"
-kprog=$(bpftool -j prog show pinned "$pin" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+kprog=$(bpftool -j prog show pinned "$pin" | json 'print(d["id"])')
 declare -A kmap
-for id in $(bpftool -j prog show id "$kprog" | python3 -c 'import json,sys; print(*json.load(sys.stdin)["map_ids"])'); do
-	name=$(bpftool -j map show id "$id" | python3 -c 'import json,sys; print(json.load(sys.stdin)["name"])')
+for id in $(bpftool -j prog show id "$kprog" | json 'print(*d["map_ids"])'); do
+	name=$(bpftool -j map show id "$id" | json 'print(d["name"])')
 	kmap[${name#btfcmp}]=$id
 done
 for u in "${updates[@]}"; do
@@ -135,57 +130,36 @@ done
 	echo "ip link set dev g0 xdp obj $obj"
 	for u in "${updates[@]}"; do echo "map update name $u"; done
 } > "$tmp/setup.tc"
-n() {
-	{ cat "$tmp/setup.tc"; echo "$*"; } > "$tmp/cmd.tc"
-	$NETBPF -batch "$tmp/cmd.tc"
-}
-nj() {
-	{ cat "$tmp/setup.tc"; echo "$*"; } > "$tmp/cmd.tc"
-	$NETBPF -j -batch "$tmp/cmd.tc" | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)[-1]))'
-}
-checked=0
 ids='^[0-9]+: =>ID: '
 
-bpftool prog show id "$kprog" > "$tmp/k"
-n prog show id 1 > "$tmp/n"
-compare_text "prog show" "$tmp/k" "$tmp/n" "$ids" \
-	'^\tloaded_at .*=>' '^\tbtf_id [0-9]+$=>' '  memlock [0-9]+B=>' \
-	'xlated [0-9]+B  jited [0-9]+B=>xlated NB  jited NB' 'map_ids [0-9,]+=>map_ids IDS'
-bpftool -j prog show id "$kprog" > "$tmp/k"
-nj prog show id 1 > "$tmp/n"
-compare_json "prog show (JSON)" "$tmp/k" "$tmp/n" zero:id zero:map_ids drop:loaded_at drop:uid \
-	drop:bytes_memlock drop:btf_id drop:verified_insns zero:bytes_xlated zero:bytes_jited
-checked=$((checked + 2))
+compare_prog_show "$kprog"
 
 # global data: names by section, no BPF_F_MMAPABLE (see above)
 data_name='name btfcmp\.(data|rodata|bss)=>name .\1'
 for m in flows per_cpu ports .data .rodata .bss; do
 	bpftool map show id "${kmap[$m]}" > "$tmp/k"
-	n map show name $m > "$tmp/n"
+	compare_nb map show name $m > "$tmp/n"
 	compare_text "map show $m" "$tmp/k" "$tmp/n" "$ids" '^\tbtf_id [0-9]+(  )?=>\t' \
 		'  memlock [0-9]+B=>' '^\t$=>' "$data_name" \
 		'flags 0x400$=>flags 0x0' 'flags 0x4([0-9a-f]0)$=>flags 0x\1'
 	bpftool -j map show id "${kmap[$m]}" > "$tmp/k"
-	nj map show name $m > "$tmp/n"
+	compare_nbj map show name $m > "$tmp/n"
 	# the flags of global data as numbers: compared in the text above, normalised there
 	data_flags=
 	case $m in .*) data_flags=drop:flags ;; esac
 	compare_json "map show $m (JSON)" "$tmp/k" "$tmp/n" zero:id drop:bytes_memlock drop:btf_id \
 		'sub:name:^btfcmp\.=>.' $data_flags
 	bpftool -j map dump id "${kmap[$m]}" > "$tmp/k"
-	nj map dump name $m > "$tmp/n"
+	compare_nbj map dump name $m > "$tmp/n"
 	compare_json "map dump $m (JSON)" "$tmp/k" "$tmp/n"
-	checked=$((checked + 3))
 done
 # the map without BTF: bytes, as text too
 bpftool map dump id "${kmap[ports]}" > "$tmp/k"
-n map dump name ports > "$tmp/n"
+compare_nb map dump name ports > "$tmp/n"
 compare_text "map dump ports" "$tmp/k" "$tmp/n"
-checked=$((checked + 1))
 # The typed form is not read from the bytes alone: a wrong field fails (the control).
-nj map dump name flows | grep -q '"ifname": "eth0", "port": 80, "proto": 6, "flags": "0x3", "prio": "0x5", "delta": -2' ||
-	fail "map dump flows: the key's typed form: $(nj map dump name flows)"
+compare_nbj map dump name flows |
+	grep -q '"ifname": "eth0", "port": 80, "proto": 6, "flags": "0x3", "prio": "0x5", "delta": -2' ||
+	fail "map dump flows: the key's typed form: $(compare_nbj map dump name flows)"
 
-echo "$checked commands compared with the kernel's bpftool: $COMPARE_DIFFS differ"
-[ "$COMPARE_DIFFS" -eq 0 ] || fail "$COMPARE_DIFFS of $checked differ"
-echo ok
+compare_report "the kernel's bpftool"

@@ -7,17 +7,17 @@
 #   - the carrier changes (ip -s -s's "transns", JSON "carrier_changes"): a veth counts its
 #     carrier going up; netbpf's devices have no carrier;
 #   - bpftool's load time and uid line, memlock, btf_id and map "frozen": netbpf does not keep
-#     them; xlated and jited sizes: each side's JIT and fixups are its own;
+#     them; xlated and jited sizes: each side's JIT and fixups are its own (compare_prog_show);
 #   - netbpf's additions: the "port" line and object, "datapath", "verified_insns" (README).
 # Root only (exit 77 otherwise). Differences are listed as "DIFF WHAT" lines; any fails the test.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/compare_lib.sh"
-[ -e "$EX/xdp_drop_proto.o" ] || { echo "SKIPPED: $EX/xdp_drop_proto.o is not built"; exit 77; }
+[ -e "$EX/xdp_drop_proto.o" ] || skip "$EX/xdp_drop_proto.o is not built"
 compare_need_root
-command -v bpftool >/dev/null || { echo "SKIPPED: bpftool is missing"; exit 77; }
-tmp=$(mktemp -d)
+need bpftool
+cleanup() { compare_cleanup; }
+nb_tmp
 ns=nbcmpip$$
-trap 'compare_cleanup; rm -rf "$tmp"' EXIT
 compare_netns $ns
 obj=$EX/xdp_drop_proto.o
 
@@ -25,15 +25,15 @@ obj=$EX/xdp_drop_proto.o
 k() { ip -n $ns "$@"; }
 for p in "v0 v1" "v2 v3" "v4 v5"; do
 	set -- $p
-	k link add $1 type veth peer name $2 || { echo "SKIPPED: cannot make a veth pair"; exit 77; }
+	k link add $1 type veth peer name $2 || skip "cannot make a veth pair"
 done
 k link set dev v0 xdp obj $obj sec xdp || fail "the kernel refuses $obj"
 k link set dev v4 xdpgeneric obj $obj sec xdp || fail "xdpgeneric"
 # netbpf's devices are up once made: the kernel's come up, and v2 and v3 go down again
 for d in v0 v1 v2 v3 v4 v5; do k link set $d up; done
 for d in v2 v3; do k link set $d down; done
-kid0=$(k -j link show v0 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["xdp"]["prog"]["id"])')
-kmap=$(bpftool -j prog show id "$kid0" | python3 -c 'import json,sys; print(json.load(sys.stdin)["map_ids"][0])')
+kid0=$(k -j link show v0 | json 'print(d[0]["xdp"]["prog"]["id"])')
+kmap=$(bpftool -j prog show id "$kid0" | json 'print(d["map_ids"][0])')
 
 # netbpf: the same, in a script per command (each runs in a datapath of its own)
 cat > "$tmp/setup.tc" <<EOF
@@ -45,18 +45,8 @@ ip link set dev v4 xdpgeneric obj $obj sec xdp
 link set v2 down
 link set v3 down
 EOF
-n() {
-	{ cat "$tmp/setup.tc"; echo "$*"; } > "$tmp/cmd.tc"
-	$NETBPF -batch "$tmp/cmd.tc"
-}
-# the same under -j: -batch prints an array of the show lines' documents, this one's alone
-nj() {
-	{ cat "$tmp/setup.tc"; echo "$*"; } > "$tmp/cmd.tc"
-	$NETBPF -j -batch "$tmp/cmd.tc" | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)[-1]))'
-}
 # netbpf's own lines after ip's (README): the port, -s's drops by reason and host deliveries
 ours='^    (port|drops:|host) '
-
 
 ifx='^[0-9]+: =>N: '
 mac='link/ether [0-9a-f:]{17} brd=>link/ether MAC brd'
@@ -65,46 +55,32 @@ transns='^( +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+) +[0-9]+ $=>\1 T '
 jdrop="drop:port drop:datapath drop:carrier_changes"
 jzero="zero:ifindex zero:id"
 jmac='sub:address:^[0-9a-f:]{17}$=>MAC'
-checked=0
 for d in v0 v1 v2 v3 v4 v5; do
 	for opts in "" "-s" "-s -s"; do
 		k $opts link show dev $d > "$tmp/k" || fail "ip $opts link show dev $d"
-		n ip $opts link show dev $d | grep -Ev "$ours" > "$tmp/n" ||
+		compare_nb ip $opts link show dev $d | grep -Ev "$ours" > "$tmp/n" ||
 			fail "netbpf ip $opts link show dev $d"
 		# ip -s -s's TX errors line ends with the carrier changes (transns)
 		compare_text "ip $opts link show dev $d" "$tmp/k" "$tmp/n" "$ifx" "$mac" "$pid" \
 			"$transns"
 		k -j $opts link show dev $d > "$tmp/k" || fail "ip -j $opts link show dev $d"
-		n ip -j $opts link show dev $d > "$tmp/n" || fail "netbpf ip -j $opts link show dev $d"
+		compare_nb ip -j $opts link show dev $d > "$tmp/n" || fail "netbpf ip -j $opts link show dev $d"
 		compare_json "ip -j $opts link show dev $d" "$tmp/k" "$tmp/n" $jdrop $jzero "$jmac"
-		checked=$((checked + 2))
 	done
 	k addr show dev $d > "$tmp/k"
-	n ip addr show dev $d > "$tmp/n"
+	compare_nb ip addr show dev $d > "$tmp/n"
 	compare_text "ip addr show dev $d" "$tmp/k" "$tmp/n" "$ifx" "$mac" "$pid"
-	checked=$((checked + 1))
 done
 
 # bpftool: the program of v0 and its map
-bpftool prog show id "$kid0" > "$tmp/k"
-n prog show id 1 > "$tmp/n"
-compare_text "prog show id" "$tmp/k" "$tmp/n" '^[0-9]+: =>ID: ' \
-	'^\tloaded_at .*=>' '^\tbtf_id [0-9]+$=>' '  memlock [0-9]+B=>' \
-	'xlated [0-9]+B  jited [0-9]+B=>xlated NB  jited NB' 'map_ids [0-9]+=>map_ids ID'
-bpftool -j prog show id "$kid0" > "$tmp/k"
-nj prog show id 1 > "$tmp/n"
-compare_json "prog show id (JSON)" "$tmp/k" "$tmp/n" zero:id zero:map_ids drop:loaded_at drop:uid \
-	drop:bytes_memlock drop:btf_id drop:verified_insns zero:bytes_xlated zero:bytes_jited
+compare_prog_show "$kid0"
 bpftool map show id "$kmap" > "$tmp/k"
-n map show id 1 > "$tmp/n"
+compare_nb map show id 1 > "$tmp/n"
 compare_text "map show id" "$tmp/k" "$tmp/n" '^[0-9]+: =>ID: ' '^\tbtf_id [0-9]+$=>' \
 	'  memlock [0-9]+B=>'
 bpftool -j map show id "$kmap" > "$tmp/k"
-nj map show id 1 > "$tmp/n"
+compare_nbj map show id 1 > "$tmp/n"
 compare_json "map show id (JSON)" "$tmp/k" "$tmp/n" zero:id drop:bytes_memlock drop:btf_id \
 	drop:frozen
-checked=$((checked + 4))
 
-echo "$checked commands compared with the kernel's ip and bpftool: $COMPARE_DIFFS differ"
-[ "$COMPARE_DIFFS" -eq 0 ] || fail "$COMPARE_DIFFS of $checked differ"
-echo ok
+compare_report "the kernel's ip and bpftool"

@@ -1,23 +1,34 @@
-# Shared by the tests that hold netbpf's output to the kernel's own tools (compare_ip.sh; the tc
-# comparison may use it too): a namespace of their own, and comparisons of text line by line and
+# Shared by the tests that hold netbpf's output to the kernel's own tools (compare_ip.sh,
+# bpftool_compare.sh), sourced after lib.sh (its skip, need, fail and json): a namespace of
+# their own, netbpf's side run after a set-up script, and comparisons of text line by line and
 # of JSON after parsing, each after normalisations the caller names and justifies.
 #
 #   compare_need_root                 exit 77 with the reason unless root with ip and netns
 #   compare_netns NAME                make namespace NAME (IPv6 off: no router solicitations or
-#                                     DAD frames move the counters); deleted when the shell exits
+#                                     DAD frames move the counters)
+#   compare_cleanup                   delete it: the caller's cleanup (lib.sh) calls this
+#   compare_nb WORDS...               netbpf's output of WORDS after the set-up script
+#                                     $tmp/setup.tc, in a datapath of their own (-batch)
+#   compare_nbj WORDS...              the same under -j: WORDS' document alone (-batch prints
+#                                     an array of the show lines' documents)
 #   compare_text WHAT KFILE NFILE [REGEX=>REPLACEMENT]...
 #   compare_json WHAT KFILE NFILE [drop:KEY | zero:KEY | sub:KEY:REGEX=>REPLACEMENT]...
 #       compare the kernel's output (KFILE) with netbpf's (NFILE) after the rewrites, which apply
-#       to both sides: REGEX (Python) on every text line (a line it empties is left out); for JSON, drop KEY or set KEY to 0
-#       wherever it occurs, or rewrite KEY's string values. A difference prints "DIFF WHAT" and
-#       the lines that differ, and adds one to $COMPARE_DIFFS; the status is 1.
+#       to both sides: REGEX (Python) on every text line (a line it empties is left out); for
+#       JSON, drop KEY or set KEY to 0 wherever it occurs, or rewrite KEY's string values. A
+#       difference prints "DIFF WHAT" and the lines that differ, and adds one to $COMPARE_DIFFS;
+#       the status is 1. Each comparison adds one to $COMPARE_CHECKED.
+#   compare_prog_show KID             bpftool prog show (text and -j) of the kernel's program KID
+#                                     against netbpf's program 1
+#   compare_report TOOLS              the count of comparisons and differences; fail if any
 COMPARE_DIFFS=0
+COMPARE_CHECKED=0
 COMPARE_NETNS=
 
 compare_need_root() {
-	[ "$(id -u)" -eq 0 ] || { echo "SKIPPED: needs root (network namespaces, the kernel's ip)"; exit 77; }
-	command -v ip >/dev/null || { echo "SKIPPED: iproute2's ip is missing"; exit 77; }
-	command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing"; exit 77; }
+	[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces, the kernel's ip)"
+	need ip iproute2
+	need python3
 }
 
 compare_cleanup() {
@@ -27,14 +38,25 @@ compare_cleanup() {
 
 compare_netns() {
 	COMPARE_NETNS=$1
-	ip netns add "$1" 2>/dev/null || { echo "SKIPPED: cannot make a network namespace"; exit 77; }
+	ip netns add "$1" 2>/dev/null || skip "cannot make a network namespace"
 	ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
 		net.ipv6.conf.default.disable_ipv6=1 >/dev/null
+}
+
+compare_nb() {
+	{ cat "$tmp/setup.tc"; echo "$*"; } > "$tmp/cmd.tc"
+	$NETBPF -batch "$tmp/cmd.tc"
+}
+
+compare_nbj() {
+	{ cat "$tmp/setup.tc"; echo "$*"; } > "$tmp/cmd.tc"
+	$NETBPF -j -batch "$tmp/cmd.tc" | json 'print(json.dumps(d[-1]))'
 }
 
 compare_text() {
 	local what=$1 k=$2 n=$3
 	shift 3
+	COMPARE_CHECKED=$((COMPARE_CHECKED + 1))
 	python3 - "$what" "$k" "$n" "$@" <<'EOF' || { COMPARE_DIFFS=$((COMPARE_DIFFS + 1)); return 1; }
 import difflib, re, sys
 what, kfile, nfile, rules = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
@@ -60,6 +82,7 @@ EOF
 compare_json() {
 	local what=$1 k=$2 n=$3
 	shift 3
+	COMPARE_CHECKED=$((COMPARE_CHECKED + 1))
 	python3 - "$what" "$k" "$n" "$@" <<'EOF' || { COMPARE_DIFFS=$((COMPARE_DIFFS + 1)); return 1; }
 import json, re, sys
 what, kfile, nfile, rules = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
@@ -92,4 +115,26 @@ if k != n:
     print('    netbpf %s' % json.dumps(n, sort_keys=True))
     sys.exit(1)
 EOF
+}
+
+# Normalised: ids, the order of map_ids (each side numbers and orders its own); bpftool's load
+# time, uid, memlock and btf_id (netbpf keeps none of them); xlated and jited sizes (each side's
+# fixups and JIT are its own); netbpf's addition, verified_insns (README).
+compare_prog_show() {
+	bpftool prog show id "$1" > "$tmp/k"
+	compare_nb prog show id 1 > "$tmp/n"
+	compare_text "prog show" "$tmp/k" "$tmp/n" '^[0-9]+: =>ID: ' \
+		'^\tloaded_at .*=>' '^\tbtf_id [0-9]+$=>' '  memlock [0-9]+B=>' \
+		'xlated [0-9]+B  jited [0-9]+B=>xlated NB  jited NB' 'map_ids [0-9,]+=>map_ids IDS'
+	bpftool -j prog show id "$1" > "$tmp/k"
+	compare_nbj prog show id 1 > "$tmp/n"
+	compare_json "prog show (JSON)" "$tmp/k" "$tmp/n" zero:id zero:map_ids drop:loaded_at \
+		drop:uid drop:bytes_memlock drop:btf_id drop:verified_insns zero:bytes_xlated \
+		zero:bytes_jited
+}
+
+compare_report() {
+	echo "$COMPARE_CHECKED commands compared with $1: $COMPARE_DIFFS differ"
+	[ "$COMPARE_DIFFS" -eq 0 ] || fail "$COMPARE_DIFFS of $COMPARE_CHECKED differ"
+	echo ok
 }
