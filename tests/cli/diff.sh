@@ -17,10 +17,7 @@ printf "$hdr$rec$eth$ip$udp$pad18$rec$eth$arp$arp2$pad18" > "$tmp/in.pcap"
 
 out=$($NETBPF diff $B/examples/xdp_drop_proto.o --pcap-in "$tmp/in.pcap" 2>&1)
 rc=$?
-if [ $rc -eq 2 ] && echo "$out" | grep -q "kernel:"; then
-	echo "SKIPPED: the kernel cannot be reached: $out"
-	exit 77
-fi
+skip_unless_bpf_permitted $rc "$out"
 [ $rc -eq 0 ] || fail "diff xdp_drop_proto.o exited $rc: $out"
 echo "$out" | grep -q '^packets 2  identical 2  different 0  maps 1  map differences 0$' ||
 	fail "summary: $out"

@@ -58,10 +58,7 @@ clang $cflags -DREFUSED -c "$tmp/old.c" -o "$tmp/refused.o" || fail "clang old.c
 
 out=$($NETBPF diff "$tmp/old.o" --pcap-in tests/data/packets.pcap 2>&1)
 rc=$?
-if [ $rc -eq 2 ] && echo "$out" | grep -q "not permitted\|cannot reach"; then
-	echo "SKIPPED: the kernel cannot be reached: $out"
-	exit 77
-fi
+skip_unless_bpf_permitted $rc "$out"
 [ $rc -eq 0 ] || fail "old.o exited $rc: $out"
 echo "$out" | grep -q "libbpf cannot open $tmp/old.o: the kernel side is loaded as iproute2" ||
 	fail "old.o: no note of iproute2's way: $out"

@@ -13,6 +13,9 @@
 #              if it defines one)
 #   json EXPR  python3 on the JSON document on stdin as d: json 'assert d["x"] == 1, d'
 #   expect_err STATUS MSG CMD...   CMD exits with STATUS and says MSG on stderr
+#   skip_unless_bpf_permitted STATUS OUT   after a netbpf diff that exited STATUS saying OUT:
+#              skip when this process may not load BPF into the kernel (not root, no
+#              CAP_BPF); the kernel refusing anything else is for the caller to fail on
 set -u
 NETBPF=${NETBPF:-build/netbpf}
 BUILD=${NB_BUILD:-build}
@@ -47,4 +50,10 @@ expect_err() {
 	rc=$?
 	[ $rc -eq "$want" ] || fail "$* exited $rc, expected $want: $out"
 	echo "$out" | grep -qF -- "$msg" || fail "$*: expected \"$msg\" in: $out"
+}
+
+skip_unless_bpf_permitted() {
+	if [ "$1" -eq 2 ] && echo "$2" | grep -q "not permitted"; then
+		skip "this process may not load BPF into the kernel: $2"
+	fi
 }
