@@ -126,7 +126,7 @@ struct bench_opts {
 	const char *results;	/* a markdown file to write, NULL: none */
 	const char *gen_mode;	/* the generator's mode: "copy" or "patch" */
 	bool kernel;		/* the kernel column (--no-kernel: without) */
-	bool dpdk;		/* the DPDK rows (--no-dpdk: without) */
+	bool dpdk;		/* the DPDK rows, with the XDP table (--no-dpdk: without) */
 };
 
 /* One set-up with one number of workers, over the rounds. */
@@ -590,9 +590,9 @@ static void print_text(FILE *out, const struct bench_opts *o, bool md)
 	}
 	if (o->kernel)
 		print_kernel(out, o, md);
-	if (o->dpdk && o->tables[1] && !peer_missing[0])
+	if (o->dpdk && !peer_missing[0])
 		print_dpdk(out, md);
-	else if (o->dpdk && o->tables[1])
+	else if (o->dpdk)
 		fprintf(out, "\n%snetbpf beside DPDK: not measured: %s\n", md ? "### " : "",
 			peer_missing);
 	fprintf(out, "\n%sratios within this run (Mpps per worker CPU second):\n",
@@ -610,7 +610,7 @@ static void print_text(FILE *out, const struct bench_opts *o, bool md)
 		snprintf(name, sizeof(name), "%s", q->name);
 		print_ratio(out, md, name, v, q->target);
 	}
-	for (unsigned int i = 0; i < NR_PEERS && o->dpdk && o->tables[1]; i++) {
+	for (unsigned int i = 0; i < NR_PEERS && o->dpdk; i++) {
 		char name[160];
 		double v = peer_ratio(i);
 
@@ -739,7 +739,7 @@ static void print_json(const struct bench_opts *o)
 		nb_json_end_object(j);
 	}
 	nb_json_end_array(j);
-	if (o->dpdk && o->tables[1])
+	if (o->dpdk)
 		json_dpdk(j);
 	nb_json_end_object(j);
 	nb_json_free(j);
@@ -876,6 +876,8 @@ static bool parse_args(int argc, char **argv, struct bench_opts *o)
 	}
 	if (!any_table)
 		o->tables[0] = o->tables[1] = true;
+	/* the DPDK rows stand beside the XDP table's */
+	o->dpdk = o->dpdk && o->tables[table_index("xdp")];
 	return true;
 }
 
@@ -905,7 +907,7 @@ int cmd_bench(int argc, char **argv)
 		       "wall-clock rate in parentheses; [lowest-best] over the rounds)\n",
 		       o.gen_mode, gen_mode_text(o.gen_mode), o.rounds, o.rounds > 1 ? "s" : "",
 		       o.window, o.warmup);
-	if (o.dpdk && o.tables[1])
+	if (o.dpdk)
 		bench_dpdk_find(peer_missing, sizeof(peer_missing));
 	/* rounds outermost: each set-up meets the machine's moods alike */
 	for (unsigned int round = 0; round < o.rounds; round++) {
@@ -921,11 +923,9 @@ int cmd_bench(int argc, char **argv)
 					failed = true;
 			}
 		}
-		for (unsigned int i = 0; i < NR_PEERS && o.dpdk && o.tables[1] && !peer_missing[0];
-		     i++)
+		for (unsigned int i = 0; i < NR_PEERS && o.dpdk && !peer_missing[0]; i++)
 			run_peer(i, &o);
 	}
-
 	/* the kernel after netbpf: its children must not meet the workers' threads */
 	for (unsigned int i = 0; i < NR_SETUPS && o.kernel; i++) {
 		const struct bench_setup *b = &setups[i];
