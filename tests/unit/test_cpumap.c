@@ -209,7 +209,10 @@ NB_TEST(cpumap_redirect_to_other_worker)
 	xt_teardown();
 }
 
-/* No program: frames go up worker 1's receive path; a queue of 4 drops the rest. */
+/*
+ * No program: frames go up worker 1's receive path; a queue of 4 drops the rest, and has room
+ * for 4 again once worker 1 has taken them.
+ */
 NB_TEST(cpumap_pass_and_full_queue)
 {
 	struct nb_dev *rx;
@@ -227,12 +230,16 @@ NB_TEST(cpumap_pass_and_full_queue)
 	NB_ASSERT_EQ(host_packets(rx), 0);
 	poll_on(1);
 	NB_ASSERT_EQ(host_packets(rx), 4);
+	receive_on(0, rx, 10, 4);
+	NB_ASSERT_EQ(drops(rx, NB_DROP_CPUMAP_FULL), 6);
+	poll_on(1);
+	NB_ASSERT_EQ(host_packets(rx), 8);
 	/* the entry's program decides: XDP_DROP */
 	NB_ASSERT_EQ(set(map, 1, 4, (s32)nb_prog_id(drop), 0), 0);
 	receive_on(0, rx, 0, 2);
 	poll_on(1);
 	NB_ASSERT_EQ(drops(rx, NB_DROP_XDP), 2);
-	NB_ASSERT_EQ(host_packets(rx), 4);
+	NB_ASSERT_EQ(host_packets(rx), 8);
 	nb_map_put(map);
 	nb_prog_put(drop);
 	xt_teardown();
