@@ -455,10 +455,11 @@ unsigned int nb_cpu_map_poll(void)
 			while (n < CPU_MAP_BATCH && n < budget && rcpu->head) {
 				batch[n++] = rcpu->head;
 				rcpu->head = rcpu->head->next;
-				__atomic_sub_fetch(&rcpu->count, 1, __ATOMIC_RELAXED);
 			}
 			if (!rcpu->head)
 				rcpu->tail = &rcpu->head;
+			/* read by sleepers without the lock: once for the batch, as it is added */
+			__atomic_sub_fetch(&rcpu->count, n, __ATOMIC_RELAXED);
 			pthread_mutex_unlock(&rcpu->lock);
 			if (!n)
 				break;
