@@ -55,7 +55,8 @@ struct nb_timer {
 	u64 expires;			/* on the monotonic clock (the virtual one if deterministic) */
 	u32 cpu;			/* the base it is queued on */
 	u32 heap_idx;			/* NOT_QUEUED: not queued */
-	u32 cancelling;			/* threads waiting in bpf_timer_cancel for its callback */
+	u32 waiters;			/* threads waiting in bpf_timer_cancel for its callback */
+	u32 cancelling;			/* of them, callbacks (the kernel's count): see the cancel */
 	bool running;			/* its callback runs now */
 	bool dead;			/* gone from its value while running: the last waiter frees it */
 };
@@ -327,7 +328,7 @@ const struct nb_func_proto nb_timer_start_proto = {
 /* Under timers_lock: a dead timer nobody runs or waits for any more is freed by the caller. */
 static bool timer_unused(const struct nb_timer *t)
 {
-	return t->dead && !t->running && !t->cancelling;
+	return t->dead && !t->running && !t->waiters;
 }
 
 static u64 bpf_timer_cancel(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
@@ -348,17 +349,20 @@ static u64 bpf_timer_cancel(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
 		goto out;
 	}
 	/*
-	 * A callback that cancels a timer while another thread waits for this callback to end:
-	 * two such callbacks would wait for each other (the kernel refuses the same way).
+	 * A callback that cancels a timer while another callback waits for this one to end: the
+	 * two would wait for each other (the kernel refuses the same way). A program outside a
+	 * callback waiting for it is no such risk: nothing waits for that program.
 	 */
 	if (cur && cur->cancelling) {
 		ret = -EDEADLK;
 		goto out;
 	}
-	t->cancelling++;
+	t->waiters++;
+	t->cancelling += !!cur;
 	while (t->running)
 		pthread_cond_wait(&callback_done, &timers_lock);
-	t->cancelling--;
+	t->waiters--;
+	t->cancelling -= !!cur;
 	/* Queued again by the callback it waited for, or never run: active either way. */
 	ret = timer_dequeue(t);
 	if (timer_unused(t))

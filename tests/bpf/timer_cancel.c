@@ -2,7 +2,9 @@
 /*
  * bpf_timer_cancel and a value's update while the timer's callback runs on another thread
  * (tests/unit/test_timer.c): "arm" queues a timer due at once whose callback takes a while
- * (a long bpf_loop) and marks its end; "cancel" cancels it, which must wait for that end.
+ * (a long bpf_loop), then cancels the idle timer of key 1 and marks its end; "cancel" cancels
+ * key 0's, which must wait for that end. The callback's own cancel is not refused while a
+ * program that is no callback waits for it: only a waiting callback could deadlock.
  */
 #include <linux/bpf.h>
 #include <linux/pkt_cls.h>
@@ -13,11 +15,12 @@ struct cval {
 	struct bpf_timer t;
 	__u64 done;		/* the callback ran to its end */
 	__s64 ret;		/* what cancel returned */
+	__s64 ret2;		/* what the callback's cancel of key 1 returned */
 };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, 2);
 	__type(key, __u32);
 	__type(value, struct cval);
 } slow_timer SEC(".maps");
@@ -29,8 +32,14 @@ static long spin(__u64 i, void *ctx)
 
 static int slow(void *map, __u32 *key, struct cval *v)
 {
+	__u32 idle_key = 1;
+	struct cval *idle;
+
 	/* Long enough that the canceller most likely calls while it runs. */
 	bpf_loop(1 << 23, spin, NULL, 0);
+	idle = bpf_map_lookup_elem(&slow_timer, &idle_key);
+	if (idle)
+		v->ret2 = bpf_timer_cancel(&idle->t);
 	v->done = 1;
 	return 0;
 }
@@ -38,11 +47,14 @@ static int slow(void *map, __u32 *key, struct cval *v)
 SEC("tc")
 int arm(struct __sk_buff *skb)
 {
-	__u32 key = 0;
+	__u32 key = 0, idle_key = 1;
 	struct cval *v = bpf_map_lookup_elem(&slow_timer, &key);
+	struct cval *idle = bpf_map_lookup_elem(&slow_timer, &idle_key);
 
-	if (!v)
+	if (!v || !idle)
 		return TC_ACT_SHOT;
+	/* key 1: a timer that is never started, for the callback to cancel */
+	bpf_timer_init(&idle->t, &slow_timer, CLOCK_MONOTONIC);
 	bpf_timer_init(&v->t, &slow_timer, CLOCK_MONOTONIC);
 	bpf_timer_set_callback(&v->t, slow);
 	bpf_timer_start(&v->t, 0, 0);
