@@ -186,10 +186,8 @@ static int map_keep_btf(struct nb_map *map, const struct nb_map_create_opts *opt
 	if (!raw)
 		return -ENOMEM;
 	map->btf = btf__new(raw, size);
-	if (!map->btf) {
-		map->btf = NULL;
+	if (!map->btf)
 		return -errno;
-	}
 	map->btf_key_type_id = key_id;
 	map->btf_value_type_id = opts->btf_value_type_id;
 	return 0;
