@@ -5,6 +5,8 @@
  * (a long bpf_loop), then cancels the idle timer of key 1 and marks its end; "cancel" cancels
  * key 0's, which must wait for that end. The callback's own cancel is not refused while a
  * program that is no callback waits for it: only a waiting callback could deadlock.
+ * "arm_hash" queues a timer due at once in the value of key 7 of a hash map, whose callback
+ * records the key it is handed; a delete of the element takes the timer with it.
  */
 #include <linux/bpf.h>
 #include <linux/pkt_cls.h>
@@ -24,6 +26,19 @@ struct {
 	__type(key, __u32);
 	__type(value, struct cval);
 } slow_timer SEC(".maps");
+
+struct hval {
+	struct bpf_timer t;
+	__u64 fired;
+	__u32 key_seen;		/* the key the callback was handed */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4);
+	__type(key, __u32);
+	__type(value, struct hval);
+} hash_timers SEC(".maps");
 
 static long spin(__u64 i, void *ctx)
 {
@@ -70,6 +85,27 @@ int cancel(struct __sk_buff *skb)
 	if (!v)
 		return TC_ACT_SHOT;
 	v->ret = bpf_timer_cancel(&v->t);
+	return TC_ACT_OK;
+}
+
+static int hash_fired(void *map, __u32 *key, struct hval *v)
+{
+	v->fired++;
+	v->key_seen = *key;
+	return 0;
+}
+
+SEC("tc")
+int arm_hash(struct __sk_buff *skb)
+{
+	__u32 key = 7;
+	struct hval *v = bpf_map_lookup_elem(&hash_timers, &key);
+
+	if (!v)
+		return TC_ACT_SHOT;
+	bpf_timer_init(&v->t, &hash_timers, CLOCK_MONOTONIC);
+	bpf_timer_set_callback(&v->t, hash_fired);
+	bpf_timer_start(&v->t, 0, 0);
 	return TC_ACT_OK;
 }
 

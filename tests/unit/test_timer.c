@@ -8,7 +8,8 @@
  * With the callback running on another thread (tests/bpf/timer_cancel.o), bpf_timer_cancel
  * waits for its end, and an update of the value frees the timer once the callback is done. A
  * map without users refuses new timers, one that has users again takes them. A worker loop's
- * round end (nb_worker_flush) fires the due timers of its CPU.
+ * round end (nb_worker_flush) fires the due timers of its CPU. A hash value's timer is handed
+ * its key and goes with its element.
  */
 #include <pthread.h>
 #include <unistd.h>
@@ -142,6 +143,13 @@ struct cval {
 	__s64 ret2;
 };
 
+struct hval {
+	__u64 timer[2];
+	__u64 fired;
+	__u32 key_seen;
+	__u32 pad;
+};
+
 struct runner {
 	pthread_t thread;
 	unsigned int cpu;
@@ -254,4 +262,32 @@ NB_TEST(timer_init_follows_map_users)
 	nb_map_put(bss);
 	nb_map_put(map);
 	nb_prog_put(prog);
+}
+
+/*
+ * A timer in a hash value: its callback is handed the element's key, and a delete of the
+ * element cancels and frees the queued timer (its callback never runs on the freed element).
+ */
+NB_TEST(timer_hash_key_and_delete)
+{
+	struct nb_object *obj = elf_test_open_loaded("timer_cancel.o", true);
+	struct nb_prog *arm = elf_test_prog(obj, "arm_hash");
+	struct nb_map *map = elf_test_map(obj, "hash_timers");
+	unsigned int cpu = nb_this_cpu();
+	struct hval v = { 0 };
+	__u32 key = 7;
+
+	NB_ASSERT_EQ(nb_map_update_elem(map, &key, &v, BPF_ANY), 0);
+	run_packet(arm);
+	NB_ASSERT_EQ(nb_timers_run(cpu), 1);
+	NB_ASSERT_EQ(nb_map_lookup_elem(map, &key, &v), 0);
+	NB_ASSERT_EQ(v.fired, 1);
+	NB_ASSERT_EQ(v.key_seen, 7);
+	/* queued again, then the element goes: so does its timer */
+	run_packet(arm);
+	NB_ASSERT_EQ(nb_timers_sleep_ms(cpu, 1000), 0);
+	NB_ASSERT_EQ(nb_map_delete_elem(map, &key), 0);
+	NB_ASSERT_EQ(nb_timers_sleep_ms(cpu, 1000), 1000);
+	NB_ASSERT_EQ(nb_timers_run(cpu), 0);
+	nb_object_close(obj);
 }
