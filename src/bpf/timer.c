@@ -34,6 +34,7 @@
 #include "bpf/map.h"
 #include "bpf/maps/array.h"
 #include "bpf/timer.h"
+#include "common/barrier.h"
 
 #define PTR(x) ((void *)(uintptr_t)(x))
 
@@ -228,7 +229,7 @@ static u64 bpf_timer_init(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5)
 	 * Read after the store, as nb_map_release_uref reads the fields after its decrement: a
 	 * timer stored while the last user goes is seen by one of the two (the kernel's order).
 	 */
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	smp_mb();
 	if (!map_has_users(map)) {
 		__atomic_store_n(field, NULL, __ATOMIC_RELAXED);
 		free(t);

@@ -15,6 +15,7 @@
 
 #include "bpf/map.h"
 #include "bpf/epoch.h"
+#include "common/barrier.h"
 #include "common/opts.h"
 
 static const struct nb_map_ops *map_types[64] /* beyond every bpf_map_type */;
@@ -324,7 +325,7 @@ void nb_map_release_uref(struct nb_map *map)
 	 * bpf_timer_init's store and read in the other order (timer.c).
 	 */
 	if (map->timer_off >= 0 && map->ops->map_release_fields) {
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		smp_mb();
 		map->ops->map_release_fields(map);
 	}
 }
