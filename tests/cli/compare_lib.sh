@@ -1,7 +1,7 @@
 # Shared by the tests that hold netbpf's output to the kernel's own tools (compare_ip.sh,
-# bpftool_compare.sh), sourced after lib.sh (its skip, need, fail and json): a namespace of
-# their own, netbpf's side run after a set-up script, and comparisons of text line by line and
-# of JSON after parsing, each after normalisations the caller names and justifies.
+# bpftool_compare.sh, tc_compare.sh), sourced after lib.sh (its skip, need, fail and json): a
+# namespace of their own, netbpf's side run after a set-up script, and comparisons of text line
+# by line and of JSON after parsing, each after normalisations the caller names and justifies.
 #
 #   compare_need_root                 exit 77 with the reason unless root with ip and netns
 #   compare_netns NAME                make namespace NAME (IPv6 off: no router solicitations or
@@ -12,12 +12,14 @@
 #   compare_nbj WORDS...              the same under -j: WORDS' document alone (-batch prints
 #                                     an array of the show lines' documents)
 #   compare_text WHAT KFILE NFILE [REGEX=>REPLACEMENT]...
-#   compare_json WHAT KFILE NFILE [drop:KEY | zero:KEY | sub:KEY:REGEX=>REPLACEMENT]...
+#   compare_json WHAT KFILE NFILE [drop:KEY | zero:KEY | sub:KEY:REGEX=>REPLACEMENT | ordered]...
 #       compare the kernel's output (KFILE) with netbpf's (NFILE) after the rewrites, which apply
 #       to both sides: REGEX (Python) on every text line (a line it empties is left out); for
-#       JSON, drop KEY or set KEY to 0 wherever it occurs, or rewrite KEY's string values. A
-#       difference prints "DIFF WHAT" and the lines that differ, and adds one to $COMPARE_DIFFS;
-#       the status is 1. Each comparison adds one to $COMPARE_CHECKED.
+#       JSON, drop KEY or set KEY to 0 wherever it occurs, or rewrite KEY's string values, and
+#       with ordered, objects' members compare in order and with repeats (tc's u32 repeats
+#       "match"), not as sets. A difference prints "DIFF WHAT" and the lines that differ, and
+#       adds one to $COMPARE_DIFFS; the status is 1. Each comparison adds one to
+#       $COMPARE_CHECKED.
 #   compare_prog_show KID             bpftool prog show (text and -j) of the kernel's program KID
 #                                     against netbpf's program 1
 #   compare_report TOOLS              the count of comparisons and differences; fail if any
@@ -84,35 +86,53 @@ compare_json() {
 	shift 3
 	COMPARE_CHECKED=$((COMPARE_CHECKED + 1))
 	python3 - "$what" "$k" "$n" "$@" <<'EOF' || { COMPARE_DIFFS=$((COMPARE_DIFFS + 1)); return 1; }
-import json, re, sys
+import difflib, json, re, sys
 what, kfile, nfile, rules = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+ordered = 'ordered' in rules
+class Members(list):	# an object's members as read, in order, repeats kept
+    def __eq__(self, other):	# not equal to an array of pairs
+        return isinstance(other, Members) and list.__eq__(self, other)
+    __hash__ = None
 def walk(x):
+    if isinstance(x, Members):
+        out = []
+        for key, v in x:
+            if 'drop:' + key in rules:
+                continue
+            if 'zero:' + key in rules:
+                v = 0
+            for r in rules:
+                if r.startswith('sub:%s:' % key) and isinstance(v, str):
+                    pat, rep = r[len('sub:%s:' % key):].split('=>', 1)
+                    v = re.sub(pat, rep, v)
+            out.append((key, walk(v)))
+        return Members(out) if ordered else dict(out)
     if isinstance(x, list):
         return [walk(v) for v in x]
-    if not isinstance(x, dict):
-        return x
-    out = {}
-    for key, v in x.items():
-        if 'drop:' + key in rules:
-            continue
-        if 'zero:' + key in rules:
-            v = 0
-        for r in rules:
-            if r.startswith('sub:%s:' % key) and isinstance(v, str):
-                pat, rep = r[len('sub:%s:' % key):].split('=>', 1)
-                v = re.sub(pat, rep, v)
-        out[key] = walk(v)
-    return out
+    return x
+def show(x, indent=''):	# indented, an object's members in their order (repeats too)
+    inner = indent + ' '
+    if isinstance(x, (Members, dict)):
+        members = x if isinstance(x, Members) else sorted(x.items())
+        items, ends = ['%s: %s' % (json.dumps(k), show(v, inner)) for k, v in members], '{}'
+    elif isinstance(x, list):
+        items, ends = [show(v, inner) for v in x], '[]'
+    else:
+        return json.dumps(x)
+    if not items:
+        return ends
+    return ends[0] + '\n' + ',\n'.join(inner + i for i in items) + '\n' + indent + ends[1]
 try:
-    k = walk(json.load(open(kfile)))
-    n = walk(json.load(open(nfile)))
+    k = walk(json.load(open(kfile), object_pairs_hook=Members))
+    n = walk(json.load(open(nfile), object_pairs_hook=Members))
 except ValueError as e:
     print('DIFF %s: not JSON: %s' % (what, e))
     sys.exit(1)
 if k != n:
     print('DIFF %s' % what)
-    print('    kernel %s' % json.dumps(k, sort_keys=True))
-    print('    netbpf %s' % json.dumps(n, sort_keys=True))
+    for l in difflib.unified_diff(show(k).splitlines(), show(n).splitlines(), 'kernel',
+                                  'netbpf', lineterm='', n=3):
+        print('    ' + l)
     sys.exit(1)
 EOF
 }

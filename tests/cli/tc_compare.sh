@@ -13,20 +13,18 @@
 # used, which depends on how fast each side ran the commands. Error messages are dropped: the
 # commands that fail do so on both sides (the text after them shows it), in words of their own.
 . "$(dirname "$0")/lib.sh"
-NB_BUILD=$BUILD
-OBJ=$(cd "$NB_BUILD" 2>/dev/null && pwd)/examples/tc_classifier.o
-command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing (scripts/install-deps.sh)"; exit 77; }
-if [ "$(id -u)" != 0 ] || ! command -v tc >/dev/null || ! command -v unshare >/dev/null; then
-	echo "SKIPPED: the kernel comparison needs root, tc and unshare"
-	exit 77
-fi
+. "$(dirname "$0")/compare_lib.sh"
+OBJ=$EX/tc_classifier.o
+compare_need_root
+need tc
+need unshare
 [ -f "$OBJ" ] || fail "$OBJ is missing (make builds it)"
 nb_tmp
 veth="ip link add v0 type veth peer name v1 && ip link set v0 up && ip link set v1 up"
 probe=$(unshare -n bash -c "$veth && tc qdisc add dev v0 clsact &&
 	tc filter add dev v0 ingress u32 match u32 0 0 action mirred egress mirror dev v1 &&
 	tc filter add dev v0 ingress bpf da obj $OBJ sec classifier" 2>&1) ||
-	{ echo "SKIPPED: this kernel lacks u32, cls_bpf, act_mirred or veth: $(echo "$probe" | head -1)"; exit 77; }
+	skip "this kernel lacks u32, cls_bpf, act_mirred or veth: $(echo "$probe" | head -1)"
 
 # u32: the root tables of two prefs and both hooks (800:, 801:, ...), a table of 256 buckets
 # linked from the root by the destination's last byte, nodes placed by ht and by sample, keys of
@@ -67,11 +65,11 @@ tc actions ls action mirred
 tc -s actions get action mirred index 7
 EOF
 
-norm() {
-	sed -E -e 's/ id [0-9]+ name / id X name /' \
-		-e 's/ (installed|used|firstused) [0-9]+ sec//g' \
-		-e '/^(RTNETLINK answers|Error|Command failed|We have an error|netbpf: )/d'
-}
+# the normalisations of the head comment, and the error messages' lines left out
+progid=' id [0-9]+ name => id X name '
+ages=' (installed|used|firstused) [0-9]+ sec=>'
+errors='^(RTNETLINK answers|Error|Command failed|We have an error|netbpf: ).*=>'
+jages='drop:installed drop:last_used drop:first_used'
 
 # The kernel releases a deleted u32 node's link to a table later, in RCU work: a delete of the
 # table just after can meet EBUSY on a busy machine. Its deletes are retried for up to a second.
@@ -83,37 +81,13 @@ for s in u32 bpf; do
 	{ echo "link add v0 type pipe peer v1"; cat "$tmp/$s.tc"; } > "$tmp/$s.nb"
 	nout=$($NETBPF -batch "$tmp/$s.nb" 2>&1) || fail "$s: netbpf: $nout"
 	njson=$($NETBPF -j -batch "$tmp/$s.nb" 2>&1) || fail "$s: netbpf -j: $njson"
-	echo "$kout" | norm > "$tmp/$s.k.txt"
-	echo "$nout" | norm > "$tmp/$s.n.txt"
-	diff -u "$tmp/$s.k.txt" "$tmp/$s.n.txt" || fail "$s: text differs from the kernel's tc"
-	python3 - "$kjson" "$njson" <<'EOF' || fail "$s: JSON differs from the kernel's tc"
-import json, sys
-
-def pairs(p):
-    # members in order, repeats kept; ages and program ids dropped (see the head comment)
-    return [(k, v) for k, v in p if k not in ("installed", "last_used", "first_used")
-            and not (k == "id" and isinstance(v, int))]
-
-def docs(text):
-    out = []
-    for line in text.splitlines():
-        line = line.strip()
-        if line.startswith("[") or line.startswith("{"):
-            out.append(json.loads(line, object_pairs_hook=pairs))
-    return out
-
-k = docs(sys.argv[1])
-n = docs(sys.argv[2])
-n = n[0] if len(n) == 1 else n		# -batch: one array, a document per show
-if k != n:
-    for i, (a, b) in enumerate(zip(k, n)):
-        if a != b:
-            print("document", i, "kernel:", json.dumps(a), "\nnetbpf:", json.dumps(b))
-            break
-    else:
-        print("kernel", len(k), "documents, netbpf", len(n))
-    sys.exit(1)
-EOF
+	echo "$kout" > "$tmp/k"
+	echo "$nout" > "$tmp/n"
+	compare_text "$s" "$tmp/k" "$tmp/n" "$progid" "$ages" "$errors"
+	# the kernel's tc prints a document a show, netbpf's -batch one array of them
+	echo "$kjson" | grep -E '^[[:space:]]*[[{]' | { echo '['; paste -sd,; echo ']'; } > "$tmp/k"
+	echo "$njson" | grep -E '^[[:space:]]*[[{]' > "$tmp/n"
+	compare_json "$s (JSON)" "$tmp/k" "$tmp/n" ordered zero:id $jages
 done
 
 # A table a node links to stays (EBUSY), as a filter's root table does (EINVAL), on both sides.
@@ -129,4 +103,4 @@ for h in 1: 800:; do
 	  echo "tc filter del dev v0 ingress pref 20 protocol ip handle $h u32"; } > "$tmp/busy.nb"
 	$NETBPF -batch "$tmp/busy.nb" >/dev/null 2>&1 && fail "netbpf deleted table $h"
 done
-echo "tc: u32 (hash tables, links), bpf and mirred output equal to the kernel's tc, text, -s and -j"
+compare_report "the kernel's tc"
