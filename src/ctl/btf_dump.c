@@ -88,10 +88,12 @@ static int dump_int(struct nb_json *j, const char *name, const struct btf_type *
 		return 0;
 	}
 	case BTF_INT_CHAR:
-		if (isprint(data[0]))
-			snprintf(buf, sizeof(buf), "\"%c\"", data[0]);
-		else
-			snprintf(buf, sizeof(buf), "\"\\u00%02x\"", data[0]);
+		/* a string of it, escaped where JSON must escape it ('"', '\\') */
+		if (isprint(data[0])) {
+			nb_json_printf(j, name, "%c", data[0]);
+			return 0;
+		}
+		snprintf(buf, sizeof(buf), "\"\\u00%02x\"", data[0]);
 		nb_json_raw(j, name, buf);
 		return 0;
 	case BTF_INT_BOOL: {
