@@ -84,9 +84,13 @@ echo "$out" | json '
 g = d["devices"][0]
 assert g["rx_packets"] == 1000 and g["host_packets"] == g["rx_packets"], g
 ' || fail "--packets: $out"
+# How many frames a loaded machine lets the generator make in 0.2 s is not asserted: only that
+# the run lasts that long and loses none of those it made.
 out=$($NETBPF -j run "$tmp/endless.tc" --duration 0.2) || fail "--duration: $out"
-echo "$out" | json 'assert d["duration_ms"] >= 200 and d["devices"][0]["rx_packets"] > 0, d' ||
-	fail "--duration: $out"
+echo "$out" | json '
+g = d["devices"][0]
+assert d["duration_ms"] >= 200 and g["host_packets"] == g["rx_packets"], d
+' || fail "--duration: $out"
 
 # a pipe pair carries what the generator's redirect sends: every packet accounted for
 cat > "$tmp/pipe.tc" <<EOF2
