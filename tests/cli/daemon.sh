@@ -11,13 +11,11 @@ fail() { echo "FAIL: $*"; [ -n "${tmp:-}" ] && tail -5 "$tmp"/*.err 2>/dev/null;
 [ -e "$EX/tcbpf1.o" ] && [ -e "$EX/xdp_redirect_map.o" ] ||
 	{ echo "SKIPPED: the example objects are not built"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing"; exit 77; }
-tmp=$(mktemp -d)
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
+nb_tmp
 # every daemon of this test lives in a socket directory of its own
 export NETBPF_RUNDIR=$tmp/run
 unset NETBPF_DAEMON

@@ -9,13 +9,11 @@
 . "$(dirname "$0")/lib.sh"
 [ -e "$BUILD/tests/bpf/elf_iproute2.o" ] && [ -e "$BUILD/examples/xdp_drop_proto.o" ] ||
 	{ echo "SKIPPED: the test objects are not built"; exit 77; }
-tmp=$(mktemp -d)
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
+nb_tmp
 export NETBPF_RUNDIR=$tmp/run
 unset NETBPF_DAEMON
 
@@ -102,9 +100,8 @@ for form in text -j -s; do
 		got=$(echo "$got" | python3 -c 'import json, sys
 d = [json.loads(l) for l in sys.stdin]
 print(json.dumps([x for x in d if x is not None], separators=(",", ":")))')
-		want=$(echo "$want" | python3 -c 'import json, sys
-d = json.load(sys.stdin)
-print(json.dumps([x for x in d if x is not None], separators=(",", ":")))')
+		want=$(echo "$want" |
+			json 'print(json.dumps([x for x in d if x is not None], separators=(",", ":")))')
 	fi
 	[ "$got" = "$want" ] || fail "$form: the daemon's output differs from the script's:
 $(diff <(echo "$want") <(echo "$got") | head -20)"

@@ -9,13 +9,11 @@ OBJ=$BUILD/tests/bpf/det_stamp.o
 PCAP=$PWD/tests/data/packets.pcap
 [ -e "$OBJ" ] || { echo "SKIPPED: det_stamp.o is not built"; exit 77; }
 [ -e "$PCAP" ] || { echo "SKIPPED: tests/data/packets.pcap is missing"; exit 77; }
-tmp=$(mktemp -d)
 dpid=
 cleanup() {
 	[ -n "$dpid" ] && kill -9 "$dpid" 2>/dev/null
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
+nb_tmp
 export NETBPF_RUNDIR=$tmp/run
 
 # run: a generator through the stamping filter into a sink that writes a pcap file

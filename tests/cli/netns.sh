@@ -8,14 +8,12 @@
 command -v ip >/dev/null || { echo "SKIPPED: ip (iproute2) is missing"; exit 77; }
 ns=nbtest-netns-$$
 ip netns add "$ns" 2>/dev/null || { echo "SKIPPED: cannot make a network namespace"; exit 77; }
-tmp=$(mktemp -d)
 dpid=
 cleanup() {
 	[ -n "$dpid" ] && kill -9 "$dpid" 2>/dev/null
 	ip netns del "$ns"
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
+nb_tmp
 export NETBPF_RUNDIR=$tmp/run
 # no IPv6 in the namespace: its neighbour discovery would add frames to what nbv1 counts
 ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \

@@ -19,16 +19,14 @@ if [ "${1:-}" != inner ]; then
 	NETBPF=$NETBPF NB_BUILD=$BUILD exec unshare -n bash "$0" inner
 fi
 
-tmp=$(mktemp -d)
 A=nbofa$$
 B=nbofb$$
 cleanup() {
 	[ -n "${pid:-}" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
 	ip netns del $A 2>/dev/null
 	ip netns del $B 2>/dev/null
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
+nb_tmp
 echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6 2>/dev/null
 python3 -c "import os; open('$tmp/data', 'wb').write(os.urandom(50 << 20))"
 data_md5=$(python3 -c "import hashlib; print(hashlib.md5(open('$tmp/data','rb').read()).hexdigest())")

@@ -58,7 +58,7 @@ assert maps[".rodata"]["flags"] == 128 and maps[".rodata"]["bytes_key"] == 4, ma
 assert maps[".data"]["bytes_value"] == 24 and maps[".bss"]["max_entries"] == 1, maps
 assert d["license"] == "GPL"
 ' || fail "JSON content: $out"
-	$NETBPF -j -p --unsafe-no-verify prog load $OBJ/elf_hash.o | python3 -c 'import json,sys; json.load(sys.stdin)' ||
+	$NETBPF -j -p --unsafe-no-verify prog load $OBJ/elf_hash.o | json pass ||
 		fail "-j -p is not JSON"
 fi
 out=$($NETBPF -j -p --unsafe-no-verify prog load $OBJ/elf_hash.o)
@@ -97,8 +97,7 @@ out=$(NETBPF_RUNDIR=/nonexistent $NETBPF prog show 2>&1) || fail "prog show exit
 [ -z "$out" ] || fail "prog show without a daemon printed '$out'"
 # An object that loads no program fails and says why: none at all, or only optional ones
 if command -v clang >/dev/null; then
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
+	nb_tmp
 	lic='char LICENSE[] __attribute__((section("license"))) = "GPL";'
 	printf 'int counter = 1;\n%s\n' "$lic" |
 		clang -target bpf -O2 -c -x c - -o "$tmp/noprog.o" || fail "clang noprog.o"

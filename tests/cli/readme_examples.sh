@@ -21,13 +21,11 @@
 	{ echo "SKIPPED: the example and test objects are not built"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing"; exit 77; }
 README=${README:-README.md}
-tmp=$(mktemp -d)
 ns=
 cleanup() {
 	[ -n "$ns" ] && ip netns del "$ns" 2>/dev/null
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
+nb_tmp
 export NETBPF NETBPF_RUNDIR=$tmp/run
 unset NETBPF_DAEMON
 
