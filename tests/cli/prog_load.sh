@@ -4,16 +4,6 @@
 . "$(dirname "$0")/lib.sh"
 OBJ=$BUILD/tests/bpf
 
-# Every object's maps must be creatable: map types land with their own issue.
-for o in elf_hash elf_iproute2 elf_globals elf_legacy_libbpf; do
-	if err=$($NETBPF map show $OBJ/$o.o 2>&1 >/dev/null) && [ -z "$err" ]; then
-		continue
-	fi
-	if echo "$err" | grep -q "unsupported map type"; then
-		echo "SKIPPED: map types not built yet: $(echo "$err" | head -1)"
-		exit 77
-	fi
-done
 out=$($NETBPF prog load $OBJ/elf_hash.o 2>&1)
 rc=$?
 [ $rc -eq 0 ] || fail "prog load elf_hash.o exited $rc: $out"
