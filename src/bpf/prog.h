@@ -28,6 +28,14 @@ struct nb_func_info {
 	u32 stack_depth;
 };
 
+/*
+ * A load flag of the library's own, beside enum nb_prog_load_flags: verify as the kernel does
+ * for a loader without CAP_PERFMON (env->allow_uninit_stack off), refusing every read of stack
+ * the program never wrote. The soundness harness (tests/runner/sound_run.c) loads a program a
+ * second time with it to learn whether its results may depend on such bytes.
+ */
+#define NB_PROG_LOAD_NO_UNINIT_STACK (1U << 31)
+
 struct nb_prog {
 	u32 id;
 	int refcnt;

@@ -624,6 +624,14 @@ static bool access_room(struct gen *g, const struct sreg *r, bool write, s32 *lo
 	}
 }
 
+/* The bytes a load through packet or map value pointer r may read from it, without probing. */
+static s32 read_room(struct gen *g, const struct sreg *r)
+{
+	if (r->kind == K_PKT)
+		return g->f.range[r->vid] - r->off;
+	return (s32)g->o->maps[r->map].value_size - r->off - (s32)r->var;
+}
+
 /* An instruction offset for an access of bytes in [lo, hi), aligned when asked. */
 static s32 access_off(struct gen *g, s32 lo, s32 hi, u32 bytes, bool align)
 {
@@ -1480,12 +1488,20 @@ static void gen_helper_mem(struct gen *g)
 		k = mem_arg(g, BPF_REG_1, bytes, true, &fo);
 		if (k == K_NONE || k == K_PKT)
 			return;
-		bytes = size_arg(g, BPF_REG_2, bytes, true);
 		{
-			int src = chance(g, 2) ? pick_kind(g, K_MAPVAL) : pick_kind(g, K_PKT);
+			u32 most = bytes;	/* a size known only at run time is at most this */
+			int src;
 
+			bytes = size_arg(g, BPF_REG_2, most, true);
+			src = chance(g, 2) ? pick_kind(g, K_MAPVAL) : pick_kind(g, K_PKT);
 			if (src < 0)
 				return;
+			/*
+			 * The helper reads any address, so the bytes past the source's room are
+			 * whatever follows it: the next pool element of a hash map, a freed one.
+			 */
+			if ((s32)(bytes ?: most) > read_room(g, R(g, src)))
+				g->leaky = true;
 			put(g, NB_MOV64_REG(BPF_REG_3, src));
 		}
 		put(g, NB_CALL_HELPER(BPF_FUNC_probe_read_kernel));

@@ -45,8 +45,9 @@ struct sg_prog {
 	u32 cnt;			/* instructions written; 0 when they did not fit */
 	u32 probes;			/* deliberate steps past what the generator proved */
 	/*
-	 * Stack bytes that held pointers reached memory through a helper or a store: results
-	 * then carry addresses, which differ between engines, so they are not compared.
+	 * Stack bytes that held pointers reached memory through a helper or a store, or a read
+	 * reached bytes no engine defines (bpf_probe_read_kernel past its source): results then
+	 * carry addresses or leftovers, which differ between engines, so they are not compared.
 	 */
 	bool leaks_addresses;
 	/* where each function starts, main first (BTF func_info for the kernel) */

@@ -53,6 +53,7 @@ static struct nb_map *maps[SR_NMAPS];
  */
 #define SR_TYPES 3
 static struct nb_map *prog_arrays[SR_TYPES][2];
+static struct nb_map *ringbuf;
 static struct nb_ringbuf_consumer *rb_consumer;
 static struct nb_dev *dev;
 
@@ -88,25 +89,68 @@ static void env_bytes(struct env *e, void *dst, size_t n)
 
 /* ---- maps ---- */
 
+static void maps_destroy(void)
+{
+	for (u32 i = 0; i < SR_NMAPS; i++) {
+		nb_map_put(maps[i]);
+		maps[i] = NULL;
+	}
+	/* the elements the program's updates retired, and with them the maps */
+	nb_epoch_reclaim();
+}
+
+/*
+ * Every program gets maps of its own, new: what an earlier program left in a map (its pool's
+ * free elements, the order they come back in) must not decide this one's results, nor keep a
+ * finding from reproducing alone. Hash maps hash with seed 0, so that their order is the same
+ * in every process. The ring buffer stays: each run consumes every record, so the next finds
+ * it empty, and a new one costs a memfd and three mappings.
+ */
+static int maps_create(void)
+{
+	int err;
+
+	for (u32 i = 0; i < SR_NMAPS; i++) {
+		const struct sg_map *d = &sr_map_defs[i];
+		bool hash = d->type == BPF_MAP_TYPE_HASH || d->type == BPF_MAP_TYPE_LRU_HASH;
+		struct nb_map_create_opts o = {
+			.sz = sizeof(o), .name = "sound",
+			.map_flags = (hash ? BPF_F_ZERO_SEED : 0) |
+				     (i == SR_NO_PREALLOC_MAP ? BPF_F_NO_PREALLOC : 0),
+		};
+
+		if (i == SR_RINGBUF_MAP) {
+			maps[i] = nb_map_get(ringbuf);
+			continue;
+		}
+		err = nb_map_create(d->type, d->key_size, d->value_size, d->max_entries, &o,
+				    &maps[i]);
+		if (err) {
+			maps_destroy();
+			return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * What stays from program to program: the program arrays (emptied after each run), the ring
+ * buffer, a device.
+ */
 static int setup(void)
 {
+	const struct sg_map *rb = &sr_map_defs[SR_RINGBUF_MAP];
+	struct nb_map_create_opts rb_opts = { .sz = sizeof(rb_opts), .name = "sound" };
 	struct nb_log log = { 0 };
 	int err;
 
-	if (maps[0])
+	if (dev)
 		return 0;
-	for (u32 i = 0; i < SR_NMAPS; i++) {
-		const struct sg_map *d = &sr_map_defs[i];
-		struct nb_map_create_opts o = {
-			.sz = sizeof(o), .name = "sound",
-			.map_flags = i == SR_NO_PREALLOC_MAP ? BPF_F_NO_PREALLOC : 0,
-		};
-
-		err = nb_map_create(d->type, d->key_size, d->value_size, d->max_entries, &o,
-				    &maps[i]);
-		if (err)
-			return err;
-	}
+	err = nb_map_create(rb->type, rb->key_size, rb->value_size, rb->max_entries, &rb_opts,
+			    &ringbuf);
+	err = err ?: nb_ringbuf_consumer_new(ringbuf, rb_collect, NULL, &rb_consumer);
+	if (err)
+		goto err;
 	for (u32 t = 0; t < SR_TYPES; t++) {
 		for (u32 jit = 0; jit < 2; jit++) {
 			const struct sg_map *d = &sr_map_defs[SR_PROG_ARRAY_MAP];
@@ -115,27 +159,25 @@ static int setup(void)
 			err = nb_map_create(d->type, d->key_size, d->value_size, d->max_entries,
 					    &o, &prog_arrays[t][jit]);
 			if (err)
-				return err;
+				goto err;
 		}
 	}
-	err = nb_ringbuf_consumer_new(maps[SR_RINGBUF_MAP], rb_collect, NULL, &rb_consumer);
-	if (err)
-		return err;
 	err = nb_dev_create("sound0", 0, &dev, &log);
 	nb_log_free(&log);
-	if (err)
-		return err;
-	return nb_dev_set_up(dev, true);
+	err = err ?: nb_dev_set_up(dev, true);
+	if (!err)
+		return 0;
+err:
+	sr_cleanup();
+	return err;
 }
 
 void sr_cleanup(void)
 {
 	nb_ringbuf_consumer_free(rb_consumer);
 	rb_consumer = NULL;
-	for (u32 i = 0; i < SR_NMAPS; i++) {
-		nb_map_put(maps[i]);
-		maps[i] = NULL;
-	}
+	nb_map_put(ringbuf);
+	ringbuf = NULL;
 	for (u32 t = 0; t < SR_TYPES; t++) {
 		for (u32 jit = 0; jit < 2; jit++) {
 			nb_map_put(prog_arrays[t][jit]);
@@ -527,13 +569,14 @@ static int run_once(struct nb_prog *prog, enum bpf_prog_type type, const u8 *env
 	return 0;
 }
 
-static int load(enum bpf_prog_type type, const struct bpf_insn *insns, u32 cnt, bool interp,
-		struct nb_log *log, struct nb_prog **progp)
+static int load(enum bpf_prog_type type, const struct bpf_insn *insns, u32 cnt,
+		unsigned int flags, struct nb_log *log, struct nb_prog **progp)
 {
+	bool interp = flags & NB_PROG_LOAD_INTERP;
 	struct nb_map *table[SR_NMAPS];
 	struct nb_prog_load_opts opts = {
 		.sz = sizeof(opts), .license = "GPL", .log = log, .maps = table,
-		.map_cnt = SR_NMAPS, .flags = interp ? NB_PROG_LOAD_INTERP : 0,
+		.map_cnt = SR_NMAPS, .flags = flags,
 	};
 
 	memcpy(table, maps, sizeof(table));
@@ -603,16 +646,38 @@ static const char *first_difference(const struct outcome *a, const struct outcom
 	return NULL;
 }
 
+/*
+ * Whether the engines' results may be compared: a program that may read stack it never wrote
+ * (privileged loaders may; the verifier then calls the bytes an unknown scalar) reads whatever
+ * was there, in the JIT the native frames of helpers it called before, which no fill reaches.
+ * The verifier refuses such reads for a loader without CAP_PERFMON: a program it accepts
+ * that way too reads only stack it wrote.
+ */
+static enum sr_compare may_compare(enum bpf_prog_type type, const struct bpf_insn *insns,
+				   u32 cnt, char *why, size_t why_size)
+{
+	struct nb_log log = { 0 };
+	struct nb_prog *prog;
+	int err;
+
+	err = load(type, insns, cnt, NB_PROG_LOAD_INTERP | NB_PROG_LOAD_NO_UNINIT_STACK, &log,
+		   &prog);
+	if (err)
+		last_line(nb_log_text(&log), why, why_size);
+	nb_log_free(&log);
+	nb_prog_put(prog);
+	return err ? SR_UNINIT_STACK : SR_COMPARED;
+}
+
 void sr_run(enum bpf_prog_type type, const struct bpf_insn *insns, u32 cnt,
 	    const struct sr_opts *opts, const u8 *env, size_t env_len, struct sr_result *res)
 {
 	static struct outcome oi, oi2, oj;
 	/*
 	 * The fills of the interpreter's second and third runs: every bit of the first's flipped,
-	 * then a different byte at every place. Garbage that decides one bit of a result (a
-	 * callback's `g & 1` stopping a loop) agrees with 0xa5's under some other single fill
-	 * half the time, and the JIT reads its own garbage (the native frames of helpers it
-	 * called before); only results that all three runs agree on are the engines' to agree on.
+	 * then a different byte at every place. A program that reads only stack it wrote can
+	 * still read bytes a helper was given to write and left as they were (bpf_xdp_load_bytes
+	 * failing): results that all three runs agree on are the engines' to agree on.
 	 */
 	static const u8 other_fills[] = { 0x5a, 0 };
 	struct nb_log log = { 0 };
@@ -621,21 +686,22 @@ void sr_run(enum bpf_prog_type type, const struct bpf_insn *insns, u32 cnt,
 	int err;
 
 	memset(res, 0, sizeof(*res));
-	err = setup();
+	err = setup() ?: maps_create();
 	if (err) {
 		res->verdict = SR_MISMATCH;
 		snprintf(res->why, sizeof(res->why), "set-up failed: %d", err);
 		return;
 	}
-	err = load(type, insns, cnt, true, &log, &pi);
+	err = load(type, insns, cnt, NB_PROG_LOAD_INTERP, &log, &pi);
 	if (err) {
 		res->verdict = SR_REJECTED;
 		last_line(nb_log_text(&log), res->why, sizeof(res->why));
-		nb_log_free(&log);
-		return;
+		goto out;
 	}
 	nb_log_free(&log);
 	res->verdict = SR_RAN;
+	res->compare = opts->compare ? may_compare(type, insns, cnt, res->why, sizeof(res->why))
+				     : SR_NOT_ASKED;
 	if (opts->tamper)
 		opts->tamper(pi, opts->arg);
 	if (!wrap_helpers(pi)) {
@@ -643,11 +709,10 @@ void sr_run(enum bpf_prog_type type, const struct bpf_insn *insns, u32 cnt,
 		goto out;
 	}
 	err = run_once(pi, type, env, env_len, true, 0xa5, &oi);
-	res->deterministic = opts->compare;
-	for (u32 i = 0; !err && res->deterministic && i < ARRAY_SIZE(other_fills); i++) {
+	for (u32 i = 0; !err && res->compare == SR_COMPARED && i < ARRAY_SIZE(other_fills); i++) {
 		err = run_once(pi, type, env, env_len, true, other_fills[i], &oi2);
 		if (!err && first_difference(&oi, &oi2))
-			res->deterministic = false;
+			res->compare = SR_FILLS_DIFFER;
 	}
 	if (err) {
 		res->verdict = SR_MISMATCH;
@@ -655,22 +720,24 @@ void sr_run(enum bpf_prog_type type, const struct bpf_insn *insns, u32 cnt,
 		goto out;
 	}
 	res->r0 = oi.r0;
-	err = load(type, insns, cnt, false, &log, &pj);
+	err = load(type, insns, cnt, 0, &log, &pj);
 	if (err) {
 		res->verdict = SR_MISMATCH;
 		snprintf(res->why, sizeof(res->why), "accepted for the interpreter only: %d", err);
 		goto out;
 	}
-	res->jited = nb_prog_is_jited(pj);
-	if (!res->jited)
+	if (!nb_prog_is_jited(pj)) {
+		if (res->compare == SR_COMPARED)
+			res->compare = SR_NO_JIT;
 		goto out;
+	}
 	err = run_once(pj, type, env, env_len, false, 0xa5, &oj);
 	if (err) {
 		res->verdict = SR_MISMATCH;
 		snprintf(res->why, sizeof(res->why), "the JIT's run failed: %d", err);
 		goto out;
 	}
-	diff = res->deterministic ? first_difference(&oi, &oj) : NULL;
+	diff = res->compare == SR_COMPARED ? first_difference(&oi, &oj) : NULL;
 	if (diff) {
 		res->verdict = SR_MISMATCH;
 		snprintf(res->why, sizeof(res->why),
@@ -681,4 +748,5 @@ out:
 	nb_log_free(&log);
 	nb_prog_put(pi);
 	nb_prog_put(pj);
+	maps_destroy();
 }

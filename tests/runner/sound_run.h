@@ -3,7 +3,9 @@
  * Running a program the way the soundness fuzzer does (tests/fuzz/fuzz_soundness.c): load it;
  * if the verifier accepts, run it unchecked on the interpreter and then on the JIT, each time
  * on the same packet, context and map contents taken from the input bytes, and compare what
- * the two runs left: r0, the packet, every map.
+ * the two runs left: r0, the packet, every map. Each program gets new maps. A program whose
+ * results may rest on stack it never wrote, or that the caller says shows addresses, runs on
+ * both engines all the same but is not compared (sr_result.compare says why).
  *
  * During the interpreter's run everything around the memory the program was given is
  * poisoned for AddressSanitizer: the packet buffer outside data_meta..data_end (lifted while a
@@ -23,16 +25,28 @@
 
 enum sr_verdict {
 	SR_REJECTED,	/* the verifier refused the program: why has its last words */
-	SR_RAN,		/* accepted, ran on every engine, the engines agree */
+	SR_RAN,		/* accepted, ran on every engine, the engines agree where compared */
 	SR_MISMATCH,	/* the engines disagree, or the loads disagree on the verdict */
+};
+
+/* Whether the JIT's results were compared with the interpreter's, and if not, why not. */
+enum sr_compare {
+	SR_COMPARED,
+	SR_NOT_ASKED,		/* sr_opts.compare was off */
+	/*
+	 * It may read stack it never wrote (legal for a privileged loader): the verifier
+	 * refused it with allow_uninit_stack off (why has the reason).
+	 */
+	SR_UNINIT_STACK,
+	/* Interpreter runs over different stack fills disagreed: it reads bytes a helper left */
+	SR_FILLS_DIFFER,
+	SR_NO_JIT,		/* the JIT did not compile it: the interpreter's runs only */
 };
 
 struct sr_result {
 	enum sr_verdict verdict;
 	u64 r0;			/* the interpreter's */
-	bool jited;		/* the JIT ran too */
-	/* three interpreter runs over different stack garbage agreed: the JIT was compared */
-	bool deterministic;
+	enum sr_compare compare;	/* for SR_RAN and SR_MISMATCH */
 	char why[512];
 };
 

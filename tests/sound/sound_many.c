@@ -11,7 +11,9 @@
  * outside the memory a program was given ends its process with AddressSanitizer's report. The
  * parent counts such an end as an escape, prints the seed that reproduces it and goes on with
  * a new process from the next seed; engines that disagree are counted as mismatches. Either is
- * a verifier or JIT bug: the exit status is 1 when any was found.
+ * a verifier or JIT bug: the exit status is 1 when any was found. The accepted programs whose
+ * engines were not compared (their results may rest on bytes they do not own: sound_run.h) are
+ * counted by why on the summary's second line.
  *
  *   nb-sound [--programs N] [--seed S] [--jobs J] [--dump]
  *
@@ -40,16 +42,28 @@
 #define MAX_JOBS 64
 #define INPUT_LEN 256
 
+#define SR_COMPARE_KINDS (SR_NO_JIT + 1)
+
 /* What each process has done, in memory the parent reads. */
 struct job_tally {
 	u64 next;		/* the index it works on */
 	u64 done, accepted, probing, probing_accepted, mismatches;
+	u64 compare[SR_COMPARE_KINDS];	/* the accepted ones that ran, by enum sr_compare */
 };
 
 struct run_args {
 	u64 programs, seed, abort_at;
 	u32 jobs;
 	bool dump;
+};
+
+/* What --dump says of an accepted program, by enum sr_compare. */
+static const char *const compare_words[SR_COMPARE_KINDS] = {
+	[SR_COMPARED] = "accepted, compared with the JIT",
+	[SR_NOT_ASKED] = "accepted, shows addresses or bytes past its memory, not compared",
+	[SR_UNINIT_STACK] = "accepted, reads never-written stack, not compared:",
+	[SR_FILLS_DIFFER] = "accepted, varies with bytes a helper left, not compared",
+	[SR_NO_JIT] = "accepted, not JIT-compiled",
 };
 
 static void dump_prog(const struct bpf_insn *insns, u32 cnt)
@@ -112,14 +126,18 @@ static void run_one(u64 seed, bool abort_here, bool dump, struct job_tally *t)
 	       in.env, in.env_len, &res);
 	t->probing += p.probes > 0;
 	if (dump || res.verdict == SR_MISMATCH) {
+		bool why = res.verdict == SR_REJECTED ||
+			   (res.verdict == SR_RAN && res.compare == SR_UNINIT_STACK);
+
 		dump_prog(insns, p.cnt);
 		fprintf(stderr, "seed %llu, type %d, %u probes: %s %s\n", (unsigned long long)seed,
-			in.type, p.probes, res.verdict == SR_REJECTED ? "rejected:" : "accepted",
-			res.verdict == SR_REJECTED ? res.why : "");
+			in.type, p.probes, res.verdict == SR_REJECTED ? "rejected:" :
+			compare_words[res.compare], why ? res.why : "");
 	}
 	if (res.verdict == SR_REJECTED)
 		return;
 	t->accepted++;
+	t->compare[res.compare]++;
 	t->probing_accepted += p.probes > 0;
 	if (res.verdict == SR_MISMATCH) {
 		t->mismatches++;
@@ -160,6 +178,8 @@ static void tally_sum(const struct job_tally *tally, u32 jobs, struct job_tally 
 		sum->probing += tally[j].probing;
 		sum->probing_accepted += tally[j].probing_accepted;
 		sum->mismatches += tally[j].mismatches;
+		for (u32 k = 0; k < SR_COMPARE_KINDS; k++)
+			sum->compare[k] += tally[j].compare[k];
 	}
 }
 
@@ -274,6 +294,15 @@ int main(int argc, char **argv)
 	       (unsigned long long)sum.probing, (unsigned long long)sum.probing_accepted,
 	       (unsigned long long)escapes, (unsigned long long)sum.mismatches, now() - start,
 	       a.jobs);
+	/* the accepted programs whose engines were not compared, by why not */
+	printf("nb-sound: %llu compared with the JIT, %llu read never-written stack, not compared, "
+	       "%llu show addresses or bytes past their memory, not compared, %llu vary with bytes "
+	       "a helper left, not compared, %llu not JIT-compiled\n",
+	       (unsigned long long)sum.compare[SR_COMPARED],
+	       (unsigned long long)sum.compare[SR_UNINIT_STACK],
+	       (unsigned long long)sum.compare[SR_NOT_ASKED],
+	       (unsigned long long)sum.compare[SR_FILLS_DIFFER],
+	       (unsigned long long)sum.compare[SR_NO_JIT]);
 	munmap(tally, sizeof(*tally) * a.jobs);
 	return escapes || sum.mismatches ? 1 : 0;
 }

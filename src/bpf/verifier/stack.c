@@ -252,7 +252,8 @@ static int check_stack_write_fixed_off(struct nb_verifier_env *env, struct nb_fu
 /*
  * Write through a stack pointer with a variable offset: every byte it may hit becomes misc
  * (zero stays zero, and a spilled zero stays, when zero is written); a spill hit loses its
- * register. Bytes that may stay unwritten count as written, as for a privileged kernel loader.
+ * register. Never-written bytes that may stay unwritten count as written for a privileged
+ * loader; any other loader may not write over them, as later reads could see them unwritten.
  */
 static int check_stack_write_var_off(struct nb_verifier_env *env, struct nb_func_state *state,
 				     int ptr_regno, int off, int size, int value_regno,
@@ -272,6 +273,11 @@ static int check_stack_write_var_off(struct nb_verifier_env *env, struct nb_func
 
 		if (err)
 			return err;
+		if (*stype == STACK_INVALID && !env->allow_uninit_stack) {
+			verbose(env, "uninit stack in range of var-offset write prohibited for "
+				"!root; insn %d, off: %d\n", env->insn_idx, i);
+			return -EINVAL;
+		}
 		if (writing_zero && *stype == STACK_SPILL &&
 		    slot->spilled_ptr.type == SCALAR_VALUE &&
 		    tnum_equals_const(slot->spilled_ptr.var_off, 0)) {
@@ -399,13 +405,16 @@ static int check_stack_read_fixed_off(struct nb_verifier_env *env, struct nb_fun
  * Stack bytes a helper reads or writes, or a variable-offset load reads (the twin of
  * check_stack_range_initialized): within bounds and initialised (for a privileged loader,
  * never-written bytes count as initialised). A helper that writes (clobber) leaves misc
- * bytes, and a spill it hits loses its register.
+ * bytes, and a spill it hits loses its register. Never-written bytes a helper writes at a
+ * constant offset need no initialisation for any loader (raw mode); at a variable offset
+ * the kernel cannot tell which bytes the helper wrote, so they must have been written before.
  */
 static int check_stack_bytes(struct nb_verifier_env *env, int regno, int min_off, int max_off,
 			     bool clobber)
 {
 	const struct nb_reg_state *reg = &cur_regs(env)[regno];
 	struct nb_func_state *state = func_of_reg(env, reg);
+	bool uninit_ok = env->allow_uninit_stack || (clobber && tnum_is_const(reg->var_off));
 
 	for (int i = min_off; i < max_off; i++) {
 		struct nb_stack_slot *slot = slot_of(state, i);
@@ -417,7 +426,7 @@ static int check_stack_bytes(struct nb_verifier_env *env, int regno, int min_off
 		}
 		if (*stype == STACK_MISC)
 			continue;
-		if (*stype == STACK_ZERO || (*stype == STACK_INVALID && env->allow_uninit_stack)) {
+		if (*stype == STACK_ZERO || (*stype == STACK_INVALID && uninit_ok)) {
 			if (clobber)
 				*stype = STACK_MISC;
 			continue;

@@ -471,7 +471,7 @@ int nb_verify(struct nb_prog *prog, struct nb_log *log)
 	env->len = prog->len;
 	env->log = log;
 	env->log_verbose = log && log->level >= NB_LOG_VERBOSE;
-	env->allow_uninit_stack = true;
+	env->allow_uninit_stack = !(prog->load_flags & NB_PROG_LOAD_NO_UNINIT_STACK);
 	env->aux = calloc(env->len, sizeof(*env->aux));
 	if (!env->aux) {
 		free_env(env);

@@ -319,7 +319,8 @@ struct nb_verifier_env {
 	bool log_verbose;
 	/*
 	 * Reads of never-written stack yield unknown scalars instead of a rejection, as for a
-	 * privileged (CAP_PERFMON) kernel loader: tc and XDP programs are loaded by root.
+	 * privileged (CAP_PERFMON) kernel loader: tc and XDP programs are loaded by root. Off
+	 * under NB_PROG_LOAD_NO_UNINIT_STACK.
 	 */
 	bool allow_uninit_stack;
 
