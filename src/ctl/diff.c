@@ -239,8 +239,7 @@ static void kernel_load_error(const struct nb_diff *d, int err, char **vlog,
 	unsigned int i = 0;
 
 	if (nb_kernel_not_permitted(err)) {
-		nb_log_printf(log, "kernel: loading BPF programs is not permitted (need root or "
-			      "CAP_BPF, uid %u)\n", (unsigned int)geteuid());
+		nb_kernel_log_not_permitted(log);
 		return;
 	}
 	bpf_object__for_each_program(kp, d->kobj) {

@@ -35,11 +35,16 @@ bool nb_kernel_not_permitted(int err)
 	return geteuid() && (err == -EPERM || err == -EACCES);
 }
 
+void nb_kernel_log_not_permitted(struct nb_log *log)
+{
+	nb_log_printf(log, "kernel: loading BPF programs is not permitted (need root or CAP_BPF, "
+		      "uid %u)\n", (unsigned int)geteuid());
+}
+
 static int kernel_err(int err, struct nb_log *log, const char *what, const char *name)
 {
 	if (nb_kernel_not_permitted(err))
-		nb_log_printf(log, "kernel: loading BPF programs is not permitted (need root or "
-			      "CAP_BPF, uid %u)\n", (unsigned int)geteuid());
+		nb_kernel_log_not_permitted(log);
 	else
 		nb_log_printf(log, "kernel: %s %s: %s\n", what, name, strerror(-err));
 	return err;

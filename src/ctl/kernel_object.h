@@ -53,5 +53,7 @@ int nb_kernel_object_map_fd(const struct nb_kernel_object *k, const struct nb_ob
 void nb_kernel_log_tail(struct nb_log *log, const char *text);
 /* Whether a load's error means this process may not load programs (not the verifier's no). */
 bool nb_kernel_not_permitted(int err);
+/* That, in log, with what the process would need. */
+void nb_kernel_log_not_permitted(struct nb_log *log);
 
 #endif /* NB_CTL_KERNEL_OBJECT_H */
