@@ -250,6 +250,50 @@ struct nb_tc_stats {
 	__u64 overlimits;
 };
 
+/*
+ * What show prints of a classifier's or an action's own options, written by the kind's dump in
+ * iproute2's print_* manner: each item is a JSON member (key) and its text form (fmt, one value),
+ * or text only (NB_TC_PRINT_FP), or JSON only; OPEN and CLOSE nest an object. The front end
+ * prints the items in order, in text or JSON, and knows no kind by name.
+ */
+enum nb_tc_print_type {
+	NB_TC_PRINT_FP = 1,
+	NB_TC_PRINT_JSON = 2,
+	NB_TC_PRINT_ANY = 3,
+	NB_TC_PRINT_STATS = 4,	/* with FP/JSON/ANY: only when counters are asked for (tc -s) */
+};
+
+enum nb_tc_print_value {
+	NB_TC_PRINT_STRING,
+	NB_TC_PRINT_UINT,
+	NB_TC_PRINT_INT,
+	NB_TC_PRINT_HEX,	/* a JSON string in hex */
+	NB_TC_PRINT_BOOL,	/* a true flag: the text is fmt as it is */
+	NB_TC_PRINT_OPEN,	/* an object named key */
+	NB_TC_PRINT_CLOSE,
+};
+
+struct nb_tc_print_item {
+	__u8 type;		/* enum nb_tc_print_type */
+	__u8 value_type;	/* enum nb_tc_print_value */
+	const char *key;	/* static strings */
+	const char *fmt;
+	__u64 u;		/* UINT, HEX; INT as __s64 */
+	char *s;		/* STRING: owned by the list */
+};
+
+/* The items of one filter or action, as many as its kind writes (a u32 node: 6 per key). */
+struct nb_tc_print_list {
+	struct nb_tc_print_item *items;
+	unsigned int cnt;
+	unsigned int cap;
+	int err;		/* -ENOMEM when an item was lost: show fails rather than lie */
+};
+
+/* The first item with key, or NULL: what a caller reads of a kind's options. */
+const struct nb_tc_print_item *nb_tc_print_find(const struct nb_tc_print_list *list,
+						const char *key);
+
 /* What tc actions show and filter show print for one action. */
 struct nb_tc_action_info {
 	const char *kind;		/* "gact", "bpf", "mirred" (static) */
@@ -264,6 +308,7 @@ struct nb_tc_action_info {
 	__u64 firstuse_ms;
 	bool used;			/* a packet ran it: firstuse_ms means something */
 	struct nb_tc_stats stats;
+	struct nb_tc_print_list print;	/* the kind's part of what show prints */
 	union {
 		struct {
 			__u32 prog_id;
@@ -288,7 +333,7 @@ struct nb_tc_action_info {
  */
 int nb_tc_actions_add(const struct nb_tc_action_opts *opts, unsigned int cnt, bool replace,
 		      __u32 *indexes, struct nb_log *log);
-/* tc actions get: -ENOENT when there is no such action. */
+/* tc actions get: -ENOENT when there is no such action; release info after use. */
 int nb_tc_action_get(const char *kind, __u32 index, struct nb_tc_action_info *info,
 		     struct nb_log *log);
 /* tc actions del: -ENOENT when missing, -EPERM while a filter is bound to it. */
@@ -307,62 +352,34 @@ const char *const *nb_tc_action_kinds(void);
 /* Release every action no filter is bound to (a namespace going away; process exit). */
 void nb_tc_actions_destroy_unbound(void);
 
-/*
- * What show prints of a classifier's own options, written by the classifier into its info in
- * iproute2's print_* manner: each item is a JSON member (key) and its text form (fmt, one
- * value), or text only (NB_TC_PRINT_FP), or JSON only; OPEN and CLOSE nest an object.
- */
-enum nb_tc_print_type {
-	NB_TC_PRINT_FP = 1,
-	NB_TC_PRINT_JSON = 2,
-	NB_TC_PRINT_ANY = 3,
-};
-
-enum nb_tc_print_value {
-	NB_TC_PRINT_STRING,
-	NB_TC_PRINT_UINT,
-	NB_TC_PRINT_HEX,	/* a JSON string in hex */
-	NB_TC_PRINT_OPEN,	/* an object named key */
-	NB_TC_PRINT_CLOSE,
-};
-
-struct nb_tc_print_item {
-	__u8 type;		/* enum nb_tc_print_type */
-	__u8 value_type;	/* enum nb_tc_print_value */
-	const char *key;	/* static strings */
-	const char *fmt;
-	__u64 u;
-	char s[48];
-};
-
-#define NB_TC_MAX_PRINT_ITEMS 24
-
 /* What filter show prints for one filter. */
 struct nb_tc_filter_info {
 	struct nb_tc_filter_id id;
 	const char *kind;
 	__u32 classid;
-	bool direct_action;		/* bpf */
-	__u32 prog_id;			/* bpf */
-	const char *name;		/* bpf: the program's name */
-	struct nb_tc_stats stats;	/* the filter's: matched packets, drops by its verdict;
-					 * bpf keeps none, as the kernel's cls_bpf (zero) */
-	/* u32: a hash table (divisor != 0, handle HT:) or a node and its selector */
-	struct {
-		__u32 divisor;
-		__u32 link;		/* the linked table's handle, or 0 */
-		bool terminal;		/* TC_U32_TERMINAL: its classid or actions decide */
-		__be32 hmask;
-		int hoff;
-		unsigned int nkeys;
-		struct nb_tc_u32_key keys[NB_TC_U32_MAX_KEYS];
-	} u32;
+	struct nb_tc_stats stats;	/* the filter's: matched packets, drops by its verdict */
+	bool no_stats;			/* keeps no counters, as the kernel's cls_bpf (stats zero) */
+	bool no_match;			/* holds filters but matches nothing itself (u32 tables) */
+	bool actions_hw_stats;		/* its actions show used_hw_stats (matchall asks for
+					 * offload even without hardware) */
 	unsigned int action_cnt;
 	struct nb_tc_action_info actions[NB_TC_MAX_ACTIONS];
-	/* classifiers beyond bpf, u32 and matchall: their options as show prints them */
-	unsigned int print_cnt;
-	struct nb_tc_print_item print[NB_TC_MAX_PRINT_ITEMS];
+	/* the classifier's options as show prints them */
+	struct nb_tc_print_list print;
 };
+
+/* Free what an info's print lists hold (after nb_tc_filter_get or nb_tc_action_get). */
+void nb_tc_filter_info_release(struct nb_tc_filter_info *info);
+void nb_tc_action_info_release(struct nb_tc_action_info *info);
+
+/* A filter handle as the kind reads and prints it ("0x1", u32's "800::800"). */
+int nb_tc_filter_handle_parse(const char *kind, const char *word, __u32 *handle);
+const char *nb_tc_filter_handle_name(const char *kind, __u32 handle, char *buf, size_t size);
+
+/* A verdict as tc prints it: "drop", "pass", "goto chain 3", ... */
+const char *nb_tc_control_name(int control, char *buf, size_t size);
+/* A verdict word without argument ("drop", "shot", "pass", "ok", "pipe", ...): 0 or -EINVAL. */
+int nb_tc_control_parse(const char *word, int *control);
 
 typedef int (*nb_tc_filter_walk_fn)(const struct nb_tc_filter_info *info, void *ctx);
 
@@ -373,7 +390,7 @@ typedef int (*nb_tc_filter_walk_fn)(const struct nb_tc_filter_info *info, void *
  */
 int nb_tc_filter_show(struct nb_dev *dev, enum nb_tc_hook hook, nb_tc_filter_walk_fn fn,
 		      void *ctx, struct nb_log *log);
-/* One filter's info (-ENOENT when it does not exist). */
+/* One filter's info (-ENOENT when it does not exist); release it after use. */
 int nb_tc_filter_get(struct nb_dev *dev, const struct nb_tc_filter_id *id,
 		     struct nb_tc_filter_info *info, struct nb_log *log);
 

@@ -49,9 +49,9 @@ static void print_filters_text(struct nb_dev *dev, enum nb_tc_hook hook,
 
 	fprintf(out, "  %-8s %-7s pref %-5u %-8s handle %-10s", nb_dev_name(dev),
 		hook == NB_TC_INGRESS ? "ingress" : "egress", info->id.pref, info->kind,
-		nb_ctl_handle_name(info->kind, info->id.handle, hbuf, sizeof(hbuf)));
+		nb_tc_filter_handle_name(info->kind, info->id.handle, hbuf, sizeof(hbuf)));
 	/* the kernel's cls_bpf keeps no counters of its own: its actions and the device count */
-	if (strcmp(info->kind, "bpf"))
+	if (!info->no_stats)
 		fprintf(out, " %12llu pkts %14llu bytes %12llu drops",
 			(unsigned long long)info->stats.packets,
 			(unsigned long long)info->stats.bytes,
@@ -61,7 +61,7 @@ static void print_filters_text(struct nb_dev *dev, enum nb_tc_hook hook,
 	for (unsigned int a = 0; a < info->action_cnt; a++)
 		fprintf(out, "  %-8s %-7s   action %u: %-6s %-10s index %-4u bind %-3d %12llu pkts "
 			"%14llu bytes %12llu drops\n", "", "", a + 1, info->actions[a].kind,
-			nb_ctl_control_name(info->actions[a].control, cbuf, sizeof(cbuf)),
+			nb_tc_control_name(info->actions[a].control, cbuf, sizeof(cbuf)),
 			info->actions[a].index, info->actions[a].bindcnt,
 			(unsigned long long)info->actions[a].stats.packets,
 			(unsigned long long)info->actions[a].stats.bytes,
@@ -89,7 +89,7 @@ static void print_filters_json(struct nb_dev *dev, enum nb_tc_hook hook,
 	nb_json_string(j, "kind", info->kind);
 	nb_json_uint(j, "handle", info->id.handle);
 	/* the kernel's cls_bpf keeps no counters of its own: its actions and the device count */
-	if (strcmp(info->kind, "bpf")) {
+	if (!info->no_stats) {
 		nb_json_uint(j, "packets", info->stats.packets);
 		nb_json_uint(j, "bytes", info->stats.bytes);
 		nb_json_uint(j, "drops", info->stats.drops);
@@ -99,7 +99,7 @@ static void print_filters_json(struct nb_dev *dev, enum nb_tc_hook hook,
 		nb_json_start_object(j, NULL);
 		nb_json_uint(j, "order", a + 1);
 		nb_json_string(j, "kind", info->actions[a].kind);
-		nb_json_string(j, "control", nb_ctl_control_name(info->actions[a].control, cbuf,
+		nb_json_string(j, "control", nb_tc_control_name(info->actions[a].control, cbuf,
 								 sizeof(cbuf)));
 		nb_json_uint(j, "index", info->actions[a].index);
 		nb_json_int(j, "ref", info->actions[a].refcnt);
@@ -122,7 +122,7 @@ static int print_action_json(const struct nb_tc_action_info *info, void *ctx)
 	nb_json_start_object(j, NULL);
 	nb_json_string(j, "kind", info->kind);
 	nb_json_uint(j, "index", info->index);
-	nb_json_string(j, "control", nb_ctl_control_name(info->control, cbuf, sizeof(cbuf)));
+	nb_json_string(j, "control", nb_tc_control_name(info->control, cbuf, sizeof(cbuf)));
 	nb_json_int(j, "ref", info->refcnt);
 	nb_json_int(j, "bind", info->bindcnt);
 	nb_json_uint(j, "packets", info->stats.packets);
@@ -140,7 +140,7 @@ static int print_action_text(const struct nb_tc_action_info *info, void *ctx)
 
 	fprintf(out, "  %-6s index %-5u %-18s ref %-3d bind %-3d %12llu pkts %14llu bytes %12llu "
 		"drops\n", info->kind, info->index,
-		nb_ctl_control_name(info->control, cbuf, sizeof(cbuf)), info->refcnt,
+		nb_tc_control_name(info->control, cbuf, sizeof(cbuf)), info->refcnt,
 		info->bindcnt, (unsigned long long)info->stats.packets,
 		(unsigned long long)info->stats.bytes, (unsigned long long)info->stats.drops);
 	return 0;

@@ -15,6 +15,7 @@
 #include "common/types.h"
 #include "ctl/args.h"
 #include "ctl/json.h"
+#include "ctl/print.h"
 #include "ctl/tc.h"
 #include "net/dev.h"
 #include "net/tc/pkt_cls.h"
@@ -161,4 +162,38 @@ int nb_ctl_tc(struct nb_ctl *ctl, int argc, char **argv)
 	if (nb_matches(argv[0], "actions") || nb_matches(argv[0], "action"))
 		return nb_ctl_tc_actions(ctl, argc - 1, argv + 1);
 	return nb_ctl_wrong(ctl, argv[0], "unknown tc object, expected qdisc, filter or actions");
+}
+
+void nb_ctl_print_tc_items(struct nb_print *p, const struct nb_tc_print_list *list, bool stats)
+{
+	for (unsigned int n = 0; n < list->cnt; n++) {
+		const struct nb_tc_print_item *it = &list->items[n];
+		enum nb_print_type t = (enum nb_print_type)(it->type & NB_TC_PRINT_ANY);
+
+		if ((it->type & NB_TC_PRINT_STATS) && !stats)
+			continue;
+		switch (it->value_type) {
+		case NB_TC_PRINT_STRING:
+			nb_print_string(p, t, it->key, it->fmt, it->s);
+			break;
+		case NB_TC_PRINT_UINT:
+			nb_print_uint(p, t, it->key, it->fmt, it->u);
+			break;
+		case NB_TC_PRINT_INT:
+			nb_print_int(p, t, it->key, it->fmt, (int64_t)it->u);
+			break;
+		case NB_TC_PRINT_HEX:
+			nb_print_hex(p, t, it->key, it->fmt, it->u);
+			break;
+		case NB_TC_PRINT_BOOL:
+			nb_print_bool(p, t, it->key, it->fmt, true);
+			break;
+		case NB_TC_PRINT_OPEN:
+			nb_print_open_object(p, it->key);
+			break;
+		case NB_TC_PRINT_CLOSE:
+			nb_print_close_object(p);
+			break;
+		}
+	}
 }

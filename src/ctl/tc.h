@@ -41,8 +41,6 @@ void nb_ctl_actions_release(struct nb_ctl_actions *acts);
 int nb_ctl_bpf_obj_load(const char *file, const char *section, const char *default_section,
 			enum bpf_prog_type type, const struct nb_map_sizes *sizes,
 			struct nb_prog **progp, struct nb_log *log);
-/* "drop", "pass", "goto chain 3", ... */
-const char *nb_ctl_control_name(int control, char *buf, size_t size);
 
 /* How an action is shown: by tc actions (not_in_hw), with used_hw_stats (u32, matchall). */
 #define NB_CTL_ACT_STANDALONE 1
@@ -53,15 +51,14 @@ struct nb_prog;
 /* One action as tc prints it (m_gact.c, m_bpf.c, m_mirred.c): text, or an object into j. */
 void nb_ctl_print_action(struct nb_ctl *ctl, struct nb_json *j, const struct nb_tc_action_info *a,
 			 unsigned int order, unsigned int how);
-/* print_action_control's JSON object {"type": ...}. */
-void nb_ctl_control_json(struct nb_json *j, const char *name, int control);
 /* bpf_dump_prog_info: "id N name P tag T jited " (text) or "prog": {...}; false when gone. */
 bool nb_ctl_print_prog_info(struct nb_ctl *ctl, struct nb_json *j, __u32 id);
 /* The kernel's tag of prog in hex. */
 const char *nb_ctl_prog_tag(const struct nb_prog *prog, char buf[2 * BPF_TAG_SIZE + 1]);
 
-/* A filter handle as tc prints it: 0x1, or u32's 800::800. */
-const char *nb_ctl_handle_name(const char *kind, __u32 handle, char *buf, size_t size);
+struct nb_print;
+/* What a kind's dump wrote for show (struct nb_tc_print_list), in text or JSON; stats: tc -s. */
+void nb_ctl_print_tc_items(struct nb_print *p, const struct nb_tc_print_list *list, bool stats);
 
 int nb_ctl_tc_qdisc(struct nb_ctl *ctl, int argc, char **argv);
 int nb_ctl_tc_filter(struct nb_ctl *ctl, int argc, char **argv);

@@ -25,33 +25,8 @@
 
 #include "ctl/args.h"
 #include "ctl/json.h"
+#include "ctl/print.h"
 #include "ctl/tc.h"
-
-static const struct { const char *word; int control; } controls[] = {
-	{ "pass", TC_ACT_OK }, { "ok", TC_ACT_OK }, { "drop", TC_ACT_SHOT },
-	{ "shot", TC_ACT_SHOT }, { "pipe", TC_ACT_PIPE }, { "reclassify", TC_ACT_RECLASSIFY },
-	{ "continue", TC_ACT_UNSPEC }, { "trap", TC_ACT_TRAP }, { "stolen", TC_ACT_STOLEN },
-};
-
-const char *nb_ctl_control_name(int control, char *buf, size_t size)
-{
-	if (TC_ACT_EXT_CMP(control, TC_ACT_GOTO_CHAIN)) {
-		snprintf(buf, size, "goto chain %u", control & TC_ACT_EXT_VAL_MASK);
-		return buf;
-	}
-	if (TC_ACT_EXT_CMP(control, TC_ACT_JUMP)) {
-		snprintf(buf, size, "jump %u", control & TC_ACT_EXT_VAL_MASK);
-		return buf;
-	}
-	for (size_t i = 0; i < sizeof(controls) / sizeof(controls[0]); i++)
-		if (controls[i].control == control && strcmp(controls[i].word, "ok") &&
-		    strcmp(controls[i].word, "shot")) {
-			snprintf(buf, size, "%s", controls[i].word);
-			return buf;
-		}
-	snprintf(buf, size, "%d", control);
-	return buf;
-}
 
 /* A control word at argv[*i] (advancing past "goto chain N"); false when there is none. */
 static bool parse_control(struct nb_ctl *ctl, int argc, char **argv, int *i, int *control,
@@ -61,11 +36,8 @@ static bool parse_control(struct nb_ctl *ctl, int argc, char **argv, int *i, int
 	unsigned int n;
 
 	*err = 0;
-	for (size_t c = 0; c < sizeof(controls) / sizeof(controls[0]); c++)
-		if (!strcmp(w, controls[c].word)) {
-			*control = controls[c].control;
-			return true;
-		}
+	if (!nb_tc_control_parse(w, control))
+		return true;
 	if (!strcmp(w, "goto") || !strcmp(w, "jump")) {
 		const char *val;
 
@@ -340,180 +312,43 @@ bool nb_ctl_print_prog_info(struct nb_ctl *ctl, struct nb_json *j, __u32 id)
 	return true;
 }
 
-/* print_action_control's JSON: {"type": "goto", "chain": N} and the like. */
-void nb_ctl_control_json(struct nb_json *j, const char *name, int control)
-{
-	char buf[32];
-
-	nb_json_start_object(j, name);
-	if (TC_ACT_EXT_CMP(control, TC_ACT_GOTO_CHAIN)) {
-		nb_json_string(j, "type", "goto");
-		nb_json_uint(j, "chain", control & TC_ACT_EXT_VAL_MASK);
-	} else if (TC_ACT_EXT_CMP(control, TC_ACT_JUMP)) {
-		nb_json_string(j, "type", "jump");
-		nb_json_uint(j, "jump", control & TC_ACT_EXT_VAL_MASK);
-	} else {
-		nb_json_string(j, "type", nb_ctl_control_name(control, buf, sizeof(buf)));
-	}
-	nb_json_end_object(j);
-}
-
-static const char *mirred_name(int eaction)
-{
-	switch (eaction) {
-	case TCA_EGRESS_REDIR:
-		return "Egress Redirect";
-	case TCA_INGRESS_REDIR:
-		return "Ingress Redirect";
-	case TCA_EGRESS_MIRROR:
-		return "Egress Mirror";
-	case TCA_INGRESS_MIRROR:
-		return "Ingress Mirror";
-	}
-	return "unknown";
-}
-
-/* The target's name, or "ifN" once it is gone. */
-static const char *mirred_dev_name(__u32 ifindex, char *buf, size_t size)
-{
-	struct nb_dev *dev = nb_dev_get_by_index(ifindex);
-
-	if (dev) {
-		snprintf(buf, size, "%s", nb_dev_name(dev));
-		nb_dev_put(dev);
-	} else {
-		snprintf(buf, size, "if%u", ifindex);
-	}
-	return buf;
-}
-
-/* tc's seconds from the ages: shown only when the kernel's jiffies would not be 0. */
-static bool tm_shown(__u64 ms)
-{
-	return ms * NB_HZ / 1000 != 0;
-}
-
-static void print_tm_text(FILE *f, const struct nb_tc_action_info *a)
-{
-	if (tm_shown(a->installed_ms))
-		fprintf(f, " installed %llu sec", (unsigned long long)a->installed_ms / 1000);
-	if (tm_shown(a->lastuse_ms))
-		fprintf(f, " used %llu sec", (unsigned long long)a->lastuse_ms / 1000);
-	if (a->used && tm_shown(a->firstuse_ms))
-		fprintf(f, " firstused %llu sec", (unsigned long long)a->firstuse_ms / 1000);
-}
-
-static void print_tm_json(struct nb_json *j, const struct nb_tc_action_info *a)
-{
-	if (tm_shown(a->installed_ms))
-		nb_json_uint(j, "installed", a->installed_ms / 1000);
-	if (tm_shown(a->lastuse_ms))
-		nb_json_uint(j, "last_used", a->lastuse_ms / 1000);
-	if (a->used && tm_shown(a->firstuse_ms))
-		nb_json_uint(j, "first_used", a->firstuse_ms / 1000);
-}
-
-static void print_action_json(struct nb_ctl *ctl, struct nb_json *j,
-			      const struct nb_tc_action_info *a, unsigned int order,
-			      unsigned int how)
-{
-	char buf[IFNAMSIZ + 16];
-
-	nb_json_start_object(j, NULL);
-	nb_json_uint(j, "order", order);
-	nb_json_string(j, "kind", a->kind);
-	if (!strcmp(a->kind, "gact")) {
-		nb_ctl_control_json(j, "control_action", a->control);
-		nb_json_start_object(j, "prob");
-		nb_json_string(j, "random_type", "none");
-		nb_ctl_control_json(j, "control_action", TC_ACT_OK);
-		nb_json_int(j, "val", 0);
-		nb_json_end_object(j);
-	} else if (!strcmp(a->kind, "bpf")) {
-		if (a->bpf.name[0])
-			nb_json_string(j, "bpf_name", a->bpf.name);
-		nb_ctl_print_prog_info(ctl, j, a->bpf.prog_id);
-		nb_ctl_control_json(j, "control_action", a->control);
-	} else if (!strcmp(a->kind, "mirred")) {
-		bool redirect = a->mirred.eaction == TCA_EGRESS_REDIR ||
-				a->mirred.eaction == TCA_INGRESS_REDIR;
-		bool ingress = a->mirred.eaction == TCA_INGRESS_REDIR ||
-			       a->mirred.eaction == TCA_INGRESS_MIRROR;
-
-		nb_json_string(j, "mirred_action", redirect ? "redirect" : "mirror");
-		nb_json_string(j, "direction", ingress ? "ingress" : "egress");
-		nb_json_string(j, "to_dev", mirred_dev_name(a->mirred.ifindex, buf, sizeof(buf)));
-		nb_ctl_control_json(j, "control_action", a->control);
-	} else {
-		nb_ctl_control_json(j, "control_action", a->control);
-	}
-	nb_json_uint(j, "index", a->index);
-	nb_json_int(j, "ref", a->refcnt);
-	nb_json_int(j, "bind", a->bindcnt);
-	if (ctl->stats) {
-		print_tm_json(j, a);
-		nb_json_start_object(j, "stats");
-		nb_json_uint(j, "bytes", a->stats.bytes);
-		nb_json_uint(j, "packets", a->stats.packets);
-		nb_json_uint(j, "drops", a->stats.drops);
-		nb_json_uint(j, "overlimits", a->stats.overlimits);
-		nb_json_uint(j, "requeues", 0);
-		nb_json_uint(j, "backlog", 0);
-		nb_json_uint(j, "qlen", 0);
-		nb_json_end_object(j);
-	}
-	if (a->flags & TCA_ACT_FLAGS_NO_PERCPU_STATS)
-		nb_json_bool(j, "no_percpu", true);
-	if (how & NB_CTL_ACT_STANDALONE)
-		nb_json_bool(j, "not_in_hw", true);
-	if (how & NB_CTL_ACT_HW_STATS) {
-		nb_json_start_array(j, "used_hw_stats");
-		nb_json_string(j, NULL, "disabled");
-		nb_json_end_array(j);
-	}
-	nb_json_end_object(j);
-}
-
+/*
+ * tc_print_one_action: "action order N: ", what the kind's dump wrote (its words, "index N ref R
+ * bind B" and the ages with -s), then the counters and flags every action has.
+ */
 void nb_ctl_print_action(struct nb_ctl *ctl, struct nb_json *j, const struct nb_tc_action_info *a,
 			 unsigned int order, unsigned int how)
 {
+	struct nb_print p = { .f = ctl->out, .j = j };
 	FILE *f = ctl->out;
-	char cbuf[32], dbuf[IFNAMSIZ + 16];
-	const char *control = nb_ctl_control_name(a->control, cbuf, sizeof(cbuf));
 
+	nb_print_open_object(&p, NULL);
+	nb_print_uint(&p, NB_PRINT_ANY, "order", "\taction order %llu: ", order);
+	nb_print_string(&p, NB_PRINT_JSON, "kind", NULL, a->kind);
+	nb_ctl_print_tc_items(&p, &a->print, ctl->stats);
 	if (j) {
-		print_action_json(ctl, j, a, order, how);
+		if (ctl->stats) {
+			nb_json_start_object(j, "stats");
+			nb_json_uint(j, "bytes", a->stats.bytes);
+			nb_json_uint(j, "packets", a->stats.packets);
+			nb_json_uint(j, "drops", a->stats.drops);
+			nb_json_uint(j, "overlimits", a->stats.overlimits);
+			nb_json_uint(j, "requeues", 0);
+			nb_json_uint(j, "backlog", 0);
+			nb_json_uint(j, "qlen", 0);
+			nb_json_end_object(j);
+		}
+		if (a->flags & TCA_ACT_FLAGS_NO_PERCPU_STATS)
+			nb_json_bool(j, "no_percpu", true);
+		if (how & NB_CTL_ACT_STANDALONE)
+			nb_json_bool(j, "not_in_hw", true);
+		if (how & NB_CTL_ACT_HW_STATS) {
+			nb_json_start_array(j, "used_hw_stats");
+			nb_json_string(j, NULL, "disabled");
+			nb_json_end_array(j);
+		}
+		nb_print_close_object(&p);
 		return;
-	}
-	fprintf(f, "\taction order %u: ", order);
-	if (!strcmp(a->kind, "gact")) {
-		/* iproute2 prints gact's probability part even when there is none */
-		fprintf(f, "gact action %s\n\t random type none pass val 0\n", control);
-		fprintf(f, "\t index %u ref %d bind %d", a->index, a->refcnt, a->bindcnt);
-		if (ctl->stats)
-			print_tm_text(f, a);
-		fprintf(f, "\n");
-	} else if (!strcmp(a->kind, "bpf")) {
-		fprintf(f, "bpf ");
-		if (a->bpf.name[0])
-			fprintf(f, "%s ", a->bpf.name);
-		nb_ctl_print_prog_info(ctl, NULL, a->bpf.prog_id);
-		fprintf(f, "default-action %s\n\t index %u ref %d bind %d", control, a->index,
-			a->refcnt, a->bindcnt);
-		if (ctl->stats)
-			print_tm_text(f, a);
-		fprintf(f, "\n ");	/* m_bpf.c ends its lines so */
-	} else if (!strcmp(a->kind, "mirred")) {
-		fprintf(f, "mirred (%s to device %s) %s\n\tindex %u ref %d bind %d",
-			mirred_name(a->mirred.eaction),
-			mirred_dev_name(a->mirred.ifindex, dbuf, sizeof(dbuf)), control, a->index,
-			a->refcnt, a->bindcnt);
-		if (ctl->stats)
-			print_tm_text(f, a);
-		fprintf(f, "\n");
-	} else {
-		fprintf(f, "%s %s\n\t index %u ref %d bind %d\n", a->kind, control, a->index,
-			a->refcnt, a->bindcnt);
 	}
 	if (ctl->stats)
 		fprintf(f, "\tAction statistics:\n\tSent %llu bytes %llu pkt (dropped %llu, "
@@ -656,6 +491,7 @@ static int actions_get_del(struct nb_ctl *ctl, int argc, char **argv, bool del)
 			fprintf(ctl->out, "\n");
 		nb_ctl_print_action(ctl, as.j, &info, as.order++,
 				    NB_CTL_ACT_STANDALONE | NB_CTL_ACT_HW_STATS);
+		nb_tc_action_info_release(&info);
 	}
 	actions_tail(&as);
 	return err;

@@ -80,58 +80,6 @@ static bool parse_proto(const char *w, __be16 *proto)
 	return true;
 }
 
-/* u32 handles "HT:HASH:NODE" (hex each), or one number. */
-static bool parse_handle(const char *w, bool is_u32, __u32 *h)
-{
-	unsigned long part[3] = { 0 };
-	const char *p = w;
-	int n = 0;
-
-	if (!is_u32 || !strchr(w, ':'))
-		return nb_ctl_parse_u32(w, h, 0);
-	for (; n < 3; n++) {
-		char *end;
-
-		part[n] = *p && *p != ':' ? strtoul(p, &end, 16) : 0;
-		if (*p && *p != ':')
-			p = end;
-		if (!*p) {
-			n++;
-			break;
-		}
-		if (*p != ':')
-			return false;
-		p++;
-	}
-	if (*p || part[0] > 0xfff || part[1] > 0xff || part[2] > 0xfff)
-		return false;
-	*h = (__u32)(part[0] << 20 | part[1] << 12 | part[2]);
-	return true;
-}
-
-const char *nb_ctl_handle_name(const char *kind, __u32 h, char *buf, size_t size)
-{
-	size_t n = 0;
-
-	if (strcmp(kind, "u32")) {
-		snprintf(buf, size, "0x%x", h);
-		return buf;
-	}
-	/* iproute2's sprint_u32_handle: "HT:", then "BKT" and ":NODE" unless 0 (800:, 800::800) */
-	buf[0] = 0;
-	if (!h) {
-		snprintf(buf, size, "none");
-		return buf;
-	}
-	if (TC_U32_HTID(h))
-		n += snprintf(buf + n, size - n, "%x:", TC_U32_USERHTID(h));
-	if (TC_U32_HASH(h) && n < size)
-		n += snprintf(buf + n, size - n, "%x", TC_U32_HASH(h));
-	if (TC_U32_NODE(h) && n < size)
-		snprintf(buf + n, size - n, ":%x", TC_U32_NODE(h));
-	return buf;
-}
-
 static bool parse_val(const char *w, __u32 *v)
 {
 	return nb_ctl_parse_u32(w, v, 0);
@@ -423,7 +371,7 @@ static int parse_kind_opts(struct nb_ctl *ctl, int argc, char **argv, int i,
 
 			if (!(val = nb_ctl_next(ctl, argc, argv, &i)))
 				return -EINVAL;
-			if (!parse_handle(val, true, &h))
+			if (nb_tc_filter_handle_parse("u32", val, &h))
 				return nb_ctl_wrong(ctl, val, "illegal \"%s\"", w);
 			if (TC_U32_NODE(h))
 				return nb_ctl_wrong(ctl, val, "\"%s\" must be a hash table", w);
@@ -491,121 +439,10 @@ struct show_ctx {
 	bool has_hook;		/* tc prints the parent only when the command named none */
 };
 
-/* matchall asks for hardware offload even without hardware: the kernel reports used_hw_stats. */
+/* Actions of a matchall show used_hw_stats: it asks for offload even without hardware. */
 static unsigned int action_how(const struct nb_tc_filter_info *info)
 {
-	return !strcmp(info->kind, "matchall") ? NB_CTL_ACT_HW_STATS : 0;
-}
-
-/* f_u32.c's u32_print_opt: a hash table's line, or a node with its keys. */
-static void print_u32(struct nb_print *p, const struct nb_tc_filter_info *info)
-{
-	__u32 h = info->id.handle;
-	char buf[32];
-
-	nb_print_string(p, NB_PRINT_ANY, "fh", "fh %s ",
-			nb_ctl_handle_name("u32", h, buf, sizeof(buf)));
-	if (TC_U32_NODE(h))
-		nb_print_uint(p, NB_PRINT_ANY, "order", "order %llu ", TC_U32_NODE(h));
-	if (info->u32.divisor) {
-		nb_print_uint(p, NB_PRINT_ANY, "ht_divisor", "ht divisor %llu ", info->u32.divisor);
-		return;
-	}
-	snprintf(buf, sizeof(buf), "%x", TC_U32_USERHTID(h));
-	nb_print_string(p, NB_PRINT_ANY, "key_ht", "key ht %s ", buf);
-	snprintf(buf, sizeof(buf), "%x", TC_U32_HASH(h));
-	nb_print_string(p, NB_PRINT_ANY, "bkt", "bkt %s ", buf);
-	if (info->classid) {
-		if (info->u32.terminal)
-			nb_print_text(p, "*");
-		nb_print_string(p, NB_PRINT_ANY, "flowid", "flowid %s ",
-				nb_tc_classid_name(info->classid, buf, sizeof(buf)));
-	} else if (info->u32.terminal) {
-		nb_print_text(p, "terminal flowid ");
-	}
-	if (info->u32.link)
-		nb_print_string(p, NB_PRINT_ANY, "link", "link %s ",
-				nb_ctl_handle_name("u32", info->u32.link, buf, sizeof(buf)));
-	nb_print_bool(p, NB_PRINT_ANY, "not_in_hw", "not_in_hw ", true);
-	for (unsigned int k = 0; k < info->u32.nkeys; k++) {
-		const struct nb_tc_u32_key *key = &info->u32.keys[k];
-
-		nb_print_open_object(p, "match");
-		nb_print_hex(p, NB_PRINT_ANY, "value", "\n  match %08llx", ntohl(key->val));
-		nb_print_hex(p, NB_PRINT_ANY, "mask", "/%08llx ", ntohl(key->mask));
-		nb_print_string(p, NB_PRINT_ANY, "offmask", "at %s",
-				key->offmask ? "nexthdr+" : "");
-		nb_print_int(p, NB_PRINT_ANY, "off", "%lld", key->off);
-		nb_print_close_object(p);
-	}
-	if (info->u32.hmask) {
-		nb_print_hex(p, NB_PRINT_ANY, "hash_mask", "\n    hash mask %08llx ",
-			     ntohl(info->u32.hmask));
-		nb_print_int(p, NB_PRINT_ANY, "hash_off", "at %lld ", info->u32.hoff);
-	}
-}
-
-/* f_bpf.c's bpf_print_opt. */
-static void print_bpf(struct show_ctx *sc, const struct nb_tc_filter_info *info)
-{
-	struct nb_print *p = &sc->p;
-	char buf[32];
-
-	nb_print_string(p, NB_PRINT_ANY, "handle", "handle %s ",
-			nb_ctl_handle_name("bpf", info->id.handle, buf, sizeof(buf)));
-	if (info->classid)
-		nb_print_string(p, NB_PRINT_ANY, "flowid", "flowid %s ",
-				nb_tc_classid_name(info->classid, buf, sizeof(buf)));
-	if (info->name)
-		nb_print_string(p, NB_PRINT_ANY, "bpf_name", "%s ", info->name);
-	if (info->direct_action)
-		nb_print_bool(p, NB_PRINT_ANY, "direct-action", "direct-action ", true);
-	nb_print_bool(p, NB_PRINT_ANY, "not_in_hw", "not_in_hw ", true);
-	if (info->prog_id)
-		nb_ctl_print_prog_info(sc->ctl, p->j, info->prog_id);
-}
-
-/* f_matchall.c's matchall_print_opt: the hit counter with -s. */
-static void print_matchall(struct show_ctx *sc, const struct nb_tc_filter_info *info)
-{
-	struct nb_print *p = &sc->p;
-	char buf[32];
-
-	nb_print_uint(p, NB_PRINT_ANY, "handle", "handle 0x%llx ", info->id.handle);
-	if (info->classid)
-		nb_print_string(p, NB_PRINT_ANY, "flowid", "flowid %s ",
-				nb_tc_classid_name(info->classid, buf, sizeof(buf)));
-	nb_print_bool(p, NB_PRINT_ANY, "not_in_hw", "\n  not_in_hw", true);
-	if (sc->ctl->stats)
-		nb_print_uint(p, NB_PRINT_ANY, "rule_hit", " (rule hit %llu)",
-			      info->stats.packets);
-}
-
-/* Any other kind: the members its dump wrote (struct nb_tc_print_item). */
-static void print_items(struct nb_print *p, const struct nb_tc_filter_info *info)
-{
-	for (unsigned int n = 0; n < info->print_cnt; n++) {
-		const struct nb_tc_print_item *it = &info->print[n];
-		enum nb_print_type t = (enum nb_print_type)it->type;
-
-		switch (it->value_type) {
-		case NB_TC_PRINT_STRING:
-			nb_print_string(p, t, it->key, it->fmt, it->s);
-			break;
-		case NB_TC_PRINT_UINT:
-			nb_print_uint(p, t, it->key, it->fmt, it->u);
-			break;
-		case NB_TC_PRINT_HEX:
-			nb_print_hex(p, t, it->key, it->fmt, it->u);
-			break;
-		case NB_TC_PRINT_OPEN:
-			nb_print_open_object(p, it->key);
-			break;
-		case NB_TC_PRINT_CLOSE:
-			nb_print_close_object(p);
-			break;
-		}
-	}
+	return info->actions_hw_stats ? NB_CTL_ACT_HW_STATS : 0;
 }
 
 /* tc_filter.c's print_filter: the head line of each pref, then each filter with its options. */
@@ -626,14 +463,7 @@ static void show_filter(struct show_ctx *sc, const struct nb_tc_filter_info *inf
 	nb_print_uint(p, NB_PRINT_ANY, "chain", "chain %llu ", info->id.chain);
 	if (!head) {
 		nb_print_open_object(p, "options");
-		if (!strcmp(info->kind, "u32"))
-			print_u32(p, info);
-		else if (!strcmp(info->kind, "bpf"))
-			print_bpf(sc, info);
-		else if (!strcmp(info->kind, "matchall"))
-			print_matchall(sc, info);
-		else
-			print_items(p, info);
+		nb_ctl_print_tc_items(p, &info->print, sc->ctl->stats);
 		if (p->j && info->action_cnt) {
 			nb_json_start_array(p->j, "actions");
 			for (unsigned int a = 0; a < info->action_cnt; a++)
@@ -782,8 +612,7 @@ int nb_ctl_tc_filter(struct nb_ctl *ctl, int argc, char **argv)
 			err = nb_ctl_wrong(ctl, w, "unknown classifier");
 		}
 	}
-	if (!err && c->handle &&
-	    !parse_handle(c->handle, c->f.kind && !strcmp(c->f.kind, "u32"), &c->f.handle))
+	if (!err && c->handle && nb_tc_filter_handle_parse(c->f.kind, c->handle, &c->f.handle))
 		err = nb_ctl_wrong(ctl, c->handle, "illegal \"handle\"");
 	if (err)
 		goto out;
@@ -866,7 +695,7 @@ static int each_one(const struct nb_tc_filter_info *info, void *arg)
 	struct each_ctx *e = arg;
 
 	/* the summary counts filters: u32's hash tables hold no counters of their own */
-	if (!info->u32.divisor)
+	if (!info->no_match)
 		e->fn(e->dev, e->hook, info, e->ctx);
 	return 0;
 }

@@ -340,6 +340,7 @@ static inline struct nb_tc_filter_id tc_add(struct nb_dev *dev, struct nb_tc_fil
 	return id;
 }
 
+/* A filter's info without its print lists. */
 static inline struct nb_tc_filter_info tc_info(struct nb_dev *dev, const struct nb_tc_filter_id *id)
 {
 	struct nb_tc_filter_info info;
@@ -347,6 +348,8 @@ static inline struct nb_tc_filter_info tc_info(struct nb_dev *dev, const struct 
 
 	if (err)
 		NB_FAIL("filter get: %d", err);
+	/* the counters and ids stay; what show prints (heap lists) is dropped */
+	nb_tc_filter_info_release(&info);
 	return info;
 }
 

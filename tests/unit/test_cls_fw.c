@@ -46,14 +46,16 @@ NB_TEST(tc_cls_fw_mark)
 	NB_ASSERT_EQ(classify(dev, 0x10005), 7);
 	NB_ASSERT_EQ(classify(dev, 6), NO_MATCH);
 	NB_ASSERT_EQ(classify(dev, 0), NO_MATCH);
-	info = tc_info(dev, &id);
+	NB_ASSERT_EQ(nb_tc_filter_get(dev, &id, &info, NULL), 0);
 	NB_ASSERT_EQ(info.classid, 0x10005);
 	NB_ASSERT(!strcmp(info.kind, "fw"));
 	/* show's members: handle { mark, mask }, classid */
-	NB_ASSERT_EQ(info.print_cnt, 5);
-	NB_ASSERT(!strcmp(info.print[1].key, "mark"));
-	NB_ASSERT_EQ(info.print[1].u, 5);
-	NB_ASSERT(!strcmp(info.print[4].s, "1:5"));
+	NB_ASSERT_EQ(info.print.cnt, 5);
+	NB_ASSERT(!strcmp(info.print.items[1].key, "mark"));
+	NB_ASSERT_EQ(info.print.items[1].u, 5);
+	NB_ASSERT(!strcmp(info.print.items[4].s, "1:5"));
+	NB_ASSERT_EQ(nb_tc_print_find(&info.print, "classid"), &info.print.items[4]);
+	nb_tc_filter_info_release(&info);
 	NB_ASSERT_EQ(nb_tc_filter_del(dev, &id, NULL), 0);
 	NB_ASSERT_EQ(classify(dev, 5), NO_MATCH);
 	NB_ASSERT_EQ(classify(dev, 0x10005), 7);

@@ -121,7 +121,10 @@ NB_TEST(tc_cls_u32_hash_tables_shared)
 	NB_ASSERT_EQ(classify(dev, 0x0a000006), 6);
 	NB_ASSERT_EQ(classify(dev, 0x0c000006), 12);
 	NB_ASSERT_EQ(nb_tc_filter_get(dev, &t1, &info, NULL), 0);
-	NB_ASSERT_EQ(info.u32.divisor, 256);
+	NB_ASSERT(info.no_match);
+	NB_ASSERT(nb_tc_print_find(&info.print, "ht_divisor"));
+	NB_ASSERT_EQ(nb_tc_print_find(&info.print, "ht_divisor")->u, 256);
+	nb_tc_filter_info_release(&info);
 	NB_ASSERT_EQ(nb_tc_filter_del(dev, &t1, NULL), -EBUSY);
 	root2.handle = 0x80100000;			/* 801: */
 	NB_ASSERT_EQ(nb_tc_filter_del(dev, &root2, NULL), -EINVAL);

@@ -127,6 +127,7 @@ NB_TEST(ctl_script_lines_act_on_the_datapath)
 	NB_ASSERT(!strcmp(info.actions[0].kind, "mirred"));
 	NB_ASSERT_EQ(info.actions[0].control, TC_ACT_PIPE);
 	NB_ASSERT_EQ(info.actions[1].control, TC_ACT_SHOT);
+	nb_tc_filter_info_release(&info);
 	nb_dev_put(g);
 	nb_dev_put(s);
 

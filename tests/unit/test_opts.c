@@ -135,6 +135,7 @@ NB_TEST(opts_tc_action_list_stride)
 	NB_ASSERT_EQ(idx[1], 902);
 	NB_ASSERT_EQ(nb_tc_action_get("gact", 902, &info, NULL), 0);
 	NB_ASSERT_EQ(info.control, TC_ACT_PIPE);
+	nb_tc_action_info_release(&info);
 	NB_ASSERT_EQ(nb_tc_action_del("gact", 901, NULL), 0);
 	NB_ASSERT_EQ(nb_tc_action_del("gact", 902, NULL), 0);
 

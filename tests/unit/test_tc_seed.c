@@ -98,8 +98,11 @@ static void run_seed(const void *arg)
 		NB_ASSERT_EQ(info.actions[0].stats.drops, seed->clone ? SEED_COUNT : 0);
 		NB_ASSERT_EQ(info.classid, 0x10002);
 	} else {
-		NB_ASSERT(info.direct_action);
+		NB_ASSERT_EQ(nb_tc_filter_get(gen, &id, &info, NULL), 0);
+		NB_ASSERT(info.no_stats);
+		NB_ASSERT(nb_tc_print_find(&info.print, "direct-action"));
 		NB_ASSERT_EQ(info.classid, 1);
+		nb_tc_filter_info_release(&info);
 	}
 
 	tc_check_accounting(devs, 2);

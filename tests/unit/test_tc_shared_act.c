@@ -40,6 +40,7 @@ static struct nb_tc_action_info get(const char *kind, u32 index)
 	if (err)
 		NB_FAIL("tc actions get %s %u: %d %s", kind, index, err, nb_log_text(&log));
 	nb_log_free(&log);
+	nb_tc_action_info_release(&info);	/* the counters and kind fields stay */
 	return info;
 }
 

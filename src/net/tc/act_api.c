@@ -429,8 +429,42 @@ static void tcf_action_fill_info(const struct nb_tc_action *a, struct nb_tc_acti
 	info->lastuse_ms = now > lastuse ? (now - lastuse) / 1000000 : 0;
 	info->used = firstuse != 0;
 	info->firstuse_ms = firstuse && now > firstuse ? (now - firstuse) / 1000000 : 0;
-	if (a->ops->dump)
+	if (a->ops->dump) {
 		a->ops->dump(a, info);
+	} else {
+		char buf[32];
+
+		nb_tc_print_string(&info->print, NB_TC_PRINT_FP, NULL, "%s ", info->kind);
+		nb_tc_print_string(&info->print, NB_TC_PRINT_FP, NULL, "%s\n\t ",
+				   nb_tc_control_name(info->control, buf, sizeof(buf)));
+		nb_tc_print_control(&info->print, "control_action", info->control);
+		nb_tcf_action_print_common(info);
+		nb_tc_print_string(&info->print, NB_TC_PRINT_FP, NULL, "%s", "\n");
+	}
+}
+
+/* tc prints an age in seconds only when the kernel's jiffies of it would not be 0. */
+static bool tm_shown(u64 ms)
+{
+	return ms * NB_HZ / 1000 != 0;
+}
+
+void nb_tcf_action_print_common(struct nb_tc_action_info *info)
+{
+	struct nb_tc_print_list *l = &info->print;
+	enum nb_tc_print_type stats = NB_TC_PRINT_ANY | NB_TC_PRINT_STATS;
+
+	nb_tc_print_uint(l, NB_TC_PRINT_ANY, "index", "index %llu ", info->index);
+	nb_tc_print_int(l, NB_TC_PRINT_ANY, "ref", "ref %lld ", info->refcnt);
+	nb_tc_print_int(l, NB_TC_PRINT_ANY, "bind", "bind %lld", info->bindcnt);
+	if (tm_shown(info->installed_ms))
+		nb_tc_print_uint(l, stats, "installed", " installed %llu sec",
+				 info->installed_ms / 1000);
+	if (tm_shown(info->lastuse_ms))
+		nb_tc_print_uint(l, stats, "last_used", " used %llu sec", info->lastuse_ms / 1000);
+	if (info->used && tm_shown(info->firstuse_ms))
+		nb_tc_print_uint(l, stats, "first_used", " firstused %llu sec",
+				 info->firstuse_ms / 1000);
 }
 
 void nb_tcf_exts_dump(const struct nb_tcf_exts *exts, struct nb_tc_filter_info *info)
@@ -501,12 +535,18 @@ int nb_tc_action_get(const char *kind, __u32 index, struct nb_tc_action_info *in
 {
 	struct nb_tc_action *a;
 
+	int err = -ENOENT;
+
 	nb_tc_lock();
 	a = tc_action_lookup(kind, index, log);
-	if (a)
+	if (a) {
 		tcf_action_fill_info(a, info);
+		err = info->print.err;
+		if (err)
+			nb_tc_action_info_release(info);
+	}
 	nb_tc_unlock();
-	return a ? 0 : -ENOENT;
+	return err;
 }
 
 int nb_tc_action_del(const char *kind, __u32 index, struct nb_log *log)
@@ -580,8 +620,13 @@ int nb_tc_actions_walk(const char *kind, nb_tc_action_walk_fn fn, void *ctx, str
 	if (!ops)
 		err = -ENOENT;
 	for (struct nb_tc_action *a = ops ? ops->idr : NULL; a; a = a->idr_next) {
+		int stop;
+
 		tcf_action_fill_info(a, info);
-		if (fn(info, ctx))
+		err = info->print.err;
+		stop = err ? 1 : fn(info, ctx);
+		nb_tc_action_info_release(info);
+		if (stop)
 			break;
 	}
 	nb_tc_unlock();

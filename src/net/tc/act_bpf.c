@@ -91,8 +91,21 @@ static void tcf_bpf_dump(const struct nb_tc_action *a, struct nb_tc_action_info 
 {
 	const struct tcf_bpf *prog = a->priv;
 
+	struct nb_tc_print_list *l = &info->print;
+	char buf[32];
+
 	info->bpf.prog_id = nb_prog_id(prog->filter);
 	snprintf(info->bpf.name, sizeof(info->bpf.name), "%s", prog->name ? prog->name : "");
+	/* m_bpf.c's bpf_print_opt */
+	nb_tc_print_string(l, NB_TC_PRINT_FP, NULL, "%s", "bpf ");
+	if (prog->name && prog->name[0])
+		nb_tc_print_string(l, NB_TC_PRINT_ANY, "bpf_name", "%s ", prog->name);
+	nb_tc_print_prog(l, prog->filter);
+	nb_tc_print_string(l, NB_TC_PRINT_FP, NULL, "default-action %s\n\t ",
+			   nb_tc_control_name(info->control, buf, sizeof(buf)));
+	nb_tc_print_control(l, "control_action", info->control);
+	nb_tcf_action_print_common(info);
+	nb_tc_print_string(l, NB_TC_PRINT_FP, NULL, "%s", "\n ");	/* m_bpf.c ends its lines so */
 }
 
 static struct nb_tc_action_ops act_bpf_ops = {

@@ -23,10 +23,31 @@ static int tcf_gact_init(struct nb_tc_action *a, const struct nb_tc_action_opts 
 	return 0;
 }
 
+/* m_gact.c's print_gact: the probability part shows even when there is none. */
+static void tcf_gact_dump(const struct nb_tc_action *a, struct nb_tc_action_info *info)
+{
+	struct nb_tc_print_list *l = &info->print;
+	char buf[32];
+
+	(void)a;
+	nb_tc_print_string(l, NB_TC_PRINT_FP, NULL, "gact action %s\n",
+			   nb_tc_control_name(info->control, buf, sizeof(buf)));
+	nb_tc_print_control(l, "control_action", info->control);
+	nb_tc_print_open(l, "prob");
+	nb_tc_print_string(l, NB_TC_PRINT_ANY, "random_type", "\t random type %s", "none");
+	nb_tc_print_string(l, NB_TC_PRINT_FP, NULL, " %s", "pass");
+	nb_tc_print_control(l, "control_action", TC_ACT_OK);
+	nb_tc_print_int(l, NB_TC_PRINT_ANY, "val", " val %lld\n\t ", 0);
+	nb_tc_print_close(l);
+	nb_tcf_action_print_common(info);
+	nb_tc_print_string(l, NB_TC_PRINT_FP, NULL, "%s", "\n");
+}
+
 static struct nb_tc_action_ops act_gact_ops = {
 	.kind = "gact",
 	.default_control = TC_ACT_OK,
 	.act = tcf_gact_act,
 	.init = tcf_gact_init,
+	.dump = tcf_gact_dump,
 };
 NB_TC_ACTION_REGISTER(act_gact_ops)

@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <linux/tc_act/tc_mirred.h>
 
 #include "net/core.h"
@@ -190,8 +191,33 @@ static void tcf_mirred_dump(const struct nb_tc_action *a, struct nb_tc_action_in
 {
 	const struct tcf_mirred *m = a->priv;
 
+	bool ingress = m->eaction == TCA_INGRESS_REDIR || m->eaction == TCA_INGRESS_MIRROR;
+	bool redirect = m->eaction == TCA_EGRESS_REDIR || m->eaction == TCA_INGRESS_REDIR;
+	struct nb_tc_print_list *l = &info->print;
+	char name[IFNAMSIZ + 16], buf[32];
+	struct nb_dev *dev;
+
 	info->mirred.eaction = m->eaction;
 	info->mirred.ifindex = m->ifindex;
+	/* m_mirred.c's print_mirred: the target's name, or "ifN" once it is gone */
+	dev = nb_dev_get_by_index(m->ifindex);
+	if (dev) {
+		snprintf(name, sizeof(name), "%s", nb_dev_name(dev));
+		nb_dev_put(dev);
+	} else {
+		snprintf(name, sizeof(name), "if%u", m->ifindex);
+	}
+	nb_tc_print_string(l, NB_TC_PRINT_FP, NULL, "mirred (%s ", ingress ? "Ingress" : "Egress");
+	nb_tc_print_string(l, NB_TC_PRINT_FP, NULL, "%s ", redirect ? "Redirect" : "Mirror");
+	nb_tc_print_string(l, NB_TC_PRINT_JSON, "mirred_action", NULL,
+			   redirect ? "redirect" : "mirror");
+	nb_tc_print_string(l, NB_TC_PRINT_JSON, "direction", NULL, ingress ? "ingress" : "egress");
+	nb_tc_print_string(l, NB_TC_PRINT_ANY, "to_dev", "to device %s) ", name);
+	nb_tc_print_string(l, NB_TC_PRINT_FP, NULL, "%s\n\t",
+			   nb_tc_control_name(info->control, buf, sizeof(buf)));
+	nb_tc_print_control(l, "control_action", info->control);
+	nb_tcf_action_print_common(info);
+	nb_tc_print_string(l, NB_TC_PRINT_FP, NULL, "%s", "\n");
 }
 
 /* A device leaves: actions that point at it find it gone (mirred_device_event). */

@@ -549,9 +549,12 @@ struct dump_arg {
 	int stop;
 };
 
-static void fill_info(const struct nb_tcf_proto *tp, const void *fh, enum nb_tc_hook hook,
-		      struct nb_tc_filter_info *info)
+/* Fill info as show prints it: 0, or -ENOMEM when an item of what it prints was lost. */
+static int fill_info(const struct nb_tcf_proto *tp, const void *fh, enum nb_tc_hook hook,
+		     struct nb_tc_filter_info *info)
 {
+	int err;
+
 	memset(info, 0, sizeof(*info));
 	info->id.hook = hook;
 	info->id.chain = tp->chain->index;
@@ -559,17 +562,30 @@ static void fill_info(const struct nb_tcf_proto *tp, const void *fh, enum nb_tc_
 	info->id.protocol = tp->protocol;
 	info->kind = tp->ops->kind;
 	tp->ops->dump(tp, fh, info);
+	err = info->print.err;
+	for (unsigned int a = 0; a < info->action_cnt && !err; a++)
+		err = info->actions[a].print.err;
+	if (err)
+		nb_tc_filter_info_release(info);
+	return err;
 }
 
 static int dump_one(struct nb_tcf_proto *tp, void *fh, void *varg)
 {
 	struct dump_arg *arg = varg;
 	struct nb_tc_filter_info *info;
+	int err;
 
 	if (arg->info) {
-		fill_info(tp, fh, arg->hook, arg->info);
-		if (arg->info->id.handle != arg->handle)
+		err = fill_info(tp, fh, arg->hook, arg->info);
+		if (err) {
+			arg->stop = err;
+			return 1;
+		}
+		if (arg->info->id.handle != arg->handle) {
+			nb_tc_filter_info_release(arg->info);
 			return 0;
+		}
 		arg->stop = 1;
 		return 1;
 	}
@@ -578,8 +594,13 @@ static int dump_one(struct nb_tcf_proto *tp, void *fh, void *varg)
 		arg->stop = -ENOMEM;
 		return 1;
 	}
-	fill_info(tp, fh, arg->hook, info);
-	arg->stop = arg->fn(info, arg->ctx);
+	err = fill_info(tp, fh, arg->hook, info);
+	if (err) {
+		arg->stop = err;
+	} else {
+		arg->stop = arg->fn ? arg->fn(info, arg->ctx) : 0;
+		nb_tc_filter_info_release(info);
+	}
 	free(info);
 	return arg->stop;
 }
@@ -625,6 +646,8 @@ static int nb_tc_filter_get_locked(struct nb_dev *dev, const struct nb_tc_filter
 		return -ENOENT;
 	}
 	tp->ops->walk(tp, dump_one, &arg);
+	if (arg.stop < 0)
+		return arg.stop;
 	if (!arg.stop) {
 		nb_log_printf(log, "filter get: no filter with handle 0x%x\n", id->handle);
 		return -ENOENT;
@@ -678,53 +701,33 @@ int nb_tc_filter_get(struct nb_dev *dev, const struct nb_tc_filter_id *id,
 	return err;
 }
 
-/* Show: a classifier's options, printed by ctl in text or JSON (include/netbpf/tc.h). */
-
-static struct nb_tc_print_item *tc_print_item(struct nb_tc_filter_info *info,
-					      enum nb_tc_print_type type, u8 value_type,
-					      const char *key, const char *fmt)
+/* Handles: one number unless the kind reads its own ("800::1"). */
+int nb_tc_filter_handle_parse(const char *kind, const char *word, __u32 *handle)
 {
-	struct nb_tc_print_item *it;
+	const struct nb_tcf_proto_ops *ops = tcf_proto_lookup_ops(kind);
+	unsigned long long v;
+	char *end;
 
-	/* the kinds are built in and print a handful of members: running out is a bug */
-	if (info->print_cnt >= NB_TC_MAX_PRINT_ITEMS)
-		abort();
-	it = &info->print[info->print_cnt++];
-	it->type = type;
-	it->value_type = value_type;
-	it->key = key;
-	it->fmt = fmt;
-	return it;
+	if (ops && ops->handle_parse)
+		return ops->handle_parse(word, handle);
+	if (!*word || *word == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(word, &end, 0);
+	if (*end || errno || v > 0xffffffffULL)
+		return -EINVAL;
+	*handle = (__u32)v;
+	return 0;
 }
 
-void nb_tc_print_string(struct nb_tc_filter_info *info, enum nb_tc_print_type type,
-			const char *key, const char *fmt, const char *value)
+const char *nb_tc_filter_handle_name(const char *kind, __u32 handle, char *buf, size_t size)
 {
-	struct nb_tc_print_item *it = tc_print_item(info, type, NB_TC_PRINT_STRING, key, fmt);
+	const struct nb_tcf_proto_ops *ops = tcf_proto_lookup_ops(kind);
 
-	snprintf(it->s, sizeof(it->s), "%s", value);
-}
-
-void nb_tc_print_uint(struct nb_tc_filter_info *info, enum nb_tc_print_type type,
-		      const char *key, const char *fmt, u64 value)
-{
-	tc_print_item(info, type, NB_TC_PRINT_UINT, key, fmt)->u = value;
-}
-
-void nb_tc_print_hex(struct nb_tc_filter_info *info, enum nb_tc_print_type type, const char *key,
-		     const char *fmt, u64 value)
-{
-	tc_print_item(info, type, NB_TC_PRINT_HEX, key, fmt)->u = value;
-}
-
-void nb_tc_print_open(struct nb_tc_filter_info *info, const char *key)
-{
-	tc_print_item(info, NB_TC_PRINT_JSON, NB_TC_PRINT_OPEN, key, NULL);
-}
-
-void nb_tc_print_close(struct nb_tc_filter_info *info)
-{
-	tc_print_item(info, NB_TC_PRINT_JSON, NB_TC_PRINT_CLOSE, NULL, NULL);
+	if (ops && ops->handle_name)
+		return ops->handle_name(handle, buf, size);
+	snprintf(buf, size, "0x%x", handle);
+	return buf;
 }
 
 /* Class ids, as tc reads and prints them (get_tc_classid, sprint_tc_classid). */

@@ -15,6 +15,7 @@
  * starts at the mac header (pkt.h), so the program sees the same bytes without the push.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
@@ -222,12 +223,26 @@ static void cls_bpf_dump(const struct nb_tcf_proto *tp, const void *fh,
 {
 	const struct cls_bpf_prog *prog = fh;
 
+	struct nb_tc_print_list *l = &info->print;
+	char buf[16];
+
+	(void)tp;
 	info->id.handle = prog->handle;
 	info->classid = prog->classid;
-	info->direct_action = prog->exts_integrated;
-	info->prog_id = nb_prog_id(prog->filter);
-	info->name = prog->name;
+	info->no_stats = true;	/* its actions and the device count, as the kernel's */
 	nb_tcf_exts_dump(&prog->exts, info);
+	/* f_bpf.c's bpf_print_opt */
+	snprintf(buf, sizeof(buf), "0x%x", prog->handle);
+	nb_tc_print_string(l, NB_TC_PRINT_ANY, "handle", "handle %s ", buf);
+	if (prog->classid)
+		nb_tc_print_string(l, NB_TC_PRINT_ANY, "flowid", "flowid %s ",
+				   nb_tc_classid_name(prog->classid, buf, sizeof(buf)));
+	if (prog->name)
+		nb_tc_print_string(l, NB_TC_PRINT_ANY, "bpf_name", "%s ", prog->name);
+	if (prog->exts_integrated)
+		nb_tc_print_bool(l, NB_TC_PRINT_ANY, "direct-action", "direct-action ");
+	nb_tc_print_bool(l, NB_TC_PRINT_ANY, "not_in_hw", "not_in_hw ");
+	nb_tc_print_prog(l, prog->filter);
 }
 
 static struct nb_tcf_proto_ops cls_bpf_ops = {

@@ -208,15 +208,15 @@ static void fw_dump(const struct nb_tcf_proto *tp, const void *fh, struct nb_tc_
 	info->classid = f->classid;
 	nb_tc_stats_read(f->stats, &info->stats);
 	nb_tcf_exts_dump(&f->exts, info);
-	nb_tc_print_open(info, "handle");
-	nb_tc_print_hex(info, NB_TC_PRINT_ANY, "mark", "handle 0x%llx ", f->id);
-	nb_tc_print_hex(info, NB_TC_PRINT_JSON, "mask", NULL, 0xffffffff);
-	nb_tc_print_close(info);
+	nb_tc_print_open(&info->print, "handle");
+	nb_tc_print_hex(&info->print, NB_TC_PRINT_ANY, "mark", "handle 0x%llx ", f->id);
+	nb_tc_print_hex(&info->print, NB_TC_PRINT_JSON, "mask", NULL, 0xffffffff);
+	nb_tc_print_close(&info->print);
 	if (f->classid)
-		nb_tc_print_string(info, NB_TC_PRINT_ANY, "classid", "classid %s ",
+		nb_tc_print_string(&info->print, NB_TC_PRINT_ANY, "classid", "classid %s ",
 				   nb_tc_classid_name(f->classid, buf, sizeof(buf)));
 	if (f->exts.nr_actions)
-		nb_tc_print_string(info, NB_TC_PRINT_FP, NULL, "%s", "\n");
+		nb_tc_print_string(&info->print, NB_TC_PRINT_FP, NULL, "%s", "\n");
 }
 
 static struct nb_tcf_proto_ops cls_fw_ops = {

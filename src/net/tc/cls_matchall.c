@@ -107,11 +107,23 @@ static void mall_dump(const struct nb_tcf_proto *tp, const void *fh,
 		      struct nb_tc_filter_info *info)
 {
 	const struct cls_mall_head *head = fh;
+	struct nb_tc_print_list *l = &info->print;
+	char buf[16];
 
+	(void)tp;
 	info->id.handle = head->handle;
 	info->classid = head->classid;
+	info->actions_hw_stats = true;	/* matchall asks for offload, even without hardware */
 	nb_tc_stats_read(head->stats, &info->stats);
 	nb_tcf_exts_dump(&head->exts, info);
+	/* f_matchall.c's matchall_print_opt: the hit counter with -s */
+	nb_tc_print_uint(l, NB_TC_PRINT_ANY, "handle", "handle 0x%llx ", head->handle);
+	if (head->classid)
+		nb_tc_print_string(l, NB_TC_PRINT_ANY, "flowid", "flowid %s ",
+				   nb_tc_classid_name(head->classid, buf, sizeof(buf)));
+	nb_tc_print_bool(l, NB_TC_PRINT_ANY, "not_in_hw", "\n  not_in_hw");
+	nb_tc_print_uint(l, NB_TC_PRINT_ANY | NB_TC_PRINT_STATS, "rule_hit", " (rule hit %llu)",
+			 info->stats.packets);
 }
 
 static struct nb_tcf_proto_ops cls_mall_ops = {

@@ -17,6 +17,7 @@
  * network header, as the kernel does without an offset.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -617,26 +618,108 @@ static void u32_walk(struct nb_tcf_proto *tp, nb_tcf_walk_fn fn, void *arg)
 	}
 }
 
+/* u32 handles "HT:BKT:NODE" (hex each, empty parts 0), or one number. */
+static int u32_handle_parse(const char *w, u32 *h)
+{
+	unsigned long part[3] = { 0 };
+	const char *p = w;
+	int n = 0;
+
+	if (!strchr(w, ':'))
+		return nb_tc_filter_handle_parse(NULL, w, h);
+	for (; n < 3; n++) {
+		char *end;
+
+		part[n] = *p && *p != ':' ? strtoul(p, &end, 16) : 0;
+		if (*p && *p != ':')
+			p = end;
+		if (!*p)
+			break;
+		if (*p != ':')
+			return -EINVAL;
+		p++;
+	}
+	if (*p || part[0] > 0xfff || part[1] > 0xff || part[2] > 0xfff)
+		return -EINVAL;
+	*h = (u32)(part[0] << 20 | part[1] << 12 | part[2]);
+	return 0;
+}
+
+/* iproute2's sprint_u32_handle: "HT:", then "BKT" and ":NODE" unless 0 (800:, 800::800). */
+static const char *u32_handle_name(u32 h, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	if (!h) {
+		snprintf(buf, size, "none");
+		return buf;
+	}
+	if (TC_U32_HTID(h))
+		n += snprintf(buf + n, size - n, "%x:", TC_U32_USERHTID(h));
+	if (TC_U32_HASH(h) && n < size)
+		n += snprintf(buf + n, size - n, "%x", TC_U32_HASH(h));
+	if (TC_U32_NODE(h) && n < size)
+		snprintf(buf + n, size - n, ":%x", TC_U32_NODE(h));
+	return buf;
+}
+
+/* f_u32.c's u32_print_opt: a hash table's line, or a node with its keys. */
 static void u32_dump(const struct nb_tcf_proto *tp, const void *fh, struct nb_tc_filter_info *info)
 {
 	const struct u32_hnode *ht = fh;
 	const struct u32_knode *n = fh;
+	struct nb_tc_print_list *l = &info->print;
+	u32 h = ht->handle;
+	char buf[32];
 
 	(void)tp;
-	info->id.handle = ht->handle;
-	if (!TC_U32_KEY(ht->handle)) {
-		info->u32.divisor = ht->divisor + 1;
+	info->id.handle = h;
+	nb_tc_print_string(l, NB_TC_PRINT_ANY, "fh", "fh %s ", u32_handle_name(h, buf, sizeof(buf)));
+	if (TC_U32_NODE(h))
+		nb_tc_print_uint(l, NB_TC_PRINT_ANY, "order", "order %llu ", TC_U32_NODE(h));
+	if (!TC_U32_KEY(h)) {
+		/* a table: no counters, no match of its own */
+		info->no_match = true;
+		nb_tc_print_uint(l, NB_TC_PRINT_ANY, "ht_divisor", "ht divisor %llu ",
+				 ht->divisor + 1);
 		return;
 	}
 	info->classid = n->classid;
-	info->u32.link = n->ht_down ? n->ht_down->handle : 0;
-	info->u32.terminal = n->terminal;
-	info->u32.hmask = n->hmask;
-	info->u32.hoff = n->hoff;
-	info->u32.nkeys = n->nkeys;
-	memcpy(info->u32.keys, n->keys, n->nkeys * sizeof(n->keys[0]));
 	nb_tc_stats_read(n->stats, &info->stats);
 	nb_tcf_exts_dump(&n->exts, info);
+	snprintf(buf, sizeof(buf), "%x", TC_U32_USERHTID(h));
+	nb_tc_print_string(l, NB_TC_PRINT_ANY, "key_ht", "key ht %s ", buf);
+	snprintf(buf, sizeof(buf), "%x", TC_U32_HASH(h));
+	nb_tc_print_string(l, NB_TC_PRINT_ANY, "bkt", "bkt %s ", buf);
+	if (n->classid) {
+		if (n->terminal)
+			nb_tc_print_string(l, NB_TC_PRINT_FP, NULL, "%s", "*");
+		nb_tc_print_string(l, NB_TC_PRINT_ANY, "flowid", "flowid %s ",
+				   nb_tc_classid_name(n->classid, buf, sizeof(buf)));
+	} else if (n->terminal) {
+		nb_tc_print_string(l, NB_TC_PRINT_FP, NULL, "%s", "terminal flowid ");
+	}
+	if (n->ht_down)
+		nb_tc_print_string(l, NB_TC_PRINT_ANY, "link", "link %s ",
+				   u32_handle_name(n->ht_down->handle, buf, sizeof(buf)));
+	nb_tc_print_bool(l, NB_TC_PRINT_ANY, "not_in_hw", "not_in_hw ");
+	for (unsigned int k = 0; k < n->nkeys; k++) {
+		const struct nb_tc_u32_key *key = &n->keys[k];
+
+		nb_tc_print_open(l, "match");
+		nb_tc_print_hex(l, NB_TC_PRINT_ANY, "value", "\n  match %08llx", ntohl(key->val));
+		nb_tc_print_hex(l, NB_TC_PRINT_ANY, "mask", "/%08llx ", ntohl(key->mask));
+		nb_tc_print_string(l, NB_TC_PRINT_ANY, "offmask", "at %s",
+				   key->offmask ? "nexthdr+" : "");
+		nb_tc_print_int(l, NB_TC_PRINT_ANY, "off", "%lld", key->off);
+		nb_tc_print_close(l);
+	}
+	if (n->hmask) {
+		nb_tc_print_hex(l, NB_TC_PRINT_ANY, "hash_mask", "\n    hash mask %08llx ",
+				ntohl(n->hmask));
+		nb_tc_print_int(l, NB_TC_PRINT_ANY, "hash_off", "at %lld ", n->hoff);
+	}
 }
 
 static struct nb_tcf_proto_ops cls_u32_ops = {
@@ -649,6 +732,8 @@ static struct nb_tcf_proto_ops cls_u32_ops = {
 	.delete = u32_delete,
 	.walk = u32_walk,
 	.dump = u32_dump,
+	.handle_parse = u32_handle_parse,
+	.handle_name = u32_handle_name,
 };
 NB_TCF_PROTO_REGISTER(cls_u32_ops)
 

@@ -67,7 +67,11 @@ struct nb_tc_action_ops {
 		    struct nb_log *log);
 	/* Free what init took (a->priv itself is freed by the caller). */
 	void (*cleanup)(struct nb_tc_action *a);
-	/* Fill the kind's part of info (program, target device). */
+	/*
+	 * Fill the kind's part of info (program, target device) and what show prints of it into
+	 * info->print, between "action order N: " and the counters, with the common part
+	 * (nb_tcf_action_print_common) where the kind's line has it. NULL: "KIND CONTROL" only.
+	 */
 	void (*dump)(const struct nb_tc_action *a, struct nb_tc_action_info *info);
 	struct nb_tc_action *idr;	/* the kind's actions by index (tcf_idrinfo), tc lock */
 	struct nb_tc_action_ops *next;
@@ -97,6 +101,9 @@ int nb_tc_action_register(struct nb_tc_action_ops *ops);
 
 #define NB_TC_ACTION_REGISTER(ops)                                                          \
 	NB_REGISTER_AT_LOAD(act_##ops, nb_tc_action_register(&ops), "tc action", ops.kind)
+
+/* For an action's dump: "index N ref R bind B" and, with tc -s, the ages (tcf_action_dump_1). */
+void nb_tcf_action_print_common(struct nb_tc_action_info *info);
 
 /* Count a packet on this worker and stamp its use (bstats update and tcf_lastuse_update). */
 void nb_tcf_action_count(const struct nb_tc_action *a, const struct nb_pkt *pkt);
@@ -143,20 +150,35 @@ struct nb_tcf_proto_ops {
 	int (*delete)(struct nb_tcf_proto *tp, void *fh, bool *last);
 	/* Every filter in order; stops when fn returns non-zero. */
 	void (*walk)(struct nb_tcf_proto *tp, nb_tcf_walk_fn fn, void *arg);
-	/* Fill handle, classid, kind-specific fields, stats and actions. */
+	/* Fill handle, classid, stats, actions and what show prints of the options (info->print). */
 	void (*dump)(const struct nb_tcf_proto *tp, const void *fh, struct nb_tc_filter_info *info);
+	/* The kind's handle words ("800::1" for u32); NULL: one number, printed 0x%x. */
+	int (*handle_parse)(const char *word, u32 *handle);
+	const char *(*handle_name)(u32 handle, char *buf, size_t size);
 	struct nb_tcf_proto_ops *next;
 };
 
-/* For a classifier's dump: what show prints of its options (struct nb_tc_print_item). */
-void nb_tc_print_string(struct nb_tc_filter_info *info, enum nb_tc_print_type type,
+/*
+ * For a kind's dump: what show prints of its options (struct nb_tc_print_item), appended to
+ * list (tc_print.c). An item that cannot be stored sets list->err and show fails with it.
+ */
+void nb_tc_print_string(struct nb_tc_print_list *list, enum nb_tc_print_type type,
 			const char *key, const char *fmt, const char *value);
-void nb_tc_print_uint(struct nb_tc_filter_info *info, enum nb_tc_print_type type,
+void nb_tc_print_uint(struct nb_tc_print_list *list, enum nb_tc_print_type type,
 		      const char *key, const char *fmt, u64 value);
-void nb_tc_print_hex(struct nb_tc_filter_info *info, enum nb_tc_print_type type, const char *key,
+void nb_tc_print_int(struct nb_tc_print_list *list, enum nb_tc_print_type type,
+		     const char *key, const char *fmt, s64 value);
+void nb_tc_print_hex(struct nb_tc_print_list *list, enum nb_tc_print_type type, const char *key,
 		     const char *fmt, u64 value);
-void nb_tc_print_open(struct nb_tc_filter_info *info, const char *key);
-void nb_tc_print_close(struct nb_tc_filter_info *info);
+void nb_tc_print_bool(struct nb_tc_print_list *list, enum nb_tc_print_type type,
+		      const char *key, const char *fmt);
+void nb_tc_print_open(struct nb_tc_print_list *list, const char *key);
+void nb_tc_print_close(struct nb_tc_print_list *list);
+/* print_action_control's JSON object: {"type": "goto", "chain": N} and the like. */
+void nb_tc_print_control(struct nb_tc_print_list *list, const char *key, int control);
+/* bpf_dump_prog_info: "id N name P tag T jited " or the "prog" object. */
+void nb_tc_print_prog(struct nb_tc_print_list *list, const struct nb_prog *prog);
+void nb_tc_print_list_free(struct nb_tc_print_list *list);
 
 struct nb_tcf_proto {
 	struct nb_tcf_proto *next;	/* the chain, by prio */
