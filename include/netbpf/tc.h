@@ -29,6 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include <linux/bpf.h>
 #include <linux/pkt_cls.h>
 
 #include <netbpf/log.h>
@@ -210,6 +211,54 @@ struct nb_tc_filter_opts {
 	const char *const *words;
 	unsigned int word_cnt;
 };
+
+/*
+ * "obj F [sec S] [max-entries NAME=N]...": the program a kind's words name, which the front end
+ * loads before the add, as iproute2 loads it before it asks the kernel (the classifier and the
+ * action take a program, as the kernel's take an fd).
+ */
+#define NB_TC_MAX_ENTRIES_WORDS 16
+struct nb_tc_prog_words {
+	const char *file;		/* as written; NULL: the words name no program */
+	const char *section;		/* NULL: default_section */
+	const char *default_section;	/* iproute2's: "classifier", "action" */
+	enum bpf_prog_type type;
+	struct nb_prog **prog;		/* the opts' member the loaded program goes to */
+	const char **name;		/* and the one "FILE:[SECTION]" goes to, for show */
+	const char *max_entries[NB_TC_MAX_ENTRIES_WORDS];	/* "NAME=N" as written */
+	unsigned int max_entries_cnt;
+};
+
+/*
+ * A kind's command words, read by the kind's own file as iproute2's parse_fopt and parse_aopt
+ * read theirs. argv[pos] is the word being read; the kind leaves pos past the words it took.
+ * Errors are written to log as iproute2 prints them ("Error: argument \"W\" is wrong: ...",
+ * "Error: ...") and usage is set for a usage error (tc exits 2 for those).
+ */
+struct nb_tc_words {
+	int argc;
+	char **argv;
+	int pos;
+	struct nb_log *log;
+	bool usage;
+	/* The front end's "action ..." parser, which a classifier calls at such a word. */
+	int (*actions)(struct nb_tc_words *w);
+	void *ctx;			/* the front end's */
+	struct nb_tc_prog_words prog;	/* what the words asked to load, for the front end */
+};
+
+/*
+ * A classifier's words, from the one after the kind to the end ("u32 match ip src 1.2.3.4/32
+ * flowid 1:1 action drop"): into opts, the actions through w->actions. -EOPNOTSUPP when the
+ * kind reads its words when the filter is made (nb_tc_filter_opts.words).
+ */
+int nb_tc_filter_parse(const char *kind, struct nb_tc_words *w, struct nb_tc_filter_opts *opts);
+/*
+ * One action's words from its kind ("mirred egress redirect dev b index 3 pipe"), or from a
+ * verdict alone ("drop": gact's shorthand), to the first word that is not the action's (the next
+ * "action", or the classifier's): into opts (zeroed, its sz set by the caller), kind included.
+ */
+int nb_tc_action_parse(struct nb_tc_words *w, struct nb_tc_action_opts *opts);
 
 /* "classid/flowid" words as tc reads them: "MAJ:MIN" in hex, ":MIN", "MAJ:", "root", "none". */
 int nb_tc_classid_parse(const char *word, __u32 *classid);

@@ -11,6 +11,7 @@
 #include "ctl/args.h"
 #include "ctl/ctl.h"
 #include "ctl/stats.h"
+#include "common/parse.h"
 #include "common/types.h"
 
 static void error_line(struct nb_ctl *ctl, const char *fmt, va_list ap)
@@ -64,17 +65,7 @@ const char *nb_ctl_next(struct nb_ctl *ctl, int argc, char **argv, int *i)
 
 bool nb_ctl_parse_u32(const char *word, unsigned int *val, int base)
 {
-	unsigned long long v;
-	char *end;
-
-	if (!*word || *word == '-')
-		return false;
-	errno = 0;
-	v = strtoull(word, &end, base);
-	if (errno || *end || v > UINT_MAX)
-		return false;
-	*val = (unsigned int)v;
-	return true;
+	return nb_parse_u32(word, val, base);
 }
 
 int nb_ctl_parse_map_size(struct nb_ctl *ctl, int argc, char **argv, int *i,

@@ -197,3 +197,13 @@ void nb_ctl_print_tc_items(struct nb_print *p, const struct nb_tc_print_list *li
 		}
 	}
 }
+
+const char *nb_ctl_kinds_list(const char *const *k, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (; *k && n < size; k++)
+		n += snprintf(buf + n, size - n, "%s%s", *k, !k[1] ? "" : !k[2] ? " or " : ", ");
+	return buf;
+}

@@ -12,35 +12,46 @@
 #include "ctl/args.h"
 #include "ctl/ctl.h"
 
-/* A filter's action list as parsed, with room for the resolved object paths. */
+/* A program some words named ("obj FILE sec SECTION"), loaded before the add, as iproute2 does. */
+struct nb_ctl_prog {
+	struct nb_tc_prog_words req;	/* as the kind read it; req.file NULL: none */
+	char path[PATH_MAX];		/* the file, found as nb_ctl_obj_path finds it */
+	char name[NAME_MAX + 80];	/* "FILE:[SECTION]", for show */
+	struct nb_map_sizes sizes;	/* "max-entries NAME=N" */
+};
+
+/* Take the program words a kind's parse left in req (a usage error is ctl's). */
+int nb_ctl_prog_words(struct nb_ctl *ctl, const struct nb_tc_prog_words *req,
+		      struct nb_ctl_prog *prog);
+/* Load it into the kind's opts (*req.prog): 0 or the loader's error in log. */
+int nb_ctl_prog_load(struct nb_ctl_prog *prog, struct nb_log *log);
+/* Drop the reference the load took (the filter or action made holds its own). */
+void nb_ctl_prog_release(struct nb_ctl_prog *prog);
+
+/* A filter's action list as parsed, with the programs its actions name. */
 struct nb_ctl_actions {
 	struct nb_tc_action_opts a[NB_TC_MAX_ACTIONS];
-	/* bpf: "obj FILE sec SECTION", loaded by nb_ctl_actions_load (file NULL: none) */
-	const char *files[NB_TC_MAX_ACTIONS];
-	const char *sections[NB_TC_MAX_ACTIONS];
-	char paths[NB_TC_MAX_ACTIONS][PATH_MAX];
-	char names[NB_TC_MAX_ACTIONS][128];	/* bpf: "FILE:[SEC]" */
-	struct nb_map_sizes sizes[NB_TC_MAX_ACTIONS];	/* bpf: "max-entries NAME=N" */
+	struct nb_ctl_prog progs[NB_TC_MAX_ACTIONS];
 	unsigned int cnt;
 };
 
 /* "action ..." words from argv[*i] while they last; *i stops at the first other word. */
 int nb_ctl_parse_actions(struct nb_ctl *ctl, int argc, char **argv, int *i,
 			 struct nb_ctl_actions *acts);
-/*
- * Load the programs the bpf actions name, as iproute2 loads them before it talks to the
- * kernel: each such action then holds its program. 0 or the loader's error in log.
- */
+/* A classifier's words after its kind, read by the kind, its actions into acts. */
+struct nb_ctl_filter_words {
+	struct nb_ctl *ctl;
+	struct nb_ctl_actions *acts;
+};
+int nb_ctl_parse_filter_words(struct nb_ctl *ctl, int argc, char **argv, int *i,
+			      struct nb_tc_filter_opts *f, struct nb_ctl_actions *acts,
+			      struct nb_ctl_prog *prog);
+/* "bpf, gact or mirred": a registry's kinds, for an error. */
+const char *nb_ctl_kinds_list(const char *const *kinds, char *buf, size_t size);
+/* Load the programs the actions name: each such action then holds its program. */
 int nb_ctl_actions_load(struct nb_ctl_actions *acts, struct nb_log *log);
 /* Drop the references nb_ctl_actions_load took (the actions made hold their own). */
 void nb_ctl_actions_release(struct nb_ctl_actions *acts);
-/*
- * "obj FILE sec SECTION" as tc loads it (NULL section: default_section), the maps of sizes
- * sized first: a reference to the program, or NULL with the reason in log.
- */
-int nb_ctl_bpf_obj_load(const char *file, const char *section, const char *default_section,
-			enum bpf_prog_type type, const struct nb_map_sizes *sizes,
-			struct nb_prog **progp, struct nb_log *log);
 
 /* How an action is shown: by tc actions (not_in_hw), with used_hw_stats (u32, matchall). */
 #define NB_CTL_ACT_STANDALONE 1

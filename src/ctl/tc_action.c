@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tc action words, as iproute2's m_gact.c, m_bpf.c and m_mirred.c read them:
- *
- *   action [gact] { pass | ok | drop | shot | pipe | reclassify | continue | trap |
- *                   goto chain N | jump N }
- *   action bpf [run] { obj | object-file } FILE [{ sec | section } NAME] [CONTROL]
- *   action mirred { egress | ingress } { redirect | mirror } dev DEV [CONTROL]
- *
- * and their names when printed.
+ * tc actions, and the "action ..." words of filters, as iproute2's m_action.c reads them: each
+ * kind reads its own words in its own file (src/net/tc/act_*.c, nb_tc_action_parse), and the
+ * programs they name are loaded here, before the add, as iproute2 loads them. How an action
+ * prints is its kind's too (its dump's print items).
  */
 #include <errno.h>
 #include <limits.h>
@@ -28,153 +24,63 @@
 #include "ctl/print.h"
 #include "ctl/tc.h"
 
-/* A control word at argv[*i] (advancing past "goto chain N"); false when there is none. */
-static bool parse_control(struct nb_ctl *ctl, int argc, char **argv, int *i, int *control,
-			  int *err)
+int nb_ctl_prog_words(struct nb_ctl *ctl, const struct nb_tc_prog_words *req,
+		      struct nb_ctl_prog *prog)
 {
-	const char *w = argv[*i];
-	unsigned int n;
+	const char *base;
 
-	*err = 0;
-	if (!nb_tc_control_parse(w, control))
-		return true;
-	if (!strcmp(w, "goto") || !strcmp(w, "jump")) {
-		const char *val;
+	prog->req = *req;
+	if (!req->file)
+		return 0;
+	nb_ctl_obj_path(ctl, req->file, prog->path, sizeof(prog->path));
+	/* iproute2 annotates the filter or action "FILE:[SECTION]" */
+	base = strrchr(req->file, '/') ? strrchr(req->file, '/') + 1 : req->file;
+	snprintf(prog->name, sizeof(prog->name), "%s:[%s]", base,
+		 req->section ? req->section : req->default_section);
+	*req->name = prog->name;
+	for (unsigned int n = 0; n < req->max_entries_cnt; n++) {
+		const char *why = nb_map_sizes_add(&prog->sizes, req->max_entries[n]);
 
-		if (w[0] == 'g') {
-			if (*i + 1 >= argc || strcmp(argv[*i + 1], "chain")) {
-				*err = nb_ctl_usage(ctl, "\"goto\" needs \"chain N\"");
-				return true;
-			}
-			++*i;
-		}
-		val = nb_ctl_next(ctl, argc, argv, i);
-		if (!val) {
-			*err = -EINVAL;
-			return true;
-		}
-		if (!nb_ctl_parse_u32(val, &n, 0) || n > TC_ACT_EXT_VAL_MASK) {
-			*err = nb_ctl_wrong(ctl, val, "expected a chain or jump count");
-			return true;
-		}
-		*control = (w[0] == 'g' ? TC_ACT_GOTO_CHAIN : TC_ACT_JUMP) | n;
-		return true;
+		if (why)
+			return nb_ctl_wrong(ctl, req->max_entries[n], "%s", why);
 	}
-	return false;
-}
-
-static int parse_bpf(struct nb_ctl *ctl, int argc, char **argv, int *i,
-		     struct nb_ctl_actions *acts)
-{
-	unsigned int n = acts->cnt;
-	struct nb_map_sizes *sizes = &acts->sizes[n];
-	const char *file = NULL;
-	int err;
-
-	for (; *i < argc; ++*i) {
-		const char *w = argv[*i], *val;
-
-		if (!strcmp(w, "run"))
-			continue;
-		if (!strcmp(w, "max-entries")) {
-			err = nb_ctl_parse_map_size(ctl, argc, argv, i, sizes);
-			if (err)
-				return err;
-			continue;
-		}
-		if (!strcmp(w, "obj") || !strcmp(w, "object-file") || !strcmp(w, "sec") ||
-		    !strcmp(w, "section")) {
-			val = nb_ctl_next(ctl, argc, argv, i);
-			if (!val)
-				return -EINVAL;
-			if (w[0] == 'o') {
-				acts->files[n] = nb_ctl_obj_path(ctl, val, acts->paths[n], PATH_MAX);
-				file = strrchr(val, '/') ? strrchr(val, '/') + 1 : val;
-			} else {
-				acts->sections[n] = val;
-			}
-			continue;
-		}
-		if (!strcmp(w, "bytecode") || !strcmp(w, "bytecode-file") || !strcmp(w, "bc") ||
-		    !strcmp(w, "object-pinned") || !strcmp(w, "pinned") || !strcmp(w, "fd"))
-			return nb_ctl_wrong(ctl, w, "only obj FILE [sec NAME] programs are supported");
-		break;
-	}
-	if (!acts->files[n]) {
-		/* "action bpf index N" binds an existing action */
-		if (*i < argc && !strcmp(argv[*i], "index"))
-			return 0;
-		return nb_ctl_usage(ctl, "action bpf needs \"obj FILE\"");
-	}
-	/* iproute2 annotates the action "FILE:[SECTION]" */
-	snprintf(acts->names[n], sizeof(acts->names[n]), "%s:[%s]", file,
-		 acts->sections[n] ? acts->sections[n] : "action");
-	acts->a[n].bpf.name = acts->names[n];
 	return 0;
 }
 
-static int parse_mirred(struct nb_ctl *ctl, int argc, char **argv, int *i,
-			struct nb_tc_action_opts *a)
+int nb_ctl_prog_load(struct nb_ctl_prog *prog, struct nb_log *log)
 {
-	bool ingress, redirect;
-	const char *w, *name;
-	struct nb_dev *dev;
+	const struct nb_tc_prog_words *req = &prog->req;
 
-	if (*i < argc && !strcmp(argv[*i], "index"))
-		return 0;	/* "action mirred index N" binds an existing action */
-	if (*i + 3 > argc)
-		return nb_ctl_usage(ctl, "action mirred needs { egress | ingress } "
-				    "{ redirect | mirror } dev DEV");
-	w = argv[*i];
-	if (strcmp(w, "egress") && strcmp(w, "ingress"))
-		return nb_ctl_wrong(ctl, w, "expected egress or ingress");
-	ingress = w[0] == 'i';
-	w = argv[++*i];
-	if (strcmp(w, "redirect") && strcmp(w, "mirror"))
-		return nb_ctl_wrong(ctl, w, "expected redirect or mirror");
-	redirect = w[0] == 'r';
-	w = argv[++*i];
-	if (strcmp(w, "dev"))
-		return nb_ctl_wrong(ctl, w, "expected dev DEV");
-	name = nb_ctl_next(ctl, argc, argv, i);
-	if (!name)
-		return -EINVAL;
-	dev = nb_dev_get_by_name(name);
-	if (!dev)
-		return nb_ctl_fail(ctl, -ENODEV, "Cannot find device \"%s\"", name);
-	a->mirred.ifindex = nb_dev_ifindex(dev);
-	nb_dev_put(dev);
-	a->mirred.eaction = ingress ? (redirect ? TCA_INGRESS_REDIR : TCA_INGRESS_MIRROR)
-				    : (redirect ? TCA_EGRESS_REDIR : TCA_EGRESS_MIRROR);
-	++*i;
-	return 0;
+	if (!req->file || *req->prog)
+		return 0;
+	return nb_object_load_section(prog->path, req->section ? req->section :
+				      req->default_section, req->type, prog->sizes.s,
+				      prog->sizes.cnt, req->prog, log);
 }
 
-/* "index N", "no_percpu", "skip_hw" after an action's words, in any order. */
-static int parse_action_tail(struct nb_ctl *ctl, int argc, char **argv, int *i,
-			     struct nb_tc_action_opts *a)
+void nb_ctl_prog_release(struct nb_ctl_prog *prog)
 {
-	while (*i < argc) {
-		const char *w = argv[*i], *val;
-
-		if (!strcmp(w, "index")) {
-			val = nb_ctl_next(ctl, argc, argv, i);
-			if (!val)
-				return -EINVAL;
-			if (!nb_ctl_parse_u32(val, &a->index, 10) || !a->index)
-				return nb_ctl_wrong(ctl, val, "Illegal \"index\"");
-		} else if (!strcmp(w, "no_percpu")) {
-			a->flags |= TCA_ACT_FLAGS_NO_PERCPU_STATS;
-		} else if (!strcmp(w, "skip_hw")) {
-			a->flags |= TCA_ACT_FLAGS_SKIP_HW;
-		} else if (!strcmp(w, "skip_sw")) {
-			return nb_ctl_wrong(ctl, w, "skip_sw leaves nothing to run here");
-		} else {
-			return 0;
-		}
-		++*i;
+	if (prog->req.file && *prog->req.prog) {
+		nb_prog_put(*prog->req.prog);
+		*prog->req.prog = NULL;
 	}
-	return 0;
+}
+
+/* The front end's words struct over argc/argv: errors land in ctl's log. */
+static void words_init(struct nb_ctl *ctl, struct nb_tc_words *w, int argc, char **argv, int pos)
+{
+	memset(w, 0, sizeof(*w));
+	w->argc = argc;
+	w->argv = argv;
+	w->pos = pos;
+	w->log = &ctl->log;
+}
+
+static int words_done(struct nb_ctl *ctl, const struct nb_tc_words *w, int err)
+{
+	if (w->usage)
+		ctl->usage = true;
+	return err;
 }
 
 int nb_ctl_parse_actions(struct nb_ctl *ctl, int argc, char **argv, int *i,
@@ -182,58 +88,21 @@ int nb_ctl_parse_actions(struct nb_ctl *ctl, int argc, char **argv, int *i,
 {
 	while (*i < argc && (!strcmp(argv[*i], "action") || !strcmp(argv[*i], "actions"))) {
 		struct nb_tc_action_opts *a;
-		const char *kind;
-		int err = 0;
+		struct nb_tc_words w;
+		int err;
 
 		if (acts->cnt >= NB_TC_MAX_ACTIONS)
 			return nb_ctl_wrong(ctl, argv[*i], "at most %d actions", NB_TC_MAX_ACTIONS);
 		a = &acts->a[acts->cnt];
 		memset(a, 0, sizeof(*a));
 		a->sz = sizeof(*a);
-		acts->files[acts->cnt] = NULL;
-		acts->sections[acts->cnt] = NULL;
 		if (++*i >= argc)
 			return nb_ctl_usage(ctl, "\"action\" needs a kind");
-		kind = argv[*i];
-		if (parse_control(ctl, argc, argv, i, &a->control, &err)) {
-			/* "action drop": gact without its name, as iproute2 allows */
-			if (err)
-				return err;
-			a->kind = "gact";
-			a->has_control = true;
-			++*i;
-			err = parse_action_tail(ctl, argc, argv, i, a);
-			if (err)
-				return err;
-			acts->cnt++;
-			continue;
-		}
-		++*i;
-		if (!strcmp(kind, "gact")) {
-			a->kind = "gact";
-		} else if (!strcmp(kind, "bpf")) {
-			a->kind = "bpf";
-			err = parse_bpf(ctl, argc, argv, i, acts);
-		} else if (!strcmp(kind, "mirred")) {
-			a->kind = "mirred";
-			err = parse_mirred(ctl, argc, argv, i, a);
-		} else {
-			return nb_ctl_wrong(ctl, kind, "unknown action, expected gact, bpf or mirred");
-		}
+		words_init(ctl, &w, argc, argv, *i);
+		err = words_done(ctl, &w, nb_tc_action_parse(&w, a));
+		*i = w.pos;
 		if (!err)
-			err = parse_action_tail(ctl, argc, argv, i, a);
-		if (err)
-			return err;
-		if (*i < argc && parse_control(ctl, argc, argv, i, &a->control, &err)) {
-			if (err)
-				return err;
-			a->has_control = true;
-			++*i;
-		} else if (!strcmp(a->kind, "gact") && !a->index) {
-			return *i < argc ? nb_ctl_wrong(ctl, argv[*i], "expected a gact verdict")
-					 : nb_ctl_usage(ctl, "action gact needs a verdict");
-		}
-		err = parse_action_tail(ctl, argc, argv, i, a);
+			err = nb_ctl_prog_words(ctl, &w.prog, &acts->progs[acts->cnt]);
 		if (err)
 			return err;
 		acts->cnt++;
@@ -241,24 +110,37 @@ int nb_ctl_parse_actions(struct nb_ctl *ctl, int argc, char **argv, int *i,
 	return 0;
 }
 
-int nb_ctl_bpf_obj_load(const char *file, const char *section, const char *default_section,
-			enum bpf_prog_type type, const struct nb_map_sizes *sizes,
-			struct nb_prog **progp, struct nb_log *log)
+/* A classifier's "action ..." words, for its parse (nb_tc_words.actions). */
+static int filter_actions(struct nb_tc_words *w)
 {
-	return nb_object_load_section(file, section ? section : default_section, type,
-				      sizes->s, sizes->cnt, progp, log);
+	struct nb_ctl_filter_words *fw = w->ctx;
+
+	return nb_ctl_parse_actions(fw->ctl, w->argc, w->argv, &w->pos, fw->acts);
+}
+
+int nb_ctl_parse_filter_words(struct nb_ctl *ctl, int argc, char **argv, int *i,
+			      struct nb_tc_filter_opts *f, struct nb_ctl_actions *acts,
+			      struct nb_ctl_prog *prog)
+{
+	struct nb_ctl_filter_words fw = { ctl, acts };
+	struct nb_tc_words w;
+	int err;
+
+	words_init(ctl, &w, argc, argv, *i);
+	w.actions = filter_actions;
+	w.ctx = &fw;
+	err = words_done(ctl, &w, nb_tc_filter_parse(f->kind, &w, f));
+	*i = w.pos;
+	if (!err)
+		err = nb_ctl_prog_words(ctl, &w.prog, prog);
+	return err;
 }
 
 int nb_ctl_actions_load(struct nb_ctl_actions *acts, struct nb_log *log)
 {
 	for (unsigned int n = 0; n < acts->cnt; n++) {
-		int err;
+		int err = nb_ctl_prog_load(&acts->progs[n], log);
 
-		if (!acts->files[n] || acts->a[n].bpf.prog)
-			continue;
-		err = nb_ctl_bpf_obj_load(acts->files[n], acts->sections[n], "action",
-					  BPF_PROG_TYPE_SCHED_ACT, &acts->sizes[n],
-					  &acts->a[n].bpf.prog, log);
 		if (err)
 			return err;
 	}
@@ -267,12 +149,8 @@ int nb_ctl_actions_load(struct nb_ctl_actions *acts, struct nb_log *log)
 
 void nb_ctl_actions_release(struct nb_ctl_actions *acts)
 {
-	for (unsigned int n = 0; n < acts->cnt; n++) {
-		if (acts->files[n] && acts->a[n].bpf.prog) {
-			nb_prog_put(acts->a[n].bpf.prog);
-			acts->a[n].bpf.prog = NULL;
-		}
-	}
+	for (unsigned int n = 0; n < acts->cnt; n++)
+		nb_ctl_prog_release(&acts->progs[n]);
 }
 
 /* The kernel's tag of prog in hex, as tc and bpftool print it. */
@@ -462,6 +340,7 @@ static int actions_get_del(struct nb_ctl *ctl, int argc, char **argv, bool del)
 {
 	struct actions_show as = { .ctl = ctl, .order = 1 };
 	int i = 1, err = 0;
+	char kbuf[128];
 
 	if (argc < 2)
 		return nb_ctl_usage(ctl, "tc actions %s action KIND index N", del ? "del" : "get");
@@ -475,8 +354,9 @@ static int actions_get_del(struct nb_ctl *ctl, int argc, char **argv, bool del)
 		if (err)
 			break;
 		if (!known_kind(kind))
-			return nb_ctl_wrong(ctl, kind,
-					    "unknown action, expected gact, bpf or mirred");
+			return nb_ctl_wrong(ctl, kind, "unknown action, expected %s",
+					    nb_ctl_kinds_list(nb_tc_action_kinds(), kbuf,
+							      sizeof(kbuf)));
 		if (del) {
 			err = log_fail(ctl, nb_tc_action_del(kind, index, &log), &log);
 			continue;
@@ -503,6 +383,7 @@ static int actions_list_flush(struct nb_ctl *ctl, int argc, char **argv, bool fl
 	struct nb_log log = { 0 };
 	unsigned int total = 0;
 	const char *kind;
+	char kbuf[128];
 	int i = 1, err;
 
 	if (i < argc && !strcmp(argv[i], "action"))
@@ -511,7 +392,8 @@ static int actions_list_flush(struct nb_ctl *ctl, int argc, char **argv, bool fl
 		return nb_ctl_usage(ctl, "tc actions %s action KIND", flush ? "flush" : "list");
 	kind = argv[i++];
 	if (!known_kind(kind))
-		return nb_ctl_wrong(ctl, kind, "unknown action, expected gact, bpf or mirred");
+		return nb_ctl_wrong(ctl, kind, "unknown action, expected %s",
+				    nb_ctl_kinds_list(nb_tc_action_kinds(), kbuf, sizeof(kbuf)));
 	if (i < argc)
 		return nb_ctl_wrong(ctl, argv[i], "tc actions %s takes one action kind",
 				    flush ? "flush" : "list");

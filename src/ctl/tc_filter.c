@@ -1,21 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tc filter, with iproute2's words (tc/tc_filter.c, f_bpf.c, f_u32.c, f_matchall.c):
+ * tc filter, with iproute2's words (tc/tc_filter.c):
  *
  *   tc filter { add | replace | change | del | show } dev DEV
  *      [ingress | egress | root | parent M:N] [protocol P] [pref N] [handle H] [chain C]
- *      { bpf [run] { obj | object-file } F [{ sec | section } S] [da | direct-action | integ_act]
- *            [{ classid | flowid } X] [action ...]
- *      | u32 { match { u32 | u16 | u8 } VAL MASK at [nexthdr+]OFF
- *            | match ip { src | dst } A/L | match ip { protocol | tos | dsfield | ihl | sport |
- *              dport | icmp_type | icmp_code } VAL MASK | match ip6 { src | dst } A/L
- *            | match ip6 { protocol | sport | dport | icmp_type | icmp_code } VAL MASK
- *            | match { tcp | udp } { src | dst } VAL MASK | match icmp { type | code } VAL MASK
- *            }... [ht HT:[BKT:] | sample SELECTOR [divisor N]] [order N] [link HT:]
- *            [hashkey mask M at OFF] [{ flowid | classid } X] [action ...]
- *      | u32 divisor N
- *      | matchall [{ classid | flowid } X] [action ...]
- *      | KIND WORDS... [action ...] }   (fw and the other kinds: their words are their own)
+ *      KIND WORDS... [action ...]
+ *
+ * Each classifier reads its own words and prints itself, in its own file (src/net/tc/cls_*.c:
+ * nb_tc_filter_parse and its dump's print items); the program its words name ("obj F sec S")
+ * is loaded here before the add, as iproute2 loads it before it asks the kernel.
  *
  * "root" and the clsact parent ffff:fff2 mean ingress (the seed's scripts put their filters on
  * root of an ingress qdisc), ffff:fff3 egress. show prints as tc does; -s adds the counters.
@@ -41,11 +34,7 @@ enum verb { F_ADD, F_REPLACE, F_CHANGE, F_DEL, F_SHOW };
 struct filter_cmd {
 	struct nb_tc_filter_opts f;
 	struct nb_ctl_actions acts;
-	struct nb_map_sizes sizes;	/* bpf: "max-entries NAME=N" */
-	const char *obj_file;		/* bpf: "obj FILE sec SECTION", loaded before the add */
-	const char *section;
-	char path[PATH_MAX];
-	char name[PATH_MAX + 64];
+	struct nb_ctl_prog prog;	/* the program the words name, loaded before the add */
 	const char *handle;	/* parsed once the kind is known (u32 handles are 800::1) */
 	const char **words;	/* the kind's own words, for kinds that read them */
 	bool has_hook;
@@ -80,11 +69,6 @@ static bool parse_proto(const char *w, __be16 *proto)
 	return true;
 }
 
-static bool parse_val(const char *w, __u32 *v)
-{
-	return nb_ctl_parse_u32(w, v, 0);
-}
-
 static int log_err(struct nb_ctl *ctl, int err, struct nb_log *log)
 {
 	const char *t = nb_log_text(log);
@@ -99,117 +83,6 @@ static int log_err(struct nb_ctl *ctl, int err, struct nb_log *log)
 	return err;
 }
 
-static int parse_u32_match(struct nb_ctl *ctl, int argc, char **argv, int *i,
-			   struct nb_tc_u32_opts *u, struct nb_log *log)
-{
-	const char *what = nb_ctl_next(ctl, argc, argv, i), *sel;
-	__u32 val, mask;
-
-	if (!what)
-		return -EINVAL;
-	if (!strcmp(what, "u32") || !strcmp(what, "u16") || !strcmp(what, "u8")) {
-		enum nb_tc_u32_size size = what[1] == '3' ? NB_TC_U32_SIZE_32 :
-					   what[1] == '1' ? NB_TC_U32_SIZE_16 : NB_TC_U32_SIZE_8;
-		bool nexthdr = false;
-		const char *off;
-		int offset = 0;
-
-		if (*i + 3 > argc)
-			return nb_ctl_usage(ctl, "match %s needs VAL MASK [at OFF]", what);
-		if (!parse_val(argv[*i + 1], &val))
-			return nb_ctl_wrong(ctl, argv[*i + 1], "illegal \"match\" value");
-		if (!parse_val(argv[*i + 2], &mask))
-			return nb_ctl_wrong(ctl, argv[*i + 2], "illegal \"match\" mask");
-		*i += 2;
-		if (*i + 1 < argc && !strcmp(argv[*i + 1], "at")) {
-			char *end;
-
-			++*i;
-			off = nb_ctl_next(ctl, argc, argv, i);
-			if (!off)
-				return -EINVAL;
-			if (!strncmp(off, "nexthdr+", 8)) {
-				nexthdr = true;
-				off += 8;
-			}
-			offset = (int)strtol(off, &end, 0);
-			if (!*off || *end)
-				return nb_ctl_wrong(ctl, argv[*i], "illegal \"at\" offset");
-		}
-		return log_err(ctl, nb_tc_u32_match(u, size, val, mask, offset, nexthdr, log), log);
-	}
-	sel = nb_ctl_next(ctl, argc, argv, i);
-	if (!sel)
-		return -EINVAL;
-	if ((!strcmp(what, "ip") || !strcmp(what, "ip6")) &&
-	    (!strcmp(sel, "src") || !strcmp(sel, "dst"))) {
-		const char *addr = nb_ctl_next(ctl, argc, argv, i);
-		char buf[64], *slash;
-		unsigned int plen = !strcmp(what, "ip") ? 32 : 128;
-		unsigned char a[16];
-
-		if (!addr)
-			return -EINVAL;
-		snprintf(buf, sizeof(buf), "%s", addr);
-		slash = strchr(buf, '/');
-		if (slash) {
-			*slash = 0;
-			if (!nb_ctl_parse_u32(slash + 1, &plen, 10) ||
-			    plen > (!strcmp(what, "ip") ? 32u : 128u))
-				return nb_ctl_wrong(ctl, addr, "illegal prefix length");
-		}
-		if (inet_pton(!strcmp(what, "ip") ? AF_INET : AF_INET6, buf, a) != 1)
-			return nb_ctl_wrong(ctl, addr, "expected an %s address",
-					    !strcmp(what, "ip") ? "IPv4" : "IPv6");
-		if (!strcmp(what, "ip")) {
-			__be32 v4;
-
-			memcpy(&v4, a, 4);
-			return log_err(ctl, nb_tc_u32_match_ip(u, sel[0] == 'd', v4, plen, log),
-				       log);
-		}
-		return log_err(ctl, nb_tc_u32_match_ip6(u, sel[0] == 'd', a, plen, log), log);
-	}
-	{
-		static const struct { const char *what, *sel; enum nb_tc_u32_field field; } f[] = {
-			{ "ip", "protocol", NB_TC_U32_IP_PROTOCOL }, { "ip", "tos", NB_TC_U32_IP_TOS },
-			{ "ip", "dsfield", NB_TC_U32_IP_TOS }, { "ip", "ihl", NB_TC_U32_IP_IHL },
-			{ "ip", "sport", NB_TC_U32_IP_SPORT }, { "ip", "dport", NB_TC_U32_IP_DPORT },
-			{ "ip", "icmp_type", NB_TC_U32_IP_ICMP_TYPE },
-			{ "ip", "icmp_code", NB_TC_U32_IP_ICMP_CODE },
-			{ "ip6", "protocol", NB_TC_U32_IP6_PROTOCOL },
-			{ "ip6", "sport", NB_TC_U32_IP6_SPORT }, { "ip6", "dport", NB_TC_U32_IP6_DPORT },
-			{ "ip6", "icmp_type", NB_TC_U32_IP6_ICMP_TYPE },
-			{ "ip6", "icmp_code", NB_TC_U32_IP6_ICMP_CODE },
-			{ "tcp", "src", NB_TC_U32_TCP_SRC }, { "tcp", "dst", NB_TC_U32_TCP_DST },
-			{ "udp", "src", NB_TC_U32_UDP_SRC }, { "udp", "dst", NB_TC_U32_UDP_DST },
-			{ "icmp", "type", NB_TC_U32_ICMP_TYPE }, { "icmp", "code", NB_TC_U32_ICMP_CODE },
-		};
-		bool known_what = false;
-
-		for (size_t k = 0; k < ARRAY_SIZE(f); k++) {
-			if (strcmp(what, f[k].what))
-				continue;
-			known_what = true;
-			if (strcmp(sel, f[k].sel))
-				continue;
-			if (*i + 2 >= argc)
-				return nb_ctl_usage(ctl, "match %s %s needs VAL MASK", what, sel);
-			if (!parse_val(argv[*i + 1], &val))
-				return nb_ctl_wrong(ctl, argv[*i + 1], "illegal \"match\" value");
-			if (!parse_val(argv[*i + 2], &mask))
-				return nb_ctl_wrong(ctl, argv[*i + 2], "illegal \"match\" mask");
-			*i += 2;
-			return log_err(ctl, nb_tc_u32_match_field(u, f[k].field, val, mask, log),
-				       log);
-		}
-		if (known_what)
-			return nb_ctl_wrong(ctl, sel, "unknown \"match %s\" selector", what);
-		return nb_ctl_wrong(ctl, what, "illegal \"match\", expected u32, u16, u8, ip, ip6, "
-				    "tcp, udp or icmp");
-	}
-}
-
 static bool filter_kind_known(const char *w)
 {
 	for (const char *const *k = nb_tc_filter_kinds(); *k; k++)
@@ -221,214 +94,35 @@ static bool filter_kind_known(const char *w)
 /* "bpf, fw, matchall or u32" */
 static const char *kinds_list(char *buf, size_t size)
 {
-	const char *const *k = nb_tc_filter_kinds();
-	size_t n = 0;
-
-	buf[0] = 0;
-	for (; *k && n < size; k++)
-		n += snprintf(buf + n, size - n, "%s%s", *k,
-			      !k[1] ? "" : !k[2] ? " or " : ", ");
-	return buf;
-}
-
-/* bpf, u32 and matchall have options structs; the other kinds read their words themselves. */
-static bool kind_reads_words(const char *kind)
-{
-	return strcmp(kind, "bpf") && strcmp(kind, "u32") && strcmp(kind, "matchall");
-}
-
-static bool parse_divisor(const char *w, __u32 *divisor)
-{
-	return nb_ctl_parse_u32(w, divisor, 0) && *divisor && *divisor <= 256 &&
-	       !(*divisor & (*divisor - 1));
-}
-
-/* "hashkey mask M at OFF": the word whose masked bits pick the linked table's bucket. */
-static int parse_hashkey(struct nb_ctl *ctl, int argc, char **argv, int *i,
-			 struct nb_tc_u32_opts *u)
-{
-	bool any = false;
-
-	while (*i + 2 < argc && (!strcmp(argv[*i + 1], "mask") || !strcmp(argv[*i + 1], "at"))) {
-		const char *w = argv[++*i], *val = argv[++*i];
-		__u32 v;
-		char *end;
-
-		if (w[0] == 'm') {
-			if (!nb_ctl_parse_u32(val, &v, 16))
-				return nb_ctl_wrong(ctl, val, "illegal \"hashkey\" mask");
-			u->hmask = htonl(v);
-		} else {
-			long off = strtol(val, &end, 0);
-
-			if (!*val || *end || off % 4 || off < -65536 || off > 65536)
-				return nb_ctl_wrong(ctl, val, "illegal \"hashkey\" offset: a "
-						    "multiple of 4");
-			u->hoff = (int)off;
-		}
-		any = true;
-	}
-	if (!any)
-		return nb_ctl_usage(ctl, "hashkey needs \"mask M\" and \"at OFF\"");
-	return 0;
-}
-
-/* "sample SELECTOR [divisor N]": the node's bucket is the one the selector's key hashes to. */
-static int parse_sample(struct nb_ctl *ctl, int argc, char **argv, int *i,
-			struct nb_tc_u32_opts *u, struct nb_log *log)
-{
-	struct nb_tc_u32_opts *sample = calloc(1, sizeof(*sample));
-	__u32 divisor = 0;
-	int err;
-
-	if (!sample)
-		return nb_ctl_fail(ctl, -ENOMEM, "out of memory");
-	err = parse_u32_match(ctl, argc, argv, i, sample, log);
-	if (!err && *i + 1 < argc && !strcmp(argv[*i + 1], "divisor")) {
-		++*i;
-		const char *val = nb_ctl_next(ctl, argc, argv, i);
-
-		if (!val)
-			err = -EINVAL;
-		else if (!parse_divisor(val, &divisor))
-			err = nb_ctl_wrong(ctl, val, "illegal sample \"divisor\"");
-	}
-	if (!err)
-		err = log_err(ctl, nb_tc_u32_sample(u, sample, divisor, log), log);
-	free(sample);
-	return err;
+	return nb_ctl_kinds_list(nb_tc_filter_kinds(), buf, size);
 }
 
 static int parse_kind_opts(struct nb_ctl *ctl, int argc, char **argv, int i,
 			   struct filter_cmd *c)
 {
 	struct nb_tc_filter_opts *f = &c->f;
-	bool is_bpf = !strcmp(f->kind, "bpf"), is_u32 = !strcmp(f->kind, "u32");
-	struct nb_log log = { 0 };
-	bool sampled = false;
-	__u32 order = 0;
-	int err;
+	int err = nb_ctl_parse_filter_words(ctl, argc, argv, &i, f, &c->acts, &c->prog);
 
+	if (err != -EOPNOTSUPP)
+		goto out;
+	/* a kind that reads its words when the filter is made: all but the actions are its */
+	err = 0;
 	while (i < argc) {
-		const char *w = argv[i], *val;
-		__u32 classid;
-
-		if (!strcmp(w, "action") || !strcmp(w, "actions")) {
+		if (!strcmp(argv[i], "action") || !strcmp(argv[i], "actions")) {
 			err = nb_ctl_parse_actions(ctl, argc, argv, &i, &c->acts);
 			if (err)
 				return err;
 			continue;
 		}
-		if (kind_reads_words(f->kind)) {
-			if (!c->words && !(c->words = calloc(argc, sizeof(*c->words))))
-				return nb_ctl_fail(ctl, -ENOMEM, "out of memory");
-			c->words[f->word_cnt++] = w;
-		} else if (!strcmp(w, "classid") || !strcmp(w, "flowid")) {
-			val = nb_ctl_next(ctl, argc, argv, &i);
-			if (!val)
-				return -EINVAL;
-			if (nb_tc_classid_parse(val, &classid))
-				return nb_ctl_wrong(ctl, val, "illegal \"classid\"");
-			if (is_bpf)
-				f->bpf.classid = classid;
-			else if (is_u32)
-				f->u32.classid = classid;
-			else
-				f->matchall.classid = classid;
-		} else if (!strcmp(w, "skip_sw") || !strcmp(w, "skip_hw") || !strcmp(w, "verbose")) {
-			/* there is no hardware; software is all there is */
-			if (w[5] == 's')
-				return nb_ctl_wrong(ctl, w, "skip_sw leaves nothing to run here");
-		} else if (is_bpf && !strcmp(w, "run")) {
-			/* the old spelling "bpf run object-file F" */
-		} else if (is_bpf && (!strcmp(w, "obj") || !strcmp(w, "object-file"))) {
-			val = nb_ctl_next(ctl, argc, argv, &i);
-			if (!val)
-				return -EINVAL;
-			c->obj_file = nb_ctl_obj_path(ctl, val, c->path, sizeof(c->path));
-			snprintf(c->name, sizeof(c->name), "%s", strrchr(val, '/') ?
-				 strrchr(val, '/') + 1 : val);
-		} else if (is_bpf && (!strcmp(w, "sec") || !strcmp(w, "section"))) {
-			if (!(c->section = nb_ctl_next(ctl, argc, argv, &i)))
-				return -EINVAL;
-		} else if (is_bpf && !strcmp(w, "max-entries")) {
-			err = nb_ctl_parse_map_size(ctl, argc, argv, &i, &c->sizes);
-			if (err)
-				return err;
-		} else if (is_bpf && (!strcmp(w, "da") || !strcmp(w, "direct-action") ||
-				      !strcmp(w, "integ_act"))) {
-			f->bpf.direct_action = true;
-		} else if (is_bpf && (!strcmp(w, "bytecode") || !strcmp(w, "bytecode-file") ||
-				      !strcmp(w, "bc") || !strcmp(w, "object-pinned") ||
-				      !strcmp(w, "pinned") || !strcmp(w, "fd"))) {
-			return nb_ctl_wrong(ctl, w, "only obj FILE [sec NAME] programs are supported");
-		} else if (is_u32 && !strcmp(w, "match")) {
-			err = parse_u32_match(ctl, argc, argv, &i, &f->u32, &log);
-			if (err)
-				return err;
-		} else if (is_u32 && (!strcmp(w, "ht") || !strcmp(w, "link"))) {
-			__u32 h;
-
-			if (!(val = nb_ctl_next(ctl, argc, argv, &i)))
-				return -EINVAL;
-			if (nb_tc_filter_handle_parse("u32", val, &h))
-				return nb_ctl_wrong(ctl, val, "illegal \"%s\"", w);
-			if (TC_U32_NODE(h))
-				return nb_ctl_wrong(ctl, val, "\"%s\" must be a hash table", w);
-			if (w[0] == 'l')
-				f->u32.link = h;
-			else if (sampled)
-				f->u32.htid = TC_U32_HTID(h) | (f->u32.htid & 0xff000);
-			else
-				f->u32.htid = h & 0xfffff000;
-		} else if (is_u32 && !strcmp(w, "divisor")) {
-			if (!(val = nb_ctl_next(ctl, argc, argv, &i)))
-				return -EINVAL;
-			if (!parse_divisor(val, &f->u32.divisor))
-				return nb_ctl_wrong(ctl, val, "illegal \"divisor\": a power of 2 "
-						    "from 1 to 256");
-		} else if (is_u32 && !strcmp(w, "hashkey")) {
-			err = parse_hashkey(ctl, argc, argv, &i, &f->u32);
-			if (err)
-				return err;
-		} else if (is_u32 && !strcmp(w, "sample")) {
-			err = parse_sample(ctl, argc, argv, &i, &f->u32, &log);
-			if (err)
-				return err;
-			sampled = true;
-		} else if (is_u32 && !strcmp(w, "order")) {
-			if (!(val = nb_ctl_next(ctl, argc, argv, &i)))
-				return -EINVAL;
-			if (!nb_ctl_parse_u32(val, &order, 0) || !order || order > 0xfff)
-				return nb_ctl_wrong(ctl, val, "illegal \"order\"");
-		} else if (is_u32 && !strcmp(w, "offset")) {
-			return nb_ctl_wrong(ctl, w, "u32 offset (variable header lengths) is "
-					    "not built: keys at nexthdr+N read N bytes past the "
-					    "network header");
-		} else {
-			return nb_ctl_wrong(ctl, w, "unknown %s option", f->kind);
-		}
-		i++;
-	}
-	if (order) {
-		if (TC_U32_NODE(f->handle) && order != TC_U32_NODE(f->handle))
-			return nb_ctl_wrong(ctl, "order", "\"order\" contradicts \"handle\"");
-		f->handle |= order;
-	}
-	if (is_bpf) {
-		if (!c->obj_file)
-			return nb_ctl_usage(ctl, "bpf needs \"obj FILE\"");
-		/* iproute2 names the filter "FILE:[SECTION]" */
-		size_t n = strlen(c->name);
-
-		snprintf(c->name + n, sizeof(c->name) - n, ":[%s]",
-			 c->section ? c->section : "classifier");
-		f->bpf.name = c->name;
+		if (!c->words && !(c->words = calloc(argc, sizeof(*c->words))))
+			return nb_ctl_fail(ctl, -ENOMEM, "out of memory");
+		c->words[f->word_cnt++] = argv[i++];
 	}
 	f->words = c->words;
+out:
 	f->actions = c->acts.a;
 	f->action_cnt = c->acts.cnt;
-	return 0;
+	return err;
 }
 
 struct show_ctx {
@@ -659,10 +353,7 @@ int nb_ctl_tc_filter(struct nb_ctl *ctl, int argc, char **argv)
 		struct nb_log log = { 0 };
 
 		/* the programs are loaded first, as iproute2 loads them before it asks the kernel */
-		if (c->obj_file)
-			err = nb_ctl_bpf_obj_load(c->obj_file, c->section, "classifier",
-						  BPF_PROG_TYPE_SCHED_CLS, &c->sizes, &c->f.bpf.prog,
-						  &log);
+		err = nb_ctl_prog_load(&c->prog, &log);
 		if (!err)
 			err = nb_ctl_actions_load(&c->acts, &log);
 		c->f.log = &log;
@@ -673,8 +364,7 @@ int nb_ctl_tc_filter(struct nb_ctl *ctl, int argc, char **argv)
 		err = log_err(ctl, err, &log);
 	}
 out:
-	if (c->obj_file)
-		nb_prog_put(c->f.bpf.prog);	/* the filter holds its own */
+	nb_ctl_prog_release(&c->prog);	/* the filter holds its own */
 	nb_ctl_actions_release(&c->acts);
 	if (dev)
 		nb_dev_put(dev);

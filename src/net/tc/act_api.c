@@ -8,6 +8,7 @@
  * hands the chain to the classifier loop, any other verdict ends the list.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -472,6 +473,38 @@ void nb_tcf_exts_dump(const struct nb_tcf_exts *exts, struct nb_tc_filter_info *
 	info->action_cnt = exts->nr_actions;
 	for (unsigned int i = 0; i < exts->nr_actions; i++)
 		tcf_action_fill_info(exts->actions[i], &info->actions[i]);
+}
+
+/* "bpf, gact or mirred": the kinds built, for an error. */
+static const char *action_kinds_list(char *buf, size_t size)
+{
+	const char *const *k = nb_tc_action_kinds();
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (; *k && n < size; k++)
+		n += snprintf(buf + n, size - n, "%s%s", *k, !k[1] ? "" : !k[2] ? " or " : ", ");
+	return buf;
+}
+
+int nb_tc_action_parse(struct nb_tc_words *w, struct nb_tc_action_opts *opts)
+{
+	const char *word = w->argv[w->pos];
+	const struct nb_tc_action_ops *ops = tc_lookup_action(word);
+	char buf[128];
+	int control;
+
+	if (ops) {
+		w->pos++;
+		return nb_tc_action_parse_ops(w, ops, true, opts);
+	}
+	/* "action drop": a verdict alone names the kind whose verdict is the action */
+	if (!nb_tc_control_parse(word, &control) || !strcmp(word, "goto") || !strcmp(word, "jump"))
+		for (ops = act_base; ops; ops = ops->next)
+			if (ops->verdict)
+				return nb_tc_action_parse_ops(w, ops, false, opts);
+	return nb_tc_words_wrong(w, word, "unknown action, expected %s",
+				 action_kinds_list(buf, sizeof(buf)));
 }
 
 /* The standalone commands (tc actions ...), each under the tc lock. */

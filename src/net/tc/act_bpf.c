@@ -3,6 +3,11 @@
  * The bpf action, the twin of the kernel's net/sched/act_bpf.c: a SCHED_ACT program whose return
  * value is the action's verdict. PIPE, RECLASSIFY, OK, REDIRECT and SHOT pass through, UNSPEC
  * (-1) gives the verdict word configured for the action, anything else becomes UNSPEC.
+ *
+ *   action bpf [run] { obj | object-file } FILE [{ sec | section } NAME] [max-entries NAME=N]
+ *              [CONTROL] [index N]
+ *
+ * The action takes a loaded program: the front end loads "obj FILE" (nb_tc_words.prog).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -108,11 +113,34 @@ static void tcf_bpf_dump(const struct nb_tc_action *a, struct nb_tc_action_info 
 	nb_tc_print_string(l, NB_TC_PRINT_FP, NULL, "%s", "\n ");	/* m_bpf.c ends its lines so */
 }
 
+/* m_bpf.c's bpf_parse_opt: the program words; the verdict and index are every action's. */
+static int tcf_bpf_parse(struct nb_tc_words *w, struct nb_tc_action_opts *opts)
+{
+	w->prog.type = BPF_PROG_TYPE_SCHED_ACT;
+	w->prog.default_section = "action";
+	w->prog.prog = &opts->bpf.prog;
+	w->prog.name = &opts->bpf.name;
+	for (; w->pos < w->argc; w->pos++) {
+		int err = nb_tc_words_prog(w);
+
+		if (err == -ENOENT)
+			break;
+		if (err)
+			return err;
+	}
+	/* "action bpf index N" binds an existing action */
+	if (!w->prog.file &&
+	    (w->pos >= w->argc || strcmp(w->argv[w->pos], "index")))
+		return nb_tc_words_usage(w, "action bpf needs \"obj FILE\"");
+	return 0;
+}
+
 static struct nb_tc_action_ops act_bpf_ops = {
 	.kind = "bpf",
 	.priv_size = sizeof(struct tcf_bpf),
 	.default_control = TC_ACT_PIPE,
 	.act = tcf_bpf_act,
+	.parse = tcf_bpf_parse,
 	.init = tcf_bpf_init,
 	.cleanup = tcf_bpf_cleanup,
 	.dump = tcf_bpf_dump,

@@ -2,6 +2,11 @@
 /*
  * The generic action, the twin of the kernel's net/sched/act_gact.c: its verdict word is its
  * result (ok/pass, drop/shot, pipe, reclassify, continue, stolen, trap, goto chain N, jump N).
+ *
+ *   action [gact] { pass | ok | drop | shot | pipe | reclassify | continue | trap |
+ *                   goto chain N | jump N } [index N]
+ *
+ * The verdict is every action's (tc_words.c); gact is the kind a verdict alone names.
  */
 #include "net/tc/pkt_cls.h"
 #include "common/u64_stats.h"
@@ -46,6 +51,7 @@ static void tcf_gact_dump(const struct nb_tc_action *a, struct nb_tc_action_info
 static struct nb_tc_action_ops act_gact_ops = {
 	.kind = "gact",
 	.default_control = TC_ACT_OK,
+	.verdict = true,	/* "action gact drop", "action drop" */
 	.act = tcf_gact_act,
 	.init = tcf_gact_init,
 	.dump = tcf_gact_dump,

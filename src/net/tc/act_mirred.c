@@ -10,10 +10,13 @@
  * packet's own device and hook is a loop, handled as a down target; nesting deeper than
  * MIRRED_NEST_LIMIT (4) drops. Packet data starts at the mac header on both paths here, so the
  * kernel's mac push and pull between directions have nothing to do.
+ *
+ *   action mirred { egress | ingress } { redirect | mirror } dev DEV [CONTROL] [index N]
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include <linux/tc_act/tc_mirred.h>
 
 #include "net/core.h"
@@ -221,6 +224,43 @@ static void tcf_mirred_dump(const struct nb_tc_action *a, struct nb_tc_action_in
 }
 
 /* A device leaves: actions that point at it find it gone (mirred_device_event). */
+/* m_mirred.c's parse_direction: "{ egress | ingress } { redirect | mirror } dev DEV". */
+static int tcf_mirred_parse(struct nb_tc_words *w, struct nb_tc_action_opts *opts)
+{
+	bool ingress, redirect;
+	const char *word, *name;
+	struct nb_dev *dev;
+
+	if (w->pos < w->argc && !strcmp(w->argv[w->pos], "index"))
+		return 0;	/* "action mirred index N" binds an existing action */
+	if (w->pos + 3 > w->argc)
+		return nb_tc_words_usage(w, "action mirred needs { egress | ingress } "
+					 "{ redirect | mirror } dev DEV");
+	word = w->argv[w->pos];
+	if (strcmp(word, "egress") && strcmp(word, "ingress"))
+		return nb_tc_words_wrong(w, word, "expected egress or ingress");
+	ingress = word[0] == 'i';
+	word = w->argv[++w->pos];
+	if (strcmp(word, "redirect") && strcmp(word, "mirror"))
+		return nb_tc_words_wrong(w, word, "expected redirect or mirror");
+	redirect = word[0] == 'r';
+	word = w->argv[++w->pos];
+	if (strcmp(word, "dev"))
+		return nb_tc_words_wrong(w, word, "expected dev DEV");
+	name = nb_tc_words_next(w);
+	if (!name)
+		return -EINVAL;
+	dev = nb_dev_get_by_name(name);
+	if (!dev)
+		return nb_tc_words_fail(w, -ENODEV, "Cannot find device \"%s\"", name);
+	opts->mirred.ifindex = nb_dev_ifindex(dev);
+	nb_dev_put(dev);
+	opts->mirred.eaction = ingress ? (redirect ? TCA_INGRESS_REDIR : TCA_INGRESS_MIRROR)
+				       : (redirect ? TCA_EGRESS_REDIR : TCA_EGRESS_MIRROR);
+	w->pos++;
+	return 0;
+}
+
 static void mirred_device_event(struct nb_dev *dev, enum nb_dev_event event)
 {
 	if (event != NB_DEV_UNREGISTER)
@@ -247,6 +287,7 @@ static struct nb_tc_action_ops act_mirred_ops = {
 	.act = tcf_mirred_act,
 	.init = tcf_mirred_init,
 	.cleanup = tcf_mirred_cleanup,
+	.parse = tcf_mirred_parse,
 	.dump = tcf_mirred_dump,
 };
 

@@ -21,6 +21,7 @@
 #include "net/tc/pkt_cls.h"
 #include "common/u64_stats.h"
 #include "common/opts.h"
+#include "common/parse.h"
 #include "common/register.h"
 
 static struct nb_tcf_proto_ops *tcf_proto_base;	/* by kind name */
@@ -701,23 +702,25 @@ int nb_tc_filter_get(struct nb_dev *dev, const struct nb_tc_filter_id *id,
 	return err;
 }
 
+int nb_tc_filter_parse(const char *kind, struct nb_tc_words *w, struct nb_tc_filter_opts *opts)
+{
+	const struct nb_tcf_proto_ops *ops = tcf_proto_lookup_ops(kind);
+
+	if (!ops)
+		return nb_tc_words_wrong(w, kind ? kind : "", "unknown classifier");
+	if (!ops->parse)
+		return -EOPNOTSUPP;
+	return ops->parse(w, opts);
+}
+
 /* Handles: one number unless the kind reads its own ("800::1"). */
 int nb_tc_filter_handle_parse(const char *kind, const char *word, __u32 *handle)
 {
 	const struct nb_tcf_proto_ops *ops = tcf_proto_lookup_ops(kind);
-	unsigned long long v;
-	char *end;
 
 	if (ops && ops->handle_parse)
 		return ops->handle_parse(word, handle);
-	if (!*word || *word == '-')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(word, &end, 0);
-	if (*end || errno || v > 0xffffffffULL)
-		return -EINVAL;
-	*handle = (__u32)v;
-	return 0;
+	return nb_parse_u32(word, handle, 0) ? 0 : -EINVAL;
 }
 
 const char *nb_tc_filter_handle_name(const char *kind, __u32 handle, char *buf, size_t size)

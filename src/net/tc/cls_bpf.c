@@ -13,6 +13,12 @@
  *
  * The kernel pushes the mac header back before an ingress run; here the packet data always
  * starts at the mac header (pkt.h), so the program sees the same bytes without the push.
+ *
+ *   tc filter add dev DEV ingress pref P bpf [run] { obj | object-file } F
+ *      [{ sec | section } S] [max-entries NAME=N] [da | direct-action | integ_act]
+ *      [{ classid | flowid } X] [action ...]
+ *
+ * The filter takes a loaded program: the front end loads "obj F" (nb_tc_words.prog).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -245,10 +251,47 @@ static void cls_bpf_dump(const struct nb_tcf_proto *tp, const void *fh,
 	nb_tc_print_prog(l, prog->filter);
 }
 
+/* f_bpf.c's bpf_parse_opt: the program words, "da", the class id and the actions. */
+static int cls_bpf_parse(struct nb_tc_words *w, struct nb_tc_filter_opts *opts)
+{
+	w->prog.type = BPF_PROG_TYPE_SCHED_CLS;
+	w->prog.default_section = "classifier";
+	w->prog.prog = &opts->bpf.prog;
+	w->prog.name = &opts->bpf.name;
+	while (w->pos < w->argc) {
+		const char *word = w->argv[w->pos];
+		int err;
+
+		if (nb_tc_words_at_action(w)) {
+			err = nb_tc_words_actions(w);
+			if (err)
+				return err;
+			continue;
+		}
+		err = nb_tc_words_common(w, &opts->bpf.classid);
+		if (err == -ENOENT)
+			err = nb_tc_words_prog(w);
+		if (err == -ENOENT) {
+			if (strcmp(word, "da") && strcmp(word, "direct-action") &&
+			    strcmp(word, "integ_act"))
+				return nb_tc_words_wrong(w, word, "unknown bpf option");
+			opts->bpf.direct_action = true;
+			err = 0;
+		}
+		if (err)
+			return err;
+		w->pos++;
+	}
+	if (!w->prog.file)
+		return nb_tc_words_usage(w, "bpf needs \"obj FILE\"");
+	return 0;
+}
+
 static struct nb_tcf_proto_ops cls_bpf_ops = {
 	.kind = "bpf",
 	.classify = cls_bpf_classify,
 	.init = cls_bpf_init,
+	.parse = cls_bpf_parse,
 	.destroy = cls_bpf_destroy,
 	.get = cls_bpf_get,
 	.change = cls_bpf_change,

@@ -2,6 +2,8 @@
 /*
  * The matchall classifier, the twin of the kernel's net/sched/cls_matchall.c: one filter per
  * tcf_proto that matches every packet, gives its classid and runs its actions.
+ *
+ *   tc filter add dev DEV ingress pref P matchall [{ classid | flowid } X] [action ...]
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -126,10 +128,33 @@ static void mall_dump(const struct nb_tcf_proto *tp, const void *fh,
 			 info->stats.packets);
 }
 
+/* f_matchall.c's matchall_parse_opt: "matchall [{ classid | flowid } X] [action ...]". */
+static int mall_parse(struct nb_tc_words *w, struct nb_tc_filter_opts *opts)
+{
+	while (w->pos < w->argc) {
+		int err;
+
+		if (nb_tc_words_at_action(w)) {
+			err = nb_tc_words_actions(w);
+			if (err)
+				return err;
+			continue;
+		}
+		err = nb_tc_words_common(w, &opts->matchall.classid);
+		if (err == -ENOENT)
+			return nb_tc_words_wrong(w, w->argv[w->pos], "unknown matchall option");
+		if (err)
+			return err;
+		w->pos++;
+	}
+	return 0;
+}
+
 static struct nb_tcf_proto_ops cls_mall_ops = {
 	.kind = "matchall",
 	.classify = mall_classify,
 	.init = mall_init,
+	.parse = mall_parse,
 	.destroy = mall_destroy,
 	.get = mall_get,
 	.change = mall_change,

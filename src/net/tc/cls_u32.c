@@ -24,6 +24,7 @@
 
 #include "net/pkt.h"
 #include "net/tc/pkt_cls.h"
+#include "common/parse.h"
 #include "common/u64_stats.h"
 
 #define U32_FIRST_HTID 0x80000000U	/* 800:, the first filter's root table */
@@ -722,6 +723,8 @@ static void u32_dump(const struct nb_tcf_proto *tp, const void *fh, struct nb_tc
 	}
 }
 
+static int u32_parse(struct nb_tc_words *w, struct nb_tc_filter_opts *opts);
+
 static struct nb_tcf_proto_ops cls_u32_ops = {
 	.kind = "u32",
 	.classify = u32_classify,
@@ -732,6 +735,7 @@ static struct nb_tcf_proto_ops cls_u32_ops = {
 	.delete = u32_delete,
 	.walk = u32_walk,
 	.dump = u32_dump,
+	.parse = u32_parse,
 	.handle_parse = u32_handle_parse,
 	.handle_name = u32_handle_name,
 };
@@ -905,5 +909,286 @@ int nb_tc_u32_sample(struct nb_tc_u32_opts *sel, const struct nb_tc_u32_opts *sa
 	/* iproute2 folds the key as the kernel folds a hash key: shifted to its lowest bit */
 	hash = ntohl(key->val & key->mask) >> (mask ? __builtin_ffs((int)mask) - 1 : 0);
 	sel->htid = TC_U32_HTID(sel->htid) | (hash % divisor) << 12;
+	return 0;
+}
+
+/*
+ * The words of iproute2's f_u32.c, read into struct nb_tc_u32_opts with the key packing above:
+ *
+ *   u32 { match { u32 | u16 | u8 } VAL MASK at [nexthdr+]OFF
+ *       | match ip { src | dst } A/L | match ip { protocol | tos | dsfield | ihl | sport |
+ *         dport | icmp_type | icmp_code } VAL MASK | match ip6 { src | dst } A/L
+ *       | match ip6 { protocol | sport | dport | icmp_type | icmp_code } VAL MASK
+ *       | match { tcp | udp } { src | dst } VAL MASK | match icmp { type | code } VAL MASK
+ *       }... [ht HT:[BKT:] | sample SELECTOR [divisor N]] [order N] [link HT:]
+ *       [hashkey mask M at OFF] [{ flowid | classid } X] [action ...]
+ *   u32 divisor N
+ */
+
+/* An error of the key packing above, as tc prints the kernel's: "Error: " and its text. */
+static int u32_words_err(struct nb_tc_words *w, int err, struct nb_log *log)
+{
+	const char *t = nb_log_text(log);
+	size_t n = strlen(t);
+
+	if (err && !n)
+		nb_tc_words_fail(w, err, "%s", strerror(-err));
+	else if (err)	/* the text ends its line already */
+		nb_tc_words_fail(w, err, "%.*s", (int)(t[n - 1] == '\n' ? n - 1 : n), t);
+	nb_log_free(log);
+	return err;
+}
+
+static int u32_parse_match(struct nb_tc_words *w, struct nb_tc_u32_opts *u)
+{
+	const char *what = nb_tc_words_next(w), *sel;
+	struct nb_log log = { 0 };
+	__u32 val, mask;
+
+	if (!what)
+		return -EINVAL;
+	if (!strcmp(what, "u32") || !strcmp(what, "u16") || !strcmp(what, "u8")) {
+		enum nb_tc_u32_size size = what[1] == '3' ? NB_TC_U32_SIZE_32 :
+					   what[1] == '1' ? NB_TC_U32_SIZE_16 : NB_TC_U32_SIZE_8;
+		bool nexthdr = false;
+		const char *off;
+		int offset = 0;
+
+		if (w->pos + 3 > w->argc)
+			return nb_tc_words_usage(w, "match %s needs VAL MASK [at OFF]", what);
+		if (!nb_parse_u32(w->argv[w->pos + 1], &val, 0))
+			return nb_tc_words_wrong(w, w->argv[w->pos + 1], "illegal \"match\" value");
+		if (!nb_parse_u32(w->argv[w->pos + 2], &mask, 0))
+			return nb_tc_words_wrong(w, w->argv[w->pos + 2], "illegal \"match\" mask");
+		w->pos += 2;
+		if (w->pos + 1 < w->argc && !strcmp(w->argv[w->pos + 1], "at")) {
+			char *end;
+
+			++w->pos;
+			off = nb_tc_words_next(w);
+			if (!off)
+				return -EINVAL;
+			if (!strncmp(off, "nexthdr+", 8)) {
+				nexthdr = true;
+				off += 8;
+			}
+			offset = (int)strtol(off, &end, 0);
+			if (!*off || *end)
+				return nb_tc_words_wrong(w, w->argv[w->pos], "illegal \"at\" offset");
+		}
+		return u32_words_err(w, nb_tc_u32_match(u, size, val, mask, offset, nexthdr, &log),
+				     &log);
+	}
+	sel = nb_tc_words_next(w);
+	if (!sel)
+		return -EINVAL;
+	if ((!strcmp(what, "ip") || !strcmp(what, "ip6")) &&
+	    (!strcmp(sel, "src") || !strcmp(sel, "dst"))) {
+		const char *addr = nb_tc_words_next(w);
+		char buf[64], *slash;
+		unsigned int plen = !strcmp(what, "ip") ? 32 : 128;
+		unsigned char a[16];
+
+		if (!addr)
+			return -EINVAL;
+		snprintf(buf, sizeof(buf), "%s", addr);
+		slash = strchr(buf, '/');
+		if (slash) {
+			*slash = 0;
+			if (!nb_parse_u32(slash + 1, &plen, 10) ||
+			    plen > (!strcmp(what, "ip") ? 32u : 128u))
+				return nb_tc_words_wrong(w, addr, "illegal prefix length");
+		}
+		if (inet_pton(!strcmp(what, "ip") ? AF_INET : AF_INET6, buf, a) != 1)
+			return nb_tc_words_wrong(w, addr, "expected an %s address",
+						 !strcmp(what, "ip") ? "IPv4" : "IPv6");
+		if (!strcmp(what, "ip")) {
+			__be32 v4;
+
+			memcpy(&v4, a, 4);
+			return u32_words_err(w, nb_tc_u32_match_ip(u, sel[0] == 'd', v4, plen,
+								   &log), &log);
+		}
+		return u32_words_err(w, nb_tc_u32_match_ip6(u, sel[0] == 'd', a, plen, &log),
+				     &log);
+	}
+	{
+		static const struct { const char *what, *sel; enum nb_tc_u32_field field; } f[] = {
+			{ "ip", "protocol", NB_TC_U32_IP_PROTOCOL }, { "ip", "tos", NB_TC_U32_IP_TOS },
+			{ "ip", "dsfield", NB_TC_U32_IP_TOS }, { "ip", "ihl", NB_TC_U32_IP_IHL },
+			{ "ip", "sport", NB_TC_U32_IP_SPORT }, { "ip", "dport", NB_TC_U32_IP_DPORT },
+			{ "ip", "icmp_type", NB_TC_U32_IP_ICMP_TYPE },
+			{ "ip", "icmp_code", NB_TC_U32_IP_ICMP_CODE },
+			{ "ip6", "protocol", NB_TC_U32_IP6_PROTOCOL },
+			{ "ip6", "sport", NB_TC_U32_IP6_SPORT }, { "ip6", "dport", NB_TC_U32_IP6_DPORT },
+			{ "ip6", "icmp_type", NB_TC_U32_IP6_ICMP_TYPE },
+			{ "ip6", "icmp_code", NB_TC_U32_IP6_ICMP_CODE },
+			{ "tcp", "src", NB_TC_U32_TCP_SRC }, { "tcp", "dst", NB_TC_U32_TCP_DST },
+			{ "udp", "src", NB_TC_U32_UDP_SRC }, { "udp", "dst", NB_TC_U32_UDP_DST },
+			{ "icmp", "type", NB_TC_U32_ICMP_TYPE }, { "icmp", "code", NB_TC_U32_ICMP_CODE },
+		};
+		bool known_what = false;
+
+		for (size_t k = 0; k < ARRAY_SIZE(f); k++) {
+			if (strcmp(what, f[k].what))
+				continue;
+			known_what = true;
+			if (strcmp(sel, f[k].sel))
+				continue;
+			if (w->pos + 2 >= w->argc)
+				return nb_tc_words_usage(w, "match %s %s needs VAL MASK", what, sel);
+			if (!nb_parse_u32(w->argv[w->pos + 1], &val, 0))
+				return nb_tc_words_wrong(w, w->argv[w->pos + 1],
+							 "illegal \"match\" value");
+			if (!nb_parse_u32(w->argv[w->pos + 2], &mask, 0))
+				return nb_tc_words_wrong(w, w->argv[w->pos + 2],
+							 "illegal \"match\" mask");
+			w->pos += 2;
+			return u32_words_err(w, nb_tc_u32_match_field(u, f[k].field, val, mask,
+								      &log), &log);
+		}
+		if (known_what)
+			return nb_tc_words_wrong(w, sel, "unknown \"match %s\" selector", what);
+		return nb_tc_words_wrong(w, what, "illegal \"match\", expected u32, u16, u8, ip, "
+					 "ip6, tcp, udp or icmp");
+	}
+}
+
+static bool u32_parse_divisor(const char *w, __u32 *divisor)
+{
+	return nb_parse_u32(w, divisor, 0) && *divisor && *divisor <= 256 &&
+	       !(*divisor & (*divisor - 1));
+}
+
+/* "hashkey mask M at OFF": the word whose masked bits pick the linked table's bucket. */
+static int u32_parse_hashkey(struct nb_tc_words *w, struct nb_tc_u32_opts *u)
+{
+	bool any = false;
+
+	while (w->pos + 2 < w->argc &&
+	       (!strcmp(w->argv[w->pos + 1], "mask") || !strcmp(w->argv[w->pos + 1], "at"))) {
+		const char *word = w->argv[++w->pos], *val = w->argv[++w->pos];
+		__u32 v;
+		char *end;
+
+		if (word[0] == 'm') {
+			if (!nb_parse_u32(val, &v, 16))
+				return nb_tc_words_wrong(w, val, "illegal \"hashkey\" mask");
+			u->hmask = htonl(v);
+		} else {
+			long off = strtol(val, &end, 0);
+
+			if (!*val || *end || off % 4 || off < -65536 || off > 65536)
+				return nb_tc_words_wrong(w, val, "illegal \"hashkey\" offset: a "
+							 "multiple of 4");
+			u->hoff = (int)off;
+		}
+		any = true;
+	}
+	if (!any)
+		return nb_tc_words_usage(w, "hashkey needs \"mask M\" and \"at OFF\"");
+	return 0;
+}
+
+/* "sample SELECTOR [divisor N]": the node's bucket is the one the selector's key hashes to. */
+static int u32_parse_sample(struct nb_tc_words *w, struct nb_tc_u32_opts *u)
+{
+	struct nb_tc_u32_opts *sample = calloc(1, sizeof(*sample));
+	struct nb_log log = { 0 };
+	__u32 divisor = 0;
+	int err;
+
+	if (!sample)
+		return nb_tc_words_fail(w, -ENOMEM, "out of memory");
+	err = u32_parse_match(w, sample);
+	if (!err && w->pos + 1 < w->argc && !strcmp(w->argv[w->pos + 1], "divisor")) {
+		const char *val;
+
+		++w->pos;
+		val = nb_tc_words_next(w);
+
+		if (!val)
+			err = -EINVAL;
+		else if (!u32_parse_divisor(val, &divisor))
+			err = nb_tc_words_wrong(w, val, "illegal sample \"divisor\"");
+	}
+	if (!err)
+		err = u32_words_err(w, nb_tc_u32_sample(u, sample, divisor, &log), &log);
+	free(sample);
+	return err;
+}
+
+static int u32_parse(struct nb_tc_words *w, struct nb_tc_filter_opts *opts)
+{
+	struct nb_tc_u32_opts *u = &opts->u32;
+	bool sampled = false;
+	u32 order = 0;
+	int err;
+
+	while (w->pos < w->argc) {
+		const char *word = w->argv[w->pos], *val;
+		u32 h;
+
+		if (nb_tc_words_at_action(w)) {
+			err = nb_tc_words_actions(w);
+			if (err)
+				return err;
+			continue;
+		}
+		err = nb_tc_words_common(w, &u->classid);
+		if (err != -ENOENT) {
+			if (err)
+				return err;
+		} else if (!strcmp(word, "match")) {
+			err = u32_parse_match(w, u);
+			if (err)
+				return err;
+		} else if (!strcmp(word, "ht") || !strcmp(word, "link")) {
+			if (!(val = nb_tc_words_next(w)))
+				return -EINVAL;
+			if (u32_handle_parse(val, &h))
+				return nb_tc_words_wrong(w, val, "illegal \"%s\"", word);
+			if (TC_U32_NODE(h))
+				return nb_tc_words_wrong(w, val, "\"%s\" must be a hash table", word);
+			if (word[0] == 'l')
+				u->link = h;
+			else if (sampled)
+				u->htid = TC_U32_HTID(h) | (u->htid & 0xff000);
+			else
+				u->htid = h & 0xfffff000;
+		} else if (!strcmp(word, "divisor")) {
+			if (!(val = nb_tc_words_next(w)))
+				return -EINVAL;
+			if (!u32_parse_divisor(val, &u->divisor))
+				return nb_tc_words_wrong(w, val, "illegal \"divisor\": a power of 2 "
+							 "from 1 to 256");
+		} else if (!strcmp(word, "hashkey")) {
+			err = u32_parse_hashkey(w, u);
+			if (err)
+				return err;
+		} else if (!strcmp(word, "sample")) {
+			err = u32_parse_sample(w, u);
+			if (err)
+				return err;
+			sampled = true;
+		} else if (!strcmp(word, "order")) {
+			if (!(val = nb_tc_words_next(w)))
+				return -EINVAL;
+			if (!nb_parse_u32(val, &order, 0) || !order || order > 0xfff)
+				return nb_tc_words_wrong(w, val, "illegal \"order\"");
+		} else if (!strcmp(word, "offset")) {
+			return nb_tc_words_wrong(w, word, "u32 offset (variable header lengths) is "
+						 "not built: keys at nexthdr+N read N bytes past the "
+						 "network header");
+		} else {
+			return nb_tc_words_wrong(w, word, "unknown u32 option");
+		}
+		w->pos++;
+	}
+	if (order) {
+		if (TC_U32_NODE(opts->handle) && order != TC_U32_NODE(opts->handle))
+			return nb_tc_words_wrong(w, "order", "\"order\" contradicts \"handle\"");
+		opts->handle |= order;
+	}
 	return 0;
 }

@@ -59,6 +59,16 @@ struct nb_tc_action_ops {
 	int default_control;	/* the verdict word iproute2 gives when none is written */
 	int (*act)(struct nb_pkt *pkt, const struct nb_tc_action *a, struct nb_tcf_result *res);
 	/*
+	 * Read the kind's own words into opts (include/netbpf/tc.h: nb_tc_action_parse), leaving
+	 * w->pos at the first word that is not the kind's. NULL: the kind has none.
+	 */
+	int (*parse)(struct nb_tc_words *w, struct nb_tc_action_opts *opts);
+	/*
+	 * The verdict word is the action (gact): "action drop" names this kind, and the words
+	 * need a verdict unless they bind an existing action by index.
+	 */
+	bool verdict;
+	/*
 	 * Take the kind's arguments from opts into a->priv (zeroed, priv_size bytes); the common
 	 * fields are set already. On error nothing is left for cleanup. A replace initialises a
 	 * fresh priv the same way and swaps it in.
@@ -105,6 +115,10 @@ int nb_tc_action_register(struct nb_tc_action_ops *ops);
 /* For an action's dump: "index N ref R bind B" and, with tc -s, the ages (tcf_action_dump_1). */
 void nb_tcf_action_print_common(struct nb_tc_action_info *info);
 
+/* One action's words after its kind (named) or from a bare verdict (tc_words.c). */
+int nb_tc_action_parse_ops(struct nb_tc_words *w, const struct nb_tc_action_ops *ops,
+			   bool named, struct nb_tc_action_opts *a);
+
 /* Count a packet on this worker and stamp its use (bstats update and tcf_lastuse_update). */
 void nb_tcf_action_count(const struct nb_tc_action *a, const struct nb_pkt *pkt);
 
@@ -135,6 +149,11 @@ struct nb_tcf_proto_ops {
 	int (*classify)(struct nb_pkt *pkt, const struct nb_tcf_proto *tp,
 			struct nb_tcf_result *res);
 	int (*init)(struct nb_tcf_proto *tp);
+	/*
+	 * Read the kind's words after its name to the end, the actions through w->actions
+	 * (nb_tc_filter_parse). NULL: the kind reads them in change (nb_tc_filter_opts.words).
+	 */
+	int (*parse)(struct nb_tc_words *w, struct nb_tc_filter_opts *opts);
 	/* Free everything (after a grace period: no reader left). */
 	void (*destroy)(struct nb_tcf_proto *tp);
 	/* The filter with handle, or NULL. */
@@ -188,6 +207,30 @@ struct nb_tcf_proto {
 	u32 prio;			/* pref << 16 */
 	struct nb_tcf_chain *chain;
 };
+
+/*
+ * For a kind's parse (tc_words.c): errors as iproute2 prints them, into w->log. Each returns
+ * the error to pass on (-EINVAL; fail's err).
+ */
+int nb_tc_words_wrong(struct nb_tc_words *w, const char *word, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int nb_tc_words_usage(struct nb_tc_words *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int nb_tc_words_fail(struct nb_tc_words *w, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The argument of the word at pos (pos moves onto it), or NULL after a usage error. */
+const char *nb_tc_words_next(struct nb_tc_words *w);
+/* The word at pos starts an action list ("action", "actions"). */
+bool nb_tc_words_at_action(const struct nb_tc_words *w);
+/* "action ...": the front end's parser; pos is left at the first word after the actions. */
+int nb_tc_words_actions(struct nb_tc_words *w);
+/*
+ * The words classifiers share: "classid/flowid X" into *classid, "skip_hw", "verbose" (no
+ * hardware: software is all there is), "skip_sw" refused. -ENOENT: the word is none of them.
+ */
+int nb_tc_words_common(struct nb_tc_words *w, u32 *classid);
+/* "obj F", "sec S", "max-entries NAME=N", "run": the program words (bpf_parse_common). */
+int nb_tc_words_prog(struct nb_tc_words *w);
 
 /* 0, or -EEXIST when the kind is registered already. */
 int nb_tcf_proto_register(struct nb_tcf_proto_ops *ops);
