@@ -32,6 +32,10 @@ int nb_ctl_prog_words(struct nb_ctl *ctl, const struct nb_tc_prog_words *req,
 	prog->req = *req;
 	if (!req->file)
 		return 0;
+	if (!req->prog || !req->name || !req->default_section) {
+		prog->req.file = NULL;
+		return nb_ctl_fail(ctl, -EINVAL, "\"%s\": this kind takes no program", req->file);
+	}
 	nb_ctl_obj_path(ctl, req->file, prog->path, sizeof(prog->path));
 	/* iproute2 annotates the filter or action "FILE:[SECTION]" */
 	base = strrchr(req->file, '/') ? strrchr(req->file, '/') + 1 : req->file;
