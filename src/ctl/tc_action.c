@@ -11,12 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/pkt_cls.h>
-#include <linux/tc_act/tc_mirred.h>
 
-#include <net/if.h>
-
-#include <netbpf/clock.h>
-#include <netbpf/dev.h>
 #include <netbpf/prog.h>
 
 #include "ctl/args.h"

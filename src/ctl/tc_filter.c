@@ -21,7 +21,6 @@
 #include <linux/if_ether.h>
 
 #include <netbpf/dev.h>
-#include <netbpf/prog.h>
 
 #include "common/types.h"
 #include "ctl/args.h"
