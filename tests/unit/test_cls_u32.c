@@ -169,6 +169,36 @@ NB_TEST(tc_cls_u32_not_terminal)
 	NB_ASSERT_EQ(classify(dev, frame, tc_frame_arp(frame)), 5);
 }
 
+/* Every key of the largest selector: one at each word from 0, all zero (match any frame). */
+static void fill_max_keys(struct nb_tc_u32_opts *u)
+{
+	for (int k = 0; k < NB_TC_U32_MAX_KEYS; k++)
+		NB_ASSERT_EQ(nb_tc_u32_match(u, NB_TC_U32_SIZE_32, 0, 0xff, 4 * k, false, NULL), 0);
+}
+
+/* show gets every key of a full node: the print list grows past any fixed number of members. */
+NB_TEST(tc_cls_u32_show_every_key)
+{
+	struct nb_dev *dev = dev_with_qdisc();
+	struct nb_tc_filter_id id = add_u32(dev, 1, fill_max_keys, 3);
+	struct nb_tc_filter_info info;
+	unsigned int matches = 0, last_off = 0;
+
+	NB_ASSERT_EQ(nb_tc_filter_get(dev, &id, &info, NULL), 0);
+	NB_ASSERT_EQ(info.print.err, 0);
+	for (unsigned int n = 0; n < info.print.cnt; n++) {
+		const struct nb_tc_print_item *it = &info.print.items[n];
+
+		if (it->key && !strcmp(it->key, "match") && it->value_type == NB_TC_PRINT_OPEN)
+			matches++;
+		if (it->key && !strcmp(it->key, "off"))
+			last_off = (unsigned int)it->u;
+	}
+	NB_ASSERT_EQ(matches, NB_TC_U32_MAX_KEYS);
+	NB_ASSERT_EQ(last_off, 4 * (NB_TC_U32_MAX_KEYS - 1));
+	nb_tc_filter_info_release(&info);
+}
+
 NB_TEST(tc_cls_u32_handles)
 {
 	struct nb_dev *dev = dev_with_qdisc();
