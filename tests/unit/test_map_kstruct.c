@@ -142,8 +142,32 @@ NB_TEST(map_kstruct_pointer_member_reads_zero)
 }
 
 /*
+ * A read through a map the program names reads a struct that never changes: the fixup loads
+ * the value as a constant, leaving no load through the map pointer to run.
+ */
+NB_TEST(map_kstruct_named_map_read_is_constant)
+{
+	struct nb_map *map = mt_map(BPF_MAP_TYPE_HASH, 8, 8, 1000, 0);
+	struct bpf_insn ld[] = { NB_LD_MAP_ID(BPF_REG_1, nb_map_id(map)) };
+	struct bpf_insn p[] = {
+		ld[0], ld[1],
+		NB_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_1, kernel_offset("bpf_htab", "map.max_entries")),
+		NB_EXIT(),
+	};
+	struct nb_prog *prog = load(p, ARRAY_SIZE(p), INTERP);
+
+	for (u32 i = 0; i < prog->len; i++)
+		if (BPF_CLASS(prog->insns[i].code) == BPF_LDX)
+			NB_FAIL("insn %u still loads through the map pointer", i);
+	NB_ASSERT_EQ(nb_prog_run(prog, NULL), 1000);
+	nb_prog_put(prog);
+	nb_map_put(map);
+}
+
+/*
  * An inner map reached through array_of_maps, put in after a program reading through its
- * template was loaded, reads its own max_entries.
+ * template was loaded, reads its own attributes (its id, not its template's), though the
+ * program names the template too.
  */
 NB_TEST(map_kstruct_inner_map)
 {
@@ -151,32 +175,41 @@ NB_TEST(map_kstruct_inner_map)
 	struct nb_map_create_opts opts = { .sz = sizeof(opts), .name = "outer",
 					   .inner_map = tmpl };
 	struct nb_map *outer, *inner = mt_map(BPF_MAP_TYPE_ARRAY, 4, 8, 3, 0);
-	s16 off = kernel_offset("bpf_array", "map.max_entries");
+	const struct {
+		s16 off;
+		u32 inner, tmpl;
+	} reads[] = {
+		{ kernel_offset("bpf_array", "map.max_entries"), 3, 3 },
+		{ kernel_offset("bpf_array", "map.id"), nb_map_id(inner), nb_map_id(tmpl) },
+	};
 	struct bpf_insn ld[] = { NB_LD_MAP_ID(BPF_REG_1, 0) };
-	u32 key = 0, id;
+	struct bpf_insn ld_tmpl[] = { NB_LD_MAP_ID(BPF_REG_3, nb_map_id(tmpl)) };
+	u32 key = 0, id = nb_map_id(inner);
 
 	NB_ASSERT_EQ(nb_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, 4, 1, &opts, &outer), 0);
 	ld[0].imm = nb_map_id(outer);
-	{
+	for (u32 r = 0; r < ARRAY_SIZE(reads); r++) {
 		struct bpf_insn p[] = {
 			NB_ST_MEM(BPF_W, BPF_REG_10, -4, 0),
 			ld[0], ld[1],
 			NB_MOV64_REG(BPF_REG_2, BPF_REG_10),
 			NB_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
 			NB_CALL_HELPER(BPF_FUNC_map_lookup_elem),
-			NB_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 2),
-			NB_MOV64_IMM(BPF_REG_0, 99),
-			NB_EXIT(),
-			NB_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_0, off),
+			NB_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 3),
+			/* the template, read directly on the other path */
+			ld_tmpl[0], ld_tmpl[1],
+			NB_MOV64_REG(BPF_REG_0, BPF_REG_3),
+			NB_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_0, reads[r].off),
 			NB_EXIT(),
 		};
 
 		for (int e = 0; e < NR_ENGINES; e++) {
 			struct nb_prog *prog = load(p, ARRAY_SIZE(p), e);
 
-			id = nb_map_id(inner);
 			NB_ASSERT_EQ(nb_map_update_elem(outer, &key, &id, 0), 0);
-			NB_ASSERT_EQ(nb_prog_run(prog, NULL), 3);
+			NB_ASSERT_EQ(nb_prog_run(prog, NULL), reads[r].inner);
+			NB_ASSERT_EQ(nb_map_delete_elem(outer, &key), 0);
+			NB_ASSERT_EQ(nb_prog_run(prog, NULL), reads[r].tmpl);
 			nb_prog_put(prog);
 		}
 	}

@@ -572,8 +572,7 @@ static int check_func_map(struct nb_verifier_env *env, const struct nb_func_prot
 	return 0;
 }
 
-/* The map a call site passes on every path, for the fixup's in-line lookups. */
-static void record_func_map(struct nb_verifier_env *env, u32 insn_idx, struct nb_map *map)
+void record_insn_map(struct nb_verifier_env *env, u32 insn_idx, struct nb_map *map)
 {
 	struct nb_insn_aux *aux = &env->aux[insn_idx];
 
@@ -620,7 +619,7 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 	err = check_func_map(env, fn, &meta);
 	if (err)
 		return err;
-	record_func_map(env, *insn_idx, meta.map_ptr);
+	record_insn_map(env, *insn_idx, meta.map_ptr);
 	if (meta.release_ref) {
 		err = release_reference(env, meta.release_ref);
 		if (err)

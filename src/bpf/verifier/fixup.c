@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "bpf/map.h"
+#include "bpf/maps/gen_lookup.h"
 #include "bpf/verifier/verifier.h"
 
 #define NB_MAX_PATCH                                                                        \
@@ -251,28 +252,57 @@ static bool kstruct_load(const struct nb_verifier_env *env, u32 i)
 }
 
 /*
+ * The map a read through a map pointer at insn i reads whenever it runs: the one every path
+ * had there, unless it is the template of an inner map the program can look up (a template
+ * stands for whichever inner map is put in later).
+ */
+static const struct nb_map *kstruct_fixed_map(const struct nb_verifier_env *env, u32 i)
+{
+	const struct nb_insn_aux *aux = &env->aux[i];
+	const struct nb_prog *prog = env->prog;
+
+	if (!aux->map_ptr || aux->map_poisoned || !aux->map_ptr->kstruct)
+		return NULL;
+	for (u32 k = 0; k < prog->used_map_cnt; k++)
+		if (prog->used_maps[k]->inner_map_meta == aux->map_ptr)
+			return NULL;
+	return aux->map_ptr;
+}
+
+/*
  * A read of a map's kernel struct reads the map's image of it (map_kstruct.c), which the
- * verifier laid out for every map it saw; an inner map inserted before any program read its
- * template has none, and reads 0 (the guard). A read through a PTR_TO_BTF_ID, NULL whenever
- * netbpf runs a program (btf_ptr.c), gives 0, as the kernel's faulting load does.
+ * verifier laid out for every map it saw and which never changes: a read of one known map is
+ * its value, loaded as a constant. An inner map's is read from whichever map the pointer holds;
+ * one inserted before any program read its template has no image, and reads 0 (the guard). A
+ * read through a PTR_TO_BTF_ID, NULL whenever netbpf runs a program (btf_ptr.c), gives 0, as
+ * the kernel's faulting load does.
  */
 static int kstruct_patch(const struct nb_verifier_env *env, u32 i, struct bpf_insn *buf)
 {
 	struct bpf_insn insn = env->insns[i];
+	const struct nb_map *map = kstruct_fixed_map(env, i);
 	u8 dst = insn.dst_reg;
 
 	if (env->aux[i].ptr_type == PTR_TO_BTF_ID) {
-		buf[0] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = dst };
+		buf[0] = gen_alu64_imm(BPF_MOV, dst, 0);
 		return 1;
 	}
-	buf[0] = (struct bpf_insn){ .code = BPF_LDX | BPF_MEM | BPF_DW, .dst_reg = dst,
-				    .src_reg = insn.src_reg,
-				    .off = offsetof(struct nb_map, kstruct) };
-	buf[1] = (struct bpf_insn){ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = dst, .off = 2 };
+	if (map) {
+		u32 size = insn_size_bytes(&insn);
+		u64 val = 0;
+
+		memcpy(&val, (const u8 *)map->kstruct + insn.off, size);	/* little endian */
+		if (BPF_MODE(insn.code) == BPF_MEMSX && size < 8)
+			val = (u64)((s64)(val << (64 - size * 8)) >> (64 - size * 8));
+		gen_ldimm64(buf, dst, val);
+		return 2;
+	}
+	buf[0] = gen_ldx_dw(dst, insn.src_reg, offsetof(struct nb_map, kstruct));
+	buf[1] = gen_jmp_imm(BPF_JEQ, dst, 0, 2);
 	insn.src_reg = dst;
 	buf[2] = insn;
-	buf[3] = (struct bpf_insn){ .code = BPF_JMP | BPF_JA, .off = 1 };
-	buf[4] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = dst };
+	buf[3] = gen_ja(1);
+	buf[4] = gen_alu64_imm(BPF_MOV, dst, 0);
 	return 5;
 }
 

@@ -378,6 +378,8 @@ int check_mem_access(struct nb_verifier_env *env, u32 insn_idx, u32 regno, int o
 			return err;
 		break;
 	case CONST_PTR_TO_MAP:
+		/* the read may load into the register it reads through */
+		record_insn_map(env, insn_idx, reg->map_ptr);
 		err = check_ptr_to_map_access(env, regno, off + reg->off, size, t, value_regno);
 		if (err)
 			return err;

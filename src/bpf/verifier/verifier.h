@@ -249,8 +249,9 @@ struct nb_insn_aux {
 	 */
 	u32 early_exit;
 	/*
-	 * Helper calls with a map argument: the map every path passed (record_func_map), or
-	 * poisoned when two paths passed different maps. Inner maps appear as their template.
+	 * Helper calls with a map argument and reads through a map pointer: the map every path
+	 * had (record_insn_map), or poisoned when two paths had different maps. Inner maps appear
+	 * as their template.
 	 */
 	struct nb_map *map_ptr;
 	bool map_poisoned;
@@ -463,6 +464,11 @@ int check_ptr_off_reg(struct nb_verifier_env *env, const struct nb_reg_state *re
 
 /* calls.c */
 int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *insn_idx);
+/*
+ * The map insn_idx uses, for the fixup (the kernel's record_func_map): in-line lookups, reads
+ * of a map's kernel struct.
+ */
+void record_insn_map(struct nb_verifier_env *env, u32 insn_idx, struct nb_map *map);
 int check_func_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *insn_idx);
 int prepare_func_exit(struct nb_verifier_env *env, u32 *insn_idx);
 int subprog_early_return(struct nb_verifier_env *env, u32 *insn_idx, bool r0_zero);
