@@ -140,6 +140,12 @@ const char *nb_map_kstruct_name(enum bpf_map_type type);
  */
 int nb_map_kstruct_init(struct nb_map *map, const struct nb_btf *btf, u32 type_id);
 /*
+ * Lays out map->kstruct as the kernel's BTF (vmlinux_btf.c) lays out the struct of its type:
+ * the struct's size in bytes, -ENOENT when there is no BTF or the kernel has no such struct,
+ * -ENOMEM.
+ */
+int nb_map_kstruct_layout(struct nb_map *map);
+/*
  * An inner map put into a map of maps whose template programs read through (meta has an
  * image) gets its own, so that those programs read its attributes. 0 or -ENOMEM.
  */

@@ -188,17 +188,26 @@ int nb_map_kstruct_init(struct nb_map *map, const struct nb_btf *btf, u32 type_i
 	return 0;
 }
 
+int nb_map_kstruct_layout(struct nb_map *map)
+{
+	const struct nb_btf *btf = nb_vmlinux_btf(NULL);
+	const char *name = nb_map_kstruct_name(map->map_type);
+	u32 id = btf && name ? nb_btf_find_struct(btf, name) : 0;
+	int err;
+
+	if (!id)
+		return -ENOENT;
+	err = nb_map_kstruct_init(map, btf, id);
+	return err ?: (int)nb_btf_type(btf, id)->size;
+}
+
 int nb_map_kstruct_follow(struct nb_map *inner, const struct nb_map *meta)
 {
-	const struct nb_btf *btf;
-	const char *name;
-	u32 id;
+	int ret;
 
 	if (!__atomic_load_n(&meta->kstruct, __ATOMIC_ACQUIRE))
 		return 0;
 	/* the template has an image: the kernel BTF is loaded, this costs no parse */
-	btf = nb_vmlinux_btf(NULL);
-	name = nb_map_kstruct_name(inner->map_type);
-	id = btf && name ? nb_btf_find_struct(btf, name) : 0;
-	return id ? nb_map_kstruct_init(inner, btf, id) : 0;
+	ret = nb_map_kstruct_layout(inner);
+	return ret < 0 && ret != -ENOENT ? ret : 0;
 }

@@ -4,8 +4,10 @@
  * verifier checks the read against the running kernel's BTF, and the program reads the map's
  * real attributes on the interpreter and on the JIT (max_entries, map_type, name, struct
  * bpf_array's elem_size and index_mask), a pointer member reads NULL and a read through it 0,
- * an inner map reached through array_of_maps reads its own attributes. The field offsets come
- * from the kernel's BTF here too, so nothing depends on one kernel's layout.
+ * an inner map reached through array_of_maps reads its own attributes. A program loaded
+ * without the verifier (--unsafe-no-verify) reads the same, not netbpf's own struct behind the
+ * map pointer. The field offsets come from the kernel's BTF here too, so nothing depends on one
+ * kernel's layout.
  */
 #include <string.h>
 
@@ -21,7 +23,17 @@
 #include "map_test.h"
 #include "test.h"
 
-enum engine { INTERP, JIT, NR_ENGINES };
+/* Verified on both engines, and loaded without the verifier on both. */
+enum engine { INTERP, JIT, UNSAFE_INTERP, UNSAFE_JIT, NR_ENGINES };
+
+static const char *const engine_names[NR_ENGINES] = {
+	"interpreter", "JIT", "unverified interpreter", "unverified JIT",
+};
+
+static const unsigned int engine_flags[NR_ENGINES] = {
+	NB_PROG_LOAD_INTERP, 0, NB_PROG_LOAD_UNSAFE_NO_VERIFY | NB_PROG_LOAD_INTERP,
+	NB_PROG_LOAD_UNSAFE_NO_VERIFY,
+};
 
 static const struct nb_btf *kernel_btf(void)
 {
@@ -63,12 +75,12 @@ static struct nb_prog *load(const struct bpf_insn *insns, u32 cnt, enum engine e
 	struct nb_log log = { 0 };
 	struct nb_prog_load_opts opts = {
 		.sz = sizeof(opts), .license = "GPL", .log = &log,
-		.flags = e == INTERP ? NB_PROG_LOAD_INTERP : 0,
+		.flags = engine_flags[e],
 	};
 	struct nb_prog *prog;
 
 	if (nb_prog_load(BPF_PROG_TYPE_SYSCALL, insns, cnt, &opts, &prog))
-		NB_FAIL("the verifier refuses the program: %s", nb_log_text(&log));
+		NB_FAIL("%s: the program is refused: %s", engine_names[e], nb_log_text(&log));
 	nb_log_free(&log);
 	return prog;
 }
@@ -85,8 +97,8 @@ static void expect_read(struct nb_map *map, int size, s16 off, u64 expect)
 		u64 r0 = nb_prog_run(prog, NULL);
 
 		if (r0 != expect)
-			NB_FAIL("%s: read of %d bytes at %d gave %llu, not %llu",
-				e == INTERP ? "interpreter" : "JIT", size, off,
+			NB_FAIL("%s: read of size %#x at %d gave %llu, not %llu",
+				engine_names[e], size, off,
 				(unsigned long long)r0, (unsigned long long)expect);
 		nb_prog_put(prog);
 	}
@@ -245,6 +257,43 @@ NB_TEST(map_kstruct_refusals)
 		struct nb_log log = { 0 };
 		struct nb_prog_load_opts opts = { .sz = sizeof(opts), .license = "GPL",
 						  .log = &log };
+		struct nb_prog *prog = NULL;
+
+		NB_ASSERT(nb_prog_load(BPF_PROG_TYPE_SYSCALL, p, ARRAY_SIZE(p), &opts, &prog));
+		NB_ASSERT_STR_CONTAINS(nb_log_text(&log), bad[i].why);
+		nb_log_free(&log);
+	}
+	nb_map_put(map);
+}
+
+/*
+ * Without the verifier, what netbpf cannot rewrite into a read of the map's kernel struct is
+ * refused, naming the instruction, rather than left to touch netbpf's own struct.
+ */
+NB_TEST(map_kstruct_unverified_refusals)
+{
+	struct nb_map *map = mt_map(BPF_MAP_TYPE_HASH, 8, 8, 4, 0);
+	struct bpf_insn ld[] = { NB_LD_MAP_ID(BPF_REG_1, nb_map_id(map)) };
+	const struct {
+		struct bpf_insn insn[2];
+		const char *why;
+	} bad[] = {
+		{ { NB_STX_MEM(BPF_DW, BPF_REG_1, BPF_REG_1, 0), NB_MOV64_IMM(BPF_REG_0, 0) },
+		  "insn 2: only read from a map's kernel struct is supported" },
+		{ { NB_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_1, 30000), NB_MOV64_IMM(BPF_REG_0, 0) },
+		  "insn 2: read of 4 bytes at 30000 outside map m's kernel struct" },
+		{ { NB_ALU64_IMM(BPF_ADD, BPF_REG_1, 8), NB_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_1, 0) },
+		  "insn 3: a map pointer, or what one read, reaches this access on some paths "
+		  "only, or moved" },
+	};
+
+	kernel_btf();
+	for (u32 i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct bpf_insn p[] = { ld[0], ld[1], bad[i].insn[0], bad[i].insn[1], NB_EXIT() };
+		struct nb_log log = { 0 };
+		struct nb_prog_load_opts opts = { .sz = sizeof(opts), .license = "GPL",
+						  .log = &log,
+						  .flags = NB_PROG_LOAD_UNSAFE_NO_VERIFY };
 		struct nb_prog *prog = NULL;
 
 		NB_ASSERT(nb_prog_load(BPF_PROG_TYPE_SYSCALL, p, ARRAY_SIZE(p), &opts, &prog));

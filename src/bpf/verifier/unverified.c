@@ -9,15 +9,24 @@
  * functions carry r1..r5 in and r0 out (merged over every call site), helpers clobber r0..r5,
  * callbacks start with nothing. An access through the unmodified context pointer on every path
  * is rewritten as the verifier would rewrite it; one that is the context on some paths only, or
- * through a moved context pointer, is an error, as the kernel would refuse it.
+ * through a moved context pointer, is an error, as the kernel would refuse it. Map pointers are
+ * followed the same way, from the ldimm64 that names a map and from a lookup in a map of maps
+ * (its inner map, known by its template): a read through one reads the map's kernel struct
+ * (map_kstruct.c), rewritten as the verifier's fixup rewrites it, not netbpf's own struct
+ * behind the pointer, and a read through what such a read gave gives 0 (the kernel pointers
+ * there are NULL in netbpf, btf_ptr.c); a read through a pointer that is a map on some paths
+ * only, or through a moved one, and any store through one, are errors.
  *
  * No safety is checked: the program is as unsafe as the flag says. But a program the verifier
  * would accept runs here exactly as it runs verified (tests/kernel/test_diff_kernel.c compares
  * the two on every packet program).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf/map.h"
+#include "bpf/vmlinux_btf.h"
 #include "bpf/verifier/verifier.h"
 
 #define STACK_SLOTS (NB_STACK_SIZE / 8)
@@ -27,6 +36,10 @@ enum val_kind {
 	V_CTX,		/* the context pointer plus off */
 	V_FP,		/* this frame's r10 plus off */
 	V_TOP,		/* the context on some paths, something else on others */
+	V_MAP,		/* the map prog->used_maps[off] */
+	V_INNER,	/* an inner map of the map of maps prog->used_maps[off] */
+	V_KPTR,		/* read from a map's kernel struct (plus off): NULL if a pointer */
+	V_MAP_TOP,	/* one of those on some paths, something else on others; a moved map */
 };
 
 struct val {
@@ -58,17 +71,42 @@ struct uenv {
 	u32 work_cnt;
 };
 
-static struct val join_val(struct val a, struct val b)
+static bool same_val(struct val a, struct val b)
 {
-	if (a.kind == b.kind && a.off == b.off)
+	return a.kind == b.kind && a.off == b.off;
+}
+
+static bool is_map_val(struct val v)
+{
+	return v.kind == V_MAP || v.kind == V_INNER || v.kind == V_KPTR || v.kind == V_MAP_TOP;
+}
+
+/* The map whose kernel struct a read through v reads: an inner map's template stands for it. */
+static struct nb_map *struct_map(const struct nb_prog *prog, struct val v)
+{
+	if (v.kind == V_MAP)
+		return prog->used_maps[v.off];
+	if (v.kind == V_INNER)
+		return prog->used_maps[v.off]->inner_map_meta;
+	return NULL;
+}
+
+static struct val join_val(const struct nb_prog *prog, struct val a, struct val b)
+{
+	if (same_val(a, b))
 		return a;
 	if (a.kind == V_CTX || b.kind == V_CTX || a.kind == V_TOP || b.kind == V_TOP)
 		return (struct val){ .kind = V_TOP };
+	/* A template and an inner map of it: any of its inner maps, as the verifier sees it. */
+	if (struct_map(prog, a) && struct_map(prog, a) == struct_map(prog, b))
+		return a.kind == V_INNER ? a : b;
+	if (is_map_val(a) || is_map_val(b))
+		return (struct val){ .kind = V_MAP_TOP };
 	return (struct val){ .kind = V_OTHER };
 }
 
 /* Merge s into d; true when d changed. */
-static bool join_state(struct dstate *d, const struct dstate *s)
+static bool join_state(const struct nb_prog *prog, struct dstate *d, const struct dstate *s)
 {
 	bool changed = false;
 
@@ -77,15 +115,15 @@ static bool join_state(struct dstate *d, const struct dstate *s)
 		return true;
 	}
 	for (int r = 0; r < NB_MAX_BPF_REG; r++) {
-		struct val v = join_val(d->regs[r], s->regs[r]);
+		struct val v = join_val(prog, d->regs[r], s->regs[r]);
 
-		changed |= v.kind != d->regs[r].kind || v.off != d->regs[r].off;
+		changed |= !same_val(v, d->regs[r]);
 		d->regs[r] = v;
 	}
 	for (int i = 0; i < STACK_SLOTS; i++) {
-		struct val v = join_val(d->stack[i], s->stack[i]);
+		struct val v = join_val(prog, d->stack[i], s->stack[i]);
 
-		changed |= v.kind != d->stack[i].kind || v.off != d->stack[i].off;
+		changed |= !same_val(v, d->stack[i]);
 		d->stack[i] = v;
 	}
 	return changed;
@@ -101,7 +139,7 @@ static void push(struct uenv *u, u32 idx)
 
 static void flow(struct uenv *u, u32 idx, const struct dstate *s)
 {
-	if (idx < u->env->len && join_state(&u->in[idx], s))
+	if (idx < u->env->len && join_state(u->env->prog, &u->in[idx], s))
 		push(u, idx);
 }
 
@@ -145,7 +183,7 @@ static void stack_store(struct dstate *s, struct val base, s16 off, int size, st
 	/* A narrower store overwrites part of a slot: whatever was spilled there is gone. */
 	for (s32 b = at; b < at + size; b++)
 		if (b < 0 && b >= -NB_STACK_SIZE)
-			s->stack[(-b - 1) / 8].kind = V_OTHER;
+			s->stack[(-b - 1) / 8] = (struct val){ .kind = V_OTHER };
 }
 
 static void mark_ctx_access(struct uenv *u, u32 idx)
@@ -153,11 +191,63 @@ static void mark_ctx_access(struct uenv *u, u32 idx)
 	u->env->aux[idx].ptr_type = PTR_TO_CTX;
 }
 
-/* The memory operand of a load or store: through the context? */
+/*
+ * A read of a map's kernel struct, which the fixup makes a read of the map's image of it (an
+ * inner map's: the template's stands for it); no verifier checked the bytes it reads, so they
+ * are checked here to lie in the struct.
+ */
+static int map_access(struct uenv *u, u32 idx, struct val base)
+{
+	struct nb_verifier_env *env = u->env;
+	const struct bpf_insn *insn = &env->insns[idx];
+	struct nb_map *map;
+	int size;
+
+	if (base.kind == V_MAP_TOP) {
+		verbose(env, "insn %u: a map pointer, or what one read, reaches this access on some "
+			"paths only, or moved: without the verifier netbpf cannot rewrite it\n", idx);
+		return -EINVAL;
+	}
+	if (insn_class(insn) != BPF_LDX) {
+		verbose(env, "insn %u: only read from a map's kernel struct is supported\n", idx);
+		return -EACCES;
+	}
+	if (base.kind == V_KPTR) {
+		env->aux[idx].ptr_type = PTR_TO_BTF_ID;
+		return 0;
+	}
+	map = struct_map(env->prog, base);
+	size = nb_map_kstruct_layout(map);
+	if (size == -ENOENT) {
+		const char *why = "";
+
+		nb_vmlinux_btf(&why);
+		verbose(env, "insn %u: map %s: no kernel struct to read through its pointer%s%s\n",
+			idx, map->name, *why ? ": " : "", why);
+		return -EOPNOTSUPP;
+	}
+	if (size < 0)
+		return size;
+	if (insn->off < 0 || insn->off + insn_size_bytes(insn) > (u32)size) {
+		verbose(env, "insn %u: read of %u bytes at %d outside map %s's kernel struct (%d "
+			"bytes)\n", idx, insn_size_bytes(insn), insn->off, map->name, size);
+		return -EACCES;
+	}
+	env->aux[idx].ptr_type = CONST_PTR_TO_MAP;
+	record_insn_map(env, idx, map);
+	return 0;
+}
+
+/* The memory operand of a load or store: through the context, or a map? */
 static int check_access(struct uenv *u, u32 idx, struct val base)
 {
 	struct nb_verifier_env *env = u->env;
 
+	if (is_map_val(base))
+		return map_access(u, idx, base);
+	/* A type whose context is its own memory (netbpf vm's) has nothing to rewrite. */
+	if (!env->ops->convert_ctx_access)
+		return 0;
 	if (base.kind == V_TOP) {
 		verbose(env, "insn %u: the context pointer reaches this access on some paths "
 			"only: without the verifier netbpf cannot rewrite it\n", idx);
@@ -174,10 +264,19 @@ static int check_access(struct uenv *u, u32 idx, struct val base)
 	return 0;
 }
 
+/* The map an ldimm64 loads (its address), one of the program's. */
+static struct val map_val(const struct nb_prog *prog, u64 addr)
+{
+	for (u32 i = 0; i < prog->used_map_cnt; i++)
+		if ((uintptr_t)prog->used_maps[i] == addr)
+			return (struct val){ .kind = V_MAP, .off = i };
+	return (struct val){ .kind = V_MAP_TOP };
+}
+
 static void clobber_call(struct dstate *s)
 {
 	for (int r = BPF_REG_0; r <= BPF_REG_5; r++)
-		s->regs[r].kind = V_OTHER;
+		s->regs[r] = (struct val){ .kind = V_OTHER };
 }
 
 static int step_alu(struct dstate *s, const struct bpf_insn *insn)
@@ -191,12 +290,13 @@ static int step_alu(struct dstate *s, const struct bpf_insn *insn)
 		return 0;
 	}
 	/* A pointer moved by a constant stays followed; anything else loses it. */
-	if ((dst->kind == V_CTX || dst->kind == V_FP) && is64 && src_k &&
+	if ((dst->kind == V_CTX || dst->kind == V_FP || dst->kind == V_KPTR) && is64 && src_k &&
 	    (op == BPF_ADD || op == BPF_SUB)) {
 		dst->off += op == BPF_ADD ? insn->imm : -insn->imm;
 		return 0;
 	}
-	dst->kind = dst->kind == V_CTX || dst->kind == V_TOP ? V_TOP : V_OTHER;
+	dst->kind = dst->kind == V_CTX || dst->kind == V_TOP ? V_TOP :
+		    is_map_val(*dst) && dst->kind != V_KPTR ? V_MAP_TOP : V_OTHER;
 	if (op == BPF_MOV)
 		dst->kind = V_OTHER;
 	dst->off = 0;
@@ -226,8 +326,12 @@ static int step(struct uenv *u, u32 idx)
 			int slot = slot_of(s.regs[insn->src_reg], insn->off,
 					   insn_size_bytes(insn));
 
-			s.regs[insn->dst_reg] = slot >= 0 && BPF_MODE(insn->code) == BPF_MEM ?
-						s.stack[slot] : (struct val){ .kind = V_OTHER };
+			if (is_map_val(s.regs[insn->src_reg]))
+				s.regs[insn->dst_reg] = (struct val){ .kind = V_KPTR };
+			else
+				s.regs[insn->dst_reg] =
+					slot >= 0 && BPF_MODE(insn->code) == BPF_MEM ?
+					s.stack[slot] : (struct val){ .kind = V_OTHER };
 		}
 		break;
 	case BPF_ST:
@@ -239,9 +343,9 @@ static int step(struct uenv *u, u32 idx)
 			stack_store(&s, s.regs[insn->dst_reg], insn->off, insn_size_bytes(insn),
 				    (struct val){ .kind = V_OTHER });
 			if (insn->imm & BPF_FETCH)
-				s.regs[insn->src_reg].kind = V_OTHER;
+				s.regs[insn->src_reg] = (struct val){ .kind = V_OTHER };
 			if (insn->imm == BPF_CMPXCHG)
-				s.regs[BPF_REG_0].kind = V_OTHER;
+				s.regs[BPF_REG_0] = (struct val){ .kind = V_OTHER };
 			break;
 		}
 		stack_store(&s, s.regs[insn->dst_reg], insn->off, insn_size_bytes(insn),
@@ -250,7 +354,9 @@ static int step(struct uenv *u, u32 idx)
 		break;
 	case BPF_LD:
 		if (insn_is_ldimm64(insn)) {
-			s.regs[insn->dst_reg].kind = V_OTHER;
+			s.regs[insn->dst_reg] = insn->src_reg == BPF_PSEUDO_MAP_FD ?
+						map_val(env->prog, insn_ldimm64_val(insn)) :
+						(struct val){ .kind = V_OTHER };
 			flow(u, idx + 2, &s);
 			return 0;
 		}
@@ -266,7 +372,7 @@ static int step(struct uenv *u, u32 idx)
 				struct val r0 = s.regs[BPF_REG_0];
 
 				if (f->ret_reached)
-					r0 = join_val(f->ret, r0);
+					r0 = join_val(env->prog, f->ret, r0);
 				if (!f->ret_reached || r0.kind != f->ret.kind ||
 				    r0.off != f->ret.off) {
 					f->ret = r0;
@@ -294,14 +400,21 @@ static int step(struct uenv *u, u32 idx)
 				for (int r = BPF_REG_1; r <= BPF_REG_5; r++)
 					callee.regs[r] = s.regs[r];
 				callee.regs[BPF_REG_10] = (struct val){ .kind = V_FP };
-				if (join_state(&f->entry, &callee))
+				if (join_state(env->prog, &f->entry, &callee))
 					flow(u, f->start, &f->entry);
 				if (!f->ret_reached)
 					return 0;	/* continues once f returns */
 				clobber_call(&s);
 				s.regs[BPF_REG_0] = f->ret;
 			} else {
+				struct val map = s.regs[BPF_REG_1];
+
 				clobber_call(&s);
+				/* A lookup in a map of maps gives its inner map (or NULL). */
+				if (insn->imm == BPF_FUNC_map_lookup_elem && map.kind == V_MAP &&
+				    env->prog->used_maps[map.off]->inner_map_meta)
+					s.regs[BPF_REG_0] = (struct val){ .kind = V_INNER,
+									  .off = map.off };
 			}
 			break;
 		case BPF_JA:
@@ -421,12 +534,6 @@ int nb_fixup_unverified(struct nb_prog *prog, struct nb_log *log)
 	struct uenv *u = calloc(1, sizeof(*u));
 	int err = -ENOMEM;
 
-	/* A type whose context is its own memory (netbpf vm's) has nothing to rewrite. */
-	if (!prog->ops->convert_ctx_access) {
-		free(u);
-		free(env);
-		return nb_resolve_helpers(prog, log);
-	}
 	if (!env || !u)
 		goto out;
 	env->prog = prog;
