@@ -446,25 +446,7 @@ static int check_arg_reg_off(struct nb_verifier_env *env, const struct nb_reg_st
 	case PTR_TO_MEM | MEM_RINGBUF:
 		return 0;
 	}
-	if (reg->off < 0) {
-		verbose(env, "negative offset %s ptr R%u off=%d disallowed\n",
-			reg_type_str(reg->type), regno, reg->off);
-		return -EACCES;
-	}
-	if (reg->off) {
-		verbose(env, "dereference of modified %s ptr R%u off=%d disallowed\n",
-			reg_type_str(reg->type), regno, reg->off);
-		return -EACCES;
-	}
-	if (!tnum_is_const(reg->var_off) || reg->var_off.value) {
-		char tn[48];
-
-		tnum_strn(tn, sizeof(tn), reg->var_off);
-		verbose(env, "variable %s access var_off=%s disallowed\n",
-			reg_type_str(reg->type), tn);
-		return -EACCES;
-	}
-	return 0;
+	return check_ptr_off_reg(env, reg, regno);
 }
 
 /*

@@ -381,19 +381,9 @@ int check_btf_sock_arg(struct nb_verifier_env *env, u32 regno)
 	u32 need_id;
 	int err;
 
-	if (reg->off < 0) {
-		verbose(env, "negative offset %s ptr R%u off=%d disallowed\n",
-			reg_type_str(reg->type), regno, reg->off);
-		return -EACCES;
-	}
-	if (!tnum_is_const(reg->var_off) || reg->var_off.value) {
-		char tn[48];
-
-		tnum_strn(tn, sizeof(tn), reg->var_off);
-		verbose(env, "variable %s access var_off=%s disallowed\n", reg_type_str(reg->type),
-			tn);
-		return -EACCES;
-	}
+	err = check_ptr_fixed_off_reg(env, reg, regno);
+	if (err)
+		return err;
 	err = btf_ptr_struct_id(env, "sock_common", &need_id);
 	if (err)
 		return err;

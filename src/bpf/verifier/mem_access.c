@@ -139,15 +139,16 @@ static bool read_rdonly_map(const struct nb_reg_state *reg, int off, int size, u
 	return true;
 }
 
-/* A pointer used only as it was made: no offset of any kind (__check_ptr_off_reg). */
-int check_ptr_off_reg(struct nb_verifier_env *env, const struct nb_reg_state *reg, u32 regno)
+/* The kernel's __check_ptr_off_reg: fixed_off_ok lets a constant offset in. */
+static int ptr_off_reg(struct nb_verifier_env *env, const struct nb_reg_state *reg, u32 regno,
+		       bool fixed_off_ok)
 {
 	if (reg->off < 0) {
 		verbose(env, "negative offset %s ptr R%u off=%d disallowed\n",
 			reg_type_str(reg->type), regno, reg->off);
 		return -EACCES;
 	}
-	if (reg->off) {
+	if (!fixed_off_ok && reg->off) {
 		verbose(env, "dereference of modified %s ptr R%u off=%d disallowed\n",
 			reg_type_str(reg->type), regno, reg->off);
 		return -EACCES;
@@ -161,6 +162,18 @@ int check_ptr_off_reg(struct nb_verifier_env *env, const struct nb_reg_state *re
 		return -EACCES;
 	}
 	return 0;
+}
+
+/* A pointer used only as it was made: no offset of any kind. */
+int check_ptr_off_reg(struct nb_verifier_env *env, const struct nb_reg_state *reg, u32 regno)
+{
+	return ptr_off_reg(env, reg, regno, false);
+}
+
+int check_ptr_fixed_off_reg(struct nb_verifier_env *env, const struct nb_reg_state *reg,
+			    u32 regno)
+{
+	return ptr_off_reg(env, reg, regno, true);
 }
 
 static int check_ctx_access(struct nb_verifier_env *env, u32 insn_idx, u32 regno, int off,

@@ -461,6 +461,9 @@ int check_helper_mem_access(struct nb_verifier_env *env, int regno, int access_s
 			    bool zero_size_allowed, bool uninit_write);
 bool may_access_direct_pkt_data(struct nb_verifier_env *env, enum nb_access_type t);
 int check_ptr_off_reg(struct nb_verifier_env *env, const struct nb_reg_state *reg, u32 regno);
+/* The same, but at a constant offset (not negative) from where it was made. */
+int check_ptr_fixed_off_reg(struct nb_verifier_env *env, const struct nb_reg_state *reg,
+			    u32 regno);
 
 /* calls.c */
 int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *insn_idx);
