@@ -2,9 +2,9 @@
 /*
  * Verifier cases of bpf_timer, each a case of tests/kernel/verifier_cases.c with the kernel's
  * verdict: a timer of a hash value and of an array value armed with a callback that writes
- * its value; a timer initialised with another map, a callback that returns 1, the timer's
- * bytes written, a timer at the wrong offset or in a map without one, a timer helper under a
- * bpf_spin_lock and a callback that writes its key are refused.
+ * its value; a timer initialised with another map, a callback that returns 1 or a value
+ * without bounds, the timer's bytes written, a timer at the wrong offset or in a map without
+ * one, a timer helper under a bpf_spin_lock and a callback that writes its key are refused.
  */
 #include <linux/bpf.h>
 #include <linux/pkt_cls.h>
@@ -59,6 +59,12 @@ static int count_fired(void *map, __u32 *key, struct timed *v)
 static int return_one(void *map, __u32 *key, struct timed *v)
 {
 	return 1;
+}
+
+/* whatever the value holds: a scalar with no bounds */
+static long return_fired(void *map, __u32 *key, struct timed *v)
+{
+	return v->fired;
 }
 
 static int write_key(void *map, __u32 *key, struct timed *v)
@@ -120,6 +126,18 @@ int bad_tc_timer_callback_return(struct __sk_buff *skb)
 		return TC_ACT_OK;
 	bpf_timer_init(&v->timer, &timed_hash, CLOCK_MONOTONIC);
 	bpf_timer_set_callback(&v->timer, return_one);
+	return TC_ACT_OK;
+}
+
+SEC("tc")
+int bad_tc_timer_callback_unknown_return(struct __sk_buff *skb)
+{
+	struct timed *v = lookup(&timed_hash);
+
+	if (!v)
+		return TC_ACT_OK;
+	bpf_timer_init(&v->timer, &timed_hash, CLOCK_MONOTONIC);
+	bpf_timer_set_callback(&v->timer, return_fired);
 	return TC_ACT_OK;
 }
 

@@ -2330,6 +2330,9 @@ const struct vcase vcases[] = {
 	T_CASE("bad_tc_timer_callback_return",
 	       REJECT("At async callback return the register R0 has smin=1 smax=1 should have "
 		      "been in [0, 0]")),
+	T_CASE("bad_tc_timer_callback_unknown_return",
+	       REJECT("At async callback return the register R0 has unknown scalar value "
+		      "should have been in [0, 0]")),
 	T_CASE("bad_tc_timer_callback_key", REJECT("write to change key R2 not allowed")),
 	T_CASE("bad_tc_timer_write", REJECT("bpf_timer cannot be accessed directly by load/store")),
 	T_CASE("bad_tc_timer_offset", REJECT("off 24 doesn't point to 'struct bpf_timer' that is at 8")),

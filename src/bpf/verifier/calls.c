@@ -864,10 +864,8 @@ int prepare_func_exit(struct nb_verifier_env *env, u32 *insn_idx)
 			return err;
 		if (r0->smin_value < callee->callback_ret_min ||
 		    r0->smax_value > callee->callback_ret_max) {
-			verbose(env, "At callback return the register R0 has smin=%lld smax=%lld "
-				"should have been in [%u, %u]\n", (long long)r0->smin_value,
-				(long long)r0->smax_value, callee->callback_ret_min,
-				callee->callback_ret_max);
+			verbose_invalid_scalar(env, r0, callee->callback_ret_min,
+					       callee->callback_ret_max, "At callback return");
 			return -EINVAL;
 		}
 		/* Back to the helper call: it may call the callback again or return. */

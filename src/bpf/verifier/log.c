@@ -4,6 +4,7 @@
  * in print_verifier_state's shape ("R1=ctx() R2=pkt(off=14,r=14) R10=fp0"), and in verbose
  * mode the instructions of the failing path with the register each one wrote.
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +154,26 @@ static void print_reg_to(struct nb_log *log, const struct nb_reg_state *reg)
 void print_reg_state(struct nb_verifier_env *env, const struct nb_reg_state *reg)
 {
 	print_reg_to(env->log, reg);
+}
+
+void verbose_invalid_scalar(struct nb_verifier_env *env, const struct nb_reg_state *reg,
+			    s32 min, s32 max, const char *ctx)
+{
+	bool unknown = true;
+
+	verbose(env, "%s the register R0 has", ctx);
+	/* the bounds that are known only, as the kernel words it */
+	if (reg->smin_value > LLONG_MIN) {
+		verbose(env, " smin=%lld", (long long)reg->smin_value);
+		unknown = false;
+	}
+	if (reg->smax_value < LLONG_MAX) {
+		verbose(env, " smax=%lld", (long long)reg->smax_value);
+		unknown = false;
+	}
+	if (unknown)
+		verbose(env, " unknown scalar value");
+	verbose(env, " should have been in [%d, %d]\n", min, max);
 }
 
 void print_verifier_state(struct nb_verifier_env *env, const struct nb_func_state *state)

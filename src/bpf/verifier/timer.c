@@ -5,8 +5,9 @@
  * to the helpers at its constant offset; bpf_timer_init's map must be the timer's own map. The
  * callback bpf_timer_set_callback names runs later, on its own, with nothing of its caller: it
  * is verified as a path of its own pushed at the call (push_async_cb), from frame 0 with the
- * arguments the timer gives it (map, key, value), and must return 0. Loads and stores that
- * touch the timer's bytes are refused (check_map_field_access), as for a bpf_spin_lock.
+ * arguments the timer gives it (map, key, value), and must return 0 (check_return_code, as
+ * the kernel's). Loads and stores that touch the timer's bytes are refused
+ * (check_map_field_access), as for a bpf_spin_lock.
  */
 #include <stdlib.h>
 
@@ -72,28 +73,5 @@ int push_async_cb(struct nb_verifier_env *env, u32 insn_idx, u32 subprog, struct
 	elem->next = env->head;
 	env->head = elem;
 	env->stack_size++;
-	return 0;
-}
-
-/* The callback's exit: what the timer takes back is 0 (the kernel's callback_ret_range). */
-int check_async_cb_exit(struct nb_verifier_env *env)
-{
-	const struct nb_reg_state *r0 = &cur_regs(env)[BPF_REG_0];
-	int err;
-
-	if (r0->type != SCALAR_VALUE) {
-		verbose(env, "At async callback return the register R0 is not a known value (%s)\n",
-			reg_type_str(r0->type));
-		return -EINVAL;
-	}
-	err = mark_chain_precision(env, BPF_REG_0);
-	if (err)
-		return err;
-	if (r0->smin_value != 0 || r0->smax_value != 0) {
-		verbose(env, "At async callback return the register R0 has smin=%lld smax=%lld "
-			"should have been in [0, 0]\n", (long long)r0->smin_value,
-			(long long)r0->smax_value);
-		return -EINVAL;
-	}
 	return 0;
 }

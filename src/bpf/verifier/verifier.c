@@ -71,30 +71,32 @@ static int pop_stack(struct nb_verifier_env *env, u32 *insn_idx)
 	return err;
 }
 
+/*
+ * The kernel's check_return_code: what the program (or a timer callback, to the timer: 0)
+ * returns must lie in the range its taker accepts.
+ */
 static int check_return_code(struct nb_verifier_env *env)
 {
 	struct nb_reg_state *r0 = &cur_regs(env)[BPF_REG_0];
-	s32 min, max;
+	const char *exit_ctx = "At program exit";
+	s32 min = 0, max = 0;
 	int err;
 
-	if (!env->ops->retval_range || !env->ops->retval_range(env->prog, &min, &max))
+	if (env->cur->frame[0]->in_async_callback_fn)
+		exit_ctx = "At async callback return";
+	else if (!env->ops->retval_range || !env->ops->retval_range(env->prog, &min, &max))
 		return 0;
 	if (r0->type != SCALAR_VALUE) {
-		verbose(env, "At program exit the register R0 is not a known value (%s)\n",
+		verbose(env, "%s the register R0 is not a known value (%s)\n", exit_ctx,
 			reg_type_str(r0->type));
 		return -EINVAL;
 	}
-	/* The value decides the verdict: it must not be matched loosely. */
+	/* The value decides what happens next: it must not be matched loosely. */
 	err = mark_chain_precision(env, BPF_REG_0);
 	if (err)
 		return err;
 	if (r0->smin_value < min || r0->smax_value > max) {
-		char tn[48];
-
-		tnum_strn(tn, sizeof(tn), r0->var_off);
-		verbose(env, "At program exit the register R0 has value %s (smin=%lld smax=%lld) "
-			"should have been in [%d, %d]\n", tn, (long long)r0->smin_value,
-			(long long)r0->smax_value, min, max);
+		verbose_invalid_scalar(env, r0, min, max, exit_ctx);
 		return -EINVAL;
 	}
 	return 0;
@@ -120,9 +122,7 @@ static int check_main_exit(struct nb_verifier_env *env)
 		verbose(env, "BPF_EXIT instruction in main prog would lead to reference leak\n");
 		return -EINVAL;
 	}
-	if (st->frame[0]->in_async_callback_fn)
-		return check_async_cb_exit(env);
-	if (st->frame[0]->subprogno) {
+	if (st->frame[0]->subprogno && !st->frame[0]->in_async_callback_fn) {
 		/* A global function's caller takes its r0 for an unknown scalar. */
 		if (r0->type != SCALAR_VALUE) {
 			verbose(env, "At subprogram exit the register R0 is not a scalar value "

@@ -416,6 +416,9 @@ void print_verifier_state(struct nb_verifier_env *env, const struct nb_func_stat
 void print_insn(struct nb_verifier_env *env, u32 idx);
 void trace_push(struct nb_verifier_env *env, s32 regno);
 void print_failing_path(struct nb_verifier_env *env);
+/* "ctx the register R0 has smin=.. smax=.. should have been in [min, max]" */
+void verbose_invalid_scalar(struct nb_verifier_env *env, const struct nb_reg_state *reg,
+			    s32 min, s32 max, const char *ctx);
 
 /* alu.c */
 /* Scalar dst op= src (insn gives the op and width); exported for the bounds tests. */
@@ -505,7 +508,6 @@ int check_lock_released(struct nb_verifier_env *env, const char *what);
 /* timer.c: bpf_timer helpers and their callbacks */
 int process_timer_func(struct nb_verifier_env *env, int regno, struct nb_map **map_ptr);
 int push_async_cb(struct nb_verifier_env *env, u32 insn_idx, u32 subprog, struct nb_map *map);
-int check_async_cb_exit(struct nb_verifier_env *env);
 
 /* dynptr.c: struct bpf_dynptr on the stack */
 int process_dynptr_func(struct nb_verifier_env *env, int regno, enum nb_arg_type type,
