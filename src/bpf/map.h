@@ -150,6 +150,12 @@ int nb_map_kstruct_layout(struct nb_map *map);
  * image) gets its own, so that those programs read its attributes. 0 or -ENOMEM.
  */
 int nb_map_kstruct_follow(struct nb_map *inner, const struct nb_map *meta);
+/*
+ * The inner maps already in the map of maps outer get their images as nb_map_kstruct_follow
+ * gives one put in later, for a template that got its image after they were put in (the first
+ * program reading through it loaded after outer was filled). 0 or -ENOMEM.
+ */
+int nb_map_kstruct_follow_inner_maps(struct nb_map *outer);
 
 struct btf;
 

@@ -211,3 +211,37 @@ int nb_map_kstruct_follow(struct nb_map *inner, const struct nb_map *meta)
 	ret = nb_map_kstruct_layout(inner);
 	return ret < 0 && ret != -ENOENT ? ret : 0;
 }
+
+int nb_map_kstruct_follow_inner_maps(struct nb_map *outer)
+{
+	const struct nb_map *meta = outer->inner_map_meta;
+	u8 *key, *next;
+	int err = 0;
+
+	if (!meta || !__atomic_load_n(&meta->kstruct, __ATOMIC_ACQUIRE))
+		return 0;
+	key = malloc(2 * (size_t)outer->key_size);
+	if (!key)
+		return -ENOMEM;
+	next = key + outer->key_size;
+	/* bounded: a hash's walk starts over when another thread deletes the key it is at */
+	for (u32 n = 0; n < outer->max_entries; n++) {
+		struct nb_map *inner;
+		u32 id;
+
+		if (nb_map_get_next_key(outer, n ? key : NULL, next))
+			break;
+		memcpy(key, next, outer->key_size);
+		if (nb_map_lookup_elem(outer, key, &id))
+			continue;	/* an empty slot of an array of maps */
+		inner = nb_map_get_by_id(id);
+		if (!inner)
+			continue;	/* replaced and gone meanwhile */
+		err = nb_map_kstruct_follow(inner, meta);
+		nb_map_put(inner);
+		if (err)
+			break;
+	}
+	free(key);
+	return err;
+}

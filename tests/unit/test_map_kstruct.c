@@ -4,10 +4,10 @@
  * verifier checks the read against the running kernel's BTF, and the program reads the map's
  * real attributes on the interpreter and on the JIT (max_entries, map_type, name, struct
  * bpf_array's elem_size and index_mask), a pointer member reads NULL and a read through it 0,
- * an inner map reached through array_of_maps reads its own attributes. A program loaded
- * without the verifier (--unsafe-no-verify) reads the same, not netbpf's own struct behind the
- * map pointer. The field offsets come from the kernel's BTF here too, so nothing depends on one
- * kernel's layout.
+ * an inner map reached through a map of maps reads its own attributes, also one put in before
+ * the program was loaded. A program loaded without the verifier (--unsafe-no-verify) reads the
+ * same, not netbpf's own struct behind the map pointer. The field offsets come from the
+ * kernel's BTF here too, so nothing depends on one kernel's layout.
  */
 #include <string.h>
 
@@ -228,6 +228,61 @@ NB_TEST(map_kstruct_inner_map)
 	nb_map_put(inner);
 	nb_map_put(outer);
 	nb_map_put(tmpl);
+}
+
+/*
+ * An inner map already in a map of maps when the first program reading through its template
+ * is loaded (maps shared with a program loaded later, or filled through the API first) reads
+ * its own attributes too (its id), not 0: in a hash of maps, and in an array of maps at key 1
+ * past an empty slot.
+ */
+NB_TEST(map_kstruct_inner_map_put_in_before_load)
+{
+	static const struct {
+		enum bpf_map_type outer, inner;
+		const char *kstruct;
+	} kinds[] = {
+		{ BPF_MAP_TYPE_HASH_OF_MAPS, BPF_MAP_TYPE_HASH, "bpf_htab" },
+		{ BPF_MAP_TYPE_ARRAY_OF_MAPS, BPF_MAP_TYPE_ARRAY, "bpf_array" },
+	};
+
+	for (u32 k = 0; k < ARRAY_SIZE(kinds); k++) {
+		struct nb_map *tmpl = mt_map(kinds[k].inner, 4, 8, 4, 0);
+		struct nb_map_create_opts opts = { .sz = sizeof(opts), .name = "outer",
+						   .inner_map = tmpl };
+		struct nb_map *outer, *inner = mt_map(kinds[k].inner, 4, 8, 4, 0);
+		s16 off = kernel_offset(kinds[k].kstruct, "map.id");
+		struct bpf_insn ld[] = { NB_LD_MAP_ID(BPF_REG_1, 0) };
+		u32 key = 1, id = nb_map_id(inner);
+
+		NB_ASSERT_EQ(nb_map_create(kinds[k].outer, 4, 4, 2, &opts, &outer), 0);
+		NB_ASSERT_EQ(nb_map_update_elem(outer, &key, &id, 0), 0);
+		ld[0].imm = nb_map_id(outer);
+		for (int e = 0; e < NR_ENGINES; e++) {
+			struct bpf_insn p[] = {
+				NB_ST_MEM(BPF_W, BPF_REG_10, -4, key),
+				ld[0], ld[1],
+				NB_MOV64_REG(BPF_REG_2, BPF_REG_10),
+				NB_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
+				NB_CALL_HELPER(BPF_FUNC_map_lookup_elem),
+				NB_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 1),
+				NB_EXIT(),
+				NB_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_0, off),
+				NB_EXIT(),
+			};
+			struct nb_prog *prog = load(p, ARRAY_SIZE(p), e);
+			u64 r0 = nb_prog_run(prog, NULL);
+
+			if (r0 != id)
+				NB_FAIL("%s, %s: the inner map reads id %llu, not %u",
+					engine_names[e], kinds[k].kstruct,
+					(unsigned long long)r0, id);
+			nb_prog_put(prog);
+		}
+		nb_map_put(inner);
+		nb_map_put(outer);
+		nb_map_put(tmpl);
+	}
 }
 
 /* What the kernel refuses, in its words; the struct's name is the kernel's for the type. */

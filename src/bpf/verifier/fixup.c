@@ -272,8 +272,8 @@ static const struct nb_map *kstruct_fixed_map(const struct nb_verifier_env *env,
 /*
  * A read of a map's kernel struct reads the map's image of it (map_kstruct.c), which the
  * verifier laid out for every map it saw and which never changes: a read of one known map is
- * its value, loaded as a constant. An inner map's is read from whichever map the pointer holds;
- * one inserted before any program read its template has no image, and reads 0 (the guard). A
+ * its value, loaded as a constant. An inner map's is read from whichever map the pointer holds
+ * (every inner map has one, kstruct_follow_inner_maps; the guard reads 0 should one not). A
  * read through a PTR_TO_BTF_ID, NULL whenever netbpf runs a program (btf_ptr.c), gives 0, as
  * the kernel's faulting load does.
  */
@@ -304,6 +304,22 @@ static int kstruct_patch(const struct nb_verifier_env *env, u32 i, struct bpf_in
 	buf[3] = gen_ja(1);
 	buf[4] = gen_alu64_imm(BPF_MOV, dst, 0);
 	return 5;
+}
+
+/*
+ * A read through an inner map reads the image of whichever map the pointer holds: those
+ * already in the program's maps of maps get theirs now, if their template got its own after
+ * they were put in (map_kstruct.c gives the ones put in later theirs).
+ */
+static int kstruct_follow_inner_maps(const struct nb_verifier_env *env)
+{
+	for (u32 k = 0; k < env->prog->used_map_cnt; k++) {
+		int err = nb_map_kstruct_follow_inner_maps(env->prog->used_maps[k]);
+
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 /* The instructions replacing insn i: 0 keeps it. */
@@ -390,15 +406,22 @@ int fixup_insns(struct nb_verifier_env *env)
 {
 	struct bpf_insn buf[NB_MAX_PATCH], *out;
 	u32 *new_idx, n = 0, cap;
-	bool any = false;
+	bool any = false, kstruct = false;
 	int err = 0;
 
 	sanitize_dead_code(env);
-	for (u32 i = 0; i < env->len && !any; i++)
-		any = (env->aux[i].ptr_type == PTR_TO_CTX && env->ops->convert_ctx_access) ||
-		      inline_lookup(env, i) || kstruct_load(env, i);
-	if (!any)
+	for (u32 i = 0; i < env->len; i++) {
+		kstruct |= kstruct_load(env, i);
+		any |= (env->aux[i].ptr_type == PTR_TO_CTX && env->ops->convert_ctx_access) ||
+		       inline_lookup(env, i);
+	}
+	if (!any && !kstruct)
 		return record_funcs(env, NULL);
+	if (kstruct) {
+		err = kstruct_follow_inner_maps(env);
+		if (err)
+			return err;
+	}
 	cap = env->len * 2 + NB_MAX_PATCH;
 	out = malloc(cap * sizeof(*out));
 	new_idx = malloc((env->len + 1) * sizeof(*new_idx));
