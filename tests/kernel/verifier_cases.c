@@ -2325,6 +2325,9 @@ const struct vcase vcases[] = {
 #define T_CASE(prog, verdict) { .name = prog, .obj = "verifier_timer.o", .type = TC, verdict }
 	T_CASE("ok_tc_timer_hash", ACCEPT),
 	T_CASE("ok_tc_timer_array_cancel", ACCEPT),
+	T_CASE("ok_tc_timer_inner_map", ACCEPT),
+	T_CASE("bad_tc_timer_other_inner_map",
+	       REJECT("timer pointer in R1 map_uid=1 doesn't match map pointer in R2 map_uid=2")),
 	T_CASE("bad_tc_timer_other_map",
 	       REJECT("timer pointer in R1 map_uid=0 doesn't match map pointer in R2 map_uid=0")),
 	T_CASE("bad_tc_timer_callback_return",

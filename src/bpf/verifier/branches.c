@@ -502,6 +502,9 @@ static void mark_ptr_not_null_reg(struct nb_reg_state *reg)
 	if (reg->map_ptr->inner_map_meta) {
 		reg->type = CONST_PTR_TO_MAP;
 		reg->map_ptr = reg->map_ptr->inner_map_meta;
+		/* the lookup's id names this inner map, for its timers' bpf_timer_init */
+		if (reg->map_ptr->timer_off >= 0)
+			reg->map_uid = reg->id;
 	} else if (reg->map_ptr->map_type == BPF_MAP_TYPE_SOCKMAP ||
 		   reg->map_ptr->map_type == BPF_MAP_TYPE_SOCKHASH) {
 		reg->type = PTR_TO_SOCKET;

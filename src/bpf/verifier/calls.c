@@ -14,6 +14,7 @@
 
 struct call_meta {
 	struct nb_map *map_ptr;
+	u32 map_uid;		/* which inner map map_ptr (a template) stands for */
 	s64 const_map_key;	/* the key when known (an array's index), else -1 */
 	int func_id;
 	u32 mem_size;		/* NB_ARG_CONST_ALLOC_SIZE_OR_ZERO */
@@ -310,13 +311,15 @@ static int check_func_arg(struct nb_verifier_env *env, u32 arg, const struct nb_
 				reg_type_str(reg->type));
 			return -EACCES;
 		}
-		/* bpf_timer_init: the timer's map, the one its value is in. */
-		if (meta->map_ptr && meta->map_ptr != reg->map_ptr) {
+		/* bpf_timer_init: the timer's map, the one its value is in (which inner map too). */
+		if (meta->map_ptr &&
+		    (meta->map_ptr != reg->map_ptr || meta->map_uid != reg->map_uid)) {
 			verbose(env, "timer pointer in R1 map_uid=%d doesn't match map pointer in "
-				"R2 map_uid=%d\n", 0, 0);
+				"R2 map_uid=%d\n", meta->map_uid, reg->map_uid);
 			return -EINVAL;
 		}
 		meta->map_ptr = reg->map_ptr;
+		meta->map_uid = reg->map_uid;
 		return 0;
 	case NB_ARG_PTR_TO_MAP_VALUE_OR_NULL:
 		if (register_is_null(reg))
@@ -429,7 +432,7 @@ static int check_func_arg(struct nb_verifier_env *env, u32 arg, const struct nb_
 	case NB_ARG_PTR_TO_SPIN_LOCK:
 		return process_spin_lock(env, regno, meta->func_id == BPF_FUNC_spin_lock);
 	case NB_ARG_PTR_TO_TIMER:
-		return process_timer_func(env, regno, &meta->map_ptr);
+		return process_timer_func(env, regno, &meta->map_ptr, &meta->map_uid);
 	case NB_ARG_PTR_TO_DYNPTR_RINGBUF_RELEASE:
 		meta->release_dynptr_regno = regno;
 		/* fall through */
@@ -701,6 +704,7 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 		    meta.const_map_key >= 0 && meta.const_map_key < meta.map_ptr->max_entries) {
 			mark_pointer(&regs[BPF_REG_0], PTR_TO_MAP_VALUE);
 			regs[BPF_REG_0].map_ptr = meta.map_ptr;
+			regs[BPF_REG_0].map_uid = meta.map_uid;
 			/* Each lookup's value is a lock of its own for the unlock's check. */
 			if (meta.map_ptr->spin_lock_off >= 0)
 				regs[BPF_REG_0].id = ++env->id_gen;
@@ -708,6 +712,7 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 		}
 		mark_pointer(&regs[BPF_REG_0], PTR_TO_MAP_VALUE | PTR_MAYBE_NULL);
 		regs[BPF_REG_0].map_ptr = meta.map_ptr;
+		regs[BPF_REG_0].map_uid = meta.map_uid;
 		regs[BPF_REG_0].id = ++env->id_gen;
 		break;
 	case NB_RET_PTR_TO_ALLOC_MEM_OR_NULL:

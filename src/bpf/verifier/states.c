@@ -303,7 +303,7 @@ static bool same_target(const struct nb_reg_state *a, const struct nb_reg_state 
 {
 	return a->type == b->type && a->off == b->off && a->range == b->range &&
 	       a->mem_size == b->mem_size && a->map_ptr == b->map_ptr &&
-	       a->subprogno == b->subprogno && a->btf_id == b->btf_id;
+	       a->map_uid == b->map_uid && a->subprogno == b->subprogno && a->btf_id == b->btf_id;
 }
 
 static bool regs_identical(const struct nb_reg_state *a, const struct nb_reg_state *b)

@@ -13,7 +13,8 @@
 
 #include "bpf/verifier/verifier.h"
 
-int process_timer_func(struct nb_verifier_env *env, int regno, struct nb_map **map_ptr)
+int process_timer_func(struct nb_verifier_env *env, int regno, struct nb_map **map_ptr,
+		       u32 *map_uid)
 {
 	const struct nb_reg_state *reg = &cur_regs(env)[regno];
 	int err;
@@ -26,6 +27,7 @@ int process_timer_func(struct nb_verifier_env *env, int regno, struct nb_map **m
 		return -EFAULT;
 	}
 	*map_ptr = reg->map_ptr;
+	*map_uid = reg->map_uid;
 	return 0;
 }
 

@@ -79,6 +79,12 @@ struct nb_reg_state {
 	u32 mem_size;			/* PTR_TO_MEM: size of the region */
 	struct nb_map *map_ptr;		/* map value, map key, map pointer */
 	/*
+	 * An inner map with timers in its values, and pointers into its values: the id of the
+	 * lookup that gave it (the kernel's map_uid), telling apart two inner maps of one
+	 * template, so that a timer is initialised with its own map.
+	 */
+	u32 map_uid;
+	/*
 	 * Copies share it: null checks, packet ranges, scalars. A scalar's id with an
 	 * NB_ADD_CONST flag is a copy of another scalar plus off (linked registers).
 	 */
@@ -506,7 +512,8 @@ int check_call_while_locked(struct nb_verifier_env *env, const struct bpf_insn *
 int check_lock_released(struct nb_verifier_env *env, const char *what);
 
 /* timer.c: bpf_timer helpers and their callbacks */
-int process_timer_func(struct nb_verifier_env *env, int regno, struct nb_map **map_ptr);
+int process_timer_func(struct nb_verifier_env *env, int regno, struct nb_map **map_ptr,
+		       u32 *map_uid);
 int push_async_cb(struct nb_verifier_env *env, u32 insn_idx, u32 subprog, struct nb_map *map);
 
 /* dynptr.c: struct bpf_dynptr on the stack */
