@@ -8,12 +8,11 @@
  * tests/kernel/verifier_cases.c's (socket cases) and the corpus's.
  */
 #include <errno.h>
-#include <stdlib.h>
-#include <unistd.h>
 #include <netbpf/map.h>
 #include <netbpf/prog.h>
 #include <netbpf/test_run.h>
 
+#include "bpf/vmlinux_btf.h"
 #include "bpf_asm.h"
 #include "net/pkt.h"
 #include "test.h"
@@ -168,10 +167,12 @@ static void run_skc_casts(unsigned int flags)
 	struct nb_test_run_opts o = { .sz = sizeof(o), .data_in = frame,
 				      .data_size_in = sizeof(frame) };
 	struct nb_prog *prog;
+	const char *why = NULL;
 	int err;
 
-	if (access("/sys/kernel/btf/vmlinux", R_OK) && !getenv("NETBPF_VMLINUX_BTF"))
-		nb_test_skip("no kernel BTF: the casts' results are typed by it");
+	/* the casts' results are typed by the kernel's BTF */
+	if (!nb_vmlinux_btf(&why))
+		nb_test_skip("%s", why);
 	err = nb_prog_load(BPF_PROG_TYPE_SCHED_CLS, tc_skc_casts, ARRAY_SIZE(tc_skc_casts), &opts,
 			   &prog);
 	if (err)
