@@ -5,7 +5,9 @@
  * ldimm64. .rodata* maps are read-only for programs and frozen once filled, so their
  * `const volatile` variables, set before load, are constants to the programs.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +64,51 @@ static u32 fixup_datasec(struct nb_object *obj, u32 secno)
 	return id;
 }
 
+/*
+ * Whether a variable of the DATASEC is global (not static): libbpf then makes the map
+ * BPF_F_MMAPABLE, for its skeletons to reach those variables; sections of static variables only,
+ * or without BTF (.rodata.str1.1), are not.
+ */
+static bool datasec_has_global(const struct nb_object *obj, u32 datasec_id)
+{
+	const struct btf_type *t = datasec_id ? btf__type_by_id(obj->btf, datasec_id) : NULL;
+	const struct btf_var_secinfo *vi;
+
+	if (!t || !btf_is_datasec(t))
+		return false;
+	vi = btf_var_secinfos(t);
+	for (u32 v = 0; v < btf_vlen(t); v++, vi++) {
+		const struct btf_type *var = btf__type_by_id(obj->btf, vi->type);
+
+		if (var && btf_is_var(var) && btf_var(var)->linkage != BTF_VAR_STATIC)
+			return true;
+	}
+	return false;
+}
+
+void nb_data_map_kernel_name(const struct nb_object *obj, const char *sec_name,
+			     char name[BPF_OBJ_NAME_LEN])
+{
+	/* The section's part: 7 characters at least (.rodata whole), as libbpf reserves. */
+	size_t sfx_len = strlen(sec_name) > 7 ? strlen(sec_name) : 7;
+	size_t pfx_len = 0;
+
+	if (sfx_len > BPF_OBJ_NAME_LEN - 1)
+		sfx_len = BPF_OBJ_NAME_LEN - 1;
+	/* A section with a dot of its own (.data.custom, .rodata.str1.1) is named alone. */
+	if (!strchr(sec_name + 1, '.')) {
+		pfx_len = BPF_OBJ_NAME_LEN - 1 - sfx_len;
+		if (pfx_len > strlen(obj->libbpf_name))
+			pfx_len = strlen(obj->libbpf_name);
+	}
+	snprintf(name, BPF_OBJ_NAME_LEN, "%.*s%.*s", (int)pfx_len, obj->libbpf_name,
+		 (int)sfx_len, sec_name);
+	/* The kernel takes letters, digits, '_' and '.' in a name. */
+	for (char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '.')
+			*p = '_';
+}
+
 int nb_data_maps_parse(struct nb_object *obj)
 {
 	for (u32 i = 1; i < obj->sec_cnt; i++) {
@@ -94,6 +141,8 @@ int nb_data_maps_parse(struct nb_object *obj)
 		m->map_flags = is_rodata(sec->name) ? BPF_F_RDONLY_PROG : 0;
 		/* Its variables' types, as libbpf passes the DATASEC: a lock among them. */
 		m->btf_value_type_id = fixup_datasec(obj, i);
+		if (datasec_has_global(obj, m->btf_value_type_id))
+			m->map_flags |= BPF_F_MMAPABLE;
 		sec->data_map = obj->map_cnt - 1;
 	}
 	return 0;

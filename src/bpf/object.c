@@ -204,7 +204,11 @@ static int check_duplicate_maps(const struct nb_object *obj)
 	return 0;
 }
 
-static int open_buf(u8 *buf, size_t size, const char *path, const char *name,
+/*
+ * name_from_path: the name is the file's, which libbpf cuts at its first '.' for its object name;
+ * a name the caller gives is kept whole.
+ */
+static int open_buf(u8 *buf, size_t size, const char *path, const char *name, bool name_from_path,
 		    struct nb_log *log, struct nb_object **objp)
 {
 	struct nb_object *obj = calloc(1, sizeof(*obj));
@@ -224,6 +228,9 @@ static int open_buf(u8 *buf, size_t size, const char *path, const char *name,
 		nb_object_close(obj);
 		return -ENOMEM;
 	}
+	snprintf(obj->libbpf_name, sizeof(obj->libbpf_name), "%s", name);
+	if (name_from_path && strchr(obj->libbpf_name, '.'))
+		*strchr(obj->libbpf_name, '.') = '\0';
 	obj->hash = fnv1a(buf, size);
 	err = nb_elf_parse(obj);
 	if (!err)
@@ -265,7 +272,7 @@ int nb_object_open_mem(const void *buf, size_t size, const struct nb_object_open
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, buf, size);
-	return open_buf(copy, size, name ? name : "(memory)", name ? name : "(memory)",
+	return open_buf(copy, size, name ? name : "(memory)", name ? name : "(memory)", false,
 			NB_OPTS_GET(opts, log, NULL), objp);
 }
 
@@ -321,11 +328,10 @@ int nb_object_open_file(const char *path, const struct nb_object_open_opts *opts
 		nb_log_printf(log, "%s: cannot read: %s\n", path, strerror(-err));
 		return err;
 	}
-	if (!name) {
-		name = strrchr(path, '/');
-		name = name ? name + 1 : path;
-	}
-	return open_buf(buf, size, path, name, log, objp);
+	if (name)
+		return open_buf(buf, size, path, name, false, log, objp);
+	name = strrchr(path, '/');
+	return open_buf(buf, size, path, name ? name + 1 : path, true, log, objp);
 }
 
 /* Load */
@@ -379,8 +385,14 @@ static int create_map(struct nb_object *obj, struct nb_object_map *m, struct nb_
 			   m->name);
 		return -EINVAL;
 	}
-	/* As libbpf does, the kernel's 15 characters of the name: the object keeps it whole. */
-	snprintf(name, sizeof(name), "%s", m->name);
+	/*
+	 * As libbpf does, the kernel's 15 characters of the name: the object keeps it whole, and
+	 * global data keeps its section's name (.data), the kernel gets the object's in front.
+	 */
+	if (m->origin == NB_MAP_DATA)
+		nb_data_map_kernel_name(obj, m->name, name);
+	else
+		snprintf(name, sizeof(name), "%s", m->name);
 	err = nb_map_create(m->type, m->key_size, m->value_size, max_entries, &o, mapp);
 	if (err)
 		nb_obj_err(obj, "section %s: map %s: cannot create: %s", obj->secs[m->sec].name,

@@ -148,6 +148,11 @@ struct nb_object_map {
 struct nb_object {
 	char *path;		/* for messages: the file, or the name given */
 	char *name;
+	/*
+	 * libbpf's name of the object, the prefix of its global data maps' kernel names: the file's
+	 * name up to its first '.' (btfcmp.o: btfcmp), or the name given to open, 15 characters.
+	 */
+	char libbpf_name[BPF_OBJ_NAME_LEN];
 	u8 *buf;		/* the whole file, owned */
 	size_t size;
 	Elf *elf;
@@ -198,6 +203,14 @@ int nb_legacy_maps_parse(struct nb_object *obj);
 int nb_btf_maps_parse(struct nb_object *obj);
 int nb_btf_maps_parse_inits(struct nb_object *obj);
 int nb_data_maps_parse(struct nb_object *obj);
+/*
+ * The name the kernel is given for the global data map of section sec_name, libbpf's
+ * internal_map_name: the object's libbpf_name, cut to leave the section 7 characters at least,
+ * then the section (btfcmp.data, my_objec.rodata); a section with a second dot (.data.custom)
+ * alone; what the kernel refuses in a name as '_'.
+ */
+void nb_data_map_kernel_name(const struct nb_object *obj, const char *sec_name,
+			     char name[BPF_OBJ_NAME_LEN]);
 int nb_object_add_map(struct nb_object *obj, struct nb_object_map **mapp);
 /*
  * Checks every definition shares: sizes and counts a map can be created with. max_entries 0

@@ -143,6 +143,23 @@ static int parse_args(struct nb_ctl *ctl, int argc, char **argv, struct map_args
 	return 0;
 }
 
+/*
+ * Whether NAME names MAP. Names are kept to 15 characters, as the kernel's: a longer one matches
+ * them. Global data also answers to its section's name, as libbpf finds it: .data for
+ * btfcmp.data (the object's name, without a dot, then the section).
+ */
+static bool map_named(const struct nb_map *map, const char *name)
+{
+	const char *have = nb_map_name(map);
+	size_t len = strlen(have), want = strlen(name);
+
+	if (!strncmp(have, name, BPF_OBJ_NAME_LEN - 1) &&
+	    (want >= BPF_OBJ_NAME_LEN - 1 || !strcmp(have, name)))
+		return true;
+	return name[0] == '.' && want < len && strchr(have, '.') == have + len - want &&
+	       !strcmp(have + len - want, name);
+}
+
 /* The map MAP names, a new reference; NULL with the error set. */
 static struct nb_map *find_map(struct nb_ctl *ctl, const struct map_args *a)
 {
@@ -173,9 +190,7 @@ static struct nb_map *find_map(struct nb_ctl *ctl, const struct map_args *a)
 	/* by name: exactly one map may have it, as bpftool insists */
 	while (!nb_map_get_next_id(next, &next)) {
 		map = nb_map_get_by_id(next);
-		/* names are kept to 15 characters, as the kernel's: a longer one matches them */
-		if (!map || strncmp(nb_map_name(map), a->what, BPF_OBJ_NAME_LEN - 1) ||
-		    (strlen(a->what) < BPF_OBJ_NAME_LEN - 1 && strcmp(nb_map_name(map), a->what))) {
+		if (!map || !map_named(map, a->what)) {
 			nb_map_put(map);
 			continue;
 		}

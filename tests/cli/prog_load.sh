@@ -44,7 +44,7 @@ assert set(progs) == {"prog_a", "prog_b", "prog_loop", "prog_str"}, progs
 assert progs["prog_a"]["section"] == "socket" and progs["prog_a"]["type"] == "socket_filter"
 assert progs["prog_b"]["insns"] == 28, progs["prog_b"]
 maps = {m["name"]: m for m in d["maps"]}
-assert maps[".rodata"]["flags"] == 128 and maps[".rodata"]["bytes_key"] == 4, maps
+assert maps[".rodata"]["flags"] == 0x480 and maps[".rodata"]["bytes_key"] == 4, maps
 assert maps[".data"]["bytes_value"] == 24 and maps[".bss"]["max_entries"] == 1, maps
 assert d["license"] == "GPL"
 ' || fail "JSON content: $out"

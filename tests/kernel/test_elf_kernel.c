@@ -37,6 +37,7 @@ static const struct kscenario scenarios[] = {
 	{ "elf_hash.o", false, { "count", "count", "count" }, { "m" } },
 	{ "elf_globals.o", false, { "prog_a", "prog_b", "prog_loop", "prog_str", "prog_a" },
 	  { ".data", ".bss", ".rodata" } },
+	{ "elf_static_data.o", false, { "count_hits", "count_hits" }, { ".data", ".bss" } },
 	{ "elf_all_maps.o", false,
 	  { "use_tail", "use_basic", "use_inner", "use_queue_stack", "use_lpm", "use_percpu",
 	    "use_basic" },
@@ -81,6 +82,20 @@ static int map_index(struct nb_object *obj, const char *name)
 	NB_FAIL("no map %s", name);
 }
 
+/* The map the kernel knows by this name, and its index: global data by libbpf's name for it. */
+static struct nb_object_map *map_kernel(struct nb_object *obj, const char *name, int *idx)
+{
+	struct nb_object_map *m;
+
+	*idx = 0;
+	nb_object_for_each_map(m, obj) {
+		if (!strcmp(nb_map_name(nb_object_map_map(m)), name))
+			return m;
+		(*idx)++;
+	}
+	NB_FAIL("no map the kernel names %s", name);
+}
+
 static void kernel_load_libbpf(struct nb_object *nobj, const char *path, struct kside *k)
 {
 	struct bpf_program *p;
@@ -98,12 +113,12 @@ static void kernel_load_libbpf(struct nb_object *nobj, const char *path, struct 
 	bpf_object__for_each_program(p, k->lobj)
 		k->prog_fd[prog_index(nobj, bpf_program__name(p))] = bpf_program__fd(p);
 	bpf_object__for_each_map(m, k->lobj) {
-		const char *name = bpf_map__name(m);
-		const char *dot = strchr(name, '.');
+		/* The kernel's name of each map is libbpf's (elf_glob.data), and so are its flags. */
+		int i;
+		struct nb_object_map *nm = map_kernel(nobj, bpf_map__name(m), &i);
 
-		/* libbpf names global data "OBJNAME.data"; netbpf by the section. */
-		k->map_fd[map_index(nobj, dot && nb_object_find_map(nobj, dot) ? dot : name)] =
-			bpf_map__fd(m);
+		NB_ASSERT_EQ(nb_object_map_flags(nm), bpf_map__map_flags(m));
+		k->map_fd[i] = bpf_map__fd(m);
 	}
 }
 

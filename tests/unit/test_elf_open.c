@@ -165,9 +165,21 @@ NB_TEST(elf_open_globals)
 	NB_ASSERT_EQ(cnt_b, 10 + 9 + 9);
 	NB_ASSERT_EQ(count_ldimm64(obj, loop, BPF_PSEUDO_FUNC), 1);
 	NB_ASSERT_EQ(count_ldimm64(obj, a, BPF_PSEUDO_MAP_IDX_VALUE), 3);
-	assert_map(obj, ".rodata", BPF_MAP_TYPE_ARRAY, 4, 4 + 4 + 8 + 7, 1, BPF_F_RDONLY_PROG);
-	assert_map(obj, ".data", BPF_MAP_TYPE_ARRAY, 4, 24, 1, 0);
-	assert_map(obj, ".bss", BPF_MAP_TYPE_ARRAY, 4, 8 + 4, 1, 0);
+	/* Global variables: BPF_F_MMAPABLE, as libbpf makes them for its skeletons. */
+	assert_map(obj, ".rodata", BPF_MAP_TYPE_ARRAY, 4, 4 + 4 + 8 + 7, 1,
+		   BPF_F_RDONLY_PROG | BPF_F_MMAPABLE);
+	assert_map(obj, ".data", BPF_MAP_TYPE_ARRAY, 4, 24, 1, BPF_F_MMAPABLE);
+	assert_map(obj, ".bss", BPF_MAP_TYPE_ARRAY, 4, 8 + 4, 1, BPF_F_MMAPABLE);
+	nb_object_close(obj);
+}
+
+/* A section of static variables only is not BPF_F_MMAPABLE: no skeleton reaches them. */
+NB_TEST(elf_open_static_data)
+{
+	struct nb_object *obj = elf_test_open("elf_static_data.o");
+
+	assert_map(obj, ".bss", BPF_MAP_TYPE_ARRAY, 4, 8, 1, 0);
+	assert_map(obj, ".data", BPF_MAP_TYPE_ARRAY, 4, 4, 1, BPF_F_MMAPABLE);
 	nb_object_close(obj);
 }
 

@@ -137,6 +137,10 @@ NB_TEST(elf_run_globals)
 	data = elf_test_map(obj, ".data");
 	bss = elf_test_map(obj, ".bss");
 	rodata = elf_test_map(obj, ".rodata");
+	/* The kernel's names, libbpf's: the object's first 8 characters, then the section. */
+	NB_ASSERT(!strcmp(nb_map_name(data), "elf_glob.data"));
+	NB_ASSERT(!strcmp(nb_map_name(bss), "elf_glob.bss"));
+	NB_ASSERT(!strcmp(nb_map_name(rodata), "elf_glob.rodata"));
 	/* data_counter 5 -> 6, times factor 3. */
 	NB_ASSERT_EQ(elf_test_run(obj, "prog_a"), 18);
 	NB_ASSERT_EQ(nb_map_lookup_elem(data, &(__u32){ 0 }, buf), 0);
