@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include <linux/types.h>
 #include <netbpf/log.h>
 
 #ifdef __cplusplus
@@ -27,6 +28,8 @@ struct nb_btf_load_opts {
 int nb_btf_load(const void *data, size_t size, const struct nb_btf_load_opts *opts,
 		struct nb_btf **btfp);
 struct nb_btf *nb_btf_get(struct nb_btf *btf);
+/* Its id, numbered from 1 in load order as the kernel numbers BTF objects: what btf_id shows. */
+__u32 nb_btf_id(const struct nb_btf *btf);
 void nb_btf_put(struct nb_btf *btf);
 
 #ifdef __cplusplus

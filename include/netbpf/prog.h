@@ -135,6 +135,10 @@ struct nb_prog_info {
 	__u32 map_ids[NB_PROG_INFO_MAP_IDS];
 	__u64 run_time_ns;		/* while statistics were on (nb_bpf_stats_enable) */
 	__u64 run_cnt;
+	__u64 load_time;		/* when it was loaded: CLOCK_BOOTTIME ns, as the kernel's */
+	__u32 created_by_uid;		/* the real uid of the process that loaded it */
+	__u32 btf_id;			/* its BTF's id (nb_btf_id), 0: loaded without BTF */
+	__u64 memlock;			/* bytes the kernel charges for it (fdinfo's memlock) */
 };
 
 int nb_prog_get_info(const struct nb_prog *prog, struct nb_prog_info *info);

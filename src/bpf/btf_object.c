@@ -15,6 +15,9 @@
 /* Longest chain of modifiers followed before the chain counts as a loop (the kernel's 32). */
 #define NB_BTF_MAX_RESOLVE_DEPTH 32
 
+/* The last BTF id given: ids are never reused, as the kernel's cyclic btf_idr seldom does. */
+static u32 last_btf_id;
+
 int nb_btf_load(const void *data, size_t size, const struct nb_btf_load_opts *opts,
 		struct nb_btf **btfp)
 {
@@ -41,8 +44,14 @@ int nb_btf_load(const void *data, size_t size, const struct nb_btf_load_opts *op
 		free(btf);
 		return err;
 	}
+	btf->id = __atomic_add_fetch(&last_btf_id, 1, __ATOMIC_RELAXED);
 	*btfp = btf;
 	return 0;
+}
+
+__u32 nb_btf_id(const struct nb_btf *btf)
+{
+	return btf->id;
 }
 
 struct nb_btf *nb_btf_get(struct nb_btf *btf)

@@ -17,6 +17,7 @@ struct btf_type;
 
 struct nb_btf {
 	int refcnt;
+	u32 id;
 	struct btf *btf;	/* libbpf's parse of the raw data */
 };
 

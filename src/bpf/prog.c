@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <bpf/libbpf.h>
+#include <netbpf/btf.h>
 
 #include "bpf/prog.h"
 #include "bpf/prog_type.h"
@@ -101,6 +103,15 @@ bool nb_bpf_stats_enabled(void)
 	return __atomic_load_n(&nb_prog_stats_on, __ATOMIC_RELAXED);
 }
 
+/* The kernel's load_time clock (ktime_get_boottime_ns), which bpftool turns into a date. */
+static u64 boottime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (u64)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 /* The real clock even in the deterministic mode: run time is about this machine. */
 static u64 stats_clock_ns(void)
 {
@@ -124,6 +135,22 @@ u64 nb_prog_run_stats(const struct nb_prog *prog, const void *ctx)
 	return ret;
 }
 
+/*
+ * What the kernel charges for a program: the pages of its struct bpf_prog, a header
+ * (offsetof(struct bpf_prog, insns), 96 bytes on Linux 6.18 x86-64) and the instructions, grown as
+ * the verifier patches them and never shrunk (bpf_prog_realloc).
+ */
+#define NB_KERNEL_BPF_PROG_HDR 96
+#define NB_KERNEL_PAGE_SIZE 4096
+
+static u64 prog_memlock(const struct nb_prog *prog)
+{
+	u64 insns = prog->len > prog->orig_len ? prog->len : prog->orig_len;
+	u64 bytes = NB_KERNEL_BPF_PROG_HDR + insns * sizeof(struct bpf_insn);
+
+	return (bytes + NB_KERNEL_PAGE_SIZE - 1) / NB_KERNEL_PAGE_SIZE * NB_KERNEL_PAGE_SIZE;
+}
+
 int nb_prog_get_info(const struct nb_prog *prog, struct nb_prog_info *info)
 {
 	memset(info, 0, sizeof(*info));
@@ -143,6 +170,10 @@ int nb_prog_get_info(const struct nb_prog *prog, struct nb_prog_info *info)
 		info->run_time_ns += __atomic_load_n(&prog->stats[cpu].run_time_ns,
 						     __ATOMIC_RELAXED);
 	}
+	info->load_time = prog->load_time;
+	info->created_by_uid = prog->uid;
+	info->btf_id = prog->btf ? nb_btf_id(prog->btf) : 0;
+	info->memlock = prog_memlock(prog);
 	return 0;
 }
 
@@ -325,6 +356,8 @@ int nb_prog_load(enum bpf_prog_type type, const struct bpf_insn *insns, unsigned
 	err = prog_id_alloc(prog);
 	if (err)
 		goto err;
+	prog->load_time = boottime_ns();
+	prog->uid = getuid();
 	*progp = prog;
 	return 0;
 err:

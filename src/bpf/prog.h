@@ -78,6 +78,8 @@ struct nb_prog {
 	u32 func_cnt;
 	bool verified;
 	u32 verified_insns;		/* instructions the verifier processed (bpf_prog_info's) */
+	u64 load_time;			/* CLOCK_BOOTTIME ns at load, the kernel's aux->load_time */
+	u32 uid;			/* the loader's real uid (aux->user) */
 
 	nb_jited_fn jited;		/* NULL: the interpreter runs the program */
 	nb_jited_checked_fn jited_checked; /* NB_PROG_LOAD_CHECKED: nb_prog_run_checked runs it */

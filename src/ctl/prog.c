@@ -5,13 +5,15 @@
  *   prog { show | list } [PROG]       PROG := { id ID | name NAME | tag TAG }
  *
  * Each program: id, type, name, tag, GPL compatibility, run time and count (while statistics
- * are on: `netbpf daemon --bpf-stats`, as sysctl kernel.bpf_stats_enabled), the size of its
- * instructions and machine code, and the maps it uses. Programs that `prog load`, `prog run`
+ * are on: `netbpf daemon --bpf-stats`, as sysctl kernel.bpf_stats_enabled), when and by whom it
+ * was loaded, the size of its instructions and machine code, the memory the kernel would charge
+ * for it, the maps it uses and its BTF. Programs that `prog load`, `prog run`
  * and the other offline commands load are in netbpf/src/cli: this is the running datapath's.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <bpf/libbpf.h>
 #include <netbpf/prog.h>
@@ -26,14 +28,33 @@ static void tag_hex(const __u8 *tag, char *buf)
 		sprintf(buf + 2 * i, "%02x", tag[i]);
 }
 
+/*
+ * The load time, boot-time nanoseconds, as bpftool prints it: the local date (seconds since the
+ * epoch under -j), from the gap between the real and the boot-time clocks now.
+ */
+static void load_date(__u64 nsecs, bool json, char *buf, size_t size)
+{
+	struct timespec real, boot;
+	struct tm tm;
+	time_t secs;
+
+	clock_gettime(CLOCK_REALTIME, &real);
+	clock_gettime(CLOCK_BOOTTIME, &boot);
+	secs = (real.tv_sec - boot.tv_sec) +
+	       (real.tv_nsec - boot.tv_nsec + (long long)nsecs) / 1000000000;
+	if (!localtime_r(&secs, &tm) || !strftime(buf, size, json ? "%s" : "%FT%T%z", &tm))
+		snprintf(buf, size, "%llu", (unsigned long long)(nsecs / 1000000000));
+}
+
 static void print_prog(struct nb_ctl *ctl, struct nb_json *j, const struct nb_prog_info *info)
 {
 	const char *type = libbpf_bpf_prog_type_str(info->type);
 	unsigned int ids = info->nr_map_ids < NB_PROG_INFO_MAP_IDS ? info->nr_map_ids :
 				NB_PROG_INFO_MAP_IDS;
-	char tag[2 * BPF_TAG_SIZE + 1];
+	char tag[2 * BPF_TAG_SIZE + 1], date[32];
 
 	tag_hex(info->tag, tag);
+	load_date(info->load_time, j, date, sizeof(date));
 	if (!type)
 		type = "unknown";
 	if (j) {
@@ -47,10 +68,13 @@ static void print_prog(struct nb_ctl *ctl, struct nb_json *j, const struct nb_pr
 			nb_json_uint(j, "run_time_ns", info->run_time_ns);
 			nb_json_uint(j, "run_cnt", info->run_cnt);
 		}
+		nb_json_uint(j, "loaded_at", strtoull(date, NULL, 10));
+		nb_json_uint(j, "uid", info->created_by_uid);
 		nb_json_uint(j, "bytes_xlated", info->xlated_prog_len);
 		nb_json_bool(j, "jited", info->jited_prog_len != 0);
 		if (info->jited_prog_len)
 			nb_json_uint(j, "bytes_jited", info->jited_prog_len);
+		nb_json_uint(j, "bytes_memlock", info->memlock);
 		nb_json_uint(j, "verified_insns", info->verified_insns);
 		if (ids) {
 			nb_json_start_array(j, "map_ids");
@@ -58,6 +82,8 @@ static void print_prog(struct nb_ctl *ctl, struct nb_json *j, const struct nb_pr
 				nb_json_uint(j, NULL, info->map_ids[i]);
 			nb_json_end_array(j);
 		}
+		if (info->btf_id)
+			nb_json_uint(j, "btf_id", info->btf_id);
 		nb_json_end_object(j);
 		return;
 	}
@@ -66,13 +92,17 @@ static void print_prog(struct nb_ctl *ctl, struct nb_json *j, const struct nb_pr
 	if (info->run_cnt)
 		fprintf(ctl->out, " run_time_ns %llu run_cnt %llu",
 			(unsigned long long)info->run_time_ns, (unsigned long long)info->run_cnt);
-	fprintf(ctl->out, "\n\txlated %uB  ", info->xlated_prog_len);
+	fprintf(ctl->out, "\n\tloaded_at %s  uid %u\n", date, info->created_by_uid);
+	fprintf(ctl->out, "\txlated %uB  ", info->xlated_prog_len);
 	if (info->jited_prog_len)
 		fprintf(ctl->out, "jited %uB", info->jited_prog_len);
 	else
 		fprintf(ctl->out, "not jited");
+	fprintf(ctl->out, "  memlock %lluB", (unsigned long long)info->memlock);
 	for (unsigned int i = 0; i < ids; i++)
 		fprintf(ctl->out, "%s%u", i ? "," : "  map_ids ", info->map_ids[i]);
+	if (info->btf_id)
+		fprintf(ctl->out, "\n\tbtf_id %u", info->btf_id);
 	fprintf(ctl->out, "\n");
 }
 

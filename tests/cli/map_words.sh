@@ -43,7 +43,10 @@ echo "$out" | grep -A3 -x "key:" | tr "\n" "|" |
 	grep -Eq "^key:\|None\|next key:\|0[123] 00 00 00\|$" || fail "getnext: $out"
 echo "$out" | grep -qx "key: 03 00 00 00  value: ff 00 00 00" || fail "hex lookup: $out"
 echo "$out" | grep -Eq "^[0-9]+: sched_cls  name cls_main  tag [0-9a-f]{16}  gpl$" &&
-	echo "$out" | grep -Eq "^	xlated [0-9]+B  (jited [0-9]+B|not jited)  map_ids [0-9,]+$" ||
+	echo "$out" | grep -Eq "^	loaded_at [0-9T:+-]+  uid $(id -u)$" &&
+	echo "$out" |
+	grep -Eq "^	xlated [0-9]+B  (jited [0-9]+B|not jited)  memlock 4096B  map_ids [0-9,]+$" &&
+	echo "$out" | grep -Eq "^	btf_id [0-9]+$" ||
 	fail "prog show: $out"
 
 # -j: bpftool's JSON
