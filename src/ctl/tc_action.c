@@ -352,10 +352,13 @@ static int actions_get_del(struct nb_ctl *ctl, int argc, char **argv, bool del)
 		err = parse_kind_index(ctl, argc, argv, &i, &kind, &index);
 		if (err)
 			break;
-		if (!known_kind(kind))
-			return nb_ctl_wrong(ctl, kind, "unknown action, expected %s",
-					    nb_ctl_kinds_list(nb_tc_action_kinds(), kbuf,
-							      sizeof(kbuf)));
+		if (!known_kind(kind)) {
+			/* the actions printed before it are closed as a failed get closes them */
+			err = nb_ctl_wrong(ctl, kind, "unknown action, expected %s",
+					   nb_ctl_kinds_list(nb_tc_action_kinds(), kbuf,
+							     sizeof(kbuf)));
+			break;
+		}
 		if (del) {
 			err = log_fail(ctl, nb_tc_action_del(kind, index, &log), &log);
 			continue;

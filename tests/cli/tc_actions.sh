@@ -143,6 +143,10 @@ expect_err 1 "Error: TC action with specified index not found." $NETBPF tc actio
 expect_err 2 "Error: no index specified action: gact" $NETBPF tc actions del action gact
 expect_err 2 "Error: tc actions list action KIND" $NETBPF tc actions ls
 expect_err 1 'Error: argument "nat" is wrong: unknown action' $NETBPF tc actions ls action nat
+# an unknown kind after a printed action closes the JSON it began (LeakSanitizer's exit otherwise)
+err_script "tc actions add action gact drop index 7" \
+	"tc -j actions get action gact index 7 action nat index 1"
+expect_err 1 'Error: argument "nat" is wrong: unknown action' $NETBPF -batch "$tmp/err.tc"
 expect_err 1 'Error: argument "x" is wrong: Illegal "index"' $NETBPF tc actions get action gact index x
 expect_err 1 'Error: argument "x" is wrong: Illegal "index"' $NETBPF tc actions add action gact drop index x
 expect_err 1 "can't goto NULL chain" $NETBPF tc actions add action gact goto chain 1
