@@ -12,7 +12,8 @@
 #   nb_tmp     a fresh directory in $tmp, removed at exit (after the script's cleanup function,
 #              if it defines one)
 #   json EXPR  python3 on the JSON document on stdin as d: json 'assert d["x"] == 1, d'
-#   expect_err STATUS MSG CMD...   CMD exits with STATUS and says MSG on stderr
+#   expect_err STATUS MSG CMD...   CMD exits with STATUS and says MSG on stderr, and no
+#              sanitizer report (a leak on an error path keeps the exit status)
 #   skip_unless_bpf_permitted STATUS OUT   after a netbpf diff that exited STATUS saying OUT:
 #              skip when this process may not load BPF into the kernel (not root, no
 #              CAP_BPF); the kernel refusing anything else is for the caller to fail on
@@ -50,6 +51,8 @@ expect_err() {
 	rc=$?
 	[ $rc -eq "$want" ] || fail "$* exited $rc, expected $want: $out"
 	echo "$out" | grep -qF -- "$msg" || fail "$*: expected \"$msg\" in: $out"
+	# a leak on an error path keeps the error's exit status: only its report tells
+	case $out in *Sanitizer*) fail "$*: $out" ;; esac
 }
 
 skip_unless_bpf_permitted() {
