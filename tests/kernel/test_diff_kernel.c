@@ -50,6 +50,7 @@ static const char *const objects[] = {
 	"tests/bpf/subprog_calls.o", "tests/bpf/fib_lookup.o",
 	"tests/bpf/tunnel_key.o", "tests/bpf/tunnel_encap.o", "examples/tc_vxlan.o",
 	"tests/bpf/sk_lookup.o", "tests/bpf/spin_lock.o", "tests/bpf/dynptr.o",
+	"tests/bpf/elf_static_data.o",
 };
 
 /* Maps the objects leave to their tool to size, sized on both sides as --max-entries does. */
