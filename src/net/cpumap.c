@@ -485,5 +485,6 @@ static const struct nb_map_ops cpu_map_ops = {
 	.map_update_elem_sys = cpu_map_update_elem_sys,
 	.map_get_next_key = nb_array_map_get_next_key,
 	.map_redirect = cpu_map_redirect,
+	.map_meta_equal = nb_map_meta_equal,
 };
 NB_MAP_TYPE_REGISTER(cpu_map_ops)

@@ -544,6 +544,7 @@ static const struct nb_map_ops dev_map_ops = {
 	.map_update_elem_sys = dev_map_update_elem_sys,
 	.map_get_next_key = nb_array_map_get_next_key,
 	.map_redirect = dev_map_redirect,
+	.map_meta_equal = nb_map_meta_equal,
 };
 NB_MAP_TYPE_REGISTER(dev_map_ops)
 
@@ -558,5 +559,6 @@ static const struct nb_map_ops dev_map_hash_ops = {
 	.map_update_elem_sys = dev_map_hash_update_elem_sys,
 	.map_get_next_key = dev_map_hash_get_next_key,
 	.map_redirect = dev_hash_map_redirect,
+	.map_meta_equal = nb_map_meta_equal,
 };
 NB_MAP_TYPE_REGISTER(dev_map_hash_ops)

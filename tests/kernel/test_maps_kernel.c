@@ -583,6 +583,76 @@ static void test_map_in_map(const void *arg)
 	twin_close(&tmpl);
 }
 
+/*
+ * Which types may be inner maps, and which of their attributes an inner map must share with the
+ * template: every type the kernel takes (devmap, ringbuf, queue, ...), max_entries free for a
+ * hash, fixed for an array unless BPF_F_INNER_MAP, fixed for a per-CPU array and an xskmap.
+ */
+struct inner_case {
+	const char *what;
+	enum bpf_map_type type;
+	__u32 key_size, value_size, max_entries, other_max, flags;
+};
+
+static const struct inner_case inner_cases[] = {
+	{ "array", BPF_MAP_TYPE_ARRAY, 4, 8, 4, 8, 0 },
+	{ "array inner_map", BPF_MAP_TYPE_ARRAY, 4, 8, 4, 8, BPF_F_INNER_MAP },
+	{ "percpu_array", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 4, 8, 0 },
+	{ "hash", BPF_MAP_TYPE_HASH, 4, 8, 4, 8, 0 },
+	{ "lru_hash", BPF_MAP_TYPE_LRU_HASH, 4, 8, 16, 32, 0 },
+	{ "percpu_hash", BPF_MAP_TYPE_PERCPU_HASH, 4, 8, 4, 8, 0 },
+	{ "lpm_trie", BPF_MAP_TYPE_LPM_TRIE, 8, 4, 4, 8, BPF_F_NO_PREALLOC },
+	{ "devmap", BPF_MAP_TYPE_DEVMAP, 4, 4, 4, 8, 0 },
+	{ "devmap_hash", BPF_MAP_TYPE_DEVMAP_HASH, 4, 4, 4, 8, 0 },
+	{ "cpumap", BPF_MAP_TYPE_CPUMAP, 4, 4, 2, 4, 0 },
+	{ "xskmap", BPF_MAP_TYPE_XSKMAP, 4, 4, 4, 8, 0 },
+	{ "ringbuf", BPF_MAP_TYPE_RINGBUF, 0, 0, 4096, 8192, 0 },
+	{ "user_ringbuf", BPF_MAP_TYPE_USER_RINGBUF, 0, 0, 4096, 8192, 0 },
+	{ "queue", BPF_MAP_TYPE_QUEUE, 0, 4, 4, 8, 0 },
+	{ "stack", BPF_MAP_TYPE_STACK, 0, 4, 4, 8, 0 },
+	{ "perf_event_array", BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4, 4, 8, 0 },
+	{ "sockmap", BPF_MAP_TYPE_SOCKMAP, 4, 4, 4, 8, 0 },
+	{ "sockhash", BPF_MAP_TYPE_SOCKHASH, 4, 4, 4, 8, 0 },
+	{ "cgroup_array", BPF_MAP_TYPE_CGROUP_ARRAY, 4, 4, 4, 8, 0 },
+	{ "prog_array", BPF_MAP_TYPE_PROG_ARRAY, 4, 4, 4, 8, 0 },
+};
+
+static void test_map_in_map_inner_types(const void *arg)
+{
+	need_kernel_map(BPF_MAP_TYPE_ARRAY);
+	match_cpus();
+	for (size_t i = 0; i < ARRAY_SIZE(inner_cases); i++) {
+		const struct inner_case *c = &inner_cases[i];
+		struct twin tmpl, same, other, outer;
+		__u32 key = 0, kid, nid;
+
+		NB_ASSERT_EQ(twin_create(&tmpl, c->type, c->key_size, c->value_size,
+					 c->max_entries, c->flags, NULL), 0);
+		if (twin_create(&outer, BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, 4, 2, 0, &tmpl)) {
+			twin_close(&tmpl);
+			continue;	/* both refuse the type as an inner map */
+		}
+		outer.what = c->what;
+		NB_ASSERT_EQ(twin_create(&same, c->type, c->key_size, c->value_size,
+					 c->max_entries, c->flags, NULL), 0);
+		NB_ASSERT_EQ(twin_create(&other, c->type, c->key_size, c->value_size,
+					 c->other_max, c->flags, NULL), 0);
+		kid = (__u32)same.fd;
+		nid = nb_map_id(same.nb);
+		same_err(&outer, "update same", bpf_map_update_elem(outer.fd, &key, &kid, BPF_ANY),
+			 nb_map_update_elem(outer.nb, &key, &nid, BPF_ANY));
+		kid = (__u32)other.fd;
+		nid = nb_map_id(other.nb);
+		same_err(&outer, "update other max_entries",
+			 bpf_map_update_elem(outer.fd, &key, &kid, BPF_ANY),
+			 nb_map_update_elem(outer.nb, &key, &nid, BPF_ANY));
+		twin_close(&outer);
+		twin_close(&other);
+		twin_close(&same);
+		twin_close(&tmpl);
+	}
+}
+
 static void test_ringbuf_ops(const void *arg)
 {
 	struct twin t;
@@ -751,6 +821,7 @@ static void __attribute__((constructor)) register_maps_kernel(void)
 	nb_test_register("maps-kernel/lpm_random", test_lpm, NULL);
 	nb_test_register("maps-kernel/queue_stack_random", test_queue_stack, NULL);
 	nb_test_register("maps-kernel/map_in_map", test_map_in_map, NULL);
+	nb_test_register("maps-kernel/map_in_map_inner_types", test_map_in_map_inner_types, NULL);
 	nb_test_register("maps-kernel/ringbuf_ops", test_ringbuf_ops, NULL);
 	nb_test_register("maps-kernel/sk_storage", test_sk_storage, NULL);
 	for (size_t i = 0; i < ARRAY_SIZE(absent_cases); i++) {

@@ -321,15 +321,6 @@ static int array_map_direct_value_addr(const struct nb_map *map, u64 *addr, u32 
 	return 0;
 }
 
-bool nb_map_meta_equal(const struct nb_map *meta0, const struct nb_map *meta1)
-{
-	/* BPF_F_INNER_MAP lets inner arrays differ in max_entries. */
-	return meta0->map_type == meta1->map_type && meta0->key_size == meta1->key_size &&
-	       meta0->value_size == meta1->value_size && meta0->map_flags == meta1->map_flags &&
-	       ((meta0->map_flags & BPF_F_INNER_MAP) ||
-		meta0->max_entries == meta1->max_entries);
-}
-
 /* Every value's timer goes (the kernel's array_map_free_timers_wq). */
 static void array_map_release_fields(struct nb_map *map)
 {
@@ -339,9 +330,14 @@ static void array_map_release_fields(struct nb_map *map)
 		nb_map_free_fields(map, array_elem(array, i, 0));
 }
 
+/*
+ * An array's lookup is inlined with the template's bound (nb_array_gen_lookup), so an inner
+ * array must have the template's max_entries unless BPF_F_INNER_MAP keeps the call.
+ */
 static bool array_map_meta_equal(const struct nb_map *meta0, const struct nb_map *meta1)
 {
-	return nb_map_meta_equal(meta0, meta1);
+	return nb_map_meta_equal(meta0, meta1) &&
+	       ((meta0->map_flags & BPF_F_INNER_MAP) || meta0->max_entries == meta1->max_entries);
 }
 
 static const struct nb_map_ops array_map_ops = {

@@ -749,11 +749,6 @@ static void htab_map_release_fields(struct nb_map *map)
 	pthread_mutex_unlock(&htab->lock);
 }
 
-static bool htab_map_meta_equal(const struct nb_map *meta0, const struct nb_map *meta1)
-{
-	return nb_map_meta_equal(meta0, meta1);
-}
-
 #define HTAB_OPS(ops_name, map_type, type_name, is_percpu, lookup)                         \
 	static const struct nb_map_ops ops_name = {                                        \
 		.type = map_type,                                                          \
@@ -772,7 +767,7 @@ static bool htab_map_meta_equal(const struct nb_map *meta0, const struct nb_map 
 		.map_lookup_elem_sys = htab_map_lookup_elem_sys,                           \
 		.map_update_elem_sys = htab_map_update_elem_sys,                           \
 		.map_lookup_and_delete_elem_sys = htab_map_lookup_and_delete_elem_sys,     \
-		.map_meta_equal = htab_map_meta_equal,                                     \
+		.map_meta_equal = nb_map_meta_equal,                                       \
 		.map_release_fields = htab_map_release_fields,                             \
 	};                                                                                 \
 	NB_MAP_TYPE_REGISTER(ops_name)

@@ -407,11 +407,6 @@ find_leftmost:
 	return 0;
 }
 
-static bool trie_meta_equal(const struct nb_map *meta0, const struct nb_map *meta1)
-{
-	return nb_map_meta_equal(meta0, meta1);
-}
-
 static const struct nb_map_ops trie_map_ops = {
 	.type = BPF_MAP_TYPE_LPM_TRIE,
 	.name = "lpm_trie",
@@ -422,6 +417,6 @@ static const struct nb_map_ops trie_map_ops = {
 	.map_update_elem = trie_update_elem,
 	.map_delete_elem = trie_delete_elem,
 	.map_get_next_key = trie_get_next_key,
-	.map_meta_equal = trie_meta_equal,
+	.map_meta_equal = nb_map_meta_equal,
 };
 NB_MAP_TYPE_REGISTER(trie_map_ops)

@@ -12,6 +12,18 @@
 #include "bpf/maps/fd_array.h"
 #include "bpf/maps/hashtab.h"
 
+/*
+ * Type, sizes, flags and the value's special fields; max_entries only where the type's ops add
+ * it (arrays, xskmap): a hash's lookup does not depend on it.
+ */
+bool nb_map_meta_equal(const struct nb_map *meta0, const struct nb_map *meta1)
+{
+	return meta0->map_type == meta1->map_type && meta0->key_size == meta1->key_size &&
+	       meta0->value_size == meta1->value_size && meta0->map_flags == meta1->map_flags &&
+	       meta0->spin_lock_off == meta1->spin_lock_off &&
+	       meta0->timer_off == meta1->timer_off;
+}
+
 /* bpf_map_meta_alloc's checks on the template. */
 static int check_inner_template(const struct nb_map *attr, struct nb_log *log)
 {

@@ -161,5 +161,6 @@ static const struct nb_map_ops perf_event_array_map_ops = {
 	.map_alloc = pea_map_alloc,
 	.map_free = pea_map_free,
 	.map_get_next_key = pea_get_next_key,
+	.map_meta_equal = nb_map_meta_equal,
 };
 NB_MAP_TYPE_REGISTER(perf_event_array_map_ops)

@@ -250,6 +250,7 @@ static int queue_stack_lookup_and_delete_sys(struct nb_map *map, const void *key
 		.map_lookup_elem_sys = queue_stack_lookup_sys,                             \
 		.map_update_elem_sys = queue_stack_update_sys,                             \
 		.map_lookup_and_delete_elem_sys = queue_stack_lookup_and_delete_sys,       \
+		.map_meta_equal = nb_map_meta_equal,                                       \
 	};                                                                                 \
 	NB_MAP_TYPE_REGISTER(ops_name)
 

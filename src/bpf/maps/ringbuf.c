@@ -347,6 +347,7 @@ static const struct nb_map_ops ringbuf_map_ops = {
 	.map_alloc_check = ringbuf_map_alloc_check,
 	.map_alloc = ringbuf_map_alloc,
 	.map_free = ringbuf_map_free,
+	.map_meta_equal = nb_map_meta_equal,
 };
 NB_MAP_TYPE_REGISTER(ringbuf_map_ops)
 
@@ -379,6 +380,7 @@ static const struct nb_map_ops user_ringbuf_map_ops = {
 	.map_alloc_check = ringbuf_map_alloc_check,
 	.map_alloc = user_ringbuf_map_alloc,
 	.map_free = user_ringbuf_map_free,
+	.map_meta_equal = nb_map_meta_equal,
 };
 NB_MAP_TYPE_REGISTER(user_ringbuf_map_ops)
 

@@ -138,6 +138,7 @@ static const struct nb_map_ops sock_map_ops = {
 	.map_get_next_key = nb_array_map_get_next_key,
 	.map_lookup_elem_sys = sock_lookup_sys,
 	.map_update_elem_sys = sock_map_update_sys,
+	.map_meta_equal = nb_map_meta_equal,
 };
 NB_MAP_TYPE_REGISTER(sock_map_ops)
 
@@ -180,6 +181,7 @@ static const struct nb_map_ops sock_hash_ops = {
 	.map_get_next_key = no_next_key,
 	.map_lookup_elem_sys = sock_lookup_sys,
 	.map_update_elem_sys = sock_map_update_sys,
+	.map_meta_equal = nb_map_meta_equal,
 };
 NB_MAP_TYPE_REGISTER(sock_hash_ops)
 
@@ -224,6 +226,7 @@ static const struct nb_map_ops reuseport_array_ops = {
 	.map_get_next_key = nb_array_map_get_next_key,
 	.map_lookup_elem_sys = sock_lookup_sys,
 	.map_update_elem_sys = reuseport_array_update_sys,
+	.map_meta_equal = nb_map_meta_equal,
 };
 NB_MAP_TYPE_REGISTER(reuseport_array_ops)
 
@@ -270,6 +273,7 @@ static const struct nb_map_ops sk_storage_ops = {
 	.map_delete_elem = sk_storage_delete,
 	.map_lookup_elem_sys = sk_storage_lookup_sys,
 	.map_update_elem_sys = sk_storage_update_sys,
+	.map_meta_equal = nb_map_meta_equal,
 };
 NB_MAP_TYPE_REGISTER(sk_storage_ops)
 
@@ -299,6 +303,7 @@ static const struct nb_map_ops cgroup_array_ops = {
 	.map_delete_elem = empty_array_delete,
 	.map_get_next_key = nb_array_map_get_next_key,
 	.map_update_elem_sys = cgroup_array_update_sys,
+	.map_meta_equal = nb_map_meta_equal,
 };
 NB_MAP_TYPE_REGISTER(cgroup_array_ops)
 
