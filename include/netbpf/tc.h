@@ -187,6 +187,11 @@ struct nb_tc_matchall_opts {
 	__u32 classid;
 };
 
+/* Classifier fw: "handle MARK fw [classid X]" (the filter's handle is the mark it matches). */
+struct nb_tc_fw_opts {
+	__u32 classid;
+};
+
 struct nb_tc_filter_opts {
 	size_t sz;			/* sizeof(struct nb_tc_filter_opts) */
 	enum nb_tc_hook hook;		/* "ingress" / "egress" */
@@ -194,22 +199,16 @@ struct nb_tc_filter_opts {
 	__u32 pref;			/* "pref/prio N"; 0: chosen as the kernel does */
 	__be16 protocol;		/* "protocol P" in network order; 0: all (ETH_P_ALL) */
 	__u32 handle;			/* "handle H"; 0: chosen by the classifier */
-	const char *kind;		/* "bpf", "u32", "matchall" */
+	const char *kind;		/* "bpf", "u32", "matchall", "fw" */
 	union {
 		struct nb_tc_bpf_opts bpf;
 		struct nb_tc_u32_opts u32;
 		struct nb_tc_matchall_opts matchall;
+		struct nb_tc_fw_opts fw;
 	};
 	const struct nb_tc_action_opts *actions;	/* "action ..." list, in order */
 	unsigned int action_cnt;
 	struct nb_log *log;
-	/*
-	 * Classifiers other than bpf, u32 and matchall (fw, ...) read their own words, as the
-	 * kernel's classifiers read their netlink options: the words after the kind, actions
-	 * excluded ("handle MARK fw classid 1:5": { "classid", "1:5" }).
-	 */
-	const char *const *words;
-	unsigned int word_cnt;
 };
 
 /*
@@ -249,8 +248,7 @@ struct nb_tc_words {
 
 /*
  * A classifier's words, from the one after the kind to the end ("u32 match ip src 1.2.3.4/32
- * flowid 1:1 action drop"): into opts, the actions through w->actions. -EOPNOTSUPP when the
- * kind reads its words when the filter is made (nb_tc_filter_opts.words).
+ * flowid 1:1 action drop"): into opts, the actions through w->actions.
  */
 int nb_tc_filter_parse(const char *kind, struct nb_tc_words *w, struct nb_tc_filter_opts *opts);
 /*

@@ -35,7 +35,6 @@ struct filter_cmd {
 	struct nb_ctl_actions acts;
 	struct nb_ctl_prog prog;	/* the program the words name, loaded before the add */
 	const char *handle;	/* parsed once the kind is known (u32 handles are 800::1) */
-	const char **words;	/* the kind's own words, for kinds that read them */
 	bool has_hook;
 };
 
@@ -102,23 +101,6 @@ static int parse_kind_opts(struct nb_ctl *ctl, int argc, char **argv, int i,
 	struct nb_tc_filter_opts *f = &c->f;
 	int err = nb_ctl_parse_filter_words(ctl, argc, argv, &i, f, &c->acts, &c->prog);
 
-	if (err != -EOPNOTSUPP)
-		goto out;
-	/* a kind that reads its words when the filter is made: all but the actions are its */
-	err = 0;
-	while (i < argc) {
-		if (!strcmp(argv[i], "action") || !strcmp(argv[i], "actions")) {
-			err = nb_ctl_parse_actions(ctl, argc, argv, &i, &c->acts);
-			if (err)
-				return err;
-			continue;
-		}
-		if (!c->words && !(c->words = calloc(argc, sizeof(*c->words))))
-			return nb_ctl_fail(ctl, -ENOMEM, "out of memory");
-		c->words[f->word_cnt++] = argv[i++];
-	}
-	f->words = c->words;
-out:
 	f->actions = c->acts.a;
 	f->action_cnt = c->acts.cnt;
 	return err;
@@ -367,7 +349,6 @@ out:
 	nb_ctl_actions_release(&c->acts);
 	if (dev)
 		nb_dev_put(dev);
-	free(c->words);
 	free(c);
 	return err;
 }

@@ -87,7 +87,7 @@ assert n["g0"]["flags"] == ["BROADCAST", "MULTICAST"], n["g0"]
 assert n["s0"]["port"]["kind"] == "sink" and n["s0"]["datapath"]["clones"] == 0, n["s0"]
 ' || fail "link json: $out"
 
-# fw, a classifier that reads its own words: marks to classes, show as f_fw.c prints it.
+# fw, a classifier in one file: marks to classes, show as f_fw.c prints it.
 cat > "$tmp/fw.tc" <<EOF2
 link add g0 type pipe peer g1
 tc qdisc add dev g0 clsact
@@ -108,7 +108,7 @@ assert f[0]["options"]["actions"][0]["to_dev"] == "g1", f
 ' || fail "fw json: $out"
 printf '%s\n' "link add g0 type gen" "tc qdisc add dev g0 clsact" \
 	"tc filter add dev g0 ingress handle 5 fw indev g0" > "$tmp/err.tc"
-expect_err 1 'Error: fw: unknown word "indev"' $NETBPF -batch "$tmp/err.tc"
+expect_err 1 'Error: argument "indev" is wrong: fw indev is not built' $NETBPF -batch "$tmp/err.tc"
 expect_err 1 'classifier not built (bpf, fw, matchall or u32 are)' $NETBPF tc filter add dev x ingress flower
 
 # tc forms: clsact, both hooks, parent words, protocol, chain, handle, replace, change, del.

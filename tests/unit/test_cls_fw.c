@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fw classifier, a kind that reads its own words: a packet whose mark is a filter's handle
- * gets its classid and runs its actions; other marks go on to the next filter; the words are
- * checked by the classifier; show gets its options as print items.
+ * The fw classifier, a kind in one file: a packet whose mark is a filter's handle gets its
+ * classid and runs its actions; other marks go on to the next filter; its words are read by its
+ * parse op; show gets its options as print items.
  */
 #include "tc_test.h"
 
 #define NO_MATCH (-1)
 
-static struct nb_tc_filter_id add_fw(struct nb_dev *dev, u32 pref, u32 mark,
-				     const char *const *words, unsigned int word_cnt)
+static struct nb_tc_filter_id add_fw(struct nb_dev *dev, u32 pref, u32 mark, u32 classid)
 {
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = pref,
-				       .kind = "fw", .handle = mark, .words = words,
-				       .word_cnt = word_cnt };
+				       .kind = "fw", .handle = mark, .fw.classid = classid };
 
 	return tc_add(dev, &f);
 }
@@ -34,14 +32,13 @@ static int classify(struct nb_dev *dev, u32 mark)
 
 NB_TEST(tc_cls_fw_mark)
 {
-	static const char *const c5[] = { "classid", "1:5" }, *const c7[] = { "flowid", "1:7" };
 	struct nb_dev *dev = tc_make_dev("eth0", 0);
 	struct nb_tc_filter_id id;
 	struct nb_tc_filter_info info;
 
 	tc_qdisc(dev);
-	id = add_fw(dev, 1, 5, c5, 2);
-	add_fw(dev, 1, 0x10005, c7, 2);		/* the same hash bucket as 5 */
+	id = add_fw(dev, 1, 5, 0x10005);
+	add_fw(dev, 1, 0x10005, 0x10007);		/* the same hash bucket as 5 */
 	NB_ASSERT_EQ(classify(dev, 5), 5);
 	NB_ASSERT_EQ(classify(dev, 0x10005), 7);
 	NB_ASSERT_EQ(classify(dev, 6), NO_MATCH);
@@ -61,28 +58,49 @@ NB_TEST(tc_cls_fw_mark)
 	NB_ASSERT_EQ(classify(dev, 0x10005), 7);
 }
 
+/* fw's words through its parse op, as "tc filter add ... fw WORDS" hands them over. */
+static int parse_fw(const char *line, struct nb_tc_filter_opts *f, struct nb_log *log)
+{
+	char buf[128], *argv[16];
+	struct nb_tc_words w = { .log = log };
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (char *t = strtok(buf, " "); t && w.argc < 16; t = strtok(NULL, " "))
+		argv[w.argc++] = t;
+	w.argv = argv;
+	memset(f, 0, sizeof(*f));
+	f->sz = sizeof(*f);
+	f->kind = "fw";
+	return nb_tc_filter_parse("fw", &w, f);
+}
+
 NB_TEST(tc_cls_fw_words)
 {
-	static const char *const bad[] = { "classid", "1:5", "indev", "eth0" };
-	static const char *const no_val[] = { "classid" };
-	static const char *const bad_id[] = { "classid", "1:x" };
 	struct nb_dev *dev = tc_make_dev("eth0", 0);
-	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
-				       .kind = "fw", .handle = 5, .words = bad, .word_cnt = 4 };
+	struct nb_tc_filter_opts f;
 	struct nb_log log = { 0 };
 
+	NB_ASSERT_EQ(parse_fw("classid 1:5", &f, &log), 0);
+	NB_ASSERT_EQ(f.fw.classid, 0x10005);
+	NB_ASSERT_EQ(parse_fw("flowid 2:7 skip_hw", &f, &log), 0);
+	NB_ASSERT_EQ(f.fw.classid, 0x20007);
+	NB_ASSERT_EQ(parse_fw("classid 1:5 indev eth0", &f, &log), -EINVAL);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "\"indev\" is wrong: fw indev is not built");
+	NB_ASSERT_EQ(parse_fw("mark 5", &f, &log), -EINVAL);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "\"mark\" is wrong: unknown fw option");
+	NB_ASSERT_EQ(parse_fw("classid", &f, &log), -EINVAL);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "\"classid\" needs an argument");
+	NB_ASSERT_EQ(parse_fw("classid 1:x", &f, &log), -EINVAL);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "illegal \"classid\"");
+	/* "action" hands over to the front end's parser, which this caller does not have */
+	NB_ASSERT_EQ(parse_fw("action drop", &f, &log), -EINVAL);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "no actions here");
+	/* the mark is the handle: the filter refuses none */
 	tc_qdisc(dev);
+	NB_ASSERT_EQ(parse_fw("classid 1:5", &f, &log), 0);
+	f.hook = NB_TC_INGRESS;
+	f.pref = 1;
 	f.log = &log;
-	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -EINVAL);
-	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "\"indev\"");
-	f.words = no_val;
-	f.word_cnt = 1;
-	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -EINVAL);
-	f.words = bad_id;
-	f.word_cnt = 2;
-	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -EINVAL);
-	f.handle = 0;
-	f.word_cnt = 0;
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -EINVAL);
 	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "handle MARK");
 	nb_log_free(&log);

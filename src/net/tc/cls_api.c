@@ -708,8 +708,6 @@ int nb_tc_filter_parse(const char *kind, struct nb_tc_words *w, struct nb_tc_fil
 
 	if (!ops)
 		return nb_tc_words_wrong(w, kind ? kind : "", "unknown classifier");
-	if (!ops->parse)
-		return -EOPNOTSUPP;
 	return ops->parse(w, opts);
 }
 

@@ -251,40 +251,34 @@ static void cls_bpf_dump(const struct nb_tcf_proto *tp, const void *fh,
 	nb_tc_print_prog(l, prog->filter);
 }
 
+/* One of bpf's own words: the program words and "da". */
+static int cls_bpf_parse_word(struct nb_tc_words *w, void *kopts)
+{
+	struct nb_tc_bpf_opts *bpf = kopts;
+	const char *word = w->argv[w->pos];
+	int err = nb_tc_words_prog(w);
+
+	if (err != -ENOENT)
+		return err;
+	if (strcmp(word, "da") && strcmp(word, "direct-action") && strcmp(word, "integ_act"))
+		return -ENOENT;
+	bpf->direct_action = true;
+	return 0;
+}
+
 /* f_bpf.c's bpf_parse_opt: the program words, "da", the class id and the actions. */
 static int cls_bpf_parse(struct nb_tc_words *w, struct nb_tc_filter_opts *opts)
 {
+	int err;
+
 	w->prog.type = BPF_PROG_TYPE_SCHED_CLS;
 	w->prog.default_section = "classifier";
 	w->prog.prog = &opts->bpf.prog;
 	w->prog.name = &opts->bpf.name;
-	while (w->pos < w->argc) {
-		const char *word = w->argv[w->pos];
-		int err;
-
-		if (nb_tc_words_at_action(w)) {
-			err = nb_tc_words_actions(w);
-			if (err)
-				return err;
-			continue;
-		}
-		err = nb_tc_words_common(w, &opts->bpf.classid);
-		if (err == -ENOENT)
-			err = nb_tc_words_prog(w);
-		if (err == -ENOENT) {
-			if (strcmp(word, "da") && strcmp(word, "direct-action") &&
-			    strcmp(word, "integ_act"))
-				return nb_tc_words_wrong(w, word, "unknown bpf option");
-			opts->bpf.direct_action = true;
-			err = 0;
-		}
-		if (err)
-			return err;
-		w->pos++;
-	}
-	if (!w->prog.file)
+	err = nb_tc_words_filter(w, "bpf", &opts->bpf.classid, cls_bpf_parse_word, &opts->bpf);
+	if (!err && !w->prog.file)
 		return nb_tc_words_usage(w, "bpf needs \"obj FILE\"");
-	return 0;
+	return err;
 }
 
 static struct nb_tcf_proto_ops cls_bpf_ops = {

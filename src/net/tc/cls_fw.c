@@ -101,27 +101,19 @@ static void *fw_get(struct nb_tcf_proto *tp, u32 handle)
 	return NULL;
 }
 
-/* The words after "fw": "classid X" / "flowid X" (the actions are the caller's). */
-static int fw_parse(const struct nb_tc_filter_opts *opts, u32 *classid, struct nb_log *log)
+/* One of fw's own words: none is built yet ("indev" matches the input device in f_fw.c). */
+static int fw_parse_word(struct nb_tc_words *w, void *kopts)
 {
-	for (unsigned int i = 0; i < opts->word_cnt; i++) {
-		const char *w = opts->words[i];
+	(void)kopts;
+	if (!strcmp(w->argv[w->pos], "indev"))
+		return nb_tc_words_wrong(w, w->argv[w->pos], "fw indev is not built");
+	return -ENOENT;
+}
 
-		if (strcmp(w, "classid") && strcmp(w, "flowid")) {
-			nb_log_printf(log, "fw: unknown word \"%s\", expected classid or flowid\n",
-				      w);
-			return -EINVAL;
-		}
-		if (++i == opts->word_cnt) {
-			nb_log_printf(log, "fw: \"%s\" needs a class id\n", w);
-			return -EINVAL;
-		}
-		if (nb_tc_classid_parse(opts->words[i], classid)) {
-			nb_log_printf(log, "fw: illegal \"classid\" \"%s\"\n", opts->words[i]);
-			return -EINVAL;
-		}
-	}
-	return 0;
+/* f_fw.c's fw_parse_opt: "fw [{ classid | flowid } X] [action ...]". */
+static int fw_parse(struct nb_tc_words *w, struct nb_tc_filter_opts *opts)
+{
+	return nb_tc_words_filter(w, "fw", &opts->fw.classid, fw_parse_word, NULL);
 }
 
 static int fw_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
@@ -130,17 +122,12 @@ static int fw_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
 {
 	struct fw_head *head = tp->root;
 	struct fw_filter *old = fh, *f, **pp;
-	u32 classid = 0;
-	int err;
 
 	if (!handle) {
 		nb_log_printf(log, "fw: the filter's handle is the mark it matches: "
 			      "\"handle MARK\"\n");
 		return -EINVAL;
 	}
-	err = fw_parse(opts, &classid, log);
-	if (err)
-		return err;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return -ENOBUFS;
@@ -150,7 +137,7 @@ static int fw_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
 		return -ENOBUFS;
 	}
 	f->id = handle;
-	f->classid = classid;
+	f->classid = opts->fw.classid;
 	f->exts = *exts;
 	exts->nr_actions = 0;
 	pp = &head->ht[fw_hash(handle)];
@@ -223,6 +210,7 @@ static struct nb_tcf_proto_ops cls_fw_ops = {
 	.kind = "fw",
 	.classify = fw_classify,
 	.init = fw_init,
+	.parse = fw_parse,
 	.destroy = fw_destroy,
 	.get = fw_get,
 	.change = fw_change,

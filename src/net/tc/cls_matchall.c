@@ -131,23 +131,7 @@ static void mall_dump(const struct nb_tcf_proto *tp, const void *fh,
 /* f_matchall.c's matchall_parse_opt: "matchall [{ classid | flowid } X] [action ...]". */
 static int mall_parse(struct nb_tc_words *w, struct nb_tc_filter_opts *opts)
 {
-	while (w->pos < w->argc) {
-		int err;
-
-		if (nb_tc_words_at_action(w)) {
-			err = nb_tc_words_actions(w);
-			if (err)
-				return err;
-			continue;
-		}
-		err = nb_tc_words_common(w, &opts->matchall.classid);
-		if (err == -ENOENT)
-			return nb_tc_words_wrong(w, w->argv[w->pos], "unknown matchall option");
-		if (err)
-			return err;
-		w->pos++;
-	}
-	return 0;
+	return nb_tc_words_filter(w, "matchall", &opts->matchall.classid, NULL, NULL);
 }
 
 static struct nb_tcf_proto_ops cls_mall_ops = {

@@ -1118,77 +1118,81 @@ static int u32_parse_sample(struct nb_tc_words *w, struct nb_tc_u32_opts *u)
 	return err;
 }
 
-static int u32_parse(struct nb_tc_words *w, struct nb_tc_filter_opts *opts)
+/* The parse of one u32: "sample" puts the node in a bucket that a later "ht" keeps. */
+struct u32_words {
+	struct nb_tc_u32_opts *sel;
+	bool sampled;
+	u32 order;
+};
+
+/* One of u32's own words (f_u32.c's u32_parse_opt). */
+static int u32_parse_word(struct nb_tc_words *w, void *kopts)
 {
-	struct nb_tc_u32_opts *u = &opts->u32;
-	bool sampled = false;
-	u32 order = 0;
+	struct u32_words *uw = kopts;
+	struct nb_tc_u32_opts *u = uw->sel;
+	const char *word = w->argv[w->pos], *val;
+	u32 h;
 	int err;
 
-	while (w->pos < w->argc) {
-		const char *word = w->argv[w->pos], *val;
-		u32 h;
-
-		if (nb_tc_words_at_action(w)) {
-			err = nb_tc_words_actions(w);
-			if (err)
-				return err;
-			continue;
-		}
-		err = nb_tc_words_common(w, &u->classid);
-		if (err != -ENOENT) {
-			if (err)
-				return err;
-		} else if (!strcmp(word, "match")) {
-			err = u32_parse_match(w, u);
-			if (err)
-				return err;
-		} else if (!strcmp(word, "ht") || !strcmp(word, "link")) {
-			if (!(val = nb_tc_words_next(w)))
-				return -EINVAL;
-			if (u32_handle_parse(val, &h))
-				return nb_tc_words_wrong(w, val, "illegal \"%s\"", word);
-			if (TC_U32_NODE(h))
-				return nb_tc_words_wrong(w, val, "\"%s\" must be a hash table", word);
-			if (word[0] == 'l')
-				u->link = h;
-			else if (sampled)
-				u->htid = TC_U32_HTID(h) | (u->htid & 0xff000);
-			else
-				u->htid = h & 0xfffff000;
-		} else if (!strcmp(word, "divisor")) {
-			if (!(val = nb_tc_words_next(w)))
-				return -EINVAL;
-			if (!u32_parse_divisor(val, &u->divisor))
-				return nb_tc_words_wrong(w, val, "illegal \"divisor\": a power of 2 "
-							 "from 1 to 256");
-		} else if (!strcmp(word, "hashkey")) {
-			err = u32_parse_hashkey(w, u);
-			if (err)
-				return err;
-		} else if (!strcmp(word, "sample")) {
-			err = u32_parse_sample(w, u);
-			if (err)
-				return err;
-			sampled = true;
-		} else if (!strcmp(word, "order")) {
-			if (!(val = nb_tc_words_next(w)))
-				return -EINVAL;
-			if (!nb_parse_u32(val, &order, 0) || !order || order > 0xfff)
-				return nb_tc_words_wrong(w, val, "illegal \"order\"");
-		} else if (!strcmp(word, "offset")) {
-			return nb_tc_words_wrong(w, word, "u32 offset (variable header lengths) is "
-						 "not built: keys at nexthdr+N read N bytes past the "
-						 "network header");
-		} else {
-			return nb_tc_words_wrong(w, word, "unknown u32 option");
-		}
-		w->pos++;
+	if (!strcmp(word, "match"))
+		return u32_parse_match(w, u);
+	if (!strcmp(word, "ht") || !strcmp(word, "link")) {
+		if (!(val = nb_tc_words_next(w)))
+			return -EINVAL;
+		if (u32_handle_parse(val, &h))
+			return nb_tc_words_wrong(w, val, "illegal \"%s\"", word);
+		if (TC_U32_NODE(h))
+			return nb_tc_words_wrong(w, val, "\"%s\" must be a hash table", word);
+		if (word[0] == 'l')
+			u->link = h;
+		else if (uw->sampled)
+			u->htid = TC_U32_HTID(h) | (u->htid & 0xff000);
+		else
+			u->htid = h & 0xfffff000;
+		return 0;
 	}
-	if (order) {
-		if (TC_U32_NODE(opts->handle) && order != TC_U32_NODE(opts->handle))
+	if (!strcmp(word, "divisor")) {
+		if (!(val = nb_tc_words_next(w)))
+			return -EINVAL;
+		if (!u32_parse_divisor(val, &u->divisor))
+			return nb_tc_words_wrong(w, val, "illegal \"divisor\": a power of 2 "
+						 "from 1 to 256");
+		return 0;
+	}
+	if (!strcmp(word, "hashkey"))
+		return u32_parse_hashkey(w, u);
+	if (!strcmp(word, "sample")) {
+		err = u32_parse_sample(w, u);
+		if (!err)
+			uw->sampled = true;
+		return err;
+	}
+	if (!strcmp(word, "order")) {
+		if (!(val = nb_tc_words_next(w)))
+			return -EINVAL;
+		if (!nb_parse_u32(val, &uw->order, 0) || !uw->order || uw->order > 0xfff)
+			return nb_tc_words_wrong(w, val, "illegal \"order\"");
+		return 0;
+	}
+	if (!strcmp(word, "offset"))
+		return nb_tc_words_wrong(w, word, "u32 offset (variable header lengths) is "
+					 "not built: keys at nexthdr+N read N bytes past the "
+					 "network header");
+	return -ENOENT;
+}
+
+static int u32_parse(struct nb_tc_words *w, struct nb_tc_filter_opts *opts)
+{
+	struct u32_words uw = { .sel = &opts->u32 };
+	int err;
+
+	err = nb_tc_words_filter(w, "u32", &opts->u32.classid, u32_parse_word, &uw);
+	if (err)
+		return err;
+	if (uw.order) {
+		if (TC_U32_NODE(opts->handle) && uw.order != TC_U32_NODE(opts->handle))
 			return nb_tc_words_wrong(w, "order", "\"order\" contradicts \"handle\"");
-		opts->handle |= order;
+		opts->handle |= uw.order;
 	}
 	return 0;
 }

@@ -150,8 +150,8 @@ struct nb_tcf_proto_ops {
 			struct nb_tcf_result *res);
 	int (*init)(struct nb_tcf_proto *tp);
 	/*
-	 * Read the kind's words after its name to the end, the actions through w->actions
-	 * (nb_tc_filter_parse). NULL: the kind reads them in change (nb_tc_filter_opts.words).
+	 * Read the kind's words after its name to the end (nb_tc_filter_parse), through
+	 * nb_tc_words_filter: the kind gives its own words only.
 	 */
 	int (*parse)(struct nb_tc_words *w, struct nb_tc_filter_opts *opts);
 	/* Free everything (after a grace period: no reader left). */
@@ -231,6 +231,19 @@ int nb_tc_words_actions(struct nb_tc_words *w);
 int nb_tc_words_common(struct nb_tc_words *w, u32 *classid);
 /* "obj F", "sec S", "max-entries NAME=N", "run": the program words (bpf_parse_common). */
 int nb_tc_words_prog(struct nb_tc_words *w);
+/*
+ * One word of a classifier's own (and its arguments, pos left on the last it took): 0, an
+ * error, or -ENOENT when the word is not the kind's.
+ */
+typedef int (*nb_tc_filter_word_fn)(struct nb_tc_words *w, void *kopts);
+/*
+ * The frame of every classifier's parse (f_*.c's parse_fopt loop), to the last word: "action"
+ * hands over to the front end's action parser, then the shared words (nb_tc_words_common, into
+ * *classid), then the kind's own through word (NULL: it has none); any other word is an
+ * "unknown KIND option".
+ */
+int nb_tc_words_filter(struct nb_tc_words *w, const char *kind, u32 *classid,
+		       nb_tc_filter_word_fn word, void *kopts);
 
 /* 0, or -EEXIST when the kind is registered already. */
 int nb_tcf_proto_register(struct nb_tcf_proto_ops *ops);

@@ -127,6 +127,30 @@ int nb_tc_words_prog(struct nb_tc_words *w)
 	return -ENOENT;
 }
 
+int nb_tc_words_filter(struct nb_tc_words *w, const char *kind, u32 *classid,
+		       nb_tc_filter_word_fn word, void *kopts)
+{
+	while (w->pos < w->argc) {
+		int err;
+
+		if (nb_tc_words_at_action(w)) {
+			err = nb_tc_words_actions(w);
+			if (err)
+				return err;
+			continue;
+		}
+		err = nb_tc_words_common(w, classid);
+		if (err == -ENOENT && word)
+			err = word(w, kopts);
+		if (err == -ENOENT)
+			return nb_tc_words_wrong(w, w->argv[w->pos], "unknown %s option", kind);
+		if (err)
+			return err;
+		w->pos++;
+	}
+	return 0;
+}
+
 /* A verdict word at pos (pos past "goto chain N"); false when there is none. */
 static bool parse_control(struct nb_tc_words *w, int *control, int *err)
 {
