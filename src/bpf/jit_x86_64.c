@@ -14,9 +14,10 @@
  * Verified programs run on frames as the kernel's JIT makes them (layout of an unchecked image):
  *
  *   entry      u64 fn(r1, r2), the main function's prologue: saves the SysV callee-saved
- *              registers the program uses (rbx, rbp, r12, and r13..r15 for r7..r9), puts the
- *              env below them (r12), sets rbp (BPF r10) there and subtracts the main
- *              function's stack as the verifier proved it (rounded up to 16)
+ *              registers the program uses (rbp, r12, and rbx, r13..r15 for r6..r9), puts the
+ *              env below them (r12) with the tail-call count and may_goto budget when the
+ *              program has them, sets rbp (BPF r10) there and subtracts the main function's
+ *              stack as the verifier proved it (rounded up to 16), if any
  *   body       the main function's code, whose exit unwinds the entry; then each other BPF
  *              function: push rbp, rbx, r13, r14, r15; rbp = rsp; sub rsp, its stack; code;
  *              exit: rsp = rbp, pop the five, return (a failing LD_ABS exits so with r0 = 0)
@@ -95,6 +96,7 @@ struct jit_ctx {
 	bool in_main;		/* emitting the main function (unchecked: the entry's frame) */
 	bool main_called;	/* a call or callback targets insn 0: no unchecked entry frame */
 	bool has_may_goto;	/* calls keep the caller's may_goto budget */
+	bool has_tail_call;	/* the run's tail-call count is read */
 	u32 main_entry;		/* unchecked: the native entry, just before insn 0 */
 	u32 tail_entry;		/* unchecked: where tail calls into this program land */
 	u32 body_start;		/* unchecked: the main function's frame set-up */
@@ -245,10 +247,11 @@ static void emit_prologue(struct jit_ctx *c, u32 stack)
 }
 
 /*
- * The SysV callee-saved registers an unchecked entry saves: rbx (r6, LD_ABS's ctx), rbp (r10),
- * r12 (the env), and r13..r15 only when r7..r9 appear in the program (as the kernel's JIT pushes
- * only the callee-saved registers a program uses). Below them the env's 24 bytes (up to
- * loops), and 8 more when needed to leave rsp 16-byte aligned.
+ * The SysV callee-saved registers an unchecked entry saves: rbp (r10), r12 (the env), and rbx
+ * and r13..r15 only when r6..r9 appear in the program (as the kernel's JIT pushes only the
+ * callee-saved registers a program uses; LD_ABS reads its ctx from r6, which the program set).
+ * Below them the env's 24 bytes (up to loops), and 8 more when needed to leave rsp 16-byte
+ * aligned.
  */
 static void choose_saved(struct jit_ctx *c)
 {
@@ -263,7 +266,8 @@ static void choose_saved(struct jit_ctx *c)
 			used[insn->src_reg % NB_MAX_BPF_REG] = true;
 	}
 	c->nsaved = 0;
-	c->saved[c->nsaved++] = RBX;
+	if (used[BPF_REG_6] || c->checked || !prog->verified)
+		c->saved[c->nsaved++] = RBX;
 	c->saved[c->nsaved++] = RBP;
 	c->saved[c->nsaved++] = R12;
 	for (u32 r = BPF_REG_7; r <= BPF_REG_9; r++)
@@ -309,15 +313,22 @@ static void emit_epilogue(struct jit_ctx *c)
 	emit_ret(b);
 }
 
-/* The run's tail-call count starts here, in this env, at 0; may_goto's budget is whole. */
+/*
+ * The run's tail-call count starts here, in this env, at 0; may_goto's budget is whole. Each
+ * only in a program that reads it, as the kernel's JIT sets up the tail-call count only when
+ * a tail call is reachable.
+ */
 static void emit_own_tail_call_cnt(struct jit_ctx *c)
 {
 	struct x86_buf *b = &c->b;
 
-	emit_store_imm(b, 8, ENV, ENV_OFF(tail_calls), 0); /* and depth */
-	emit_lea(b, AUX, ENV, ENV_OFF(tail_calls));
-	emit_store(b, 8, ENV, ENV_OFF(tail_call_cnt), AUX);
-	emit_store_imm(b, 4, ENV, ENV_OFF(loops), NB_MAX_LOOPS);
+	if (c->has_tail_call) {
+		emit_store_imm(b, 8, ENV, ENV_OFF(tail_calls), 0); /* and depth */
+		emit_lea(b, AUX, ENV, ENV_OFF(tail_calls));
+		emit_store(b, 8, ENV, ENV_OFF(tail_call_cnt), AUX);
+	}
+	if (c->has_may_goto)
+		emit_store_imm(b, 4, ENV, ENV_OFF(loops), NB_MAX_LOOPS);
 }
 
 /*
@@ -342,7 +353,9 @@ static void emit_main_entry(struct jit_ctx *c, u32 stack)
 			emit_zero(b, cleared[i]);
 	c->body_start = b->len;
 	emit_mov(b, X86_W64, RBP, RSP);
-	emit_sub_rsp32(b, stack);
+	/* The main function's frame has no fixed length: calls land on other functions. */
+	if (stack)
+		emit_sub_rsp32(b, stack);
 }
 
 /*
@@ -1148,6 +1161,7 @@ static void mark_functions(struct jit_ctx *c)
 			c->main_called |= target == 0;
 		}
 		c->has_may_goto |= insn_is_may_goto(insn);
+		c->has_tail_call |= insn->code == NB_OP_TAIL_CALL;
 		if (insn_is_ja(insn) || insn_is_cond_jmp(insn)) {
 			target = (s64)i + 1 + insn_jmp_off(insn);
 			if (target >= 0 && target < prog->len)

@@ -139,9 +139,9 @@ static __attribute__((noinline)) int clobbers_callee_saved(nb_jited_fn fn, u64 *
 #endif
 
 /*
- * Each program saves only the callee-saved registers it uses (r7..r9 in r13..r15): a chain
- * between a program using none and one using all three leaves the caller's registers as they
- * were, whichever way the tail call goes.
+ * Each program saves only the callee-saved registers it uses (r6..r9 in rbx, r13..r15): a
+ * chain between a program using none and one using all four leaves the caller's registers as
+ * they were, whichever way the tail call goes.
  */
 NB_TEST(jit_frames_callee_saved)
 {
@@ -154,13 +154,14 @@ NB_TEST(jit_frames_callee_saved)
 	NB_ASSERT_EQ(nb_map_create(BPF_MAP_TYPE_PROG_ARRAY, 4, 4, 1, NULL, &arr), 0);
 	{
 		struct bpf_insn ld[] = { NB_LD_MAP_ID(BPF_REG_2, nb_map_id(arr)) };
-		/* Uses r7..r9, tail calls slot 0, else returns r7 + r8 + r9. */
+		/* Uses r6..r9, tail calls slot 0, else returns r6 + r7 + r8 + r9. */
 		const struct bpf_insn heavy_insns[] = {
-			NB_MOV64_IMM(BPF_REG_7, 100), NB_MOV64_IMM(BPF_REG_8, 20),
-			NB_MOV64_IMM(BPF_REG_9, 3),
+			NB_MOV64_IMM(BPF_REG_6, 1000), NB_MOV64_IMM(BPF_REG_7, 100),
+			NB_MOV64_IMM(BPF_REG_8, 20), NB_MOV64_IMM(BPF_REG_9, 3),
 			ld[0], ld[1], NB_MOV64_IMM(BPF_REG_3, 0),
 			NB_CALL_HELPER(BPF_FUNC_tail_call),
-			NB_MOV64_REG(BPF_REG_0, BPF_REG_7),
+			NB_MOV64_REG(BPF_REG_0, BPF_REG_6),
+			NB_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_7),
 			NB_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_8),
 			NB_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_9),
 			NB_EXIT(),
@@ -180,14 +181,14 @@ NB_TEST(jit_frames_callee_saved)
 		nb_test_skip("no JIT on this architecture");
 	/* Misses first, then light -> heavy (heavy misses: its slot holds heavy itself). */
 	NB_ASSERT_EQ(clobbers_callee_saved(heavy->jited, &r0), 0);
-	NB_ASSERT_EQ(r0, 123);
+	NB_ASSERT_EQ(r0, 1123);
 	NB_ASSERT_EQ(clobbers_callee_saved(light->jited, &r0), 0);
 	NB_ASSERT_EQ(r0, 7);
 	id = nb_prog_id(heavy);
 	NB_ASSERT_EQ(nb_map_update_elem(arr, &key, &id, BPF_ANY), 0);
-	/* light -> heavy -> heavy ... until the limit, then heavy returns 123. */
+	/* light -> heavy -> heavy ... until the limit, then heavy returns 1123. */
 	NB_ASSERT_EQ(clobbers_callee_saved(light->jited, &r0), 0);
-	NB_ASSERT_EQ(r0, 123);
+	NB_ASSERT_EQ(r0, 1123);
 	id = nb_prog_id(light);
 	NB_ASSERT_EQ(nb_map_update_elem(arr, &key, &id, BPF_ANY), 0);
 	/* heavy -> light -> light ... then light returns 7. */
