@@ -18,11 +18,13 @@
 
 #include <netbpf/dev.h>
 #include <netbpf/log.h>
+#include <netbpf/percpu.h>
 #include <netbpf/xdp.h>
 
 #include "bpf/map.h"
 #include "bpf/prog.h"
 #include "common/types.h"
+#include "net/dev.h"
 #include "net/pkt.h"
 #include "net/redirect.h"
 
@@ -109,14 +111,54 @@ static inline enum nb_drop_reason nb_xdp_redirect_drop_reason(int err)
 int nb_xdp_do_redirect(struct nb_dev *dev_rx, struct nb_pkt *pkt);
 /* XDP_TX: queue pkt back out of the device it came from. Same return as nb_xdp_do_redirect. */
 int nb_xdp_do_tx(struct nb_dev *dev_rx, struct nb_pkt *pkt);
-/*
- * Queue pkt for dev (dev_xdp_enqueue / dev_map_enqueue): checks that dev can transmit it, then
- * enqueues with the devmap program (NULL: none) that runs at the flush.
- */
-int nb_xdp_enqueue(struct nb_dev *dev, struct nb_pkt *pkt, struct nb_dev *dev_rx,
-		   struct nb_prog *xdp_prog);
+
+/* One 802.1Q tag (VLAN_HLEN, not in the uapi headers). */
+#define NB_VLAN_HLEN 4
+
 /* May dev transmit a frame of len bytes (xdp_ok_fwd_dev)? 0 or -ENETDOWN, -EMSGSIZE, ... */
-int nb_xdp_ok_fwd_dev(const struct nb_dev *dev, u32 len);
+static inline int nb_xdp_ok_fwd_dev(const struct nb_dev *dev, u32 len)
+{
+	if (unlikely(!READ_ONCE(dev->up)))
+		return -ENETDOWN;
+	/* The kernel allows mtu + hard header + one VLAN tag. */
+	if (unlikely(len > READ_ONCE(dev->mtu) + ETH_HLEN + NB_VLAN_HLEN))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * Queue pkt for dev (dev_xdp_enqueue / dev_map_enqueue, with their __xdp_enqueue and
+ * bq_enqueue): checks that dev can transmit it, then enqueues with the devmap program (NULL:
+ * none) that runs at the flush; a full queue transmits first; the first frame of a poll puts
+ * the queue on this worker's flush list, with references on dev_rx and the program until the
+ * flush.
+ */
+int nb_xdp_enqueue_slow(struct nb_dev *dev, struct nb_pkt *pkt, struct nb_dev *dev_rx,
+			struct nb_prog *xdp_prog);
+
+/*
+ * nb_xdp_enqueue_slow in line for the frames of a poll after its first, while the queue has
+ * room: every redirected frame comes this way, and the kernel's are static in devmap.c. The
+ * rest goes out of line as a tail call, so that the way in line makes no call and saves no
+ * register.
+ */
+static __always_inline int nb_xdp_enqueue(struct nb_dev *dev, struct nb_pkt *pkt,
+					  struct nb_dev *dev_rx, struct nb_prog *xdp_prog)
+{
+	struct nb_xdp_dev *xd = __atomic_load_n(&dev->xdp, __ATOMIC_ACQUIRE);
+	struct nb_xdp_bulk_queue *bq;
+
+	if (likely(xd && dev->port && !nb_xdp_ok_fwd_dev(dev, pkt->len) &&
+		   !READ_ONCE(xd->bulk_off))) {
+		bq = &xd->pcpu[nb_this_cpu()].bq;
+		if (likely(bq->dev_rx && bq->count < NB_XDP_BULK_SIZE)) {
+			bq->q[bq->count++] = pkt;
+			return 0;
+		}
+	}
+	return nb_xdp_enqueue_slow(dev, pkt, dev_rx, xdp_prog);
+}
+
 /*
  * End of the poll (xdp_do_flush): transmit every bulk queue on this worker's flush list, then take
  * the frames queued for this worker in cpumap entries (nb_cpu_map_poll).

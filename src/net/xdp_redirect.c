@@ -28,9 +28,6 @@
 #include "net/xsk.h"
 #include "common/u64_stats.h"
 
-/* One 802.1Q tag (VLAN_HLEN, not in the uapi headers). */
-#define NB_VLAN_HLEN 4
-
 /* This worker's flush list: the queues that hold frames of the running poll. */
 static __thread struct nb_xdp_bulk_queue *flush_list;
 
@@ -81,16 +78,6 @@ void nb_xdp_dev_free(struct nb_dev *dev)
 static inline struct nb_xdp_pcpu *this_pcpu(struct nb_xdp_dev *xd)
 {
 	return &xd->pcpu[nb_this_cpu()];
-}
-
-int nb_xdp_ok_fwd_dev(const struct nb_dev *dev, u32 len)
-{
-	if (unlikely(!READ_ONCE(dev->up)))
-		return -ENETDOWN;
-	/* The kernel allows mtu + hard header + one VLAN tag. */
-	if (unlikely(len > READ_ONCE(dev->mtu) + ETH_HLEN + NB_VLAN_HLEN))
-		return -EMSGSIZE;
-	return 0;
 }
 
 /*
@@ -186,8 +173,8 @@ static void bq_enqueue(struct nb_xdp_dev *xd, struct nb_pkt *pkt, struct nb_dev 
 		bq_xmit_all(bq);
 }
 
-int nb_xdp_enqueue(struct nb_dev *dev, struct nb_pkt *pkt, struct nb_dev *dev_rx,
-		   struct nb_prog *xdp_prog)
+int nb_xdp_enqueue_slow(struct nb_dev *dev, struct nb_pkt *pkt, struct nb_dev *dev_rx,
+			struct nb_prog *xdp_prog)
 {
 	struct nb_xdp_dev *xd;
 	int err;
@@ -213,12 +200,25 @@ int nb_xdp_do_tx(struct nb_dev *dev_rx, struct nb_pkt *pkt)
 	return nb_xdp_enqueue(dev_rx, pkt, dev_rx, NULL);
 }
 
+/*
+ * bpf_redirect's target by its ifindex. Out of line (a tail call from nb_xdp_do_redirect):
+ * the lookup's call would make every redirect save registers.
+ */
+static __attribute__((noinline)) int redirect_ifindex(u32 ifindex, struct nb_pkt *pkt,
+						      struct nb_dev *dev_rx)
+{
+	struct nb_dev *fwd = nb_dev_lookup_index(ifindex);
+
+	if (unlikely(!fwd))
+		return -EINVAL;
+	return nb_xdp_enqueue(fwd, pkt, dev_rx, NULL);
+}
+
 int nb_xdp_do_redirect(struct nb_dev *dev_rx, struct nb_pkt *pkt)
 {
 	struct nb_redirect_info *ri = nb_redirect_info_get();
 	enum bpf_map_type map_type = ri->map_type;
 	u32 map_id = ri->map_id, flags = ri->flags;
-	struct nb_dev *fwd;
 	struct nb_map *map;
 
 	/* The verdict consumes the record: a later XDP_REDIRECT needs a new helper call. */
@@ -244,12 +244,8 @@ int nb_xdp_do_redirect(struct nb_dev *dev_rx, struct nb_pkt *pkt)
 		/* The datapath's devices receive on queue 0 (their one xdp_rxq_info). */
 		return nb_xsk_rcv(ri->tgt_value, pkt, dev_rx, 0);
 	case BPF_MAP_TYPE_UNSPEC:
-		if (map_id == NB_REDIRECT_IFINDEX_ID) {
-			fwd = nb_dev_lookup_index((u32)ri->tgt_index);
-			if (unlikely(!fwd))
-				return -EINVAL;
-			return nb_xdp_enqueue(fwd, pkt, dev_rx, NULL);
-		}
+		if (map_id == NB_REDIRECT_IFINDEX_ID)
+			return redirect_ifindex((u32)ri->tgt_index, pkt, dev_rx);
 		return -EBADRQC;
 	default:
 		return -EBADRQC;
