@@ -588,6 +588,28 @@ static unsigned int port_xmit(struct nb_dev *dev, struct nb_dev_stats *s, struct
 	return sent;
 }
 
+/*
+ * Does a frame of the burst need work before the port takes it: an offloaded VLAN tag to put
+ * in, or an offload the port lacks (validate_xmit_skb)? Most bursts need none, and every XDP
+ * frame without fragments: they go to the port as they are.
+ */
+static bool tx_needs_work(struct nb_pkt **pkts, unsigned int n, u32 features)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		struct nb_pkt *pkt = pkts[i];
+
+		if (unlikely(pkt->vlan_present))
+			return true;
+		if (unlikely(features != NB_NETIF_F_ALL &&
+			     (pkt->gso_size || pkt->data_len ||
+			      pkt->ip_summed == NB_CHECKSUM_PARTIAL)))
+			return true;
+		/* ports take single frames (the work below may make lists) */
+		pkt->next = NULL;
+	}
+	return false;
+}
+
 unsigned int nb_dev_tx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n)
 {
 	struct nb_dev_stats *s = nb_dev_this_stats(dev);
@@ -609,6 +631,8 @@ unsigned int nb_dev_tx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
 		return 0;
 	}
 	features = dev->port->features;
+	if (likely(n <= NB_BURST) && !tx_needs_work(pkts, n, features))
+		return port_xmit(dev, s, pkts, n);
 	for (unsigned int i = 0; i < n; i++) {
 		struct nb_pkt *pkt = pkts[i], *next;
 		int err = 0;
