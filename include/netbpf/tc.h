@@ -340,6 +340,13 @@ struct nb_tc_print_list {
 /* The first item with key, or NULL: what a caller reads of a kind's options. */
 const struct nb_tc_print_item *nb_tc_print_find(const struct nb_tc_print_list *list,
 						const char *key);
+/*
+ * iproute2's bpf_dump_prog_info, which tc and ip print a program with: "id N name P tag T
+ * [jited ]" or the "prog" object, appended to list.
+ */
+void nb_tc_print_prog(struct nb_tc_print_list *list, const struct nb_prog *prog);
+/* Free what a list holds and empty it. */
+void nb_tc_print_list_free(struct nb_tc_print_list *list);
 
 /* What tc actions show and filter show print for one action. */
 struct nb_tc_action_info {

@@ -31,6 +31,7 @@
 #include "ctl/ctl.h"
 #include "ctl/ip_common.h"
 #include "ctl/json.h"
+#include "ctl/print.h"
 #include "ctl/tc.h"
 #include "io/port.h"
 #include "net/dev.h"
@@ -136,6 +137,17 @@ static void print_master_text(FILE *out, struct nb_dev *dev)
 	nb_dev_put(master);
 }
 
+/* The attached program as ip prints it: tc's printer (bpf_dump_prog_info), text or JSON. */
+static void print_prog(struct nb_ctl *ctl, struct nb_json *j, const struct nb_prog *prog)
+{
+	struct nb_print p = { .f = ctl->out, .j = j };
+	struct nb_tc_print_list items = { 0 };
+
+	nb_tc_print_prog(&items, prog);
+	nb_ctl_print_tc_items(&p, &items, false);
+	nb_tc_print_list_free(&items);
+}
+
 void nb_ctl_link_print(struct nb_ctl *ctl, struct nb_dev *dev, bool addr_show)
 {
 	const char *ltype = nb_tunnel_link_type(dev);
@@ -169,7 +181,7 @@ void nb_ctl_link_print(struct nb_ctl *ctl, struct nb_dev *dev, bool addr_show)
 			a[0], a[1], a[2], a[3], a[4], a[5]);
 	if (prog && !addr_show) {
 		fprintf(out, "    prog/xdp ");
-		nb_ctl_print_prog_info(ctl, NULL, nb_prog_id(prog));
+		print_prog(ctl, NULL, prog);
 		fputc('\n', out);
 	}
 	if (prog)
@@ -326,11 +338,11 @@ static void xdp_json(struct nb_ctl *ctl, struct nb_json *j, struct nb_dev *dev)
 		return;
 	nb_json_start_object(j, "xdp");
 	nb_json_uint(j, "mode", mode);
-	nb_ctl_print_prog_info(ctl, j, nb_prog_id(prog));
+	print_prog(ctl, j, prog);
 	nb_json_start_array(j, "attached");
 	nb_json_start_object(j, NULL);
 	nb_json_uint(j, "mode", mode);
-	nb_ctl_print_prog_info(ctl, j, nb_prog_id(prog));
+	print_prog(ctl, j, prog);
 	nb_json_end_object(j);
 	nb_json_end_array(j);
 	nb_json_end_object(j);

@@ -58,14 +58,9 @@ void nb_ctl_actions_release(struct nb_ctl_actions *acts);
 #define NB_CTL_ACT_HW_STATS 2
 
 struct nb_json;
-struct nb_prog;
 /* One action as tc prints it (m_gact.c, m_bpf.c, m_mirred.c): text, or an object into j. */
 void nb_ctl_print_action(struct nb_ctl *ctl, struct nb_json *j, const struct nb_tc_action_info *a,
 			 unsigned int order, unsigned int how);
-/* bpf_dump_prog_info: "id N name P tag T jited " (text) or "prog": {...}; false when gone. */
-bool nb_ctl_print_prog_info(struct nb_ctl *ctl, struct nb_json *j, __u32 id);
-/* The kernel's tag of prog in hex. */
-const char *nb_ctl_prog_tag(const struct nb_prog *prog, char buf[2 * BPF_TAG_SIZE + 1]);
 
 struct nb_print;
 /* What a kind's dump wrote for show (struct nb_tc_print_list), in text or JSON; stats: tc -s. */

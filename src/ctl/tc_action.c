@@ -152,43 +152,6 @@ void nb_ctl_actions_release(struct nb_ctl_actions *acts)
 		nb_ctl_prog_release(&acts->progs[n]);
 }
 
-/* The kernel's tag of prog in hex, as tc and bpftool print it. */
-const char *nb_ctl_prog_tag(const struct nb_prog *prog, char buf[2 * BPF_TAG_SIZE + 1])
-{
-	__u8 tag[BPF_TAG_SIZE];
-
-	buf[0] = 0;
-	if (nb_prog_tag(prog, tag))
-		return "?";
-	for (int i = 0; i < BPF_TAG_SIZE; i++)
-		sprintf(buf + 2 * i, "%02x", tag[i]);
-	return buf;
-}
-
-/* bpf_dump_prog_info: "id N name P tag T jited " or the "prog" object; false when gone. */
-bool nb_ctl_print_prog_info(struct nb_ctl *ctl, struct nb_json *j, __u32 id)
-{
-	struct nb_prog *prog = id ? nb_prog_get_by_id(id) : NULL;
-	char tag[2 * BPF_TAG_SIZE + 1];
-
-	if (!prog)
-		return false;
-	/* the kernel keeps BPF_OBJ_NAME_LEN - 1 characters of the name */
-	if (j) {
-		nb_json_start_object(j, "prog");
-		nb_json_uint(j, "id", id);
-		nb_json_printf(j, "name", "%.15s", nb_prog_name(prog));
-		nb_json_string(j, "tag", nb_ctl_prog_tag(prog, tag));
-		nb_json_uint(j, "jited", nb_prog_is_jited(prog));
-		nb_json_end_object(j);
-	} else {
-		fprintf(ctl->out, "id %u name %.15s tag %s %s", id, nb_prog_name(prog),
-			nb_ctl_prog_tag(prog, tag), nb_prog_is_jited(prog) ? "jited " : "");
-	}
-	nb_prog_put(prog);
-	return true;
-}
-
 /*
  * tc_print_one_action: "action order N: ", what the kind's dump wrote (its words, "index N ref R
  * bind B" and the ages with -s), then the counters and flags every action has.

@@ -195,9 +195,6 @@ void nb_tc_print_open(struct nb_tc_print_list *list, const char *key);
 void nb_tc_print_close(struct nb_tc_print_list *list);
 /* print_action_control's JSON object: {"type": "goto", "chain": N} and the like. */
 void nb_tc_print_control(struct nb_tc_print_list *list, const char *key, int control);
-/* bpf_dump_prog_info: "id N name P tag T jited " or the "prog" object. */
-void nb_tc_print_prog(struct nb_tc_print_list *list, const struct nb_prog *prog);
-void nb_tc_print_list_free(struct nb_tc_print_list *list);
 
 struct nb_tcf_proto {
 	struct nb_tcf_proto *next;	/* the chain, by prio */
