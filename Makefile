@@ -50,8 +50,8 @@ LDLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 BPF_CFLAGS := -O2 -g -target bpf -mcpu=v3 -Wall -Werror -Wno-unused-value \
 	      -Wno-pointer-sign -Wno-compare-distinct-pointer-types $(ARCH_INC) -Itests/bpf -Iexamples
 
-LIB_SRCS  := $(wildcard src/common/*.c src/bpf/*.c src/bpf/*/*.c src/net/*.c src/net/*/*.c \
-			src/io/*.c src/ctl/*.c)
+LIB_SRCS  := $(wildcard src/common/*.c src/bpf/*.c src/bpf/*/*.c src/pkt/*.c src/net/*.c \
+			src/net/*/*.c src/io/*.c src/ctl/*.c)
 CLI_SRCS  := $(wildcard src/cli/*.c)
 TEST_SRCS := $(wildcard tests/runner/*.c tests/unit/*.c tests/kernel/*.c)
 BENCH_SRCS := $(wildcard bench/*.c)

@@ -18,7 +18,7 @@
 #include "io/pipe.h"
 #include "io/port.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "bench.h"
 #include "netns.h"
 

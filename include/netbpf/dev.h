@@ -25,50 +25,13 @@
 #include <linux/types.h>
 
 #include <netbpf/log.h>
+#include <netbpf/pkt.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 struct nb_dev;
-
-/* Why a packet was dropped, as the kernel's skb_drop_reason (the ones this datapath has). */
-enum nb_drop_reason {
-	NB_DROP_NOT_SPECIFIED = 0,
-	NB_DROP_DEV_DOWN,	/* device is down */
-	NB_DROP_NO_DEV,		/* redirect target missing */
-	NB_DROP_TC_INGRESS,	/* TC_ACT_SHOT at ingress */
-	NB_DROP_TC_EGRESS,	/* TC_ACT_SHOT at egress */
-	NB_DROP_XDP,		/* XDP_DROP */
-	NB_DROP_XDP_ABORTED,	/* XDP_ABORTED or an unknown XDP verdict */
-	NB_DROP_RECURSION,	/* redirect nesting limit */
-	NB_DROP_TX_ERROR,	/* the port could not transmit */
-	NB_DROP_TOO_BIG,	/* longer than the mtu or the buffer */
-	NB_DROP_NOMEM,		/* no packet buffer */
-	NB_DROP_RX_OVERFLOW,	/* the kernel dropped it before the port read it (ring full) */
-	NB_DROP_PORT_RX_NO_BUFFER,	/* the kernel had no port buffer for a frame (AF_XDP) */
-	NB_DROP_PORT_TX_INVALID,	/* the kernel refused a transmit descriptor (AF_XDP) */
-	NB_DROP_CPUMAP_FULL,	/* a cpumap entry's queue was full */
-	/*
-	 * a super-frame or partial checksum for a port without that offload, which software
-	 * could not segment or complete (a tunnel's super-frame, broken headers)
-	 */
-	NB_DROP_OFFLOAD,
-	NB_DROP_XSK_FULL,	/* an XDP socket's ring was full (include/netbpf/xsk.h) */
-	NB_DROP_NO_ROUTE,	/* bpf_redirect_neigh: no route to the destination */
-	NB_DROP_NO_NEIGH,	/* bpf_redirect_neigh: no valid neighbour (netbpf sends no ARP/ND) */
-	NB_DROP_TUNNEL_TXINFO,	/* into a tunnel without a tunnel key of its kind */
-	NB_DROP_TUNNEL_HDR,	/* a tunnel header its device refuses (flags, version, length) */
-	NB_DROP_TUNNEL_ECN,	/* outer CE on an inner packet that is not ECN-capable */
-	NB_DROP_UDP_CSUM,	/* a tunnel's UDP datagram with a wrong checksum */
-	NB_DROP_MAC_INVALID_SOURCE,	/* a bridge port received a multicast or zero source */
-	NB_DROP_MAC_IEEE_MAC_CONTROL,	/* a bridge port received a MAC control (pause) frame */
-	NB_DROP_NO_TX_TARGET,	/* a bridge had no port to send a frame to (only its own) */
-	NB_DROP_REASON_MAX,
-};
-
-/* "tc_ingress", "dev_down", ...: the names the statistics print. */
-const char *nb_drop_reason_name(enum nb_drop_reason reason);
 
 /* A device's counters summed over every worker. */
 struct nb_dev_stats_total {

@@ -23,6 +23,7 @@
 #include <linux/types.h>
 
 #include <netbpf/log.h>
+#include <netbpf/pkt.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,21 +36,6 @@ struct nb_port;
 /* Frames moved per call on the datapath. */
 #define NB_BURST 32
 
-/*
- * What a port's transmit takes as it is (the kernel's NETIF_F_* device features); the
- * datapath does the rest in software before tx_burst (nb_validate_xmit): a frame with
- * fragments is made linear without SG, a checksum left to the device (CHECKSUM_PARTIAL) is
- * completed without HW_CSUM, a super-frame is segmented without its GSO type.
- */
-#define NB_NETIF_F_SG		(1U << 0)	/* fragments (scatter-gather) */
-#define NB_NETIF_F_HW_CSUM	(1U << 1)	/* CHECKSUM_PARTIAL, any protocol */
-#define NB_NETIF_F_TSO		(1U << 2)	/* TCP over IPv4 super-frames */
-#define NB_NETIF_F_TSO6		(1U << 3)	/* TCP over IPv6 */
-#define NB_NETIF_F_TSO_ECN	(1U << 4)	/* TCP super-frames with CWR set */
-#define NB_NETIF_F_GSO_UDP_L4	(1U << 5)	/* UDP super-frames (USO) */
-#define NB_NETIF_F_GSO_ANY	(1U << 6)	/* any super-frame, tunnels too: kept whole */
-/* A port that takes every frame as it is: memory, files, the veth twin. */
-#define NB_NETIF_F_ALL		(~0U)
 
 /* One queue of a multi-queue port (afpacket, tap: `queues N`), for show output and tests. */
 struct nb_port_queue_stats {

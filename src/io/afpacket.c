@@ -58,8 +58,8 @@
 #include "io/port.h"
 #include "io/vnet_hdr.h"
 #include "net/dev.h"
-#include "net/gso.h"
-#include "net/pkt.h"
+#include "pkt/gso.h"
+#include "pkt/pkt.h"
 #include "common/u64_stats.h"
 
 #define AFP_MAX_QUEUES 64

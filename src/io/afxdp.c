@@ -65,8 +65,8 @@
 #include "io/afxdp_prog.h"
 #include "io/port.h"
 #include "net/dev.h"
-#include "net/gso.h"
-#include "net/pkt.h"
+#include "pkt/gso.h"
+#include "pkt/pkt.h"
 #include "common/u64_stats.h"
 
 /* Newer than the build machine's uapi headers (Linux 6.6): multi-buffer AF_XDP. */

@@ -51,9 +51,9 @@
 
 #include "io/gen.h"
 #include "io/port.h"
-#include "net/csum.h"
-#include "net/flow.h"
-#include "net/pkt.h"
+#include "pkt/csum.h"
+#include "pkt/flow.h"
+#include "pkt/pkt.h"
 #include "common/u64_stats.h"
 
 /* The longest frame: an IP packet of 65535 bytes (ETH_MAX_MTU) behind its Ethernet header. */

@@ -23,7 +23,7 @@
 #include "io/pcap.h"
 #include "io/port.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "common/u64_stats.h"
 
 /* libpcap's largest snaplen: the longest frame fits, as do a kernel's super-frames */

@@ -20,7 +20,7 @@
 #include "io/pipe.h"
 #include "io/port.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "common/barrier.h"
 #include "common/u64_stats.h"
 

@@ -20,7 +20,7 @@
 #include "io/pcap.h"
 #include "io/port.h"
 #include "io/sink.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "common/u64_stats.h"
 
 /* One worker's counters. */

@@ -37,7 +37,7 @@
 #include "io/port.h"
 #include "io/vnet_hdr.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "common/u64_stats.h"
 
 #define TAP_MAX_QUEUES 64

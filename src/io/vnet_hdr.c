@@ -6,7 +6,7 @@
 
 #include "io/port.h"
 #include "io/vnet_hdr.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 
 /*
  * The bytes of headers in front of a super-frame's payload, the transport header at thoff:

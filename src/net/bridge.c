@@ -30,7 +30,7 @@
 #include "net/bridge.h"
 #include "net/core.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "common/u64_stats.h"
 
 #define BR_HASH_BITS 8

@@ -37,7 +37,7 @@
 #include "net/worker.h"
 #include "net/cpumap.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/redirect.h"
 #include "net/xdp.h"
 

@@ -16,7 +16,7 @@
 #include "net/ctx_insn.h"
 #include "net/dev.h"
 #include "net/filter.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 
 #define SKB_OFF(f)	 offsetof(struct __sk_buff, f)
 #define SKB_END(f)	 offsetofend(struct __sk_buff, f)

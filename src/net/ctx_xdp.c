@@ -9,7 +9,7 @@
 #include "bpf/prog_type.h"
 #include "net/ctx_insn.h"
 #include "net/filter.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 
 #define XDP_OFF(f) offsetof(struct xdp_md, f)
 

@@ -16,7 +16,8 @@
 
 #include "common/types.h"
 #include "common/u64_stats.h"
-#include "net/pkt.h"
+#include "net/eth.h"
+#include "pkt/pkt.h"
 
 struct nb_pkt;
 struct nb_port;

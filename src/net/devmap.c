@@ -21,7 +21,7 @@
 #include "bpf/prog.h"
 #include "net/dev.h"
 #include "net/devmap.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/xdp.h"
 #include "common/u64_stats.h"
 

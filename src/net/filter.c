@@ -21,10 +21,10 @@
 
 #include "bpf/helpers.h"
 #include "bpf/prog.h"
-#include "net/csum.h"
+#include "pkt/csum.h"
 #include "net/filter.h"
-#include "net/flow.h"
-#include "net/pkt.h"
+#include "pkt/flow.h"
+#include "pkt/pkt.h"
 
 #define CTX_PKT(r1) ((struct nb_pkt *)(uintptr_t)(r1))
 #define PTR(r) ((void *)(uintptr_t)(r))

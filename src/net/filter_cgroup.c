@@ -8,7 +8,7 @@
 
 #include "bpf/map.h"
 #include "net/filter.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 
 /*
  * bpf_skb_under_cgroup(skb, map, index): whether the packet's socket is in the cgroup of the

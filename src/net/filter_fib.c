@@ -21,9 +21,9 @@
 #include "net/core.h"
 #include "net/dev.h"
 #include "net/fib.h"
-#include "net/gso.h"
+#include "pkt/gso.h"
 #include "net/filter.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/redirect.h"
 #include "net/xdp.h"
 

@@ -19,9 +19,9 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 
-#include "net/csum.h"
+#include "pkt/csum.h"
 #include "net/filter.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 
 #define CTX_PKT(r1) ((struct nb_pkt *)(uintptr_t)(r1))
 

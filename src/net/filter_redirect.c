@@ -12,7 +12,7 @@
 #include "net/core.h"
 #include "net/dev.h"
 #include "net/filter.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/redirect.h"
 #include "common/u64_stats.h"
 

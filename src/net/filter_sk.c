@@ -16,7 +16,7 @@
 #include <errno.h>
 
 #include "net/filter.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/sock.h"
 
 #define SOCK(r) ((struct nb_sock *)(uintptr_t)(r))

@@ -13,9 +13,9 @@
 #include <net/if.h>	/* before linux/if_tunnel.h: glibc first keeps them apart */
 #include <linux/if_tunnel.h>
 
-#include "net/dst_metadata.h"
+#include "pkt/dst_metadata.h"
 #include "net/filter.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 
 #define CTX_PKT(r1) ((struct nb_pkt *)(uintptr_t)(r1))
 #define PTR(r) ((void *)(uintptr_t)(r))

@@ -12,7 +12,7 @@
 #include <net/if.h>
 #include <linux/if_tunnel.h>
 
-#include "net/csum.h"
+#include "pkt/csum.h"
 #include "net/tunnel.h"
 
 static u32 gre_hdr_len(const struct nb_tunnel *t, const struct nb_tun_info *info)

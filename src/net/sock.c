@@ -15,7 +15,7 @@
 #include <sys/socket.h>
 
 #include "bpf/map.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/sock.h"
 
 /* include/net/tcp_states.h: a socket neither listening nor connected. */

@@ -26,7 +26,7 @@
 #include "net/core.h"
 #include "net/ctx_insn.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/redirect.h"
 #include "net/sock.h"
 #include "common/opts.h"

@@ -36,11 +36,11 @@
 #include <linux/udp.h>
 
 #include "net/core.h"
-#include "net/csum.h"
+#include "pkt/csum.h"
 #include "net/dev.h"
 #include "net/fib.h"
-#include "net/gso.h"
-#include "net/pkt.h"
+#include "pkt/gso.h"
+#include "pkt/pkt.h"
 #include "net/tunnel.h"
 #include "common/opts.h"
 

@@ -14,7 +14,7 @@
 
 #include "common/register.h"
 #include "common/types.h"
-#include "net/dst_metadata.h"
+#include "pkt/dst_metadata.h"
 
 struct nb_dev;
 struct nb_pkt;

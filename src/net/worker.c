@@ -19,7 +19,7 @@
 #include "io/port.h"
 #include "net/core.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/worker.h"
 
 static struct nb_worker_xdp_hooks xdp_hooks;

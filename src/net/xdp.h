@@ -25,7 +25,7 @@
 #include "bpf/prog.h"
 #include "common/types.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/redirect.h"
 
 struct nb_dev;

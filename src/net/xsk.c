@@ -11,7 +11,7 @@
 
 #include <netbpf/dev.h>
 
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/xsk.h"
 #include "common/opts.h"
 

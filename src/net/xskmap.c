@@ -13,7 +13,7 @@
 
 #include "bpf/map.h"
 #include "bpf/maps/array.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/xdp.h"
 #include "net/xsk.h"
 

@@ -1,8 +1,8 @@
 #!/bin/bash
 # The netbpf command and the benches are built on the public API: they reach the library only
-# through include/netbpf (<netbpf/...>), never through a header of its layers (src/bpf, src/net,
-# src/io). src/cli includes besides only its own headers and the command layer (src/ctl). A
-# quoted include that breaks this fails the test, with the file and line named.
+# through include/netbpf (<netbpf/...>), never through a header of its layers (src/bpf, src/pkt,
+# src/io, src/net). src/cli includes besides only its own headers and the command layer
+# (src/ctl). A quoted include that breaks this fails the test, with the file and line named.
 . "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/../.." || exit 1
 
@@ -18,10 +18,11 @@ exempt_bench="bench/jit.c bench/pkt_io.c"
 exempt_cli='src/cli/bench_kernel.c:.*"\.\./\.\./bench/kernel_baseline\.h"'
 
 quoted='^[[:space:]]*#[[:space:]]*include[[:space:]]*"'
-internal='"(\.\./)*(src/)?(bpf|net|io)/[^"]*"'
+internal='"(\.\./)*(src/)?(bpf|pkt|io|net)/[^"]*"'
 
 # the patterns themselves: what they must refuse is refused, what they must let through is not
 grep -Eq "$internal" <<<'#include "net/dev.h"' || fail "the pattern lets \"net/dev.h\" through"
+grep -Eq "$internal" <<<'#include "pkt/pkt.h"' || fail "the pattern lets \"pkt/pkt.h\" through"
 grep -Eq "$internal" <<<'#include "../src/io/port.h"' || fail "the pattern lets ../src/io through"
 grep -Eq "$internal" <<<'#include "bench.h"' && fail "the pattern refuses \"bench.h\""
 
@@ -52,5 +53,5 @@ done
 ${bad%$'\n'}"
 nb=$(cat bench/*.c bench/*.h | grep -c '#[[:space:]]*include[[:space:]]*<netbpf/')
 
-echo "public includes: src/cli $n, bench/ $nb; none of src/bpf, src/net, src/io" \
+echo "public includes: src/cli $n, bench/ $nb; none of src/bpf, src/pkt, src/io, src/net" \
 	"(bench exemptions: $exempt_bench)"

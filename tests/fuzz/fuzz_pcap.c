@@ -17,7 +17,7 @@
 #include <netbpf/test_run.h>
 
 #include "io/port.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "bpf_asm.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

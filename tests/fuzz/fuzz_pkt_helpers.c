@@ -23,7 +23,7 @@
 #include "bpf/prog.h"
 #include "bpf/prog_type.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "bpf_asm.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -17,7 +17,7 @@
 
 #include "bpf_asm.h"
 #include "../unit/ctx_rewrite.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "test.h"
 #include "kernel_probe.h"
 

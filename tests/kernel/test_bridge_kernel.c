@@ -22,7 +22,7 @@
 #include "io/sink.h"
 #include "net/core.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "netns.h"
 #include "test.h"
 

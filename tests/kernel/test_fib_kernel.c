@@ -26,7 +26,7 @@
 
 #include "common/types.h"
 #include "fib_world.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "test.h"
 
 /* The frame's command blocks, as tests/bpf/fib_lookup.c lays them out after 14 bytes. */

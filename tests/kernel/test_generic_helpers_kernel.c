@@ -31,7 +31,7 @@
 #include <netbpf/trace.h>
 
 #include "common/types.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "test.h"
 
 #define CMD_OFF 14

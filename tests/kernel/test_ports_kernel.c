@@ -18,9 +18,9 @@
 
 #include "ctl/ctl.h"
 #include "io/port.h"
-#include "net/csum.h"
+#include "pkt/csum.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/worker.h"
 #include "netns.h"
 #include "test.h"

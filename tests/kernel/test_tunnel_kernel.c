@@ -39,8 +39,8 @@
 #include "io/sink.h"
 #include "net/core.h"
 #include "net/dev.h"
-#include "net/dst_metadata.h"
-#include "net/pkt.h"
+#include "pkt/dst_metadata.h"
+#include "pkt/pkt.h"
 
 struct encap_cfg {
 	u32 ifindex;

@@ -19,8 +19,8 @@
 #include <netbpf/test_run.h>
 
 #include "common/types.h"
-#include "net/dst_metadata.h"
-#include "net/pkt.h"
+#include "pkt/dst_metadata.h"
+#include "pkt/pkt.h"
 #include "test.h"
 
 #define CMD_OFF 14

@@ -15,7 +15,7 @@
 
 #include "bpf_asm.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/xdp.h"
 #include "test.h"
 

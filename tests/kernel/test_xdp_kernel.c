@@ -22,7 +22,7 @@
 
 #include "bpf_asm.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/xdp.h"
 #include "test.h"
 #include "kernel_probe.h"

@@ -26,7 +26,7 @@
 #include "bpf/prog.h"
 #include "bpf/prog_type.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "sound_run.h"
 
 /* The maps of every generated program, by index (BPF_PSEUDO_MAP_IDX). */

@@ -34,7 +34,7 @@
 #include "bpf/epoch.h"
 #include "ctl/ctl.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/xdp.h"
 
 #define MAX_MAPS 8

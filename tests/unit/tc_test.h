@@ -29,9 +29,9 @@
 #include "io/port.h"
 #include "io/sink.h"
 #include "net/core.h"
-#include "net/csum.h"
+#include "pkt/csum.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/tc/pkt_cls.h"
 #include "test.h"
 

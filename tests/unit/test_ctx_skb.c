@@ -10,7 +10,7 @@
 #include "bpf_asm.h"
 #include "ctx_rewrite.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "test.h"
 
 /* Case tables leave their trailing flags out when they are false. */

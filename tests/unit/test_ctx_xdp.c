@@ -8,7 +8,7 @@
 #include "bpf_asm.h"
 #include "ctx_rewrite.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "test.h"
 
 #define XDP(f) offsetof(struct xdp_md, f)

@@ -6,7 +6,7 @@
 #include "io/port.h"
 #include "io/sink.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "test.h"
 
 static struct nb_dev *make_dev(const char *name, u32 ifindex)

@@ -9,7 +9,8 @@
 
 #include "bpf_asm.h"
 #include "ctx_rewrite.h"
-#include "net/pkt.h"
+#include "net/eth.h"
+#include "pkt/pkt.h"
 #include "test.h"
 
 #define IP_OFF	  14

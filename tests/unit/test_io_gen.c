@@ -9,8 +9,8 @@
 #include <linux/in.h>
 
 #include "io/port.h"
-#include "net/flow.h"
-#include "net/pkt.h"
+#include "pkt/flow.h"
+#include "pkt/pkt.h"
 #include "test.h"
 
 /* RFC 1071 over big-endian 16-bit words, plus an initial sum; 0 when the data checks out. */

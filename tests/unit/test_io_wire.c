@@ -11,7 +11,7 @@
 #include "io/port.h"
 #include "io/sink.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "test.h"
 
 static struct nb_port *make_port(const char *kind, const char *words)

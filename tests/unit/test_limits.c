@@ -18,7 +18,7 @@
 #include <netbpf/tc.h>
 
 #include "bpf/insn.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "bpf_asm.h"
 #include "test.h"
 

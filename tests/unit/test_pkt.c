@@ -4,7 +4,8 @@
 #include <pthread.h>
 #include <arpa/inet.h>
 
-#include "net/pkt.h"
+#include "net/eth.h"
+#include "pkt/pkt.h"
 #include "test.h"
 
 NB_TEST(pkt_alloc_layout)

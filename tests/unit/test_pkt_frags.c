@@ -11,9 +11,10 @@
 #include <linux/in.h>
 
 #include "io/port.h"
-#include "net/csum.h"
-#include "net/gso.h"
-#include "net/pkt.h"
+#include "net/eth.h"
+#include "pkt/csum.h"
+#include "pkt/gso.h"
+#include "pkt/pkt.h"
 #include "test.h"
 
 /* Byte i of a test frame: differs from page to page, so a misplaced fragment shows. */

@@ -14,7 +14,7 @@
 
 #include "bpf/vmlinux_btf.h"
 #include "bpf_asm.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "test.h"
 
 #define R0 BPF_REG_0

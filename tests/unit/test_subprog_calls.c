@@ -10,7 +10,7 @@
 
 #include "bpf/map.h"
 #include "elf_util.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 
 /* An Ethernet + IPv4 frame: byte 0 is 0x02, byte 14 (the IP header's first) is 0x45. */
 static const __u8 frame[64] = { 0x02, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x08, 0x00, 0x45 };

@@ -5,7 +5,7 @@
 
 #include "bpf_asm.h"
 #include "ctx_rewrite.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "test.h"
 
 static const struct bpf_insn ret_len[] = {

@@ -28,9 +28,9 @@
 #include "io/sink.h"
 #include "net/core.h"
 #include "net/dev.h"
-#include "net/dst_metadata.h"
+#include "pkt/dst_metadata.h"
 #include "bpf/epoch.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "test.h"
 
 struct encap_cfg {

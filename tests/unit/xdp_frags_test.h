@@ -15,7 +15,7 @@
 #include <netbpf/test_run.h>
 
 #include "common/types.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "test.h"
 
 /* The frame's first bytes as tests/bpf/xdp_frags.c reads them (struct frags_cmd there). */

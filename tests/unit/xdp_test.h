@@ -19,7 +19,7 @@
 #include "io/sink.h"
 #include "net/dev.h"
 #include "net/filter.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/xdp.h"
 #include "bpf_asm.h"
 #include "test.h"

@@ -15,7 +15,7 @@
 #include <netbpf/clock.h>
 #include <netbpf/percpu.h>
 
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/tc/pkt_cls.h"
 #include "net/worker.h"
 #include "common/opts.h"

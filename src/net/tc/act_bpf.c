@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "bpf/prog.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/tc/pkt_cls.h"
 #include "common/u64_stats.h"
 

@@ -21,7 +21,7 @@
 
 #include "net/core.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/tc/pkt_cls.h"
 #include "common/u64_stats.h"
 

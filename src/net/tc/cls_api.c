@@ -17,7 +17,7 @@
 
 #include "bpf/epoch.h"
 #include "net/dev.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/tc/pkt_cls.h"
 #include "common/u64_stats.h"
 #include "common/opts.h"

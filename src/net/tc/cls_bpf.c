@@ -27,7 +27,7 @@
 #include <limits.h>
 
 #include "bpf/prog.h"
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/tc/pkt_cls.h"
 
 struct cls_bpf_prog {

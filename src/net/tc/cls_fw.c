@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/tc/pkt_cls.h"
 #include "common/u64_stats.h"
 

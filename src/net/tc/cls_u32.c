@@ -22,7 +22,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 #include "net/tc/pkt_cls.h"
 #include "common/parse.h"
 #include "common/u64_stats.h"

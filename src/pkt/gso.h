@@ -5,8 +5,8 @@
  * skb_checksum_help: a super-frame becomes the segments the stack left it to make, a checksum
  * left to the device is completed, a frame with fragments is made linear.
  */
-#ifndef NB_NET_GSO_H
-#define NB_NET_GSO_H
+#ifndef NB_PKT_GSO_H
+#define NB_PKT_GSO_H
 
 #include "common/types.h"
 
@@ -63,4 +63,4 @@ bool nb_pkt_l4_csum_spot(const struct nb_pkt *pkt, struct nb_l4_csum_spot *spot)
  */
 bool nb_pkt_guess_offloads(struct nb_pkt *pkt, u32 mtu);
 
-#endif /* NB_NET_GSO_H */
+#endif /* NB_PKT_GSO_H */

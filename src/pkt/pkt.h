@@ -29,8 +29,8 @@
  * offsets of these structs (ctx_skb.c, ctx_xdp.c): a field's type and place here are part of
  * that contract, and a change here needs no change elsewhere because the rewrite uses offsetof.
  */
-#ifndef NB_NET_PKT_H
-#define NB_NET_PKT_H
+#ifndef NB_PKT_PKT_H
+#define NB_PKT_PKT_H
 
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
@@ -504,14 +504,6 @@ int nb_pkt_vlan_push_inside(struct nb_pkt *pkt);
 /* Return this thread's cached buffers to the shared pool (a worker that stops calls it). */
 void nb_pkt_pool_flush_cache(void);
 
-/*
- * Set the mac and network headers, protocol and pkt_type of an Ethernet frame at data
- * (eth_type_trans; pkt_type is relative to dev's MAC, PACKET_HOST for unicast without dev).
- * Unlike the kernel, data stays at the mac header: tc programs see the frame from its first
- * byte, as the kernel shows it to them.
- */
-void nb_eth_type_trans(struct nb_pkt *pkt, const struct nb_dev *dev);
-
 /* Forget the flow hash (skb_clear_hash). */
 /* __skb_reset_checksum_unnecessary: a CHECKSUM_UNNECESSARY packet goes back to NONE. */
 static inline void nb_pkt_reset_checksum_unnecessary(struct nb_pkt *pkt)
@@ -532,11 +524,6 @@ static inline void nb_pkt_clear_hash(struct nb_pkt *pkt)
 /* The flow hash, computed from the headers when the packet has none yet (skb_get_hash). */
 u32 nb_pkt_get_hash(struct nb_pkt *pkt);
 
-/*
- * eth_type_trans for devices with an Ethernet header; for those without one (IP tunnels), the
- * packet is its network header from data on and the protocol comes from the IP version.
- */
-void nb_dev_type_trans(struct nb_pkt *pkt, const struct nb_dev *dev);
 /*
  * Generic XDP: view pkt's buffer as an XDP buffer for rxq. The packet must have private data;
  * its fragments, if any, become the buffer's (NB_XDP_FLAGS_HAS_FRAGS). In line: it runs for
@@ -569,4 +556,4 @@ static inline void nb_xdp_update_pkt_data(const struct nb_xdp_buff *xdp, struct 
 	pkt->meta_len = (u8)(xdp->data - xdp->data_meta);
 }
 
-#endif /* NB_NET_PKT_H */
+#endif /* NB_PKT_PKT_H */

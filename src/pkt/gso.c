@@ -14,11 +14,12 @@
 #include <linux/if_ether.h>
 #include <linux/in.h>
 
-#include "io/port.h"
-#include "net/csum.h"
-#include "net/flow.h"
-#include "net/gso.h"
-#include "net/pkt.h"
+#include <netbpf/pkt.h>
+
+#include "pkt/csum.h"
+#include "pkt/flow.h"
+#include "pkt/gso.h"
+#include "pkt/pkt.h"
 
 #define TCP_FLAG_FIN 0x01
 #define TCP_FLAG_PSH 0x08

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/dst_metadata.h"
+#include "pkt/dst_metadata.h"
 
 #define MD_CACHE 16
 

@@ -10,8 +10,8 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 
-#include "net/flow.h"
-#include "net/pkt.h"
+#include "pkt/flow.h"
+#include "pkt/pkt.h"
 
 #define FLOW_HASH_SEED 0x9e3779b9u
 

@@ -9,8 +9,8 @@
  * Flags are the uapi TUNNEL_* values of <linux/if_tunnel.h> (big endian 16 bits), which is what
  * bpf_skb_get_tunnel_key's BPF_F_TUNINFO_FLAGS hands out.
  */
-#ifndef NB_NET_DST_METADATA_H
-#define NB_NET_DST_METADATA_H
+#ifndef NB_PKT_DST_METADATA_H
+#define NB_PKT_DST_METADATA_H
 
 #include <netinet/in.h>
 
@@ -79,11 +79,11 @@ static inline int nb_tun_info_af(const struct nb_tun_info *info)
 	return info->mode & NB_TUN_INFO_IPV6 ? AF_INET6 : AF_INET;
 }
 
-#include "net/pkt.h"
+#include "pkt/pkt.h"
 
 static inline struct nb_tun_info *nb_pkt_tun_info(const struct nb_pkt *pkt)
 {
 	return pkt->tun_md ? &pkt->tun_md->info : NULL;
 }
 
-#endif /* NB_NET_DST_METADATA_H */
+#endif /* NB_PKT_DST_METADATA_H */

@@ -4,8 +4,8 @@
  * Ethernet, 802.1Q/802.1ad tags, IPv4, IPv6, and the ports of TCP, UDP and SCTP. It feeds the
  * flow hash (skb_get_hash) and classifiers.
  */
-#ifndef NB_NET_FLOW_H
-#define NB_NET_FLOW_H
+#ifndef NB_PKT_FLOW_H
+#define NB_PKT_FLOW_H
 
 #include "common/types.h"
 
@@ -28,4 +28,4 @@ bool nb_flow_dissect(const struct nb_pkt *pkt, struct nb_flow_keys *keys);
 /* A 32-bit hash of the keys, never 0 (__flow_hash_from_keys). */
 u32 nb_flow_hash(const struct nb_flow_keys *keys);
 
-#endif /* NB_NET_FLOW_H */
+#endif /* NB_PKT_FLOW_H */

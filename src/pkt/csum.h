@@ -5,8 +5,8 @@
  * host-order u16, a 32-bit partial sum (__wsum) is a one's complement sum of host-order words.
  * One's complement sums do not depend on byte order, so no swapping is ever needed.
  */
-#ifndef NB_NET_CSUM_H
-#define NB_NET_CSUM_H
+#ifndef NB_PKT_CSUM_H
+#define NB_PKT_CSUM_H
 
 #include <string.h>
 
@@ -96,4 +96,4 @@ static inline void nb_csum_replace_by_diff(u16 *sum, u32 diff)
 	*sum = nb_csum_fold(nb_csum_add(diff, ~(u32)*sum));
 }
 
-#endif /* NB_NET_CSUM_H */
+#endif /* NB_PKT_CSUM_H */
