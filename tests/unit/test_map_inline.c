@@ -386,11 +386,12 @@ static void hash_sizes(enum bpf_map_type type)
 		{ 4, "call __htab_map_lookup_elem_4\n" },
 		{ 8, "call __htab_map_lookup_elem_8\n" },
 		{ 12, "call __htab_map_lookup_elem\n" },
+		{ 16, "call __htab_map_lookup_elem_16\n" },
 	};
 
 	for (u32 s = 0; s < ARRAY_SIZE(sizes); s++) {
 		struct nb_map *map = mt_map(type, sizes[s].key_size, 12, 16, 0);
-		u8 key[12], miss[12];
+		u8 key[16], miss[16];
 
 		for (u32 k = 0; k < 3; k++) {
 			u32 v[3] = { k, 100 + k, 0x1000 * (s + 1) + k };
@@ -406,6 +407,10 @@ static void hash_sizes(enum bpf_map_type type)
 		/* Differs in the last byte only. */
 		memset(miss, 0x11, sizeof(miss));
 		miss[sizes[s].key_size - 1] = 0x12;
+		expect_lookup(map, miss, sizes[s].key_size, 8, MISS, sizes[s].fn);
+		/* And in the first byte only. */
+		memset(miss, 0x11, sizeof(miss));
+		miss[0] = 0x12;
 		expect_lookup(map, miss, sizes[s].key_size, 8, MISS, sizes[s].fn);
 		nb_map_put(map);
 	}

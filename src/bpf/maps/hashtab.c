@@ -248,12 +248,13 @@ static inline struct htab_elem *elem_first(struct htab_elem *const *pp)
 
 /*
  * Every lookup compares keys: the common small sizes (an IPv4 address, a port pair, an address
- * and a port) as plain loads instead of a call to memcmp. memcpy keeps the loads unaligned-safe.
+ * and a port, an IPv6 address or an IPv4 flow's addresses, ports and protocol) as plain loads
+ * instead of a call to memcmp. memcpy keeps the loads unaligned-safe.
  */
 static __always_inline bool key_equal(const void *a, const void *b, u32 key_size)
 {
 	u32 a4, b4;
-	u64 a8, b8;
+	u64 a8, b8, a16[2], b16[2];
 
 	switch (key_size) {
 	case 4:
@@ -264,6 +265,10 @@ static __always_inline bool key_equal(const void *a, const void *b, u32 key_size
 		memcpy(&a8, a, 8);
 		memcpy(&b8, b, 8);
 		return a8 == b8;
+	case 16:
+		memcpy(a16, a, 16);
+		memcpy(b16, b, 16);
+		return ((a16[0] ^ b16[0]) | (a16[1] ^ b16[1])) == 0;
 	default:
 		return !memcmp(a, b, key_size);
 	}
@@ -287,7 +292,10 @@ static __always_inline struct htab_elem *htab_lookup_sized(const struct nb_htab 
 	return lookup_raw(htab_bucket(htab, hash), hash, key, key_size);
 }
 
-/* Keys of 4 and 8 bytes (an address, a port pair, an address and a port) get their own code. */
+/*
+ * Keys of 4, 8 and 16 bytes (an address, a port pair, an address and a port, an IPv6 address or
+ * an IPv4 flow) get their own code.
+ */
 struct htab_elem *nb_htab_lookup(struct nb_htab *htab, const void *key)
 {
 	switch (htab->map.key_size) {
@@ -295,6 +303,8 @@ struct htab_elem *nb_htab_lookup(struct nb_htab *htab, const void *key)
 		return htab_lookup_sized(htab, key, 4);
 	case 8:
 		return htab_lookup_sized(htab, key, 8);
+	case 16:
+		return htab_lookup_sized(htab, key, 16);
 	default:
 		return htab_lookup_sized(htab, key, htab->map.key_size);
 	}
@@ -317,6 +327,13 @@ static u64 htab_lookup_elem_8(u64 map, u64 key, u64 r3, u64 r4, u64 r5)
 						 (const void *)(uintptr_t)key, 8);
 }
 NB_INTERNAL_FUNC(htab_lookup_elem_8, "__htab_map_lookup_elem_8")
+
+static u64 htab_lookup_elem_16(u64 map, u64 key, u64 r3, u64 r4, u64 r5)
+{
+	return (u64)(uintptr_t)htab_lookup_sized(to_htab((void *)(uintptr_t)map),
+						 (const void *)(uintptr_t)key, 16);
+}
+NB_INTERNAL_FUNC(htab_lookup_elem_16, "__htab_map_lookup_elem_16")
 
 static u64 htab_lookup_elem(u64 map, u64 key, u64 r3, u64 r4, u64 r5)
 {
@@ -344,7 +361,8 @@ u32 nb_htab_gen_lookup(const struct nb_map *map, struct bpf_insn *buf, nb_helper
 	if (percpu && nb_map_percpu_slot(map) * (u64)nb_nr_cpus() > INT32_MAX)
 		return 0;
 	*fn = map->key_size == 4 ? htab_lookup_elem_4
-	      : map->key_size == 8 ? htab_lookup_elem_8 : htab_lookup_elem;
+	      : map->key_size == 8 ? htab_lookup_elem_8
+	      : map->key_size == 16 ? htab_lookup_elem_16 : htab_lookup_elem;
 	*insn++ = gen_call_fixed();
 	miss = insn++;
 	if (htab->lru) {
