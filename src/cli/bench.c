@@ -2,6 +2,7 @@
 /*
  * netbpf bench [--quick] [--rounds N] [--window S] [--workers N] [--gen copy|patch]
  *              [--results FILE] [--no-kernel] [--no-dpdk] [tc] [xdp]
+ * netbpf bench jit [--quick] [--rounds N] [--repeat N]      (bench_jit.c)
  *
  * The seed's two tables, reproduced on netbpf's datapath as a user builds it: every set-up is
  * a script of link/tc/ip lines run by the datapath object with its worker threads, as `netbpf
@@ -48,6 +49,7 @@
 
 #include "cli/bench_chart.h"
 #include "cli/bench_dpdk.h"
+#include "cli/bench_jit.h"
 #include "cli/bench_kernel.h"
 #include "cli/cli.h"
 #include "ctl/ctl.h"
@@ -814,7 +816,8 @@ static int write_results(const struct bench_opts *o)
 static void usage(void)
 {
 	fprintf(stderr, "Usage: netbpf bench [--quick] [--rounds N] [--window S] [--workers N] "
-		"[--gen copy|patch] [--results FILE] [--no-kernel] [--no-dpdk] [tc] [xdp]\n");
+		"[--gen copy|patch] [--results FILE] [--no-kernel] [--no-dpdk] [tc] [xdp]\n"
+		"       netbpf bench jit [--quick] [--rounds N] [--repeat N]\n");
 }
 
 static bool parse_args(int argc, char **argv, struct bench_opts *o)
@@ -888,6 +891,8 @@ int cmd_bench(int argc, char **argv)
 	bool failed = false;
 	int err;
 
+	if (argc && !strcmp(argv[0], "jit"))
+		return nb_cli_bench_jit(argc - 1, argv + 1);
 	if (!parse_args(argc, argv, &o))
 		return NB_EXIT_USAGE;
 	if (!nb_cli_examples_dir()) {

@@ -21,6 +21,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -48,6 +49,7 @@ struct nb_diff {
 	struct bpf_object *kobj;		/* libbpf's object, or NULL */
 	struct nb_kernel_object *kload;		/* else the kernel side from netbpf's reading */
 	int kfd;
+	bool no_kernel;				/* opts->kernel_optional, and none */
 	int host_netns;				/* this thread's namespace, -1: no switching */
 	int *kmap_fd;				/* the kernel's maps in netbpf's map order */
 	enum bpf_prog_type type;
@@ -383,9 +385,9 @@ static int preload(struct nb_diff *d, struct nb_log *log)
 		const struct nb_map_file *mf = &d->opts->maps[i];
 		struct nb_object_map *nm = nb_object_find_map(d->nobj, mf->name);
 		struct nb_map *map = nm ? nb_object_map_map(nm) : NULL;
-		int kfd = nm ? kernel_map_fd(d, nm) : -1;
+		int kfd = nm && !d->no_kernel ? kernel_map_fd(d, nm) : -1;
 
-		if (!map || kfd < 0) {
+		if (!map || (kfd < 0 && !d->no_kernel)) {
 			nb_log_printf(log, "--map %s: %s has no map %s\n", mf->name,
 				      d->opts->obj_path, mf->name);
 			return -ENOENT;
@@ -403,7 +405,7 @@ static int preload(struct nb_diff *d, struct nb_log *log)
 				return -EINVAL;
 			}
 			err = nb_map_update_elem(map, el->key, el->value, BPF_ANY);
-			if (!err && bpf_map_update_elem(kfd, el->key, el->value, BPF_ANY))
+			if (!err && kfd >= 0 && bpf_map_update_elem(kfd, el->key, el->value, BPF_ANY))
 				err = -errno;
 			if (err) {
 				nb_log_printf(log, "--map %s: element %zu: %s\n", mf->name, e + 1,
@@ -481,10 +483,14 @@ int nb_diff_open(const struct nb_diff_opts *opts, struct nb_diff **dp, struct nb
 	if (!err) {
 		d->kmap_fd = calloc(nb_object_map_cnt(d->nobj) + 1, sizeof(int));
 		err = d->kmap_fd ? load_kernel(d, log) : -ENOMEM;
+		if (err == NB_DIFF_NO_KERNEL && opts->kernel_optional) {
+			d->no_kernel = true;
+			err = 0;
+		}
 	}
 	if (!err)
 		err = preload(d, log);
-	if (!err)
+	if (!err && !d->no_kernel)
 		d->host_netns = open_host_netns(log);
 	if (err) {
 		nb_diff_close(d);
@@ -540,6 +546,62 @@ void nb_diff_close(struct nb_diff *d)
 enum bpf_prog_type nb_diff_prog_type(const struct nb_diff *d)
 {
 	return d->type;
+}
+
+bool nb_diff_has_kernel(const struct nb_diff *d)
+{
+	return !d->no_kernel;
+}
+
+static double thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+int nb_diff_time(struct nb_diff *d, const void *data, unsigned int len, unsigned int repeat,
+		 struct nb_diff_time *t, struct nb_log *log)
+{
+	struct nb_test_run_opts nopts = {
+		.sz = sizeof(nopts), .data_in = data, .data_size_in = len, .repeat = (int)repeat,
+	};
+	LIBBPF_OPTS(bpf_test_run_opts, kopts, .data_in = data, .data_size_in = len,
+		    .repeat = (int)repeat);
+	double start;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	if (!d->no_kernel) {
+		if (d->host_netns >= 0 && setns(private_netns, CLONE_NEWNET)) {
+			err = -errno;
+			nb_log_printf(log, "kernel: cannot enter its network namespace: %s\n",
+				      strerror(-err));
+			return err;
+		}
+		start = thread_cpu_ns();
+		err = bpf_prog_test_run_opts(d->kfd, &kopts) ? -errno : 0;
+		t->kernel_cpu_ns = (thread_cpu_ns() - start) / repeat;
+		if (d->host_netns >= 0 && setns(d->host_netns, CLONE_NEWNET))
+			abort();	/* the thread would stay in the private namespace */
+		if (err) {
+			nb_log_printf(log, "kernel: BPF_PROG_TEST_RUN: %s\n", strerror(-err));
+			return err;
+		}
+		t->kernel_duration = kopts.duration;
+		t->kernel_retval = kopts.retval;
+	}
+	start = thread_cpu_ns();
+	err = nb_prog_test_run(d->nprog, &nopts);
+	t->netbpf_cpu_ns = (thread_cpu_ns() - start) / repeat;
+	if (err) {
+		nb_log_printf(log, "netbpf: test run: %s\n", strerror(-err));
+		return err;
+	}
+	t->netbpf_duration = nopts.duration;
+	t->netbpf_retval = nopts.retval;
+	return 0;
 }
 
 /* Lines of 16 bytes that differ, both sides, the differing bytes marked. */

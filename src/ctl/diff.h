@@ -35,6 +35,11 @@ struct nb_diff_opts {
 	/* Maps the object leaves unsized, sized on both sides (--max-entries NAME=N). */
 	const struct nb_object_map_size *map_sizes;
 	unsigned int map_size_cnt;
+	/*
+	 * A kernel that cannot be reached is no error: nb_diff_open returns 0 with the reason in
+	 * its log, and only netbpf's side runs (nb_diff_has_kernel). For timing (netbpf bench jit).
+	 */
+	bool kernel_optional;
 	FILE *out;			/* where differences are described; NULL: nowhere */
 	unsigned int max_reports;	/* differences described in detail (0: 10) */
 };
@@ -63,6 +68,25 @@ int nb_diff_open(const struct nb_diff_opts *opts, struct nb_diff **dp, struct nb
 /* Run one packet through both sides and compare; the packet counts as number pkt_no. */
 void nb_diff_packet(struct nb_diff *d, unsigned long pkt_no, const void *data, unsigned int len,
 		    struct nb_diff_result *r);
+/*
+ * One program's time per run on both sides, for the same packet: BPF_PROG_TEST_RUN with repeat
+ * runs in the kernel, nb_prog_test_run with as many in netbpf. Each side's duration is the mean
+ * ns per run it reports (the span of the repeat loop: bpf_test_run's timer, and its twin);
+ * cpu_ns is the calling thread's CPU time per run over the whole call (the loop and its set-up,
+ * which repeat makes small; time the thread was not running does not count, and there is no
+ * rounding to whole ns). Kernel fields stay 0 without a kernel.
+ */
+struct nb_diff_time {
+	__u32 kernel_duration, netbpf_duration;
+	double kernel_cpu_ns, netbpf_cpu_ns;
+	__u32 kernel_retval, netbpf_retval;
+};
+
+/* 0 or the first side's negative errno (kernel first), the reason in log. */
+int nb_diff_time(struct nb_diff *d, const void *data, unsigned int len, unsigned int repeat,
+		 struct nb_diff_time *t, struct nb_log *log);
+/* The kernel side was loaded (always, unless opts.kernel_optional). */
+bool nb_diff_has_kernel(const struct nb_diff *d);
 /* Compare every map key by key (once, after the packets). */
 void nb_diff_maps(struct nb_diff *d, struct nb_diff_result *r);
 enum bpf_prog_type nb_diff_prog_type(const struct nb_diff *d);

@@ -2,7 +2,7 @@
 # netbpf bench: the seed's tc and XDP tables, short: every set-up measured with one worker and
 # two, every frame where the set-up sends it (the bridge row too), the kernel column (a rate or
 # why not), the DPDK rows (or why not), the ratios, the results file, and the errors of its
-# options.
+# options; bench jit, the JIT per run beside the kernel's.
 . "$(dirname "$0")/lib.sh"
 [ -e "$BUILD/examples/tcbpf1.o" ] || { echo "SKIPPED: the example objects are not built"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIPPED: python3 is missing (scripts/install-deps.sh)"; exit 77; }
@@ -100,4 +100,30 @@ for bad in "--rounds 0" "--workers 9" "--window x" "--gen nowrite" "--no-dpdk=1"
 	out=$($NETBPF bench $bad 2>&1); [ $? -eq 2 ] || fail "bench $bad: exit $?: $out"
 	echo "$out" | grep -q "is wrong" || fail "bench $bad: $out"
 done
+# bench jit: the JIT per run beside the kernel's JIT, each program on both sides, the same
+# verdicts; without root or BPF, netbpf's side alone with the reason
+out=$(cd / && $NETBPF -j bench jit --quick --repeat 2000) || fail "bench jit exited $?: $out"
+echo "$out" | json '
+p = {x["program"]: x for x in d["programs"]}
+assert len(p) == 8 and d["repeat"] == 2000 and d["goal"] == 1.0, p.keys()
+assert p["XDP_PASS"]["object"] == "pass.o" and p["TC_ACT_OK"]["section"] == "tc", p
+for name, x in p.items():
+    assert x["netbpf_ns"] > 0, x
+    assert ("kernel_ns" in x) != ("missing" in x), x
+    if "kernel_ns" in x:
+        assert x["same_retval"] is True and x["netbpf_over_kernel"] > 0, x
+        assert x["kernel_retval"] == x["netbpf_retval"], x
+assert p["XDP_PASS"]["netbpf_retval"] == 2 and p["TC_ACT_OK"]["netbpf_retval"] == 0, p
+assert p["tc parse, count per flow (hash)"]["netbpf_retval"] == 0, p
+if "kernel_ns" in p["XDP_PASS"]:
+    assert "netbpf_own_ns" in p["XDP parse, swap MACs, TX"], p
+' || fail "bench jit json: $out"
+out=$($NETBPF bench jit --quick --repeat 1000) || fail "bench jit text exited $?: $out"
+echo "$out" | grep -Eq '^XDP_PASS \(pass.o xdp\) +([0-9.]+ \([0-9]+\)|-) +[0-9]+\.[0-9]+ \(' ||
+	fail "bench jit row: $out"
+echo "$out" | grep -q "^goal: netbpf / kernel <= 1.00" || fail "bench jit goal: $out"
+for bad in "--rounds 0" "--repeat x" "--repeat -1" "bogus"; do
+	expect_err 2 "is wrong" $NETBPF bench jit $bad
+done
+
 echo "bench: tables, checks, results file and errors as expected"
