@@ -22,8 +22,12 @@ echo "$out" | grep -q "call bpf_map_update_elem#2" || fail "update is no helper 
 out=$($NETBPF prog dump jited "$OBJ" sec classifier 2>&1) || fail "dump jited exited $?: $out"
 echo "$out" | grep -q "bytes of x86-64 code" || fail "no code size: $out"
 echo "$out" | grep -q "^;    0: " || fail "no BPF insn 0 header: $out"
-# The entry saves the callee-saved registers: push rbx is 53, then 55 (push rbp).
-echo "$out" | sed -n '/<entry>/,/^;/p' | grep -q " 0: 53 " || fail "entry does not push rbx: $out"
+# The entry saves the callee-saved registers the program uses: this one has no r6 (rbx, 53),
+# so push rbp (55) comes first, then push r12 (41 54), the env.
+entry=$(echo "$out" | sed -n '/<entry>/,/^;/p')
+echo "$entry" | grep -q " 0: 55 " || fail "entry does not push rbp first: $out"
+echo "$entry" | grep -q " 1: 41 54 " || fail "entry does not push r12: $out"
+echo "$entry" | grep -q ": 53 " && fail "entry pushes rbx for a program without r6: $out"
 if command -v llvm-mc >/dev/null; then
 	echo "$out" | grep -q "retq" || fail "llvm-mc disassembly missing: $out"
 fi
