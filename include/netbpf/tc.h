@@ -264,6 +264,11 @@ int nb_tc_classid_parse(const char *word, __u32 *classid);
 const char *nb_tc_classid_name(__u32 classid, char *buf, size_t size);
 /* The classifier kinds built ("bpf", "fw", "matchall", "u32", ...), NULL-terminated. */
 const char *const *nb_tc_filter_kinds(void);
+/*
+ * A kind's words as help prints them ("matchall [{ classid | flowid } X] [action ...]\n",
+ * continuation lines indented), from the kind's own file; NULL for a kind not built.
+ */
+const char *nb_tc_filter_usage(const char *kind);
 
 /* Where a filter sits: what add returns and what del and the counters take. */
 struct nb_tc_filter_id {
@@ -403,6 +408,12 @@ typedef int (*nb_tc_action_walk_fn)(const struct nb_tc_action_info *info, void *
 int nb_tc_actions_walk(const char *kind, nb_tc_action_walk_fn fn, void *ctx, struct nb_log *log);
 /* The kinds built, in a stable order, NULL-terminated ("bpf", "gact", "mirred"). */
 const char *const *nb_tc_action_kinds(void);
+/*
+ * An action kind's words as help prints them, one alternative of "ACTION := ..." without the
+ * index every action takes ("mirred { egress | ingress } ... dev DEV [VERDICT]\n"); NULL for a
+ * kind not built.
+ */
+const char *nb_tc_action_usage(const char *kind);
 /* Release every action no filter is bound to (a namespace going away; process exit). */
 void nb_tc_actions_destroy_unbound(void);
 

@@ -8,10 +8,14 @@
  * stdout stays one JSON document.
  *
  * The texts live here, in one place, rather than beside each parser: they are what users read,
- * and the README's command sections are written from the same lines.
+ * and the README's command sections are written from the same lines. The one exception is the
+ * tc kinds: each classifier and action carries its own words (its ops' usage, as iproute2's
+ * explain()), so that a new kind is one file, its help included.
  */
 #include <stdio.h>
 #include <string.h>
+
+#include <netbpf/tc.h>
 
 #include "ctl/args.h"
 #include "ctl/ctl.h"
@@ -104,30 +108,47 @@ static const char usage_tc_filter[] =
 	"Usage: tc filter { add | replace | change | del } dev DEV [ingress | egress | root |\n"
 	"                 parent M:N] [protocol P] [pref N] [handle H] [chain C] [KIND [OPTIONS]]\n"
 	"       tc filter show [dev] DEV [ingress | egress]\n"
-	"KIND [OPTIONS] :=\n"
-	"   bpf [run] { obj | object-file } FILE [{ sec | section } NAME]\n"
-	"       [da | direct-action | integ_act] [max-entries MAP=N]... [{ classid | flowid } X]\n"
-	"       [action ...]\n"
-	" | u32 match { u32 | u16 | u8 } VAL MASK at [nexthdr+]OFF\n"
-	"     | match ip { src | dst } ADDR/LEN\n"
-	"     | match ip { protocol | tos | dsfield | ihl | sport | dport | icmp_type |\n"
-	"                  icmp_code } VAL MASK\n"
-	"     | match ip6 ... | match { tcp | udp } { src | dst } VAL MASK\n"
-	"     | match icmp { type | code } VAL MASK\n"
-	"     ... [{ flowid | classid } X] [action ...]\n"
-	" | matchall [{ classid | flowid } X] [action ...]\n"
-	"(tc actions help: the actions)\n";
+	"KIND [OPTIONS] :=\n";
 
 static const char usage_tc_actions[] =
 	"Usage: tc actions { add | replace | change } action ACTION [action ACTION]...\n"
 	"       tc actions { get | del } action KIND index N [action KIND index N]...\n"
-	"       tc actions { list | ls | show | flush } action KIND\n"
-	"ACTION := { gact VERDICT | VERDICT\n"
-	"          | bpf [run] obj FILE [sec NAME] [max-entries MAP=N]... [VERDICT]\n"
-	"          | mirred { egress | ingress } { redirect | mirror } dev DEV [VERDICT]\n"
-	"          | KIND index N } [index N] [no_percpu]\n"
-	"VERDICT := { pass | ok | drop | shot | pipe | reclassify | continue | trap |\n"
-	"             goto chain N | jump N }\n";
+	"       tc actions { list | ls | show | flush } action KIND\n";
+
+/* Each registered classifier's words, from its own file: adding a kind adds its help. */
+static void print_tc_filter(FILE *f)
+{
+	const char *sep = "   ";
+
+	fputs(usage_tc_filter, f);
+	for (const char *const *k = nb_tc_filter_kinds(); *k; k++) {
+		const char *usage = nb_tc_filter_usage(*k);
+
+		if (!usage)
+			continue;
+		fprintf(f, "%s%s", sep, usage);
+		sep = " | ";
+	}
+	fputs("(tc actions help: the actions)\n", f);
+}
+
+static void print_tc_actions(FILE *f)
+{
+	const char *sep = "ACTION := { ";
+
+	fputs(usage_tc_actions, f);
+	for (const char *const *k = nb_tc_action_kinds(); *k; k++) {
+		const char *usage = nb_tc_action_usage(*k);
+
+		if (!usage)
+			continue;
+		fprintf(f, "%s%s", sep, usage);
+		sep = "          | ";
+	}
+	fprintf(f, "%sKIND index N } [index N] [no_percpu]\n", sep);
+	fputs("VERDICT := { pass | ok | drop | shot | pipe | reclassify | continue | trap |\n"
+	      "             goto chain N | jump N }\n", f);
+}
 
 static const char usage_map[] =
 	"Usage: map { show | list } [MAP]\n"
@@ -157,35 +178,38 @@ static const char usage_monitor[] =
  * The words before "help": the object, then (for ip and tc) the sub-object, each matched as
  * iproute2 matches it (a prefix; the names in full that its parser takes in full).
  */
-static const struct {
+struct help {
 	const char *word;
 	const char *sub;	/* NULL: the object itself */
 	const char *usage;
-} helps[] = {
-	{ "link", NULL, usage_link },
-	{ "bridge", NULL, usage_bridge },
-	{ "bridge", "fdb", usage_bridge },
-	{ "bridge", "link", usage_bridge },
-	{ "ip", NULL, usage_ip },
-	{ "ip", "link", usage_ip_link },
-	{ "ip", "address", usage_ip_addr },
-	{ "ip", "route", usage_ip_route },
-	{ "ip", "rule", usage_ip_rule },
-	{ "ip", "neighbour", usage_ip_neigh },
-	{ "ip", "neighbor", usage_ip_neigh },
-	{ "tc", NULL, usage_tc },
-	{ "tc", "qdisc", usage_tc_qdisc },
-	{ "tc", "filter", usage_tc_filter },
-	{ "tc", "filters", usage_tc_filter },
-	{ "tc", "actions", usage_tc_actions },
-	{ "tc", "action", usage_tc_actions },
-	{ "map", NULL, usage_map },
-	{ "prog", NULL, usage_prog },
-	{ "prog", "show", usage_prog },
-	{ "prog", "list", usage_prog },
-	{ "sysctl", NULL, usage_sysctl },
-	{ "stats", NULL, usage_stats },
-	{ "monitor", NULL, usage_monitor },
+	void (*print)(FILE *f);	/* instead of usage: a text made from the registries */
+};
+
+static const struct help helps[] = {
+	{ "link", NULL, usage_link, NULL },
+	{ "bridge", NULL, usage_bridge, NULL },
+	{ "bridge", "fdb", usage_bridge, NULL },
+	{ "bridge", "link", usage_bridge, NULL },
+	{ "ip", NULL, usage_ip, NULL },
+	{ "ip", "link", usage_ip_link, NULL },
+	{ "ip", "address", usage_ip_addr, NULL },
+	{ "ip", "route", usage_ip_route, NULL },
+	{ "ip", "rule", usage_ip_rule, NULL },
+	{ "ip", "neighbour", usage_ip_neigh, NULL },
+	{ "ip", "neighbor", usage_ip_neigh, NULL },
+	{ "tc", NULL, usage_tc, NULL },
+	{ "tc", "qdisc", usage_tc_qdisc, NULL },
+	{ "tc", "filter", NULL, print_tc_filter },
+	{ "tc", "filters", NULL, print_tc_filter },
+	{ "tc", "actions", NULL, print_tc_actions },
+	{ "tc", "action", NULL, print_tc_actions },
+	{ "map", NULL, usage_map, NULL },
+	{ "prog", NULL, usage_prog, NULL },
+	{ "prog", "show", usage_prog, NULL },
+	{ "prog", "list", usage_prog, NULL },
+	{ "sysctl", NULL, usage_sysctl, NULL },
+	{ "stats", NULL, usage_stats, NULL },
+	{ "monitor", NULL, usage_monitor, NULL },
 };
 
 static bool is_help(const char *w)
@@ -194,7 +218,7 @@ static bool is_help(const char *w)
 }
 
 /* The usage that the line asks for, or NULL; *json when its own options include -j. */
-static const char *usage_text(int argc, char **argv, bool *json)
+static const struct help *usage_text(int argc, char **argv, bool *json)
 {
 	int i = 1;
 
@@ -212,10 +236,10 @@ static const char *usage_text(int argc, char **argv, bool *json)
 		if (strcmp(argv[0], helps[h].word))
 			continue;
 		if (!helps[h].sub && is_help(argv[i]))
-			return helps[h].usage;
+			return &helps[h];
 		if (helps[h].sub && i + 1 < argc && nb_matches(argv[i], helps[h].sub) &&
 		    is_help(argv[i + 1]))
-			return helps[h].usage;
+			return &helps[h];
 	}
 	return NULL;
 }
@@ -223,10 +247,15 @@ static const char *usage_text(int argc, char **argv, bool *json)
 bool nb_ctl_help(struct nb_ctl *ctl, int argc, char **argv)
 {
 	bool json = ctl->json;
-	const char *usage = usage_text(argc, argv, &json);
+	const struct help *help = usage_text(argc, argv, &json);
 
-	if (!usage)
+	if (!help)
 		return false;
-	fputs(json ? "null\n" : usage, ctl->out);
+	if (json)
+		fputs("null\n", ctl->out);
+	else if (help->print)
+		help->print(ctl->out);
+	else
+		fputs(help->usage, ctl->out);
 	return true;
 }

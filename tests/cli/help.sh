@@ -57,6 +57,22 @@ check ip r help "ip route"
 check ip rule help "ip rule"
 check ip neigh help "ip neigh"
 
+# tc's kinds bring their own words: every classifier and action built is in help, as an
+# alternative of KIND [OPTIONS] or ACTION (the kinds as the errors list them)
+kinds=$($NETBPF tc filter add dev x ingress flower 2>&1 | sed -n 's/.*not built (\(.*\) are)/\1/p' |
+	sed 's/, / /g; s/ or / /')
+[ -n "$kinds" ] || fail "no classifier kinds listed"
+for k in $kinds; do
+	$NETBPF tc filter help | grep -Eq "^( {3}| \| )$k " || fail "tc filter help has no $k"
+done
+acts=$($NETBPF tc actions list action x 2>&1 | sed -n 's/.*expected \(.*\)/\1/p' |
+	sed 's/, / /g; s/ or / /')
+[ -n "$acts" ] || fail "no action kinds listed"
+for k in $acts; do
+	$NETBPF tc actions help | grep -Eq "^(ACTION := \{| {10}\|) $k " ||
+		fail "tc actions help has no $k"
+done
+
 # ip link's own usage: the xdp words, which netbpf's link word does not take
 $NETBPF ip link help | grep -q "ip link set \[dev\] DEV { xdp | xdpgeneric | xdpdrv }" ||
 	fail "ip link help has no xdp line: $($NETBPF ip link help)"

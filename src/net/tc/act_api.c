@@ -507,6 +507,13 @@ int nb_tc_action_parse(struct nb_tc_words *w, struct nb_tc_action_opts *opts)
 				 action_kinds_list(buf, sizeof(buf)));
 }
 
+const char *nb_tc_action_usage(const char *kind)
+{
+	const struct nb_tc_action_ops *ops = tc_lookup_action(kind);
+
+	return ops ? ops->usage : NULL;
+}
+
 /* The standalone commands (tc actions ...), each under the tc lock. */
 
 static struct nb_tc_action_ops *tc_action_kind(const char *kind, struct nb_log *log)

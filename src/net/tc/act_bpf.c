@@ -137,6 +137,7 @@ static int tcf_bpf_parse(struct nb_tc_words *w, struct nb_tc_action_opts *opts)
 
 static struct nb_tc_action_ops act_bpf_ops = {
 	.kind = "bpf",
+	.usage = "bpf [run] obj FILE [sec NAME] [max-entries MAP=N]... [VERDICT]\n",
 	.priv_size = sizeof(struct tcf_bpf),
 	.default_control = TC_ACT_PIPE,
 	.act = tcf_bpf_act,

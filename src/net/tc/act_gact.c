@@ -50,6 +50,7 @@ static void tcf_gact_dump(const struct nb_tc_action *a, struct nb_tc_action_info
 
 static struct nb_tc_action_ops act_gact_ops = {
 	.kind = "gact",
+	.usage = "gact VERDICT | VERDICT\n",
 	.default_control = TC_ACT_OK,
 	.verdict = true,	/* "action gact drop", "action drop" */
 	.act = tcf_gact_act,

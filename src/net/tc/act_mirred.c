@@ -282,6 +282,7 @@ static struct nb_dev_notifier mirred_device_notifier = {
 
 static struct nb_tc_action_ops act_mirred_ops = {
 	.kind = "mirred",
+	.usage = "mirred { egress | ingress } { redirect | mirror } dev DEV [VERDICT]\n",
 	.priv_size = sizeof(struct tcf_mirred),
 	.default_control = TC_ACT_PIPE,
 	.act = tcf_mirred_act,

@@ -711,6 +711,13 @@ int nb_tc_filter_parse(const char *kind, struct nb_tc_words *w, struct nb_tc_fil
 	return ops->parse(w, opts);
 }
 
+const char *nb_tc_filter_usage(const char *kind)
+{
+	const struct nb_tcf_proto_ops *ops = tcf_proto_lookup_ops(kind);
+
+	return ops ? ops->usage : NULL;
+}
+
 /* Handles: one number unless the kind reads its own ("800::1"). */
 int nb_tc_filter_handle_parse(const char *kind, const char *word, __u32 *handle)
 {

@@ -283,6 +283,9 @@ static int cls_bpf_parse(struct nb_tc_words *w, struct nb_tc_filter_opts *opts)
 
 static struct nb_tcf_proto_ops cls_bpf_ops = {
 	.kind = "bpf",
+	.usage = "bpf [run] { obj | object-file } FILE [{ sec | section } NAME]\n"
+		 "       [da | direct-action | integ_act] [max-entries MAP=N]...\n"
+		 "       [{ classid | flowid } X] [action ...]\n",
 	.classify = cls_bpf_classify,
 	.init = cls_bpf_init,
 	.parse = cls_bpf_parse,

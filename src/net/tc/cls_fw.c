@@ -208,6 +208,8 @@ static void fw_dump(const struct nb_tcf_proto *tp, const void *fh, struct nb_tc_
 
 static struct nb_tcf_proto_ops cls_fw_ops = {
 	.kind = "fw",
+	.usage = "fw [{ classid | flowid } X] [action ...]\n"
+		 "       (with handle MARK: the packets whose mark is MARK)\n",
 	.classify = fw_classify,
 	.init = fw_init,
 	.parse = fw_parse,

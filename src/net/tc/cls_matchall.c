@@ -136,6 +136,7 @@ static int mall_parse(struct nb_tc_words *w, struct nb_tc_filter_opts *opts)
 
 static struct nb_tcf_proto_ops cls_mall_ops = {
 	.kind = "matchall",
+	.usage = "matchall [{ classid | flowid } X] [action ...]\n",
 	.classify = mall_classify,
 	.init = mall_init,
 	.parse = mall_parse,

@@ -727,6 +727,16 @@ static int u32_parse(struct nb_tc_words *w, struct nb_tc_filter_opts *opts);
 
 static struct nb_tcf_proto_ops cls_u32_ops = {
 	.kind = "u32",
+	.usage = "u32 { match { u32 | u16 | u8 } VAL MASK at [nexthdr+]OFF\n"
+		 "     | match ip { src | dst } ADDR/LEN\n"
+		 "     | match ip { protocol | tos | dsfield | ihl | sport | dport | icmp_type |\n"
+		 "                  icmp_code } VAL MASK\n"
+		 "     | match ip6 { src | dst } ADDR/LEN\n"
+		 "     | match ip6 { protocol | sport | dport | icmp_type | icmp_code } VAL MASK\n"
+		 "     | match { tcp | udp } { src | dst } VAL MASK\n"
+		 "     | match icmp { type | code } VAL MASK }...\n"
+		 "     [divisor N] [ht HT:[BKT:] | sample SELECTOR [divisor N]] [order N]\n"
+		 "     [link HT:] [hashkey mask M at OFF] [{ flowid | classid } X] [action ...]\n",
 	.classify = u32_classify,
 	.init = u32_init,
 	.destroy = u32_destroy,

@@ -55,6 +55,12 @@ struct nb_tc_action;
 
 struct nb_tc_action_ops {
 	const char *kind;
+	/*
+	 * The kind's words for help, as iproute2's explain() prints them: one alternative of
+	 * "ACTION := ...", the kind's name first, each line ending in a newline, continuation
+	 * lines indented (nb_tc_action_usage).
+	 */
+	const char *usage;
 	size_t priv_size;
 	int default_control;	/* the verdict word iproute2 gives when none is written */
 	int (*act)(struct nb_pkt *pkt, const struct nb_tc_action *a, struct nb_tcf_result *res);
@@ -146,6 +152,11 @@ typedef int (*nb_tcf_walk_fn)(struct nb_tcf_proto *tp, void *fh, void *arg);
 
 struct nb_tcf_proto_ops {
 	const char *kind;
+	/*
+	 * The kind's words for help, as iproute2's explain() prints them: "KIND OPTIONS", each
+	 * line ending in a newline, continuation lines indented (nb_tc_filter_usage).
+	 */
+	const char *usage;
 	int (*classify)(struct nb_pkt *pkt, const struct nb_tcf_proto *tp,
 			struct nb_tcf_result *res);
 	int (*init)(struct nb_tcf_proto *tp);
