@@ -367,17 +367,12 @@ struct nb_tc_action_info {
 	__u64 firstuse_ms;
 	bool used;			/* a packet ran it: firstuse_ms means something */
 	struct nb_tc_stats stats;
-	struct nb_tc_print_list print;	/* the kind's part of what show prints */
-	union {
-		struct {
-			__u32 prog_id;
-			char name[128];		/* "FILE:[SEC]" as given, or empty */
-		} bpf;
-		struct {
-			int eaction;		/* TCA_EGRESS_REDIR, ... */
-			__u32 ifindex;		/* the target's, even once it is gone */
-		} mirred;
-	};
+	/*
+	 * The kind's part of what show prints, its options included: a caller reads them by key
+	 * (nb_tc_print_find: bpf's "id" and "bpf_name", mirred's "to_dev", ...), so that a new
+	 * kind adds no member here.
+	 */
+	struct nb_tc_print_list print;
 };
 
 /*

@@ -44,6 +44,24 @@ static struct nb_tc_action_info get(const char *kind, u32 index)
 	return info;
 }
 
+/* What show prints of an action under key (nb_tc_print_find): a string, or a number in it. */
+static const char *shown(const char *kind, u32 index, const char *key, char *buf, size_t size)
+{
+	struct nb_tc_action_info info;
+	const struct nb_tc_print_item *it;
+
+	NB_ASSERT_EQ(nb_tc_action_get(kind, index, &info, NULL), 0);
+	it = nb_tc_print_find(&info.print, key);
+	if (!it)
+		NB_FAIL("tc actions get %s %u shows no %s", kind, index, key);
+	if (it->s)
+		snprintf(buf, size, "%s", it->s);
+	else
+		snprintf(buf, size, "%llu", (unsigned long long)it->u);
+	nb_tc_action_info_release(&info);
+	return buf;
+}
+
 static struct nb_dev *dev_with_qdisc(const char *name)
 {
 	struct nb_dev *dev = tc_make_dev(name, 0);
@@ -77,6 +95,7 @@ NB_TEST(tc_shared_act_index_per_kind)
 				       .mirred = { TCA_EGRESS_MIRROR, 0 } };
 	struct nb_dev *dev = tc_make_dev("eth0", 0);
 	u32 seen[8] = { 0 };
+	char buf[32];
 
 	m.mirred.ifindex = dev->ifindex;
 	/* each kind counts from 1 on its own */
@@ -91,7 +110,7 @@ NB_TEST(tc_shared_act_index_per_kind)
 	NB_ASSERT_EQ(seen[0], 4);
 	for (u32 i = 1; i <= 4; i++)
 		NB_ASSERT_EQ(seen[i], i);	/* in index order */
-	NB_ASSERT_EQ(get("mirred", 1).mirred.ifindex, dev->ifindex);
+	NB_ASSERT(!strcmp(shown("mirred", 1, "to_dev", buf, sizeof(buf)), "eth0"));
 	NB_ASSERT_EQ(get("gact", 3).refcnt, 1);
 	NB_ASSERT_EQ(get("gact", 3).bindcnt, 0);
 	nb_tc_actions_destroy_unbound();
@@ -270,6 +289,7 @@ NB_TEST(tc_shared_act_bpf_counts_both_filters)
 	struct nb_tc_action_opts bind2 = { .sz = sizeof(bind2), .kind = "bpf", .index = 2 };
 	struct nb_dev *a = dev_with_qdisc("a"), *b = dev_with_qdisc("b");
 	struct nb_tc_action_info info;
+	char buf[32], id[16];
 	u8 frame[128];
 	u32 len = tc_frame_arp(frame);
 
@@ -278,8 +298,9 @@ NB_TEST(tc_shared_act_bpf_counts_both_filters)
 	add_mall(a, 1, &bind2, 1);
 	add_mall(b, 5, &bind2, 1);
 	info = get("bpf", 2);
-	NB_ASSERT_EQ(info.bpf.prog_id, nb_prog_id(act.bpf.prog));
-	NB_ASSERT(!strcmp(info.bpf.name, "drop.o:[action]"));
+	snprintf(id, sizeof(id), "%u", nb_prog_id(act.bpf.prog));
+	NB_ASSERT(!strcmp(shown("bpf", 2, "id", buf, sizeof(buf)), id));
+	NB_ASSERT(!strcmp(shown("bpf", 2, "bpf_name", buf, sizeof(buf)), "drop.o:[action]"));
 	NB_ASSERT_EQ(info.control, TC_ACT_PIPE);	/* act_bpf's default */
 	NB_ASSERT_EQ(tc_receive(a, frame, len), NB_NET_RX_DROP);
 	NB_ASSERT_EQ(tc_receive(b, frame, len), NB_NET_RX_DROP);
@@ -291,7 +312,8 @@ NB_TEST(tc_shared_act_bpf_counts_both_filters)
 	nb_prog_put(act.bpf.prog);
 	act.bpf.prog = tc_prog_ret(BPF_PROG_TYPE_SCHED_ACT, TC_ACT_OK);
 	NB_ASSERT_EQ(nb_tc_actions_add(&act, 1, true, NULL, NULL), 0);
-	NB_ASSERT_EQ(get("bpf", 2).bpf.prog_id, nb_prog_id(act.bpf.prog));
+	snprintf(id, sizeof(id), "%u", nb_prog_id(act.bpf.prog));
+	NB_ASSERT(!strcmp(shown("bpf", 2, "id", buf, sizeof(buf)), id));
 	NB_ASSERT_EQ(tc_receive(a, frame, len), NB_NET_RX_SUCCESS);
 	NB_ASSERT_EQ(get("bpf", 2).stats.packets, 3);
 	nb_prog_put(act.bpf.prog);

@@ -99,8 +99,6 @@ static void tcf_bpf_dump(const struct nb_tc_action *a, struct nb_tc_action_info 
 	struct nb_tc_print_list *l = &info->print;
 	char buf[32];
 
-	info->bpf.prog_id = nb_prog_id(prog->filter);
-	snprintf(info->bpf.name, sizeof(info->bpf.name), "%s", prog->name ? prog->name : "");
 	/* m_bpf.c's bpf_print_opt */
 	nb_tc_print_string(l, NB_TC_PRINT_FP, NULL, "%s", "bpf ");
 	if (prog->name && prog->name[0])

@@ -200,8 +200,6 @@ static void tcf_mirred_dump(const struct nb_tc_action *a, struct nb_tc_action_in
 	char name[IFNAMSIZ + 16], buf[32];
 	struct nb_dev *dev;
 
-	info->mirred.eaction = m->eaction;
-	info->mirred.ifindex = m->ifindex;
 	/* m_mirred.c's print_mirred: the target's name, or "ifN" once it is gone */
 	dev = nb_dev_get_by_index(m->ifindex);
 	if (dev) {
