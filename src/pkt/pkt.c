@@ -749,7 +749,7 @@ static void frags_pull(struct thread_caches *tc, struct nb_pkt *pkt, u32 n)
 	sh->nr_frags = (u8)k;
 }
 
-int nb_pkt_may_pull(struct nb_pkt *pkt, u32 len)
+int nb_pkt_pull_tail(struct nb_pkt *pkt, u32 len)
 {
 	u32 headlen = nb_pkt_headlen(pkt), eat;
 	int err;
@@ -1024,7 +1024,7 @@ int nb_pkt_checksum_help(struct nb_pkt *pkt)
 	return 0;
 }
 
-int nb_pkt_ensure_writable(struct nb_pkt *pkt, u32 write_len)
+int nb_pkt_make_writable(struct nb_pkt *pkt, u32 write_len)
 {
 	int err;
 

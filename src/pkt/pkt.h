@@ -433,19 +433,35 @@ static inline bool nb_pkt_shared_data(const struct nb_pkt *pkt)
 {
 	return pkt->cloned && nb_pkt_buf_shared(pkt);
 }
+/* nb_pkt_ensure_writable for a packet that is cloned or short of linear bytes. */
+int nb_pkt_make_writable(struct nb_pkt *pkt, u32 write_len);
 /*
  * Make the first write_len bytes from data safe to write (skb_ensure_writable): -ENOMEM when
- * write_len passes the packet's end, else 0 with private data (a copy when it was shared).
+ * write_len passes the packet's end, else 0 with private data (a copy when it was shared). In
+ * line for a packet never cloned whose bytes are linear: every helper that writes asks.
  */
-int nb_pkt_ensure_writable(struct nb_pkt *pkt, u32 write_len);
+static inline int nb_pkt_ensure_writable(struct nb_pkt *pkt, u32 write_len)
+{
+	if (likely(write_len <= pkt->len - pkt->data_len && !pkt->cloned))
+		return 0;
+	return nb_pkt_make_writable(pkt, write_len);
+}
 /* Take private data whatever is written (skb_unclone): 0 or -ENOMEM. */
 int nb_pkt_unclone(struct nb_pkt *pkt);
+/* The fragment bytes nb_pkt_may_pull needs, moved into the linear part (__pskb_pull_tail). */
+int nb_pkt_pull_tail(struct nb_pkt *pkt, u32 len);
 /*
  * Make the first len bytes linear (pskb_may_pull): 0, -EINVAL when the packet is shorter,
  * -ENOMEM. Fragment bytes move into the linear part, which becomes private and moves to a big
- * buffer when its page is too small; packet pointers (data, headers) stay valid offsets.
+ * buffer when its page is too small; packet pointers (data, headers) stay valid offsets. In
+ * line when they are linear already, as the kernel's.
  */
-int nb_pkt_may_pull(struct nb_pkt *pkt, u32 len);
+static inline int nb_pkt_may_pull(struct nb_pkt *pkt, u32 len)
+{
+	if (likely(len <= pkt->len - pkt->data_len))
+		return 0;
+	return nb_pkt_pull_tail(pkt, len);
+}
 /*
  * Private linear data with at least tailroom bytes after it (pskb_expand_head with ntail): a
  * big buffer when the page has not. The packet must be linear. 0, -EINVAL or -ENOMEM.
