@@ -57,7 +57,6 @@
 
 #include "io/port.h"
 #include "io/vnet_hdr.h"
-#include "net/dev.h"
 #include "pkt/gso.h"
 #include "pkt/pkt.h"
 #include "common/u64_stats.h"
@@ -125,8 +124,7 @@ static u32 vnet_len(const struct afp_port *ap)
 
 static void count_drops(struct afp_port *ap, enum nb_drop_reason reason, u64 n)
 {
-	if (ap->port->dev && n)
-		nb_u64_stats_add(&nb_dev_this_stats(ap->port->dev)->drops[reason], n);
+	nb_port_count_drops(ap->port, reason, n);
 }
 
 /* The kernel's ring drops since the last read (reading resets them). */
@@ -265,7 +263,7 @@ static struct nb_pkt *copy_take(struct afp_port *ap, struct afp_queue *q, struct
 	cb->pkt[k] = NULL;
 	cb->pages[k] = 0;
 	if (ap->vnet && unlikely(nb_vnet_hdr_to_pkt(pkt, &cb->vh[k]))) {
-		nb_pkt_drop(pkt, ap->port->dev, NB_DROP_OFFLOAD);
+		nb_port_drop(ap->port, pkt, NB_DROP_OFFLOAD);
 		return NULL;
 	}
 	return pkt;
@@ -325,7 +323,7 @@ static struct nb_pkt *rx_frame(struct afp_port *ap, struct afp_queue *q,
 			return NULL;
 		}
 		if (ap->vnet && unlikely(nb_vnet_hdr_to_pkt(pkt, vh))) {
-			nb_pkt_drop(pkt, ap->port->dev, NB_DROP_OFFLOAD);
+			nb_port_drop(ap->port, pkt, NB_DROP_OFFLOAD);
 			return NULL;
 		}
 	}

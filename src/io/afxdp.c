@@ -64,7 +64,6 @@
 
 #include "io/afxdp_prog.h"
 #include "io/port.h"
-#include "net/dev.h"
 #include "pkt/gso.h"
 #include "pkt/pkt.h"
 #include "common/u64_stats.h"
@@ -164,19 +163,13 @@ static void stats_sync(struct afxdp_port *ap, struct afxdp_queue *q)
 {
 	struct xdp_statistics s;
 	socklen_t len = sizeof(s);
-	struct nb_dev *dev = ap->port->dev;
 
 	if (getsockopt(q->fd, SOL_XDP, XDP_STATISTICS, &s, &len))
 		return;
-	if (dev) {
-		u64 *drops = nb_dev_this_stats(dev)->drops;
-
-		nb_u64_stats_add(&drops[NB_DROP_PORT_RX_NO_BUFFER],
-				 s.rx_dropped - q->seen.rx_dropped);
-		nb_u64_stats_add(&drops[NB_DROP_RX_OVERFLOW], s.rx_ring_full - q->seen.rx_ring_full);
-		nb_u64_stats_add(&drops[NB_DROP_PORT_TX_INVALID],
-				 s.tx_invalid_descs - q->seen.tx_invalid_descs);
-	}
+	nb_port_count_drops(ap->port, NB_DROP_PORT_RX_NO_BUFFER, s.rx_dropped - q->seen.rx_dropped);
+	nb_port_count_drops(ap->port, NB_DROP_RX_OVERFLOW, s.rx_ring_full - q->seen.rx_ring_full);
+	nb_port_count_drops(ap->port, NB_DROP_PORT_TX_INVALID,
+			    s.tx_invalid_descs - q->seen.tx_invalid_descs);
 	/* queue_stats reads these from another thread */
 	WRITE_ONCE(q->seen.rx_dropped, s.rx_dropped);
 	WRITE_ONCE(q->seen.rx_ring_full, s.rx_ring_full);
@@ -240,8 +233,7 @@ static void rx_drop(struct afxdp_port *ap, struct afxdp_queue *q, enum nb_drop_r
 {
 	if (reason == NB_DROP_TOO_BIG)
 		nb_u64_stats_inc(&q->rx_too_big);
-	if (ap->port->dev)
-		nb_dev_count_drop(ap->port->dev, reason);
+	nb_port_count_drops(ap->port, reason, 1);
 }
 
 static unsigned int queue_rx(struct afxdp_port *ap, struct afxdp_queue *q, struct nb_pkt **pkts,

@@ -22,7 +22,6 @@
 
 #include "io/pcap.h"
 #include "io/port.h"
-#include "net/dev.h"
 #include "pkt/pkt.h"
 #include "common/u64_stats.h"
 
@@ -156,15 +155,13 @@ static unsigned int pcap_rx_burst(struct nb_port *port, struct nb_pkt **pkts, un
 		}
 		if (hdr->caplen > NB_PKT_MAX_FRAME) {
 			nb_u64_stats_inc(&pp->skipped_too_big);
-			if (port->dev)
-				nb_dev_count_drop(port->dev, NB_DROP_TOO_BIG);
+			nb_port_count_drops(port, NB_DROP_TOO_BIG, 1);
 			continue;
 		}
 		pkt = nb_pkt_alloc_data(data, hdr->caplen);
 		if (!pkt) {
 			/* the frame is read: without a packet for it, it is a counted drop */
-			if (port->dev)
-				nb_dev_count_drop(port->dev, NB_DROP_NOMEM);
+			nb_port_count_drops(port, NB_DROP_NOMEM, 1);
 			pp->pass_packets++;	/* the file is not empty for all that */
 			break;
 		}

@@ -19,7 +19,6 @@
 
 #include "io/pipe.h"
 #include "io/port.h"
-#include "net/dev.h"
 #include "pkt/pkt.h"
 #include "common/barrier.h"
 #include "common/u64_stats.h"
@@ -46,7 +45,7 @@ static unsigned int pipe_tx_burst(struct nb_port *port, struct nb_pkt **pkts, un
 	unsigned int done;
 
 	/* No peer, or a peer device that is down: the frames cannot be delivered. */
-	if (!peer || (peer->port->dev && !READ_ONCE(peer->port->dev->up)))
+	if (!peer || !nb_port_dev_is_up(peer->port))
 		return 0;
 	pthread_spin_lock(&peer->lock);
 	for (done = 0; done < n && peer->tail - peer->head < peer->size; done++) {
@@ -155,10 +154,10 @@ static int pipe_open(struct nb_port *port, int argc, char **argv, struct nb_log 
 static void pipe_describe(const struct nb_port *port, char *buf, size_t size)
 {
 	const struct pipe_end *self = port->priv;
-	const struct nb_dev *peer = self->peer ? self->peer->port->dev : NULL;
+	const char *peer = self->peer ? nb_port_dev_name(self->peer->port) : NULL;
 
 	if (peer)
-		snprintf(buf, size, "pipe peer %s", nb_dev_name(peer));
+		snprintf(buf, size, "pipe peer %s", peer);
 	else
 		snprintf(buf, size, "pipe unconnected");
 }
@@ -188,32 +187,6 @@ int nb_pipe_connect(struct nb_port *a, struct nb_port *b)
 		return -EBUSY;
 	ea->peer = eb;
 	eb->peer = ea;
-	return 0;
-}
-
-int nb_pipe_pair_devs(struct nb_dev *a, struct nb_dev *b, struct nb_log *log)
-{
-	struct nb_port *pa, *pb;
-	int err;
-
-	if (a == b || a->port || b->port) {
-		nb_log_printf(log, "pipe: %s and %s must be two devices without a port\n", a->name,
-			      b->name);
-		return -EBUSY;
-	}
-	err = nb_port_open("pipe", 0, NULL, &pa, log);
-	if (err)
-		return err;
-	err = nb_port_open("pipe", 0, NULL, &pb, log);
-	if (err) {
-		nb_port_close(pa);
-		return err;
-	}
-	nb_pipe_connect(pa, pb);
-	nb_dev_set_port(a, pa);
-	nb_dev_set_port(b, pb);
-	a->peer = b;
-	b->peer = a;
 	return 0;
 }
 

@@ -3,17 +3,12 @@
 #ifndef NB_IO_PIPE_H
 #define NB_IO_PIPE_H
 
-#include <netbpf/log.h>
-
 struct nb_port;
-struct nb_dev;
 
-/* Connect two pipe ends (both opened as kind "pipe"); -EINVAL when one is not a free end. */
-int nb_pipe_connect(struct nb_port *a, struct nb_port *b);
 /*
- * Give devices a and b (with no port yet) a connected pair of pipe ends and make them each
- * other's peer (bpf_redirect_peer), as `ip link add a type veth peer name b` does.
+ * Connect two pipe ends (both opened as kind "pipe"); -EINVAL when one is not a free end,
+ * -EBUSY when one is connected. Two devices get a connected pair through nb_dev_pipe_pair.
  */
-int nb_pipe_pair_devs(struct nb_dev *a, struct nb_dev *b, struct nb_log *log);
+int nb_pipe_connect(struct nb_port *a, struct nb_port *b);
 
 #endif /* NB_IO_PIPE_H */

@@ -37,9 +37,24 @@ static inline void nb_port_queue_stats_sum(struct nb_port_queue_stats *sum,
 
 /* struct nb_port_ops: include/netbpf/port.h */
 
+/*
+ * What a port asks of the device it serves. The ports sit below the datapath, as DPDK's ethdev
+ * sits below its application: io never reads a struct nb_dev, it calls these, which the device
+ * layer gives with the device (nb_dev_set_port, net/dev.c).
+ */
+struct nb_port_dev_ops {
+	/* Count n frames the port dropped for reason, on this worker's counters. */
+	void (*count_drops)(struct nb_dev *dev, enum nb_drop_reason reason, u64 n);
+	/* The device is up: a pipe delivers only to a peer that is (veth's peer carrier). */
+	bool (*is_up)(const struct nb_dev *dev);
+	/* Its name, for a port's describe. */
+	const char *(*name)(const struct nb_dev *dev);
+};
+
 struct nb_port {
 	const struct nb_port_ops *ops;
-	struct nb_dev *dev;		/* the device it serves, set by nb_dev_set_port */
+	struct nb_dev *dev;		/* the device it serves (nb_port_set_dev); io never reads it */
+	const struct nb_port_dev_ops *dev_ops;	/* how to ask dev for what the port needs */
 	void *priv;
 	pthread_spinlock_t tx_lock;	/* one transmitter at a time unless ops->lltx */
 	u32 features;			/* NB_NETIF_F_*: ops->features, or what open found */
@@ -108,6 +123,41 @@ static inline int nb_port_queue_stats(const struct nb_port *port, unsigned int q
 				      struct nb_port_queue_stats *st)
 {
 	return port->ops->queue_stats ? port->ops->queue_stats(port, q, st) : -EOPNOTSUPP;
+}
+
+/* The port serves dev from now on, which answers through ops (the device layer calls it). */
+static inline void nb_port_set_dev(struct nb_port *port, struct nb_dev *dev,
+				   const struct nb_port_dev_ops *ops)
+{
+	port->dev = dev;
+	port->dev_ops = ops;
+}
+
+/* Count n frames dropped for reason on the port's device; a port without one counts nothing. */
+static inline void nb_port_count_drops(struct nb_port *port, enum nb_drop_reason reason, u64 n)
+{
+	if (port->dev && n)
+		port->dev_ops->count_drops(port->dev, reason, n);
+}
+
+/* Drop a frame the port holds: counted on its device for reason, and freed (nb_pkt_drop). */
+static inline void nb_port_drop(struct nb_port *port, struct nb_pkt *pkt,
+				enum nb_drop_reason reason)
+{
+	nb_port_count_drops(port, reason, 1);
+	nb_pkt_free(pkt);
+}
+
+/* The port's device is up; a port that serves no device is taken as up. */
+static inline bool nb_port_dev_is_up(const struct nb_port *port)
+{
+	return !port->dev || port->dev_ops->is_up(port->dev);
+}
+
+/* The name of the port's device, NULL when it serves none. */
+static inline const char *nb_port_dev_name(const struct nb_port *port)
+{
+	return port->dev ? port->dev_ops->name(port->dev) : NULL;
 }
 
 /* Word parsing for the backends: a number, a MAC address; false when the word is not one. */

@@ -36,7 +36,6 @@
 
 #include "io/port.h"
 #include "io/vnet_hdr.h"
-#include "net/dev.h"
 #include "pkt/pkt.h"
 #include "common/u64_stats.h"
 
@@ -72,8 +71,7 @@ struct tap_port {
 
 static void count_drop(struct tap_port *tp, enum nb_drop_reason reason)
 {
-	if (tp->port->dev)
-		nb_dev_count_drop(tp->port->dev, reason);
+	nb_port_count_drops(tp->port, reason, 1);
 }
 
 static unsigned int queue_rx(struct tap_port *tp, struct tap_queue *q, struct nb_pkt **pkts,
@@ -103,17 +101,17 @@ static unsigned int queue_rx(struct tap_port *tp, struct tap_queue *q, struct nb
 		len -= hlen;
 		if (unlikely(len > NB_PKT_MAX_FRAME)) {
 			nb_u64_stats_inc(&q->stats.rx_too_big);
-			nb_pkt_drop(pkt, tp->port->dev, NB_DROP_TOO_BIG);
+			nb_port_drop(tp->port, pkt, NB_DROP_TOO_BIG);
 			continue;
 		}
 		nb_pkt_put(pkt, min_t(u32, (u32)len, NB_PKT_MAX_LEN));
 		if (len > NB_PKT_MAX_LEN &&
 		    nb_pkt_append(pkt, q->overflow, (u32)len - NB_PKT_MAX_LEN)) {
-			nb_pkt_drop(pkt, tp->port->dev, NB_DROP_NOMEM);
+			nb_port_drop(tp->port, pkt, NB_DROP_NOMEM);
 			continue;
 		}
 		if (hlen && unlikely(nb_vnet_hdr_to_pkt(pkt, &vh))) {
-			nb_pkt_drop(pkt, tp->port->dev, NB_DROP_OFFLOAD);
+			nb_port_drop(tp->port, pkt, NB_DROP_OFFLOAD);
 			continue;
 		}
 		pkts[n++] = pkt;

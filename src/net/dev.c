@@ -333,12 +333,24 @@ struct nb_port *nb_dev_port(const struct nb_dev *dev)
 	return dev->port;
 }
 
+static void dev_count_port_drops(struct nb_dev *dev, enum nb_drop_reason reason, u64 n)
+{
+	nb_u64_stats_add(&nb_dev_this_stats(dev)->drops[reason], n);
+}
+
+/* What a port asks of its device (io/port.h): the port layer reads no struct nb_dev. */
+static const struct nb_port_dev_ops dev_port_ops = {
+	.count_drops = dev_count_port_drops,
+	.is_up = nb_dev_is_up,
+	.name = nb_dev_name,
+};
+
 void nb_dev_set_port(struct nb_dev *dev, struct nb_port *port)
 {
 	nb_port_close(dev->port);
 	dev->port = port;
 	if (port)
-		port->dev = dev;
+		nb_port_set_dev(port, dev, &dev_port_ops);
 }
 
 u32 nb_dev_ifindex(const struct nb_dev *dev)
@@ -383,9 +395,34 @@ int nb_dev_attach_port(struct nb_dev *dev, const char *kind, const char *words,
 	return 0;
 }
 
+/*
+ * Give a and b (with no port yet) a connected pair of pipe ends and make them each other's
+ * peer (bpf_redirect_peer): the device side of veth, so that the pipe port knows no device.
+ */
 int nb_dev_pipe_pair(struct nb_dev *a, struct nb_dev *b, struct nb_log *log)
 {
-	return nb_pipe_pair_devs(a, b, log);
+	struct nb_port *pa, *pb;
+	int err;
+
+	if (a == b || a->port || b->port) {
+		nb_log_printf(log, "pipe: %s and %s must be two devices without a port\n", a->name,
+			      b->name);
+		return -EBUSY;
+	}
+	err = nb_port_open("pipe", 0, NULL, &pa, log);
+	if (err)
+		return err;
+	err = nb_port_open("pipe", 0, NULL, &pb, log);
+	if (err) {
+		nb_port_close(pa);
+		return err;
+	}
+	nb_pipe_connect(pa, pb);
+	nb_dev_set_port(a, pa);
+	nb_dev_set_port(b, pb);
+	a->peer = b;
+	b->peer = a;
+	return 0;
 }
 
 void nb_dev_port_describe(const struct nb_dev *dev, char *buf, size_t size)

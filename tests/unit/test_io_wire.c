@@ -104,7 +104,7 @@ NB_TEST(io_pipe_devices)
 
 	NB_ASSERT_EQ(nb_dev_create("va", 0, &a, NULL), 0);
 	NB_ASSERT_EQ(nb_dev_create("vb", 0, &b, NULL), 0);
-	NB_ASSERT_EQ(nb_pipe_pair_devs(a, b, NULL), 0);
+	NB_ASSERT_EQ(nb_dev_pipe_pair(a, b, NULL), 0);
 	NB_ASSERT_EQ(a->peer, b);
 	NB_ASSERT_EQ(b->peer, a);
 	nb_dev_set_up(a, true);

@@ -369,7 +369,7 @@ NB_TEST(tc_redirect_peer)
 	u8 frame[128];
 	u32 len = tc_frame_arp(frame);
 
-	NB_ASSERT_EQ(nb_pipe_pair_devs(v0, v1, &log), 0);
+	NB_ASSERT_EQ(nb_dev_pipe_pair(v0, v1, &log), 0);
 	nb_dev_set_up(v0, true);
 	nb_dev_set_up(v1, true);
 	tc_qdisc(src);
