@@ -186,9 +186,12 @@ static void print_text(const struct jit_opts *o, const struct jit_result *res)
 		}
 		printf("%-54s %13s %13s %8s %7s %7s %6s\n", name, k, n, ratio, kown, nown,
 		       oratio);
-		if (r->why[0])
-			printf("    %s: %s\n", measured(r) ? "kernel not measured" : "not measured",
-			       r->why);
+		/* diff.c's kernel reasons start with the side they are about: said once */
+		if (r->why[0] && measured(r))
+			printf("    kernel not measured: %s\n",
+			       strncmp(r->why, "kernel: ", 8) ? r->why : r->why + 8);
+		else if (r->why[0])
+			printf("    not measured: %s\n", r->why);
 	}
 	printf("\ngoal: netbpf / kernel <= 1.00 (the JIT no slower per run than the kernel's)\n");
 }
