@@ -29,12 +29,16 @@ struct nb_func_info {
 };
 
 /*
- * A load flag of the library's own, beside enum nb_prog_load_flags: verify as the kernel does
- * for a loader without CAP_PERFMON (env->allow_uninit_stack off), refusing every read of stack
- * the program never wrote. The soundness harness (tests/runner/sound_run.c) loads a program a
- * second time with it to learn whether its results may depend on such bytes.
+ * Load flags of the library's own, beside enum nb_prog_load_flags. NO_UNINIT_STACK verifies as
+ * the kernel does for a loader without CAP_PERFMON (env->allow_uninit_stack off), refusing
+ * every read of stack the program never wrote. NOTE_UNINIT_STACK verifies as usual and sets
+ * nb_prog.uninit_stack_used when the verdict may rest on such reads: when it stays false, a
+ * load with NO_UNINIT_STACK walks the same paths and accepts too. The soundness harness
+ * (tests/runner/sound_run.c) uses both to learn whether results may depend on such bytes,
+ * verifying a second time only when the first walk says they may.
  */
 #define NB_PROG_LOAD_NO_UNINIT_STACK (1U << 31)
+#define NB_PROG_LOAD_NOTE_UNINIT_STACK (1U << 30)
 
 struct nb_prog {
 	u32 id;
@@ -77,6 +81,11 @@ struct nb_prog {
 	struct nb_func_info *funcs;
 	u32 func_cnt;
 	bool verified;
+	/*
+	 * NB_PROG_LOAD_NOTE_UNINIT_STACK: the walk read never-written stack, or proved a path
+	 * safe only because such bytes read as unknown scalars (allow_uninit_stack).
+	 */
+	bool uninit_stack_used;
 	u32 verified_insns;		/* instructions the verifier processed (bpf_prog_info's) */
 	u64 load_time;			/* CLOCK_BOOTTIME ns at load, the kernel's aux->load_time */
 	u32 uid;			/* the loader's real uid (aux->user) */

@@ -651,16 +651,19 @@ static const char *first_difference(const struct outcome *a, const struct outcom
  * (privileged loaders may; the verifier then calls the bytes an unknown scalar) reads whatever
  * was there, in the JIT the native frames of helpers it called before, which no fill reaches.
  * The verifier refuses such reads for a loader without CAP_PERFMON: a program it accepts
- * that way too reads only stack it wrote.
+ * that way too reads only stack it wrote. The first load (NB_PROG_LOAD_NOTE_UNINIT_STACK)
+ * already says whether its walk would differ without them; only then is it walked again.
  */
-static enum sr_compare may_compare(enum bpf_prog_type type, const struct bpf_insn *insns,
+static enum sr_compare may_compare(const struct nb_prog *pi, const struct bpf_insn *insns,
 				   u32 cnt, char *why, size_t why_size)
 {
 	struct nb_log log = { 0 };
 	struct nb_prog *prog;
 	int err;
 
-	err = load(type, insns, cnt, NB_PROG_LOAD_INTERP | NB_PROG_LOAD_NO_UNINIT_STACK, &log,
+	if (!pi->uninit_stack_used)
+		return SR_COMPARED;
+	err = load(pi->type, insns, cnt, NB_PROG_LOAD_INTERP | NB_PROG_LOAD_NO_UNINIT_STACK, &log,
 		   &prog);
 	if (err)
 		last_line(nb_log_text(&log), why, why_size);
@@ -692,7 +695,8 @@ void sr_run(enum bpf_prog_type type, const struct bpf_insn *insns, u32 cnt,
 		snprintf(res->why, sizeof(res->why), "set-up failed: %d", err);
 		return;
 	}
-	err = load(type, insns, cnt, NB_PROG_LOAD_INTERP, &log, &pi);
+	err = load(type, insns, cnt, NB_PROG_LOAD_INTERP | NB_PROG_LOAD_NOTE_UNINIT_STACK, &log,
+		   &pi);
 	if (err) {
 		res->verdict = SR_REJECTED;
 		last_line(nb_log_text(&log), res->why, sizeof(res->why));
@@ -700,7 +704,7 @@ void sr_run(enum bpf_prog_type type, const struct bpf_insn *insns, u32 cnt,
 	}
 	nb_log_free(&log);
 	res->verdict = SR_RAN;
-	res->compare = opts->compare ? may_compare(type, insns, cnt, res->why, sizeof(res->why))
+	res->compare = opts->compare ? may_compare(pi, insns, cnt, res->why, sizeof(res->why))
 				     : SR_NOT_ASKED;
 	if (opts->tamper)
 		opts->tamper(pi, opts->arg);

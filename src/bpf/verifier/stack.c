@@ -250,6 +250,17 @@ static int check_stack_write_fixed_off(struct nb_verifier_env *env, struct nb_fu
 }
 
 /*
+ * Whether never-written stack may be used where a loader without CAP_PERFMON could not: asked
+ * only where the answer decides, so that env->uninit_stack_used says the walk depended on it.
+ */
+static bool uninit_stack_ok(struct nb_verifier_env *env)
+{
+	if (env->allow_uninit_stack)
+		env->uninit_stack_used = true;
+	return env->allow_uninit_stack;
+}
+
+/*
  * Write through a stack pointer with a variable offset: every byte it may hit becomes misc
  * (zero stays zero, and a spilled zero stays, when zero is written); a spill hit loses its
  * register. Never-written bytes that may stay unwritten count as written for a privileged
@@ -273,7 +284,7 @@ static int check_stack_write_var_off(struct nb_verifier_env *env, struct nb_func
 
 		if (err)
 			return err;
-		if (*stype == STACK_INVALID && !env->allow_uninit_stack) {
+		if (*stype == STACK_INVALID && !uninit_stack_ok(env)) {
 			verbose(env, "uninit stack in range of var-offset write prohibited for "
 				"!root; insn %d, off: %d\n", env->insn_idx, i);
 			return -EINVAL;
@@ -373,7 +384,7 @@ static int check_stack_read_fixed_off(struct nb_verifier_env *env, struct nb_fun
 			case STACK_MISC:
 				break;
 			default:
-				if (!env->allow_uninit_stack)
+				if (!uninit_stack_ok(env))
 					return invalid_read(env, off, i - first, size);
 				break;
 			}
@@ -393,7 +404,7 @@ static int check_stack_read_fixed_off(struct nb_verifier_env *env, struct nb_fun
 		u8 t = slot->slot_type[i];
 
 		/* A dynptr's bytes are its helpers' only. */
-		if ((t == STACK_INVALID && !env->allow_uninit_stack) || t == STACK_DYNPTR)
+		if ((t == STACK_INVALID && !uninit_stack_ok(env)) || t == STACK_DYNPTR)
 			return invalid_read(env, off, i - first, size);
 	}
 	if (dst)
@@ -414,7 +425,7 @@ static int check_stack_bytes(struct nb_verifier_env *env, int regno, int min_off
 {
 	const struct nb_reg_state *reg = &cur_regs(env)[regno];
 	struct nb_func_state *state = func_of_reg(env, reg);
-	bool uninit_ok = env->allow_uninit_stack || (clobber && tnum_is_const(reg->var_off));
+	bool raw = clobber && tnum_is_const(reg->var_off);
 
 	for (int i = min_off; i < max_off; i++) {
 		struct nb_stack_slot *slot = slot_of(state, i);
@@ -426,7 +437,8 @@ static int check_stack_bytes(struct nb_verifier_env *env, int regno, int min_off
 		}
 		if (*stype == STACK_MISC)
 			continue;
-		if (*stype == STACK_ZERO || (*stype == STACK_INVALID && uninit_ok)) {
+		if (*stype == STACK_ZERO ||
+		    (*stype == STACK_INVALID && (raw || uninit_stack_ok(env)))) {
 			if (clobber)
 				*stype = STACK_MISC;
 			continue;

@@ -380,11 +380,11 @@ static bool is_spilled_scalar_reg64(const struct nb_stack_slot *slot)
 	return slot->spilled_ptr.type == SCALAR_VALUE;
 }
 
-static bool is_stack_all_misc(const struct nb_verifier_env *env, const struct nb_stack_slot *slot)
+static bool is_stack_all_misc(const struct nb_stack_slot *slot, bool allow_uninit)
 {
 	for (int i = 0; i < NB_REG_SIZE; i++) {
 		if (slot->slot_type[i] == STACK_MISC ||
-		    (slot->slot_type[i] == STACK_INVALID && env->allow_uninit_stack))
+		    (slot->slot_type[i] == STACK_INVALID && allow_uninit))
 			continue;
 		return false;
 	}
@@ -392,8 +392,8 @@ static bool is_stack_all_misc(const struct nb_verifier_env *env, const struct nb
 }
 
 /* An 8-byte spilled scalar, or bytes that read as an unknown scalar; NULL otherwise. */
-static const struct nb_reg_state *scalar_reg_for_stack(const struct nb_verifier_env *env,
-						       const struct nb_stack_slot *slot)
+static const struct nb_reg_state *scalar_reg_for_stack(const struct nb_stack_slot *slot,
+						       bool allow_uninit)
 {
 	static const struct nb_reg_state unbound_reg = {
 		.type = SCALAR_VALUE,
@@ -406,17 +406,18 @@ static const struct nb_reg_state *scalar_reg_for_stack(const struct nb_verifier_
 
 	if (is_spilled_scalar_reg64(slot))
 		return &slot->spilled_ptr;
-	if (is_stack_all_misc(env, slot))
+	if (is_stack_all_misc(slot, allow_uninit))
 		return &unbound_reg;
 	return NULL;
 }
 
 /*
  * The old stack is at least as general: each slot old may still read holds a superset of
- * what it holds now. Slots beyond old's stack were never used by old.
+ * what it holds now. Slots beyond old's stack were never used by old. allow_uninit: the
+ * loader may read never-written stack, so old's misc bytes cover cur's never-written ones.
  */
 static bool stacksafe(struct nb_verifier_env *env, const struct nb_func_state *old,
-		      const struct nb_func_state *cur, enum exact_level exact)
+		      const struct nb_func_state *cur, enum exact_level exact, bool allow_uninit)
 {
 	static const struct nb_stack_slot invalid;
 	u32 cur_slots = cur->allocated_stack / NB_REG_SIZE;
@@ -432,7 +433,7 @@ static bool stacksafe(struct nb_verifier_env *env, const struct nb_func_state *o
 
 			if (exact != NOT_EXACT && (spi >= cur_slots || o != cs->slot_type[i]))
 				return false;
-			if (o == STACK_INVALID || (env->allow_uninit_stack && o == STACK_MISC))
+			if (o == STACK_INVALID || (allow_uninit && o == STACK_MISC))
 				continue;
 			need_slot = true;
 		}
@@ -441,8 +442,8 @@ static bool stacksafe(struct nb_verifier_env *env, const struct nb_func_state *o
 		if (spi >= cur_slots)
 			return false;	/* old used slots cur does not have */
 		/* 64-bit scalar spill against bytes that read as an unknown scalar. */
-		old_reg = scalar_reg_for_stack(env, os);
-		cur_reg = scalar_reg_for_stack(env, cs);
+		old_reg = scalar_reg_for_stack(os, allow_uninit);
+		cur_reg = scalar_reg_for_stack(cs, allow_uninit);
 		if (old_reg && cur_reg) {
 			if (!regsafe(env, old_reg, cur_reg, exact))
 				return false;
@@ -451,7 +452,7 @@ static bool stacksafe(struct nb_verifier_env *env, const struct nb_func_state *o
 		for (int i = 0; i < NB_REG_SIZE; i++) {
 			u8 o = os->slot_type[i], c = cs->slot_type[i];
 
-			if (o == STACK_INVALID || (env->allow_uninit_stack && o == STACK_MISC))
+			if (o == STACK_INVALID || (allow_uninit && o == STACK_MISC))
 				continue;
 			/* Safe with unknown bytes, safe with zeros; not the other way round. */
 			if (o == STACK_MISC && c == STACK_ZERO)
@@ -488,7 +489,7 @@ static bool refsafe(struct nb_verifier_env *env, const struct nb_verifier_state 
 
 static bool func_states_equal(struct nb_verifier_env *env, const struct nb_func_state *old,
 			      const struct nb_func_state *cur, u32 insn_idx,
-			      enum exact_level exact)
+			      enum exact_level exact, bool allow_uninit)
 {
 	u16 live_regs = env->aux[insn_idx].live_regs;
 
@@ -497,11 +498,12 @@ static bool func_states_equal(struct nb_verifier_env *env, const struct nb_func_
 	for (u32 i = 0; i < NB_MAX_BPF_REG; i++)
 		if ((live_regs & (1u << i)) && !regsafe(env, &old->regs[i], &cur->regs[i], exact))
 			return false;
-	return stacksafe(env, old, cur, exact);
+	return stacksafe(env, old, cur, exact, allow_uninit);
 }
 
-static bool states_equal(struct nb_verifier_env *env, const struct nb_verifier_state *old,
-			 const struct nb_verifier_state *cur, enum exact_level exact)
+static bool states_equal_as(struct nb_verifier_env *env, const struct nb_verifier_state *old,
+			    const struct nb_verifier_state *cur, enum exact_level exact,
+			    bool allow_uninit)
 {
 	if (old->curframe != cur->curframe)
 		return false;
@@ -513,9 +515,26 @@ static bool states_equal(struct nb_verifier_env *env, const struct nb_verifier_s
 		    old->frame[i]->in_callback_fn != cur->frame[i]->in_callback_fn)
 			return false;
 		if (!func_states_equal(env, old->frame[i], cur->frame[i],
-				       frame_insn_idx(old, i), exact))
+				       frame_insn_idx(old, i), exact, allow_uninit))
 			return false;
 	}
+	return true;
+}
+
+/*
+ * Under note_uninit_stack, a match that holds only because never-written stack reads as an
+ * unknown scalar is noted: a loader without CAP_PERFMON would walk on from here. The other
+ * way round cannot be (allowing such reads only makes old states more general), so a miss
+ * needs no second look.
+ */
+static bool states_equal(struct nb_verifier_env *env, const struct nb_verifier_state *old,
+			 const struct nb_verifier_state *cur, enum exact_level exact)
+{
+	if (!states_equal_as(env, old, cur, exact, env->allow_uninit_stack))
+		return false;
+	if (env->note_uninit_stack && env->allow_uninit_stack && !env->uninit_stack_used &&
+	    !states_equal_as(env, old, cur, exact, false))
+		env->uninit_stack_used = true;
 	return true;
 }
 

@@ -472,6 +472,7 @@ int nb_verify(struct nb_prog *prog, struct nb_log *log)
 	env->log = log;
 	env->log_verbose = log && log->level >= NB_LOG_VERBOSE;
 	env->allow_uninit_stack = !(prog->load_flags & NB_PROG_LOAD_NO_UNINIT_STACK);
+	env->note_uninit_stack = prog->load_flags & NB_PROG_LOAD_NOTE_UNINIT_STACK;
 	env->aux = calloc(env->len, sizeof(*env->aux));
 	if (!env->aux) {
 		free_env(env);
@@ -502,6 +503,7 @@ int nb_verify(struct nb_prog *prog, struct nb_log *log)
 		err = nb_resolve_helpers(prog, log);
 	print_stats(env, start_ns);
 	prog->verified_insns = env->insn_processed;
+	prog->uninit_stack_used = env->note_uninit_stack && env->uninit_stack_used;
 	if (!err)
 		prog->verified = true;
 	free_env(env);

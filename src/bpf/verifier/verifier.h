@@ -330,6 +330,13 @@ struct nb_verifier_env {
 	 * under NB_PROG_LOAD_NO_UNINIT_STACK.
 	 */
 	bool allow_uninit_stack;
+	/*
+	 * allow_uninit_stack decided something: a read or write it let through, or (under
+	 * note_uninit_stack, which rechecks every pruning without it) a state it let match. While
+	 * false, the walk is the one a loader without CAP_PERFMON would get (stack.c, states.c).
+	 */
+	bool uninit_stack_used;
+	bool note_uninit_stack;
 
 	struct nb_insn_aux *aux;
 	struct nb_subprog_info subprog[NB_MAX_SUBPROGS + 1];	/* + sentinel (start = len) */
