@@ -31,15 +31,27 @@
 #endif
 
 /*
- * A data buffer: the reference count of its sharers, then the bytes (the skb head, or a
- * fragment's page). Pages are NB_PKT_BUF_SIZE bytes; big buffers NB_PKT_BIG_BUF_SIZE, for a
- * frame made linear whole.
+ * A data buffer: the reference count of its sharers and where it goes back to, then the bytes
+ * (the skb head, or a fragment's page). Pages are NB_PKT_BUF_SIZE bytes; big buffers
+ * NB_PKT_BIG_BUF_SIZE, for a frame made linear whole; an owner's buffers (an AF_XDP UMEM's
+ * frames) owner->buf_size, in memory the owner keeps, this header in the NB_PKT_BUF_HDR bytes
+ * it leaves before each.
  */
+enum nb_pkt_buf_kind {
+	NB_PKT_BUF_PAGE,	/* the pool's pages: the only kind the fast path tests for */
+	NB_PKT_BUF_BIG,
+	NB_PKT_BUF_OWNED,
+};
+
 struct nb_pkt_buf {
 	int refcnt;
-	bool big;
+	u8 kind;			/* enum nb_pkt_buf_kind */
+	struct nb_pkt_buf_owner *owner;	/* NB_PKT_BUF_OWNED: who takes it back */
 	u8 data[] __attribute__((aligned(64)));
 };
+
+_Static_assert(offsetof(struct nb_pkt_buf, data) == NB_PKT_BUF_HDR,
+	       "an owner leaves NB_PKT_BUF_HDR bytes before each buffer for its header");
 
 #define CACHE_MAX   64	/* objects a thread keeps */
 #define CACHE_BATCH 32	/* objects moved between a thread and the shared pool at once */
@@ -295,17 +307,27 @@ static struct nb_pkt_buf *buf_alloc(struct thread_caches *tc, bool big)
 		buf = obj_alloc(&big_pool, &tc->big, BIG_CACHE_BATCH);
 	if (buf) {
 		buf->refcnt = 1;
-		buf->big = big;
+		buf->kind = big ? NB_PKT_BUF_BIG : NB_PKT_BUF_PAGE;
 	}
 	return buf;
 }
 
+/* A big buffer to its pool, an owner's back to its owner (out of line: the rare kinds). */
+static __attribute__((noinline)) void buf_free_other(struct thread_caches *tc,
+						     struct nb_pkt_buf *buf)
+{
+	if (buf->kind == NB_PKT_BUF_BIG)
+		obj_free(&big_pool, &tc->big, buf, BIG_CACHE_MAX, BIG_CACHE_BATCH);
+	else
+		buf->owner->release(buf->owner, buf->data);
+}
+
 static __always_inline void buf_free(struct thread_caches *tc, struct nb_pkt_buf *buf)
 {
-	if (likely(!buf->big))
+	if (likely(buf->kind == NB_PKT_BUF_PAGE))
 		obj_free(&buf_pool, &tc->buf, buf, CACHE_MAX, CACHE_BATCH);
 	else
-		obj_free(&big_pool, &tc->big, buf, BIG_CACHE_MAX, BIG_CACHE_BATCH);
+		buf_free_other(tc, buf);
 }
 
 /* Drop a reference; the last one frees. A sole owner needs no atomic. */
@@ -322,7 +344,11 @@ static inline struct nb_pkt_buf *page_buf(const u8 *page)
 
 static inline u32 buf_end(const struct nb_pkt_buf *buf)
 {
-	return (buf->big ? NB_PKT_BIG_BUF_SIZE : NB_PKT_BUF_SIZE) - NB_PKT_TAILROOM;
+	if (likely(buf->kind == NB_PKT_BUF_PAGE))
+		return NB_PKT_BUF_SIZE - NB_PKT_TAILROOM;
+	if (buf->kind == NB_PKT_BUF_BIG)
+		return NB_PKT_BIG_BUF_SIZE - NB_PKT_TAILROOM;
+	return buf->owner->buf_size - NB_PKT_TAILROOM;
 }
 
 static void page_get(u8 *page)
@@ -422,7 +448,7 @@ static __always_inline struct nb_pkt *bulk_init(struct nb_pkt *pkt, struct nb_pk
 	UNPOISON(pkt, pkt_pool.obj_size);
 	UNPOISON(buf, buf_pool.obj_size);
 	buf->refcnt = 1;
-	buf->big = false;
+	buf->kind = NB_PKT_BUF_PAGE;
 	pkt_init(pkt, buf);
 	return pkt;
 }
@@ -458,11 +484,48 @@ unsigned int nb_pkt_alloc_bulk(struct nb_pkt **pkts, unsigned int n)
 			break;
 		}
 		buf->refcnt = 1;
-		buf->big = false;
+		buf->kind = NB_PKT_BUF_PAGE;
 		pkt_init(pkt, buf);
 		pkts[i] = pkt;
 	}
 	return i;
+}
+
+struct nb_pkt *nb_pkt_alloc_owned(struct nb_pkt_buf_owner *owner, u8 *head, u32 headroom,
+				  u32 len)
+{
+	struct nb_pkt_buf *buf = container_of(head, struct nb_pkt_buf, data);
+	struct nb_pkt *pkt;
+
+	if (unlikely((u64)headroom + len > owner->buf_size - NB_PKT_TAILROOM))
+		return NULL;
+	pkt = desc_alloc(thread_caches());
+	if (unlikely(!pkt))
+		return NULL;
+	buf->refcnt = 1;
+	buf->kind = NB_PKT_BUF_OWNED;
+	buf->owner = owner;
+	pkt_init(pkt, buf);
+	pkt->data = head + headroom;
+	pkt->end = owner->buf_size - NB_PKT_TAILROOM;
+	pkt->len = len;
+	return pkt;
+}
+
+bool nb_pkt_head_stealable(const struct nb_pkt *pkt, const struct nb_pkt_buf_owner *owner)
+{
+	return pkt->buf->kind == NB_PKT_BUF_OWNED && pkt->buf->owner == owner &&
+	       !nb_pkt_is_nonlinear(pkt) && !nb_pkt_shared_data(pkt);
+}
+
+bool nb_pkt_steal_head(struct nb_pkt *pkt, const struct nb_pkt_buf_owner *owner)
+{
+	if (!nb_pkt_head_stealable(pkt, owner))
+		return false;
+	if (unlikely(pkt->tun_md))
+		nb_tun_md_put(pkt->tun_md);
+	desc_free(thread_caches(), pkt);
+	return true;
 }
 
 void nb_pkt_add_frag(struct nb_pkt *pkt, u8 *page, u32 off, u32 size)
@@ -585,7 +648,8 @@ void nb_pkt_free_bulk(struct nb_pkt *const *pkts, unsigned int n)
 			struct nb_pkt *pkt = pkts[i];
 			struct nb_pkt_buf *buf = pkt->buf;
 
-			if (unlikely(pkt->tun_md || pkt->cloned || pkt->data_len || buf->big))
+			if (unlikely(pkt->tun_md || pkt->cloned || pkt->data_len ||
+				     buf->kind != NB_PKT_BUF_PAGE))
 				break;
 			POISON(buf, buf_pool.obj_size);
 			tc->buf.objs[bn++] = buf;
@@ -702,7 +766,7 @@ struct nb_pkt *nb_pkt_copy(const struct nb_pkt *pkt)
 
 	if (unlikely(!copy))
 		return NULL;
-	buf = buf_alloc(tc, pkt->buf->big);
+	buf = buf_alloc(tc, pkt->buf->kind == NB_PKT_BUF_BIG);
 	if (unlikely(!buf)) {
 		desc_free(tc, copy);
 		return NULL;
@@ -1049,7 +1113,7 @@ int nb_pkt_cow_head(struct nb_pkt *pkt, u32 headroom)
 	need = headroom - have;
 	if (pkt->end - have - headlen < need) {
 		/* no room to move within this buffer: a big one has it */
-		if (pkt->buf->big)
+		if (pkt->buf->kind == NB_PKT_BUF_BIG)
 			return -ENOMEM;
 		err = pkt_expand_head(pkt, NB_PKT_BIG_BUF_SIZE - NB_PKT_TAILROOM);
 		if (err)

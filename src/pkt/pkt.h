@@ -397,6 +397,38 @@ struct nb_pkt *nb_pkt_alloc(void);
 unsigned int nb_pkt_alloc_bulk(struct nb_pkt **pkts, unsigned int n);
 /* nb_pkt_alloc_data (the first NB_PKT_MAX_LEN bytes linear), nb_pkt_free: netbpf/pkt.h */
 /*
+ * A buffer owner other than the pool, the twin of the kernel's xdp_mem_info with page_pool's
+ * return path: a port whose memory the kernel fills (an AF_XDP UMEM) lends its frames to
+ * packets as their linear buffer, without a copy, and takes each back when the last packet
+ * holding it lets go (nb_pkt_free, on whichever thread that is). The owner leaves
+ * NB_PKT_BUF_HDR bytes before each buffer's head for the buffer's reference count and owner.
+ */
+struct nb_pkt_buf_owner {
+	/* Take back the buffer at head; called once per lending, when its last reference goes. */
+	void (*release)(struct nb_pkt_buf_owner *owner, u8 *head);
+	u32 buf_size;		/* bytes of a buffer from head, NB_PKT_TAILROOM included */
+};
+
+/* Bytes an owner leaves before each buffer (struct nb_pkt_buf's header). */
+#define NB_PKT_BUF_HDR 64
+
+/*
+ * A packet whose linear buffer is owner's at head: len bytes already there from head +
+ * headroom. NULL when they pass the buffer's end less its tailroom, or no descriptor is left;
+ * the buffer stays the owner's then.
+ */
+struct nb_pkt *nb_pkt_alloc_owned(struct nb_pkt_buf_owner *owner, u8 *head, u32 headroom,
+				  u32 len);
+/*
+ * Free pkt but not its buffer, which becomes the caller's again (the kernel's stolen head):
+ * only when the buffer is owner's, linear and held by pkt alone; false, nothing done, else.
+ * A port that transmits its own memory (an AF_XDP frame sent by descriptor) hands the buffer
+ * to the kernel this way and takes it back when the kernel is done.
+ */
+bool nb_pkt_steal_head(struct nb_pkt *pkt, const struct nb_pkt_buf_owner *owner);
+/* nb_pkt_steal_head would take pkt's buffer, but nothing is done. */
+bool nb_pkt_head_stealable(const struct nb_pkt *pkt, const struct nb_pkt_buf_owner *owner);
+/*
  * Append len bytes copied from data: into the linear part while the packet has no fragments
  * and room, then into new fragment pages. 0, -EMSGSIZE past NB_PKT_MAX_FRAME (nothing added),
  * -ENOMEM when the pool is empty (the packet may have grown by a part).
