@@ -8,22 +8,28 @@
  *                        (also "generic", "native"; default: the driver when it can)
  *   copy | zerocopy      how the kernel moves frames (default: zero-copy when the driver can)
  *
- * Each queue has a socket with its own UMEM of 2 x 2048 frames of 4 KiB: the first half
- * circulates between the fill ring and the rx ring, the second half between a free list, the
- * tx ring and the completion ring, so receiving and transmitting never share state and take
- * separate locks. Once every queue is bound, the port attaches its own redirect program
+ * Each queue has a socket bound to a UMEM (afxdp_umem.c) of frames of 4 KiB, which the
+ * sockets of this process's afxdp ports share when they are bound alike (XDP_SHARED_UMEM, up
+ * to four sockets): a socket's fill ring takes frames from the UMEM's free stack, its
+ * completion ring gives them back, and a received frame becomes the buffer of the packet the
+ * datapath gets, without a copy, back in the free stack when the packet is freed. A packet
+ * whose buffer is a frame of the UMEM a port transmits from leaves by its descriptor: a
+ * redirect between two afxdp ports moves no bytes. Frames that do not fit a packet's linear
+ * part (longer than 3456 bytes, or in pieces) are copied, as are the frames of other ports'
+ * packets. Once every queue is bound, the port attaches its own redirect program
  * (afxdp_prog.c: every frame of a queue with a socket into the XSKMAP, as libxdp's default
  * program does, but declared able to take frames in pieces, xdp.frags, which libxdp's is not:
  * a driver-mode program on a veth with a 9000-byte MTU needs it) and wants the interface to
  * itself: one with an XDP program already is refused. Closing the port detaches it.
  *
- * Frames are copied between the UMEM and packet buffers (nb_pkt): a received frame goes back to
- * the fill ring in the same burst, so the kernel never waits on the datapath. Zero-copy into
- * nb_pkt (packet buffers that are UMEM frames) is a later step.
+ * While frames lent to packets are a quarter of the UMEM's (a sink that keeps frames, queues
+ * that hold many), received frames are copied and go back at once, so the fill rings never run
+ * dry because the datapath holds frames.
  *
  * Frames longer than a UMEM frame come and go in pieces (XDP_USE_SG, multi-buffer AF_XDP: a
  * descriptor with XDP_PKT_CONTD is followed by the frame's next piece), up to NB_PKT_MAX_FRAME;
- * a kernel without it takes and gives a UMEM frame's worth (3840 bytes) at most.
+ * a kernel without it takes a UMEM frame's worth (3776 bytes: 4 KiB less the UMEM's 64-byte
+ * frame headroom and the kernel's XDP_PACKET_HEADROOM) and gives 4 KiB at most.
  *
  * Offloads: AF_XDP carries none. A frame's checksum field holding just its pseudo-header sum is
  * one the sending stack left to the device (the veth peer of a local sender: CHECKSUM_PARTIAL)
@@ -63,6 +69,7 @@
 #include <netbpf/percpu.h>
 
 #include "io/afxdp_prog.h"
+#include "io/afxdp_umem.h"
 #include "io/port.h"
 #include "pkt/gso.h"
 #include "pkt/pkt.h"
@@ -76,10 +83,9 @@
 #define XDP_PKT_CONTD (1 << 0)
 #endif
 
-#define FRAME_SIZE XSK_UMEM__DEFAULT_FRAME_SIZE
-#define RING_SIZE 2048			/* every ring; rx and tx frames each */
-#define NR_FRAMES (2 * RING_SIZE)
-#define TX_FRAMES_BASE ((u64)RING_SIZE * FRAME_SIZE)
+#define FRAME_SIZE NB_AFXDP_FRAME_SIZE
+#define RING_SIZE 2048			/* every ring */
+#define REFILL_MIN 32			/* fill ring slots worth a trip to the free stack */
 #define STATS_EVERY 64			/* polls between XDP_STATISTICS reads */
 #define MAX_QUEUES 64
 #define BUSY_TRIES 50			/* a busy queue is tried this often, */
@@ -89,8 +95,7 @@
 struct afxdp_queue {
 	u32 id;
 	struct xsk_socket *xsk;
-	struct xsk_umem *umem;
-	void *area;
+	struct nb_afxdp_umem *umem;
 	int fd;
 
 	/* receive side, under rx_lock */
@@ -100,9 +105,8 @@ struct afxdp_queue {
 	u32 polls;
 	struct xdp_statistics seen;	/* what has been counted already */
 	u64 rx_packets;
+	u64 rx_lent;			/* of them, frames that became packet buffers */
 	u64 rx_too_big;
-	u64 fq_stash[RX_PEEK];		/* frames the fill ring had no room for yet */
-	u32 fq_nstash;
 	struct nb_pkt *rx_pkt;		/* a frame whose next piece is still to come */
 	bool rx_skip;			/* the pieces to come belong to a dropped frame */
 
@@ -110,9 +114,9 @@ struct afxdp_queue {
 	pthread_spinlock_t tx_lock __attribute__((aligned(64)));
 	struct xsk_ring_prod tx;
 	struct xsk_ring_cons cq;
-	u64 tx_free[RING_SIZE];		/* frame addresses not in the kernel's hands */
-	u32 tx_nfree;
+	u64 tx_frames[RING_SIZE];	/* completed frames, then frames to copy into */
 	u64 tx_packets;
+	u64 tx_by_desc;			/* of them, sent by descriptor: their buffer a frame */
 	u64 tx_full;			/* frames refused: no free frame or tx ring slot */
 } __attribute__((aligned(64)));
 
@@ -176,15 +180,16 @@ static void stats_sync(struct afxdp_port *ap, struct afxdp_queue *q)
 	WRITE_ONCE(q->seen.tx_invalid_descs, s.tx_invalid_descs);
 }
 
-/* Completed transmits give their frames back to the free list (under tx_lock). */
-static void tx_reap(struct afxdp_queue *q)
+/* Completed transmits: their frames into tx_frames, to give back (under tx_lock). */
+static u32 tx_reap(struct afxdp_queue *q)
 {
 	u32 idx, n = xsk_ring_cons__peek(&q->cq, RING_SIZE, &idx);
 
 	for (u32 i = 0; i < n; i++)
-		q->tx_free[q->tx_nfree++] = *xsk_ring_cons__comp_addr(&q->cq, idx + i);
+		q->tx_frames[i] = *xsk_ring_cons__comp_addr(&q->cq, idx + i);
 	if (n)
 		xsk_ring_cons__release(&q->cq, n);
+	return n;
 }
 
 /*
@@ -206,20 +211,36 @@ static bool tx_unsent(struct afxdp_queue *q)
 }
 
 /*
- * Give rx frames back to the kernel. The fill ring has a slot for every rx frame, so there is
- * room for those just taken, except for the instant between the kernel publishing rx
- * descriptors and releasing the fill entries it used: what does not fit waits for the next poll.
+ * Give the UMEM the frames received and done with (copied), count those lent to packets, and
+ * fill the fill ring from the free stack as far as it has room, in one trip (under rx_lock).
  */
-static void fq_refill(struct afxdp_queue *q)
+static u32 fq_refill(struct afxdp_queue *q, const u64 *done, u32 ndone, u32 lent)
 {
-	u32 idx;
+	u64 addrs[RX_PEEK + REFILL_MIN];
+	u32 room = xsk_prod_nb_free(&q->fq, REFILL_MIN), idx, n;
 
-	if (!q->fq_nstash || xsk_ring_prod__reserve(&q->fq, q->fq_nstash, &idx) != q->fq_nstash)
-		return;
-	for (u32 i = 0; i < q->fq_nstash; i++)
-		*xsk_ring_prod__fill_addr(&q->fq, idx + i) = q->fq_stash[i];
-	xsk_ring_prod__submit(&q->fq, q->fq_nstash);
-	q->fq_nstash = 0;
+	if (room < REFILL_MIN && !ndone && !lent)
+		return 0;
+	n = nb_afxdp_umem_swap(q->umem, done, ndone, addrs,
+			       min_t(u32, room, ARRAY_SIZE(addrs)), (int)lent);
+	if (n && xsk_ring_prod__reserve(&q->fq, n, &idx) == n) {
+		for (u32 i = 0; i < n; i++)
+			*xsk_ring_prod__fill_addr(&q->fq, idx + i) = addrs[i];
+		xsk_ring_prod__submit(&q->fq, n);
+		return n;
+	}
+	if (n)
+		nb_afxdp_umem_swap(q->umem, addrs, n, NULL, 0, 0);
+	return 0;
+}
+
+/*
+ * Fill rings stay stocked and transmits find frames: frames are lent to packets while fewer
+ * than a quarter of the UMEM's are (its sockets' fill rings hold half of them at most).
+ */
+static bool may_lend(const struct afxdp_queue *q)
+{
+	return __atomic_load_n(&q->umem->in_pkts, __ATOMIC_RELAXED) < q->umem->nframes / 4;
 }
 
 /* The end of a received frame: its offloads guessed (see the top), handed on. */
@@ -240,13 +261,13 @@ static unsigned int queue_rx(struct afxdp_port *ap, struct afxdp_queue *q, struc
 			     unsigned int max)
 {
 	unsigned int got = 0;
-	u32 idx, n, used = 0;
+	u32 idx, n, used = 0, ndone = 0, lent = 0;
+	u64 done[RX_PEEK];
+	bool lend = may_lend(q);
 
-	fq_refill(q);
-	if (q->fq_nstash)
-		return 0;
 	n = xsk_ring_cons__peek(&q->rx, RX_PEEK, &idx);
 	if (!n) {
+		fq_refill(q, NULL, 0, 0);
 		if (xsk_ring_prod__needs_wakeup(&q->fq))
 			recvfrom(q->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
 		return 0;
@@ -257,7 +278,18 @@ static unsigned int queue_rx(struct afxdp_port *ap, struct afxdp_queue *q, struc
 		bool more = d->options & XDP_PKT_CONTD;
 		int err;
 
-		q->fq_stash[q->fq_nstash++] = addr & ~(u64)(FRAME_SIZE - 1);
+		/* a whole frame that fits a packet's linear part: the frame is its buffer */
+		if (lend && !more && !q->rx_pkt && !q->rx_skip) {
+			struct nb_pkt *pkt = nb_afxdp_umem_pkt(q->umem, addr, d->len);
+
+			if (pkt) {
+				lent++;
+				pkts[got++] = rx_finish(ap, pkt);
+				continue;
+			}
+		}
+		/* else its bytes are copied and the frame goes back */
+		done[ndone++] = addr;
 		if (!q->rx_pkt && !q->rx_skip) {
 			q->rx_pkt = nb_pkt_alloc();
 			if (!q->rx_pkt) {
@@ -267,7 +299,7 @@ static unsigned int queue_rx(struct afxdp_port *ap, struct afxdp_queue *q, struc
 			}
 		}
 		if (q->rx_pkt) {
-			err = nb_pkt_append(q->rx_pkt, xsk_umem__get_data(q->area, addr), d->len);
+			err = nb_pkt_append(q->rx_pkt, nb_afxdp_umem_data(q->umem, addr), d->len);
 			if (err) {
 				/* longer than a packet holds, or no page: never cut, dropped */
 				nb_pkt_free(q->rx_pkt);
@@ -287,8 +319,9 @@ static unsigned int queue_rx(struct afxdp_port *ap, struct afxdp_queue *q, struc
 	/* what was looked at but not taken stays for the next poll */
 	xsk_ring_cons__cancel(&q->rx, n - used);
 	xsk_ring_cons__release(&q->rx, used);
-	fq_refill(q);
+	fq_refill(q, done, ndone, lent);
 	nb_u64_stats_add(&q->rx_packets, got);
+	nb_u64_stats_add(&q->rx_lent, lent);
 	return got;
 }
 
@@ -311,6 +344,8 @@ static int poll_queue(struct afxdp_port *ap, struct afxdp_queue *q, struct nb_pk
 	}
 	pthread_spin_unlock(&q->rx_lock);
 	if (!pthread_spin_trylock(&q->tx_lock)) {
+		/* completed frames back to the UMEM, even when this queue sends nothing more */
+		nb_afxdp_umem_swap(q->umem, q->tx_frames, tx_reap(q), NULL, 0, 0);
 		if (tx_unsent(q))
 			tx_kick(q);
 		pthread_spin_unlock(&q->tx_lock);
@@ -336,7 +371,7 @@ static unsigned int afxdp_rx_queue_burst(struct nb_port *port, unsigned int qi,
 
 /*
  * The socket is readable once its rx ring has a frame. Frames left in the tx ring (a kernel
- * that pushed back) or rx frames not yet back in the fill ring need polls: no sleep then.
+ * that pushed back) or a fill ring the UMEM could not stock need polls: no sleep then.
  */
 static int afxdp_rx_queue_wait(struct nb_port *port, unsigned int qi, struct pollfd *pfd)
 {
@@ -344,8 +379,10 @@ static int afxdp_rx_queue_wait(struct nb_port *port, unsigned int qi, struct pol
 	struct afxdp_queue *q = &ap->q[qi % ap->nq];
 	bool busy = false;
 
+	/* an empty fill ring would never make the socket readable: stock it first */
 	if (!pthread_spin_trylock(&q->rx_lock)) {
-		busy = q->fq_nstash;
+		fq_refill(q, NULL, 0, 0);
+		busy = xsk_prod_nb_free(&q->fq, RING_SIZE) >= RING_SIZE;
 		pthread_spin_unlock(&q->rx_lock);
 	}
 	if (!busy && !pthread_spin_trylock(&q->tx_lock)) {
@@ -376,69 +413,125 @@ static unsigned int afxdp_rx_burst(struct nb_port *port, struct nb_pkt **pkts, u
 	return got;
 }
 
-/* UMEM frames a frame takes: one, or its pieces with multi-buffer. */
+/* UMEM frames a packet's bytes take when they are copied: one, or pieces with multi-buffer. */
 static u32 tx_pieces(const struct nb_pkt *pkt)
 {
 	return pkt->len ? (pkt->len + FRAME_SIZE - 1) / FRAME_SIZE : 1;
+}
+
+/*
+ * Queue the first k packets in the tx ring: a packet whose buffer is one of the UMEM's frames
+ * by that frame's descriptor (the packet is freed, the frame is the kernel's until it
+ * completes), any other by copying its bytes into frames[], in pieces when it is longer than
+ * a frame. Returns the descriptors queued from idx on and, in *nframes, the frames used.
+ */
+static u32 tx_fill(struct afxdp_queue *q, struct nb_pkt **pkts, u32 k, u32 idx,
+		   u32 *nframes, u32 *stolen)
+{
+	u32 slot = 0, used = 0;
+
+	for (u32 i = 0; i < k; i++) {
+		struct nb_pkt *pkt = pkts[i];
+		struct xdp_desc *d;
+		u32 pieces, len = pkt->len;
+		u64 addr;
+
+		if (nb_afxdp_umem_steal(q->umem, pkt, &addr)) {
+			d = xsk_ring_prod__tx_desc(&q->tx, idx + slot++);
+			*d = (struct xdp_desc){ .addr = addr, .len = len };
+			pkts[i] = NULL;
+			(*stolen)++;
+			continue;
+		}
+		pieces = tx_pieces(pkt);
+		for (u32 p = 0; p < pieces; p++) {
+			u32 off = p * FRAME_SIZE, n = min_t(u32, len - off, FRAME_SIZE);
+
+			addr = q->tx_frames[used++];
+			d = xsk_ring_prod__tx_desc(&q->tx, idx + slot++);
+			nb_pkt_copy_bits(pkt, off, nb_afxdp_umem_data(q->umem, addr), n);
+			*d = (struct xdp_desc){ .addr = addr, .len = n,
+						.options = p + 1 < pieces ? XDP_PKT_CONTD : 0 };
+		}
+	}
+	*nframes = used;
+	return slot;
 }
 
 static unsigned int afxdp_tx_burst(struct nb_port *port, struct nb_pkt **pkts, unsigned int n)
 {
 	struct afxdp_port *ap = port->priv;
 	struct afxdp_queue *q = &ap->q[nb_this_cpu() % ap->nq];
-	u32 idx = 0, k = 0, descs = 0, room;
+	u32 idx = 0, k = 0, descs = 0, copies = 0, room, got, used = 0, stolen = 0, done;
 
 	pthread_spin_lock(&q->tx_lock);
-	tx_reap(q);
+	done = tx_reap(q);
 	room = xsk_prod_nb_free(&q->tx, RING_SIZE);
-	if (room > q->tx_nfree)
-		room = q->tx_nfree;
-	/* the first k frames whose pieces fit: free frames and ring slots */
+	/* the first k packets whose descriptors fit the ring */
 	for (; k < n; k++) {
-		u32 pieces = tx_pieces(pkts[k]);
+		bool by_desc = nb_afxdp_umem_can_steal(q->umem, pkts[k]);
+		u32 pieces = by_desc ? 1 : tx_pieces(pkts[k]);
 
 		if (descs + pieces > room || (pieces > 1 && !ap->sg))
 			break;
 		descs += pieces;
+		copies += by_desc ? 0 : pieces;
+	}
+	/* completed frames back, frames to copy into out: one trip to the UMEM's free stack */
+	got = nb_afxdp_umem_swap(q->umem, q->tx_frames, done, q->tx_frames, copies, 0);
+	while (got < copies) {
+		/* the UMEM is short of frames: as many packets as they carry */
+		bool by_desc = nb_afxdp_umem_can_steal(q->umem, pkts[--k]);
+		u32 pieces = by_desc ? 1 : tx_pieces(pkts[k]);
+
+		descs -= pieces;
+		copies -= by_desc ? 0 : pieces;
 	}
 	if (descs && xsk_ring_prod__reserve(&q->tx, descs, &idx) != descs)
 		k = descs = 0;
-	for (u32 i = 0, slot = 0; i < k; i++) {
-		u32 pieces = tx_pieces(pkts[i]);
-
-		for (u32 p = 0; p < pieces; p++) {
-			struct xdp_desc *d = xsk_ring_prod__tx_desc(&q->tx, idx + slot++);
-			u32 off = p * FRAME_SIZE, len = min_t(u32, pkts[i]->len - off, FRAME_SIZE);
-			u64 addr = q->tx_free[--q->tx_nfree];
-
-			nb_pkt_copy_bits(pkts[i], off, xsk_umem__get_data(q->area, addr), len);
-			d->addr = addr;
-			d->len = len;
-			d->options = p + 1 < pieces ? XDP_PKT_CONTD : 0;
-		}
-	}
 	if (descs) {
+		tx_fill(q, pkts, k, idx, &used, &stolen);
 		xsk_ring_prod__submit(&q->tx, descs);
 		tx_kick(q);
 	}
+	/* frames taken and not used; frames sent by descriptor are no packet's any more */
+	if (got > used || stolen)
+		nb_afxdp_umem_swap(q->umem, q->tx_frames + used, got - used, NULL, 0,
+				   -(int)stolen);
 	nb_u64_stats_add(&q->tx_packets, k);
+	nb_u64_stats_add(&q->tx_by_desc, stolen);
 	nb_u64_stats_add(&q->tx_full, n - k);
 	pthread_spin_unlock(&q->tx_lock);
-	for (u32 i = 0; i < k; i++)
-		nb_pkt_free(pkts[i]);
+	for (u32 i = 0; i < k; i++) {
+		if (pkts[i])
+			nb_pkt_free(pkts[i]);
+	}
 	return k;
 }
 
+/*
+ * Close a queue's socket. Received frames not read yet and completed ones go back to the
+ * UMEM, which other ports may go on using; those in the fill and tx rings the kernel may
+ * still be taking, and they stay out of use until the UMEM ends.
+ */
 static void queue_close(struct afxdp_queue *q)
 {
-	if (q->xsk)
-		xsk_socket__delete(q->xsk);
-	if (q->umem)
-		xsk_umem__delete(q->umem);
-	if (q->area)
-		munmap(q->area, (size_t)NR_FRAMES * FRAME_SIZE);
+	u32 idx, n;
+
 	nb_pkt_free(q->rx_pkt);
 	q->rx_pkt = NULL;
+	if (q->xsk) {
+		n = xsk_ring_cons__peek(&q->rx, RING_SIZE, &idx);
+		for (u32 i = 0; i < n; i++) {
+			u64 addr = xsk_ring_cons__rx_desc(&q->rx, idx + i)->addr;
+
+			nb_afxdp_umem_swap(q->umem, &addr, 1, NULL, 0, 0);
+		}
+		xsk_ring_cons__release(&q->rx, n);
+		nb_afxdp_umem_swap(q->umem, q->tx_frames, tx_reap(q), NULL, 0, 0);
+		nb_afxdp_umem_socket_close(q->umem, q->xsk);
+		q->xsk = NULL;
+	}
 	pthread_spin_destroy(&q->rx_lock);
 	pthread_spin_destroy(&q->tx_lock);
 }
@@ -477,12 +570,6 @@ static u32 dev_rx_queues(const char *ifname)
 static int queue_open(struct afxdp_port *ap, struct afxdp_queue *q, u32 id, bool last_try,
 		      struct nb_log *log)
 {
-	const struct xsk_umem_config ucfg = {
-		.fill_size = RING_SIZE,
-		.comp_size = RING_SIZE,
-		.frame_size = FRAME_SIZE,
-		.frame_headroom = 0,
-	};
 	const struct xsk_socket_config scfg = {
 		.rx_size = RING_SIZE,
 		.tx_size = RING_SIZE,
@@ -491,27 +578,13 @@ static int queue_open(struct afxdp_port *ap, struct afxdp_queue *q, u32 id, bool
 		.xdp_flags = ap->xdp_flags,
 		.bind_flags = ap->bind_flags | XDP_USE_NEED_WAKEUP | (ap->sg ? XDP_USE_SG : 0),
 	};
-	size_t size = (size_t)NR_FRAMES * FRAME_SIZE;
-	u32 idx;
 	int err;
 
 	q->id = id;
 	pthread_spin_init(&q->rx_lock, PTHREAD_PROCESS_PRIVATE);
 	pthread_spin_init(&q->tx_lock, PTHREAD_PROCESS_PRIVATE);
-	q->area = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (q->area == MAP_FAILED) {
-		q->area = NULL;
-		nb_log_printf(log, "afxdp: %s queue %u: no memory for the UMEM\n", ap->ifname, id);
-		return -ENOMEM;
-	}
-	err = xsk_umem__create(&q->umem, q->area, size, &q->fq, &q->cq, &ucfg);
-	if (err) {
-		q->umem = NULL;
-		nb_log_printf(log, "afxdp: %s queue %u: cannot register the UMEM: %s\n", ap->ifname,
-			      id, strerror(-err));
-		return err;
-	}
-	err = xsk_socket__create(&q->xsk, ap->ifname, id, q->umem, &q->rx, &q->tx, &scfg);
+	err = nb_afxdp_umem_socket(ap->ifname, id, &scfg, &q->xsk, &q->umem, &q->rx, &q->tx,
+				   &q->fq, &q->cq);
 	if (err) {
 		q->xsk = NULL;
 		if (err == -EBUSY && last_try)
@@ -528,17 +601,14 @@ static int queue_open(struct afxdp_port *ap, struct afxdp_queue *q, u32 id, bool
 		return err;
 	}
 	q->fd = xsk_socket__fd(q->xsk);
-	/* the first half of the frames goes to the kernel for receiving */
-	if (xsk_ring_prod__reserve(&q->fq, RING_SIZE, &idx) != RING_SIZE) {
-		nb_log_printf(log, "afxdp: %s queue %u: the fill ring is short\n", ap->ifname, id);
-		return -EIO;
+	/* the fill ring gets its frames: what the kernel receives into */
+	while (fq_refill(q, NULL, 0, 0))
+		;
+	if (xsk_prod_nb_free(&q->fq, RING_SIZE) >= RING_SIZE) {
+		nb_log_printf(log, "afxdp: %s queue %u: no UMEM frame for the fill ring\n",
+			      ap->ifname, id);
+		return -ENOMEM;
 	}
-	for (u32 i = 0; i < RING_SIZE; i++)
-		*xsk_ring_prod__fill_addr(&q->fq, idx + i) = (u64)i * FRAME_SIZE;
-	xsk_ring_prod__submit(&q->fq, RING_SIZE);
-	for (u32 i = 0; i < RING_SIZE; i++)
-		q->tx_free[i] = TX_FRAMES_BASE + (u64)i * FRAME_SIZE;
-	q->tx_nfree = RING_SIZE;
 	return 0;
 }
 
@@ -756,6 +826,22 @@ static int afxdp_queue_stats(const struct nb_port *port, unsigned int qi,
 	st->rx_kernel_drops = READ_ONCE(q->seen.rx_dropped) + READ_ONCE(q->seen.rx_ring_full);
 	st->rx_too_big = READ_ONCE(q->rx_too_big);
 	st->tx_errors = READ_ONCE(q->seen.tx_invalid_descs) + READ_ONCE(q->tx_full);
+	return 0;
+}
+
+int nb_afxdp_port_zc_stats(const struct nb_port *port, u64 *rx_lent, u64 *tx_by_desc,
+			   struct nb_afxdp_umem **umem)
+{
+	const struct afxdp_port *ap = port->priv;
+
+	if (strcmp(port->ops->kind, "afxdp"))
+		return -EINVAL;
+	*rx_lent = *tx_by_desc = 0;
+	for (u32 i = 0; i < ap->nq; i++) {
+		*rx_lent += READ_ONCE(ap->q[i].rx_lent);
+		*tx_by_desc += READ_ONCE(ap->q[i].tx_by_desc);
+	}
+	*umem = ap->q[0].umem;
 	return 0;
 }
 

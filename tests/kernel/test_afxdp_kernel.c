@@ -25,6 +25,7 @@
 #include <netbpf/object.h>
 
 #include "bpf/epoch.h"
+#include "io/afxdp_umem.h"
 #include "net/worker.h"
 #include "../unit/xdp_test.h"
 #include "netns.h"
@@ -237,10 +238,12 @@ static void round_trip(const char *words, unsigned int queues, u32 n)
 {
 	struct nb_log log = { 0 };
 	struct nb_dev_stats_total t;
+	struct nb_afxdp_umem *umem;
 	struct nb_dev *dev;
 	int txfd, rxfd, err;
 	u8 want[MAX_FRAME], got[MAX_FRAME];
 	bool seen[1000] = { false };
+	u64 lent, by_desc;
 	char desc[256];
 
 	NB_ASSERT(n <= ARRAY_SIZE(seen));
@@ -282,6 +285,11 @@ static void round_trip(const char *words, unsigned int queues, u32 n)
 	NB_ASSERT_EQ(t.tx_packets, n);
 	NB_ASSERT_EQ(t.rx_dropped, 0);
 	NB_ASSERT_EQ(xt_stats(dev).tx, n);
+	/* every frame was a packet's buffer and went back out by its descriptor */
+	NB_ASSERT_EQ(nb_afxdp_port_zc_stats(dev->port, &lent, &by_desc, &umem), 0);
+	NB_ASSERT_EQ(lent, n);
+	NB_ASSERT_EQ(by_desc, n);
+	NB_ASSERT_EQ(nb_afxdp_umem_in_pkts(umem), 0);
 	nb_dev_port_describe(dev, desc, sizeof(desc));
 	NB_ASSERT_STR_CONTAINS(desc, "afxdp dev veth1");
 	nb_test_report("%s", desc);
@@ -302,9 +310,10 @@ static void round_trip(const char *words, unsigned int queues, u32 n)
 		tx += st.tx_packets;
 	}
 
-	/* closing the port detaches the redirect program */
+	/* closing the port detaches the redirect program; its UMEM goes with it */
 	nb_dev_destroy(dev);
 	NB_ASSERT_EQ(xdp_prog_on("veth1"), 0);
+	NB_ASSERT_EQ(nb_afxdp_umem_count(), 0);
 	close(rxfd);
 	close(txfd);
 	nb_log_free(&log);
@@ -361,6 +370,149 @@ NB_TEST(afxdp_rx_ring_full_counted)
 	NB_ASSERT_EQ(t.drops[NB_DROP_RX_OVERFLOW] + t.drops[NB_DROP_PORT_RX_NO_BUFFER],
 		     n - 2048);
 	NB_ASSERT_EQ(t.rx_dropped, n - 2048);
+	close(txfd);
+	nb_log_free(&log);
+	xt_teardown();
+}
+
+/* n frames numbered from first must arrive on fd, in order, with their bytes. */
+static void expect_frames(int fd, u32 first, u32 n)
+{
+	u8 want[MAX_FRAME], got[MAX_FRAME];
+
+	for (u32 i = first; i < first + n; i++) {
+		ssize_t k = recv_test_frame(fd, got, sizeof(got), 2000);
+		u32 seq, len = make_frame(want, i);
+
+		if (k <= 0)
+			NB_FAIL("%u frames of %u came through", i - first, n);
+		memcpy(&seq, got + 14, 4);
+		NB_ASSERT_EQ(seq, i);
+		NB_ASSERT_EQ(k, len);
+		NB_ASSERT_MEM_EQ(got, want, len);
+	}
+	NB_ASSERT_EQ(recv_test_frame(fd, got, sizeof(got), 100), 0);
+}
+
+/*
+ * Two afxdp ports polled by one worker, each with a program that redirects to the other:
+ * frames into veth0 leave veth2 and frames into veth2 leave veth0, byte for byte. The ports
+ * share one UMEM, so each frame is received into a packet buffer that is the UMEM frame and
+ * leaves by that frame's descriptor: no byte is copied in netbpf. The counters are exact, and
+ * at the end every frame is back in the UMEM, which goes with the ports.
+ */
+NB_TEST(afxdp_redirect_between_ports_moves_descriptors)
+{
+	const u32 n = 300;
+	struct nb_log log = { 0 };
+	struct nb_afxdp_umem *umem0, *umem1;
+	struct nb_dev *devs[2];
+	struct nb_dev_stats_total t;
+	int rx0, tx0, rx2, tx2, err;
+	u64 lent, by_desc;
+	double end;
+
+	netns_veth(1);
+	err = nb_veth_pair_up("veth2", "veth3");
+	if (err)
+		nb_test_skip("cannot make a second veth pair: %s", strerror(-err));
+	rx0 = packet_socket("veth0", ETH_P_ALL);
+	tx0 = packet_socket("veth0", 0);
+	rx2 = packet_socket("veth2", ETH_P_ALL);
+	tx2 = packet_socket("veth2", 0);
+	devs[0] = afxdp_dev("dev veth1 mode skb copy", NULL, &log);
+	devs[1] = afxdp_dev("dev veth3 mode skb copy", NULL, &log);
+	xt_attach(devs[0], xt_prog_redirect(devs[1]->ifindex, 0));
+	xt_attach(devs[1], xt_prog_redirect(devs[0]->ifindex, 0));
+
+	inject(tx0, 0, n);
+	inject(tx2, n, n);
+	end = now() + 5;
+	nb_epoch_online();
+	do {
+		u64 sent = 0;
+
+		nb_worker_poll(devs, 2);
+		nb_epoch_quiescent();
+		for (int i = 0; i < 2; i++) {
+			nb_dev_stats_read(devs[i], &t);
+			sent += t.tx_packets;
+		}
+		if (sent == 2 * n)
+			break;
+	} while (now() < end);
+	nb_epoch_offline();
+	expect_frames(rx2, 0, n);
+	expect_frames(rx0, n, n);
+
+	for (int i = 0; i < 2; i++) {
+		nb_dev_stats_read(devs[i], &t);
+		NB_ASSERT_EQ(t.rx_packets, n);
+		NB_ASSERT_EQ(t.tx_packets, n);
+		NB_ASSERT_EQ(t.rx_dropped, 0);
+		NB_ASSERT_EQ(nb_afxdp_port_zc_stats(devs[i]->port, &lent, &by_desc,
+						    i ? &umem1 : &umem0), 0);
+		NB_ASSERT_EQ(lent, n);
+		NB_ASSERT_EQ(by_desc, n);
+	}
+	NB_ASSERT(umem0 == umem1);
+	NB_ASSERT_EQ(nb_afxdp_umem_in_pkts(umem0), 0);
+	NB_ASSERT_EQ(nb_afxdp_umem_count(), 1);
+	nb_dev_destroy(devs[0]);
+	nb_dev_destroy(devs[1]);
+	NB_ASSERT_EQ(nb_afxdp_umem_count(), 0);
+	close(rx0);
+	close(tx0);
+	close(rx2);
+	close(tx2);
+	nb_log_free(&log);
+	xt_teardown();
+}
+
+/*
+ * A packet whose buffer is a UMEM frame may outlive its port (a sink keeps it): the UMEM
+ * stays until the packet is freed, and the bytes stay readable until then.
+ */
+NB_TEST(afxdp_frames_outlive_their_port)
+{
+	struct nb_log log = { 0 };
+	struct nb_dev *dev, *sink;
+	struct nb_pkt *pkt, *next;
+	u8 want[MAX_FRAME];
+	u64 lent, by_desc;
+	struct nb_afxdp_umem *umem;
+	int txfd;
+
+	netns_veth(1);
+	txfd = packet_socket("veth0", 0);
+	dev = afxdp_dev("dev veth1 mode skb copy", NULL, &log);
+	sink = xt_dev("keeper", "keep 16");
+	xt_attach(dev, xt_prog_redirect(sink->ifindex, 0));
+	inject(txfd, 0, 10);
+	poll_until(dev, 10, false);
+	nb_epoch_online();
+	nb_worker_poll(&dev, 1);
+	nb_epoch_offline();
+	NB_ASSERT_EQ(xt_sink_packets(sink), 10);
+	NB_ASSERT_EQ(nb_afxdp_port_zc_stats(dev->port, &lent, &by_desc, &umem), 0);
+	NB_ASSERT_EQ(lent, 10);
+	NB_ASSERT_EQ(nb_afxdp_umem_in_pkts(umem), 10);
+	nb_dev_destroy(dev);
+	/* the sink still holds ten frames of the UMEM: it lives on, their bytes intact */
+	NB_ASSERT_EQ(nb_afxdp_umem_count(), 1);
+	pkt = nb_sink_take(sink->port);
+	for (u32 i = 0; i < 10; i++, pkt = next) {
+		u32 len = make_frame(want, i);
+
+		NB_ASSERT(pkt);
+		next = pkt->next;
+		NB_ASSERT_EQ(pkt->len, len);
+		NB_ASSERT_MEM_EQ(pkt->data, want, len);
+		nb_pkt_free(pkt);
+		/* the last frame back ends the UMEM */
+		NB_ASSERT_EQ(nb_afxdp_umem_count(), i < 9);
+	}
+	NB_ASSERT(!pkt);
 	close(txfd);
 	nb_log_free(&log);
 	xt_teardown();
