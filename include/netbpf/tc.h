@@ -187,11 +187,6 @@ struct nb_tc_matchall_opts {
 	__u32 classid;
 };
 
-/* Classifier fw: "handle MARK fw [classid X]" (the filter's handle is the mark it matches). */
-struct nb_tc_fw_opts {
-	__u32 classid;
-};
-
 struct nb_tc_filter_opts {
 	size_t sz;			/* sizeof(struct nb_tc_filter_opts) */
 	enum nb_tc_hook hook;		/* "ingress" / "egress" */
@@ -204,11 +199,16 @@ struct nb_tc_filter_opts {
 		struct nb_tc_bpf_opts bpf;
 		struct nb_tc_u32_opts u32;
 		struct nb_tc_matchall_opts matchall;
-		struct nb_tc_fw_opts fw;
 	};
 	const struct nb_tc_action_opts *actions;	/* "action ..." list, in order */
 	unsigned int action_cnt;
 	struct nb_log *log;
+	/*
+	 * The options of a kind outside the union (fw), opaque here as TCA_OPTIONS is to the
+	 * kernel's cls_api: the kind's own struct, sz first, one allocation that the kind's parse
+	 * makes (nb_tc_filter_parse) and nb_tc_filter_opts_release frees.
+	 */
+	const void *kind_opts;
 };
 
 /*
@@ -248,9 +248,12 @@ struct nb_tc_words {
 
 /*
  * A classifier's words, from the one after the kind to the end ("u32 match ip src 1.2.3.4/32
- * flowid 1:1 action drop"): into opts, the actions through w->actions.
+ * flowid 1:1 action drop"): into opts, the actions through w->actions. Release opts after the
+ * add (nothing is left to release on error).
  */
 int nb_tc_filter_parse(const char *kind, struct nb_tc_words *w, struct nb_tc_filter_opts *opts);
+/* Free what nb_tc_filter_parse allocated into opts (kind_opts); opts stays as it was besides. */
+void nb_tc_filter_opts_release(struct nb_tc_filter_opts *opts);
 /*
  * One action's words from its kind ("mirred egress redirect dev b index 3 pipe"), or from a
  * verdict alone ("drop": gact's shorthand), to the first word that is not the action's (the next

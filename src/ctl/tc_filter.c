@@ -345,6 +345,7 @@ int nb_ctl_tc_filter(struct nb_ctl *ctl, int argc, char **argv)
 		err = log_err(ctl, err, &log);
 	}
 out:
+	nb_tc_filter_opts_release(&c->f);	/* the kind's options: the filter took a copy */
 	nb_ctl_prog_release(&c->prog);	/* the filter holds its own */
 	nb_ctl_actions_release(&c->acts);
 	if (dev)

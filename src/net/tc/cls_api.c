@@ -706,9 +706,20 @@ int nb_tc_filter_parse(const char *kind, struct nb_tc_words *w, struct nb_tc_fil
 {
 	const struct nb_tcf_proto_ops *ops = tcf_proto_lookup_ops(kind);
 
+	int err;
+
 	if (!ops)
 		return nb_tc_words_wrong(w, kind ? kind : "", "unknown classifier");
-	return ops->parse(w, opts);
+	err = ops->parse(w, opts);
+	if (err)
+		nb_tc_filter_opts_release(opts);
+	return err;
+}
+
+void nb_tc_filter_opts_release(struct nb_tc_filter_opts *opts)
+{
+	free((void *)opts->kind_opts);
+	opts->kind_opts = NULL;
 }
 
 const char *nb_tc_filter_usage(const char *kind)

@@ -15,6 +15,7 @@
 
 #include "pkt/pkt.h"
 #include "net/tc/pkt_cls.h"
+#include "common/opts.h"
 #include "common/u64_stats.h"
 
 #define FW_HTSIZE 256U
@@ -25,6 +26,15 @@ struct fw_filter {
 	u32 classid;
 	struct nb_tcf_exts exts;
 	struct nb_tc_pcpu_stats *stats;
+};
+
+/*
+ * fw's options (nb_tc_filter_opts.kind_opts), its own as TCA_FW_* are f_fw.c's and cls_fw.c's:
+ * made by its parse, so a new classifier adds nothing to the public header.
+ */
+struct fw_opts {
+	size_t sz;
+	u32 classid;
 };
 
 struct fw_head {
@@ -113,7 +123,13 @@ static int fw_parse_word(struct nb_tc_words *w, void *kopts)
 /* f_fw.c's fw_parse_opt: "fw [{ classid | flowid } X] [action ...]". */
 static int fw_parse(struct nb_tc_words *w, struct nb_tc_filter_opts *opts)
 {
-	return nb_tc_words_filter(w, "fw", &opts->fw.classid, fw_parse_word, NULL);
+	struct fw_opts *fo = calloc(1, sizeof(*fo));
+
+	if (!fo)
+		return nb_tc_words_fail(w, -ENOMEM, "out of memory");
+	fo->sz = sizeof(*fo);
+	opts->kind_opts = fo;
+	return nb_tc_words_filter(w, "fw", &fo->classid, fw_parse_word, NULL);
 }
 
 static int fw_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
@@ -121,13 +137,18 @@ static int fw_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
 		     struct nb_log *log)
 {
 	struct fw_head *head = tp->root;
+	const struct fw_opts *fo = NB_OPTS_GET(opts, kind_opts, NULL);
 	struct fw_filter *old = fh, *f, **pp;
+	int err;
 
 	if (!handle) {
 		nb_log_printf(log, "fw: the filter's handle is the mark it matches: "
 			      "\"handle MARK\"\n");
 		return -EINVAL;
 	}
+	err = NB_OPTS_CHECK(fo, fw_opts, classid, log);
+	if (err)
+		return err;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return -ENOBUFS;
@@ -137,7 +158,7 @@ static int fw_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
 		return -ENOBUFS;
 	}
 	f->id = handle;
-	f->classid = opts->fw.classid;
+	f->classid = fo ? fo->classid : 0;
 	f->exts = *exts;
 	exts->nr_actions = 0;
 	pp = &head->ht[fw_hash(handle)];
