@@ -33,6 +33,7 @@
 #include <linux/pkt_cls.h>
 
 #include <netbpf/log.h>
+#include <netbpf/opts.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -182,8 +183,12 @@ int nb_tc_u32_match_ip(struct nb_tc_u32_opts *u32, bool dst, __be32 addr, unsign
 int nb_tc_u32_match_ip6(struct nb_tc_u32_opts *u32, bool dst, const void *addr16,
 			unsigned int plen, struct nb_log *log);
 
-/* Classifier matchall: "matchall [classid X]". */
+/*
+ * Classifier matchall: "matchall [classid X]", an options struct (include/netbpf/opts.h) that
+ * nb_tc_filter_opts.kind_opts points at.
+ */
 struct nb_tc_matchall_opts {
+	size_t sz;		/* sizeof(struct nb_tc_matchall_opts) */
 	__u32 classid;
 };
 
@@ -198,15 +203,15 @@ struct nb_tc_filter_opts {
 	union {
 		struct nb_tc_bpf_opts bpf;
 		struct nb_tc_u32_opts u32;
-		struct nb_tc_matchall_opts matchall;
 	};
 	const struct nb_tc_action_opts *actions;	/* "action ..." list, in order */
 	unsigned int action_cnt;
 	struct nb_log *log;
 	/*
-	 * The options of a kind outside the union (fw), opaque here as TCA_OPTIONS is to the
-	 * kernel's cls_api: the kind's own struct, sz first, one allocation that the kind's parse
-	 * makes (nb_tc_filter_parse) and nb_tc_filter_opts_release frees.
+	 * The options of a kind outside the union, opaque here as TCA_OPTIONS is to the kernel's
+	 * cls_api: the kind's own options struct, sz first. An embedder points it at a kind's
+	 * public one (struct nb_tc_matchall_opts); nb_tc_filter_parse makes it, one allocation
+	 * that nb_tc_filter_opts_release frees; NULL: the kind's defaults.
 	 */
 	const void *kind_opts;
 };
@@ -252,7 +257,10 @@ struct nb_tc_words {
  * add (nothing is left to release on error).
  */
 int nb_tc_filter_parse(const char *kind, struct nb_tc_words *w, struct nb_tc_filter_opts *opts);
-/* Free what nb_tc_filter_parse allocated into opts (kind_opts); opts stays as it was besides. */
+/*
+ * Free what nb_tc_filter_parse allocated into opts (kind_opts, which is then NULL); not for
+ * options the caller pointed kind_opts at.
+ */
 void nb_tc_filter_opts_release(struct nb_tc_filter_opts *opts);
 /*
  * One action's words from its kind ("mirred egress redirect dev b index 3 pipe"), or from a

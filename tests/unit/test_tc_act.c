@@ -19,11 +19,11 @@ static struct nb_dev *dev_with_qdisc(const char *name)
 static struct nb_tc_filter_id add_mall(struct nb_dev *dev, u32 pref,
 				       const struct nb_tc_action_opts *acts, unsigned int n)
 {
+	NB_OPTS(nb_tc_matchall_opts, mall, .classid = 0x10001);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = pref,
-				       .kind = "matchall",
+				       .kind = "matchall", .kind_opts = &mall,
 				       .actions = acts, .action_cnt = n };
 
-	f.matchall.classid = 0x10001;
 	return tc_add(dev, &f);
 }
 

@@ -34,11 +34,11 @@ static void add_mall_gact(struct nb_dev *dev, u32 chain, u32 pref, u32 classid, 
 {
 	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "gact", .control = control,
 					 .has_control = true };
+	NB_OPTS(nb_tc_matchall_opts, mall, .classid = classid);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .chain = chain,
-				       .pref = pref,
-				       .kind = "matchall", .actions = &act, .action_cnt = 1 };
+				       .pref = pref, .kind = "matchall", .kind_opts = &mall,
+				       .actions = &act, .action_cnt = 1 };
 
-	f.matchall.classid = classid;
 	tc_add(dev, &f);
 }
 
@@ -48,6 +48,30 @@ static int collect_prefs(const struct nb_tc_filter_info *info, void *ctx)
 
 	prefs[++prefs[0]] = info->id.pref;
 	return 0;
+}
+
+/* matchall's options through kind_opts: the classid it gives, and an sz it cannot know. */
+NB_TEST(tc_matchall_kind_opts)
+{
+	struct nb_dev *dev = tc_make_dev("eth0", 0);
+	NB_OPTS(nb_tc_matchall_opts, mall, .classid = 0x10007);
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
+				       .kind = "matchall", .kind_opts = &mall };
+	struct { struct nb_tc_matchall_opts o; u32 more; } newer = { { .sz = sizeof(newer) }, 1 };
+	struct nb_tc_filter_info info;
+	struct nb_tc_filter_id id;
+
+	tc_qdisc(dev);
+	id = tc_add(dev, &f);
+	NB_ASSERT_EQ(nb_tc_filter_get(dev, &id, &info, NULL), 0);
+	NB_ASSERT_EQ(info.classid, 0x10007);
+	nb_tc_filter_info_release(&info);
+	/* a caller built against a longer struct that sets what this library lacks */
+	f.pref = 2;
+	f.kind_opts = &newer;
+	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -EINVAL);
+	newer.more = 0;
+	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), 0);
 }
 
 NB_TEST(tc_chain_auto_pref)

@@ -10,6 +10,7 @@
 
 #include "pkt/pkt.h"
 #include "net/tc/pkt_cls.h"
+#include "common/opts.h"
 #include "common/u64_stats.h"
 
 struct cls_mall_head {
@@ -64,8 +65,13 @@ static int mall_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
 		       const struct nb_tc_filter_opts *opts, struct nb_tcf_exts *exts, u32 *handlep,
 		       struct nb_log *log)
 {
+	const struct nb_tc_matchall_opts *mo = NB_OPTS_GET(opts, kind_opts, NULL);
 	struct cls_mall_head *head;
+	int err;
 
+	err = NB_OPTS_CHECK(mo, nb_tc_matchall_opts, sz, log);
+	if (err)
+		return err;
 	if (tp->root) {
 		/* one filter per matchall: replace is refused as in the kernel */
 		nb_log_printf(log, "matchall: the filter with this pref exists already\n");
@@ -80,7 +86,7 @@ static int mall_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
 		return -ENOBUFS;
 	}
 	head->handle = handle ? handle : 1;
-	head->classid = opts->matchall.classid;
+	head->classid = NB_OPTS_GET(mo, classid, 0);
 	head->exts = *exts;
 	exts->nr_actions = 0;
 	__atomic_store_n(&tp->root, head, __ATOMIC_RELEASE);
@@ -131,7 +137,13 @@ static void mall_dump(const struct nb_tcf_proto *tp, const void *fh,
 /* f_matchall.c's matchall_parse_opt: "matchall [{ classid | flowid } X] [action ...]". */
 static int mall_parse(struct nb_tc_words *w, struct nb_tc_filter_opts *opts)
 {
-	return nb_tc_words_filter(w, "matchall", &opts->matchall.classid, NULL, NULL);
+	struct nb_tc_matchall_opts *mo = calloc(1, sizeof(*mo));
+
+	if (!mo)
+		return nb_tc_words_fail(w, -ENOMEM, "out of memory");
+	mo->sz = sizeof(*mo);
+	opts->kind_opts = mo;
+	return nb_tc_words_filter(w, "matchall", &mo->classid, NULL, NULL);
 }
 
 static struct nb_tcf_proto_ops cls_mall_ops = {
