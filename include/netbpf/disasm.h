@@ -32,6 +32,17 @@ int nb_disasm_insn(const struct bpf_insn *insn, size_t remaining, char *buf, siz
 int nb_disasm_prog_insn(const struct nb_prog *prog, bool xlated, const struct bpf_insn *insn,
 			size_t remaining, char *buf, size_t size);
 
+/*
+ * An instruction of nb_prog_xlated as bpftool prog dump xlated prints it, in the kernel's
+ * syntax (print_bpf_insn): "(bf) r6 = r1", "(15) if r0 == 0x0 goto pc+1", "(18) r1 =
+ * map[id:3]", "(85) call bpf_redirect#23". dump (room for two) receives the instruction as the
+ * kernel hands it out (bpf_insn_prepare_dump): a map pointer as the map's id, a helper call
+ * with the helper's id, the tail call as the call of bpf_tail_call; the bytes bpftool's
+ * "opcodes" prints. Returns the instructions consumed, 1 or 2 (ldimm64).
+ */
+int nb_disasm_xlated_insn(const struct nb_prog *prog, const struct bpf_insn *insn,
+			  size_t remaining, struct bpf_insn dump[2], char *buf, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

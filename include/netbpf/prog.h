@@ -22,6 +22,7 @@ extern "C" {
 struct nb_prog;
 struct nb_map;
 struct nb_btf;
+struct btf;
 
 enum nb_prog_load_flags {
 	/* Never JIT-compile: run on the interpreter (the --interp switch). */
@@ -103,6 +104,21 @@ struct nb_prog_jited_image {
 	size_t size;
 	const __u32 *insn_offs;
 };
+
+/*
+ * A program's BTF information, as bpf_prog_info hands it out (btf_id, func_info, line_info):
+ * its BTF (libbpf's parse; NULL when loaded without), each function's record and each source
+ * line's, their insn_off counting instructions of nb_prog_xlated. Valid while the program is.
+ */
+struct nb_prog_btf_info {
+	const struct btf *btf;
+	const struct bpf_func_info *func_info;
+	__u32 nr_func_info;
+	const struct bpf_line_info *line_info;
+	__u32 nr_line_info;
+};
+
+void nb_prog_btf_info(const struct nb_prog *prog, struct nb_prog_btf_info *info);
 
 /* 0, or -ENOENT when the program has no native code (it runs in the interpreter). */
 int nb_prog_jited_image(const struct nb_prog *prog, struct nb_prog_jited_image *jited);

@@ -228,12 +228,9 @@ static void disasm_stx(struct dis_out *o, const struct bpf_insn *insn)
 	emit_invalid(o, insn);
 }
 
-/* The map a resolved ldimm64 points at or into; NULL when the program holds no such map. */
-static const struct nb_map *find_used_map(const struct dis_ctx *ctx, u64 addr, bool value,
-					  u32 *off)
+const struct nb_map *nb_disasm_used_map(const struct nb_prog *prog, u64 addr, bool value,
+					u32 *off)
 {
-	const struct nb_prog *prog = ctx ? ctx->prog : NULL;
-
 	for (u32 i = 0; prog && i < prog->used_map_cnt; i++) {
 		const struct nb_map *map = prog->used_maps[i];
 		u64 base;
@@ -274,7 +271,8 @@ static void disasm_ldimm64(struct dis_out *o, const struct dis_ctx *ctx,
 	case BPF_PSEUDO_MAP_VALUE:
 		if (ctx && ctx->prog) {
 			/* Loaded: the loader replaced the id with a pointer. */
-			map = find_used_map(ctx, val, insn->src_reg == BPF_PSEUDO_MAP_VALUE, &off);
+			map = nb_disasm_used_map(ctx->prog, val,
+						 insn->src_reg == BPF_PSEUDO_MAP_VALUE, &off);
 			if (!map)
 				emit(o, "0x%llx ll", (unsigned long long)val);
 			else if (insn->src_reg == BPF_PSEUDO_MAP_FD)
@@ -333,10 +331,8 @@ static void disasm_ld(struct dis_out *o, const struct dis_ctx *ctx, const struct
 		     llabs((long long)insn->imm));
 }
 
-/* The helper id behind a fixed-up call's table index: the one whose function it holds. */
-static s32 xlated_helper_id(const struct dis_ctx *ctx, s32 idx)
+s32 nb_disasm_helper_id(const struct nb_prog *prog, s32 idx)
 {
-	const struct nb_prog *prog = ctx->prog;
 	nb_helper_fn fn;
 
 	if (idx < 0 || (u32)idx >= prog->helper_cnt || !prog->ops || !prog->ops->get_func_proto)
@@ -351,11 +347,8 @@ static s32 xlated_helper_id(const struct dis_ctx *ctx, s32 idx)
 	return -1;
 }
 
-/* The name of a function the fixup calls that is no helper, NULL if there is none. */
-static const char *xlated_internal_name(const struct dis_ctx *ctx, s32 idx)
+const char *nb_disasm_internal_name(const struct nb_prog *prog, s32 idx)
 {
-	const struct nb_prog *prog = ctx->prog;
-
 	if (idx < 0 || (u32)idx >= prog->helper_cnt)
 		return NULL;
 	return nb_internal_func_name(prog->helpers[idx]);
@@ -369,8 +362,8 @@ static void disasm_call(struct dis_out *o, const struct dis_ctx *ctx, const stru
 	switch (insn->src_reg) {
 	case 0:
 		if (ctx && ctx->xlated) {
-			id = xlated_helper_id(ctx, insn->imm);
-			name = id < 0 ? xlated_internal_name(ctx, insn->imm) : NULL;
+			id = nb_disasm_helper_id(ctx->prog, insn->imm);
+			name = id < 0 ? nb_disasm_internal_name(ctx->prog, insn->imm) : NULL;
 			if (name) {
 				/* A map's own lookup, called by the fixup's in-line code. */
 				emit(o, "call %s", name);

@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 #include <netbpf/btf.h>
 
+#include "bpf/btf_object.h"
 #include "bpf/prog.h"
 #include "bpf/prog_type.h"
 #include "bpf/map.h"
@@ -430,6 +431,15 @@ const struct bpf_insn *nb_prog_xlated(const struct nb_prog *prog, unsigned int *
 {
 	*cnt = prog->len;
 	return prog->insns;
+}
+
+void nb_prog_btf_info(const struct nb_prog *prog, struct nb_prog_btf_info *info)
+{
+	info->btf = prog->btf ? prog->btf->btf : NULL;
+	info->func_info = prog->func_info;
+	info->nr_func_info = prog->func_info_cnt;
+	info->line_info = prog->linfo;
+	info->nr_line_info = prog->nr_linfo;
 }
 
 bool nb_prog_is_jited(const struct nb_prog *prog)

@@ -58,7 +58,8 @@ struct nb_prog {
 
 	/*
 	 * The BTF of its functions and lines (the kernel's prog->aux->btf, func_info, linfo), as
-	 * given at load: instruction offsets are those of orig_insns. NULL and 0 without.
+	 * given at load: instruction offsets are those of orig_insns until the fixup moves them
+	 * to insns' (fixup.c). NULL and 0 without.
 	 */
 	struct nb_btf *btf;
 	struct bpf_func_info *func_info;

@@ -78,6 +78,11 @@ int nb_cli_exec_script(struct nb_ctl *ctl, const char *path, const char *const *
 int prog_verify(int argc, char **argv);
 /* netbpf prog dump { xlated | jited } ... (src/cli/prog_dump.c). */
 int prog_dump(int argc, char **argv);
+/*
+ * Whether prog ARGS dumps a program of the datapath (prog dump xlated { id | name | tag } ...),
+ * which the command language answers (a daemon's), not an object file (src/cli/prog.c).
+ */
+bool nb_cli_prog_dump_live(int argc, char **argv);
 /* netbpf prog run ... (src/cli/prog_run.c). */
 int prog_run(int argc, char **argv);
 

@@ -49,7 +49,8 @@ static const struct command commands[] = {
 
 /*
  * Whether a command acts on a datapath, and so goes to a daemon when one is there: the link,
- * tc, ip, bridge and stats words, map on a live map (id, name or pinned, not an object file), prog show.
+ * tc, ip, bridge and stats words, map on a live map (id, name or pinned, not an object file), prog
+ * show, prog dump of a live program (id, name or tag).
  */
 static bool nb_cli_for_daemon(const char *word, int argc, char **argv)
 {
@@ -60,7 +61,8 @@ static bool nb_cli_for_daemon(const char *word, int argc, char **argv)
 		return argc >= 1 && (argc == 1 || !strcmp(argv[1], "id") ||
 				     !strcmp(argv[1], "name") || !strcmp(argv[1], "pinned"));
 	if (!strcmp(word, "prog"))
-		return argc >= 1 && (nb_matches(argv[0], "show") || nb_matches(argv[0], "list"));
+		return argc >= 1 && (nb_matches(argv[0], "show") || nb_matches(argv[0], "list") ||
+				     nb_cli_prog_dump_live(argc, argv));
 	return false;
 }
 

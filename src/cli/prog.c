@@ -203,6 +203,12 @@ static int prog_load(int argc, char **argv)
 	return NB_EXIT_OK;
 }
 
+bool nb_cli_prog_dump_live(int argc, char **argv)
+{
+	return argc >= 3 && nb_matches(argv[0], "dump") &&
+	       (!strcmp(argv[2], "id") || !strcmp(argv[2], "name") || !strcmp(argv[2], "tag"));
+}
+
 int cmd_prog(int argc, char **argv)
 {
 	if (argc < 1 || nb_cli_is_help(argv[0]))
@@ -211,6 +217,8 @@ int cmd_prog(int argc, char **argv)
 		return prog_load(argc - 1, argv + 1);
 	if (nb_matches(argv[0], "verify"))
 		return prog_verify(argc - 1, argv + 1);
+	if (nb_cli_prog_dump_live(argc, argv))
+		return nb_cli_words("prog", argc, argv);
 	if (nb_matches(argv[0], "dump"))
 		return prog_dump(argc - 1, argv + 1);
 	if (nb_matches(argv[0], "run"))

@@ -3,6 +3,9 @@
  * netbpf prog dump { xlated | jited } OBJ [sec S] [type T]: the instructions the engines run, and
  * the machine code the JIT made of each, as bpftool prog dump does.
  *
+ * xlated lists each program as bpftool prog dump xlated does (ctl/prog_xlated.c), after a
+ * "NAME:" line; opcodes and linum are bpftool's options.
+ *
  * jited prints every BPF instruction followed by its x86-64 code, disassembled by llvm-mc when
  * it is installed and in hex otherwise; the entry and the shared code come first, the checked
  * mode's fault stubs last.
@@ -20,6 +23,7 @@
 #include "cli/cli.h"
 #include "ctl/args.h"
 #include "ctl/json.h"
+#include "ctl/prog_xlated.h"
 
 struct native_insn {
 	__u32 off;
@@ -28,7 +32,10 @@ struct native_insn {
 };
 
 static const char dump_usage[] =
-	"Usage: netbpf prog dump { xlated | jited } OBJ [sec SECTION] [{ type | --type } TYPE]\n";
+	"Usage: netbpf prog dump { xlated | jited } OBJ [sec SECTION] [{ type | --type } TYPE]\n"
+	"                        [opcodes] [linum]     (xlated: bpftool's options)\n"
+	"       netbpf prog dump xlated PROG [opcodes] [linum]     (a daemon's program)\n"
+	"       PROG := { id ID | name NAME | tag TAG }\n";
 
 /*
  * Disassemble code with llvm-mc (one process for the whole image); the encodings it prints give
@@ -158,11 +165,12 @@ static void json_native(struct nb_json *j, const char *name, const __u8 *code, _
 }
 
 /*
- * One program: text, or with j an object {"name", "section", "insns": [{"pc", "disasm"[,
- * "native"]}]} (jited: also "bytes", "entry" and "fault_stubs").
+ * One program: text, or with j an object {"name", "section", "insns": [...]}: xlated's are
+ * bpftool's instruction objects, jited's {"pc", "disasm", "native"} (with "jited", "bytes",
+ * "entry" and "fault_stubs" beside "insns").
  */
 static void dump_prog(struct nb_json *j, const struct nb_prog *prog, const char *name,
-		      const char *section, bool jited)
+		      const char *section, bool jited, unsigned int flags)
 {
 	struct nb_prog_jited_image native = { 0 };
 	bool has_native = !nb_prog_jited_image(prog, &native);
@@ -180,25 +188,29 @@ static void dump_prog(struct nb_json *j, const struct nb_prog *prog, const char 
 		if (jited)
 			nb_json_bool(j, "jited", has_native);
 	}
-	if (jited && !has_native) {
+	if (!jited) {
+		if (!j)
+			printf("%s:\n", name);
+		nb_ctl_prog_dump_xlated(stdout, j, j ? "insns" : NULL, prog, flags);
+		if (j)
+			nb_json_end_object(j);
+		return;
+	}
+	if (!has_native) {
 		if (j)
 			nb_json_end_object(j);
 		else
 			printf("%s: not JIT-compiled (interpreter)\n", name);
 		return;
 	}
-	if (jited) {
-		mc_n = disassemble(code, native.size, &mc);
-		if (j) {
-			nb_json_uint(j, "bytes", native.size);
-			json_native(j, "entry", code, 0, offs[0], mc, mc_n, &mc_i);
-		} else {
-			printf("%s: %zu bytes of x86-64 code\n", name, native.size);
-			printf("<entry>\n");
-			print_native(NULL, code, 0, offs[0], mc, mc_n, &mc_i);
-		}
-	} else if (!j) {
-		printf("%s:\n", name);
+	mc_n = disassemble(code, native.size, &mc);
+	if (j) {
+		nb_json_uint(j, "bytes", native.size);
+		json_native(j, "entry", code, 0, offs[0], mc, mc_n, &mc_i);
+	} else {
+		printf("%s: %zu bytes of x86-64 code\n", name, native.size);
+		printf("<entry>\n");
+		print_native(NULL, code, 0, offs[0], mc, mc_n, &mc_i);
 	}
 	if (j)
 		nb_json_start_array(j, "insns");
@@ -210,20 +222,17 @@ static void dump_prog(struct nb_json *j, const struct nb_prog *prog, const char 
 			nb_json_start_object(j, NULL);
 			nb_json_uint(j, "pc", i);
 			nb_json_string(j, "disasm", text);
-			if (jited)
-				json_native(j, "native", code, offs[i], offs[i + n], mc, mc_n,
-					    &mc_i);
+			json_native(j, "native", code, offs[i], offs[i + n], mc, mc_n, &mc_i);
 			nb_json_end_object(j);
 		} else {
-			printf("%s%4u: %s\n", jited ? "; " : "", i, text);
-			if (jited)
-				print_native(NULL, code, offs[i], offs[i + n], mc, mc_n, &mc_i);
+			printf("; %4u: %s\n", i, text);
+			print_native(NULL, code, offs[i], offs[i + n], mc, mc_n, &mc_i);
 		}
 		i += n;
 	}
 	if (j)
 		nb_json_end_array(j);
-	if (jited && offs[len] < native.size) {
+	if (offs[len] < native.size) {
 		if (j) {
 			json_native(j, "fault_stubs", code, offs[len], native.size, mc, mc_n,
 				    &mc_i);
@@ -251,6 +260,7 @@ int prog_dump(int argc, char **argv)
 	struct nb_object_prog *p;
 	struct nb_json *j = NULL;
 	bool jited, any = false, first;
+	unsigned int flags = 0;
 
 	if (argc >= 1 && (nb_cli_is_help(argv[0]) || (argc == 2 && nb_cli_is_help(argv[1]))))
 		return nb_cli_usage(dump_usage, true);
@@ -275,6 +285,10 @@ int prog_dump(int argc, char **argv)
 				return nb_cli_usage(dump_usage, false);
 			if (nb_cli_prog_type(argv[i], &o.type))
 				return NB_EXIT_USAGE;
+		} else if (!jited && !strcmp(argv[i], "opcodes")) {
+			flags |= NB_XLATED_OPCODES;
+		} else if (!jited && !strcmp(argv[i], "linum")) {
+			flags |= NB_XLATED_LINUM;
 		} else if (!o.path && argv[i][0] != '-') {
 			o.path = argv[i];
 		} else {
@@ -302,7 +316,7 @@ int prog_dump(int argc, char **argv)
 		if (!first && !j)
 			printf("\n");
 		dump_prog(j, nb_object_prog_prog(p), nb_object_prog_name(p),
-			  nb_object_prog_section(p), jited);
+			  nb_object_prog_section(p), jited, flags);
 		first = false;
 	}
 	nb_object_close(o.obj);

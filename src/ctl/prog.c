@@ -3,11 +3,13 @@
  * The prog words on the programs of this datapath, in bpftool's words and output:
  *
  *   prog { show | list } [PROG]       PROG := { id ID | name NAME | tag TAG }
+ *   prog dump xlated PROG [opcodes] [linum]
  *
  * Each program: id, type, name, tag, GPL compatibility, run time and count (while statistics
  * are on: `netbpf daemon --bpf-stats`, as sysctl kernel.bpf_stats_enabled), when and by whom it
  * was loaded, the size of its instructions and machine code, the memory the kernel would charge
- * for it, the maps it uses and its BTF. Programs that `prog load`, `prog run`
+ * for it, the maps it uses and its BTF; dump xlated lists its instructions as the engines run
+ * them (prog_xlated.c). Programs that `prog load`, `prog run`
  * and the other offline commands load are in netbpf/src/cli: this is the running datapath's.
  */
 #include <errno.h>
@@ -21,6 +23,7 @@
 #include "ctl/args.h"
 #include "ctl/ctl.h"
 #include "ctl/json.h"
+#include "ctl/prog_xlated.h"
 
 static void tag_hex(const __u8 *tag, char *buf)
 {
@@ -46,21 +49,24 @@ static void load_date(__u64 nsecs, bool json, char *buf, size_t size)
 		snprintf(buf, size, "%llu", (unsigned long long)(nsecs / 1000000000));
 }
 
-static void print_prog(struct nb_ctl *ctl, struct nb_json *j, const struct nb_prog_info *info)
+static const char *type_name(const struct nb_prog_info *info)
 {
-	const char *type = libbpf_bpf_prog_type_str(info->type);
-	unsigned int ids = info->nr_map_ids < NB_PROG_INFO_MAP_IDS ? info->nr_map_ids :
-				NB_PROG_INFO_MAP_IDS;
-	char tag[2 * BPF_TAG_SIZE + 1], date[32];
+	return libbpf_bpf_prog_type_str(info->type) ?: "unknown";
+}
+
+/*
+ * The first line of prog show, which prog dump prints before each of several programs; with
+ * j, the members of the program's object that stand for it there.
+ */
+static void print_prog_header(struct nb_ctl *ctl, struct nb_json *j,
+			      const struct nb_prog_info *info)
+{
+	char tag[2 * BPF_TAG_SIZE + 1];
 
 	tag_hex(info->tag, tag);
-	load_date(info->load_time, j, date, sizeof(date));
-	if (!type)
-		type = "unknown";
 	if (j) {
-		nb_json_start_object(j, NULL);
 		nb_json_uint(j, "id", info->id);
-		nb_json_string(j, "type", type);
+		nb_json_string(j, "type", type_name(info));
 		nb_json_string(j, "name", info->name);
 		nb_json_string(j, "tag", tag);
 		nb_json_bool(j, "gpl_compatible", info->gpl_compatible);
@@ -68,6 +74,26 @@ static void print_prog(struct nb_ctl *ctl, struct nb_json *j, const struct nb_pr
 			nb_json_uint(j, "run_time_ns", info->run_time_ns);
 			nb_json_uint(j, "run_cnt", info->run_cnt);
 		}
+		return;
+	}
+	fprintf(ctl->out, "%u: %s  name %s  tag %s%s", info->id, type_name(info), info->name, tag,
+		info->gpl_compatible ? "  gpl" : "");
+	if (info->run_cnt)
+		fprintf(ctl->out, " run_time_ns %llu run_cnt %llu",
+			(unsigned long long)info->run_time_ns, (unsigned long long)info->run_cnt);
+	fprintf(ctl->out, "\n");
+}
+
+static void print_prog(struct nb_ctl *ctl, struct nb_json *j, const struct nb_prog_info *info)
+{
+	unsigned int ids = info->nr_map_ids < NB_PROG_INFO_MAP_IDS ? info->nr_map_ids :
+				NB_PROG_INFO_MAP_IDS;
+	char date[32];
+
+	load_date(info->load_time, j, date, sizeof(date));
+	if (j) {
+		nb_json_start_object(j, NULL);
+		print_prog_header(ctl, j, info);
 		nb_json_uint(j, "loaded_at", strtoull(date, NULL, 10));
 		nb_json_uint(j, "uid", info->created_by_uid);
 		nb_json_uint(j, "bytes_xlated", info->xlated_prog_len);
@@ -87,12 +113,8 @@ static void print_prog(struct nb_ctl *ctl, struct nb_json *j, const struct nb_pr
 		nb_json_end_object(j);
 		return;
 	}
-	fprintf(ctl->out, "%u: %s  name %s  tag %s%s", info->id, type, info->name, tag,
-		info->gpl_compatible ? "  gpl" : "");
-	if (info->run_cnt)
-		fprintf(ctl->out, " run_time_ns %llu run_cnt %llu",
-			(unsigned long long)info->run_time_ns, (unsigned long long)info->run_cnt);
-	fprintf(ctl->out, "\n\tloaded_at %s  uid %u\n", date, info->created_by_uid);
+	print_prog_header(ctl, NULL, info);
+	fprintf(ctl->out, "\tloaded_at %s  uid %u\n", date, info->created_by_uid);
 	fprintf(ctl->out, "\txlated %uB  ", info->xlated_prog_len);
 	if (info->jited_prog_len)
 		fprintf(ctl->out, "jited %uB", info->jited_prog_len);
@@ -172,15 +194,107 @@ static int prog_show(struct nb_ctl *ctl, const char *how, const char *what)
 	return 0;
 }
 
+/*
+ * prog dump xlated PROG [opcodes] [linum]: the programs PROG names, one as bpftool lists it,
+ * several each after its prog show line (JSON: an array of objects with "insns").
+ */
+static int prog_dump(struct nb_ctl *ctl, int argc, char **argv)
+{
+	const char *how, *what;
+	unsigned int flags = 0, found = 0, id;
+	struct nb_json *j = NULL;
+	__u32 next = 0;
+	int i = 2;
+
+	if (argc < 2 || !nb_matches(argv[1], "xlated")) {
+		if (argc >= 2 && nb_matches(argv[1], "jited"))
+			return nb_ctl_wrong(ctl, argv[1], "the datapath's machine code is not "
+					    "dumped: netbpf prog dump jited OBJ shows an object's");
+		return argc < 2 ? nb_ctl_usage(ctl, "prog dump xlated PROG [opcodes] [linum]") :
+				  nb_ctl_wrong(ctl, argv[1], "expected xlated");
+	}
+	if (argc < 4)
+		return nb_ctl_usage(ctl, "prog dump xlated: which program? give id ID, name NAME "
+				    "or tag TAG");
+	how = argv[2];
+	if (strcmp(how, "id") && strcmp(how, "name") && strcmp(how, "tag"))
+		return nb_ctl_wrong(ctl, how, "expected id, name or tag");
+	what = nb_ctl_next(ctl, argc, argv, &i);
+	if (!strcmp(how, "id") && !nb_ctl_parse_u32(what, &id, 0))
+		return nb_ctl_wrong(ctl, what, "a program id is a number");
+	for (i++; i < argc; i++) {
+		if (!strcmp(argv[i], "opcodes"))
+			flags |= NB_XLATED_OPCODES;
+		else if (!strcmp(argv[i], "linum"))
+			flags |= NB_XLATED_LINUM;
+		else if (!strcmp(argv[i], "visual") || !strcmp(argv[i], "file"))
+			return nb_ctl_wrong(ctl, argv[i], "not supported: netbpf prints the "
+					    "listing only (opcodes, linum)");
+		else
+			return nb_ctl_wrong(ctl, argv[i], "expected opcodes or linum");
+	}
+	/* bpftool's layout depends on how many there are: count them first */
+	while (!nb_prog_get_next_id(next, &next)) {
+		struct nb_prog *prog = nb_prog_get_by_id(next);
+		struct nb_prog_info info;
+
+		if (!prog)
+			continue;
+		nb_prog_get_info(prog, &info);
+		nb_prog_put(prog);
+		found += !strcmp(how, "id") ? info.id == id : selected(&info, how, what);
+	}
+	if (!found)
+		return nb_ctl_fail(ctl, -ENOENT, "no program with %s %s", how, what);
+	if (ctl->json) {
+		j = nb_json_new(ctl->out, ctl->pretty);
+		if (found > 1)
+			nb_json_start_array(j, NULL);
+	}
+	next = 0;
+	for (unsigned int done = 0; done < found && !nb_prog_get_next_id(next, &next);) {
+		struct nb_prog *prog = nb_prog_get_by_id(next);
+		struct nb_prog_info info;
+
+		if (!prog)
+			continue;
+		nb_prog_get_info(prog, &info);
+		if (!strcmp(how, "id") ? info.id != id : !selected(&info, how, what)) {
+			nb_prog_put(prog);
+			continue;
+		}
+		if (found > 1 && j) {
+			nb_json_start_object(j, NULL);
+			print_prog_header(ctl, j, &info);
+		} else if (found > 1) {
+			print_prog_header(ctl, NULL, &info);
+		}
+		nb_ctl_prog_dump_xlated(ctl->out, j, found > 1 ? "insns" : NULL, prog, flags);
+		if (found > 1 && j)
+			nb_json_end_object(j);
+		else if (found > 1 && done + 1 < found)
+			fputc('\n', ctl->out);
+		done++;
+		nb_prog_put(prog);
+	}
+	if (j && found > 1)
+		nb_json_end_array(j);
+	nb_json_free(j);
+	return 0;
+}
+
 int nb_ctl_prog(struct nb_ctl *ctl, int argc, char **argv)
 {
 	const char *how = NULL, *what = NULL;
 
 	if (argc < 1)
-		return nb_ctl_usage(ctl, "prog { show | list } [{ id ID | name NAME | tag TAG }]");
+		return nb_ctl_usage(ctl, "prog { show | list } [{ id ID | name NAME | tag TAG }]; "
+				    "prog dump xlated PROG [opcodes] [linum]");
+	if (nb_matches(argv[0], "dump"))
+		return prog_dump(ctl, argc, argv);
 	if (!nb_matches(argv[0], "show") && !nb_matches(argv[0], "list"))
-		return nb_ctl_wrong(ctl, argv[0], "expected show or list (the running datapath's "
-				    "programs; load, verify, dump and run take object files)");
+		return nb_ctl_wrong(ctl, argv[0], "expected show, list or dump (the running "
+				    "datapath's programs; load, verify and run take object files)");
 	if (argc > 1) {
 		int i = 1;
 

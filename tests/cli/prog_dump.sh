@@ -7,17 +7,17 @@ OBJ=$BUILD/examples/tc_classifier.o
 
 [ "$(uname -m)" = x86_64 ] || { echo "SKIPPED: the JIT is x86-64 only"; exit 77; }
 out=$($NETBPF prog dump xlated "$OBJ" 2>&1) || fail "dump xlated exited $?: $out"
-echo "$out" | grep -q "^ *0: r[0-9] = " || fail "xlated lacks insn 0: $out"
+echo "$out" | grep -q "^   0: (..) r[0-9] = " || fail "xlated lacks insn 0: $out"
 
 # Lookups on a known map are written in line by the fixup, shown as bpftool shows them: a
 # per-CPU array's index arithmetic with the worker index, a hash map's direct element lookup.
 out=$($NETBPF prog dump xlated "$B/examples/xdp_drop_proto.o" 2>&1) || fail "percpu dump: $out"
-echo "$out" | grep -q "r1 = this_cpu" || fail "no in-line per-CPU lookup: $out"
-echo "$out" | grep -q "if w0 >= 256 goto" || fail "no index bound check: $out"
+echo "$out" | grep -q ") r1 = this_cpu" || fail "no in-line per-CPU lookup: $out"
+echo "$out" | grep -q "(36) if w0 >= 0x100 goto pc+" || fail "no index bound check: $out"
 echo "$out" | grep -q "bpf_map_lookup_elem" && fail "the lookup stayed a helper call: $out"
 out=$($NETBPF prog dump xlated "$B/tests/bpf/elf_hash.o" 2>&1) || fail "hash dump: $out"
-echo "$out" | grep -q "call __htab_map_lookup_elem_4$" || fail "no direct hash lookup: $out"
-echo "$out" | grep -q "call bpf_map_update_elem#2" || fail "update is no helper call: $out"
+echo "$out" | grep -q "(85) call __htab_map_lookup_elem_4#0$" || fail "no direct hash lookup: $out"
+echo "$out" | grep -q "(85) call bpf_map_update_elem#2$" || fail "update is no helper call: $out"
 
 out=$($NETBPF prog dump jited "$OBJ" sec classifier 2>&1) || fail "dump jited exited $?: $out"
 echo "$out" | grep -q "bytes of x86-64 code" || fail "no code size: $out"
@@ -42,5 +42,6 @@ $NETBPF prog dump xlated "$B/tests/bpf/elf_kprobe.o" >/dev/null 2>&1 &&
 	fail "elf_kprobe.o's kprobe program loaded"
 out=$($NETBPF prog dump xlated "$B/tests/bpf/elf_kprobe.o" sec xdp 2>&1) ||
 	fail "sec xdp of elf_kprobe.o: $out"
-[ "$out" = "$(printf 'pass:\n   0: w0 = 2\n   1: exit')" ] || fail "sec xdp: $out"
+[ "$out" = "$(printf 'pass:\nint pass(struct xdp_md * ctx):\n; return XDP_PASS;\n   0: (b4) w0 = 2\n   1: (95) exit')" ] ||
+	fail "sec xdp: $out"
 echo "prog dump: xlated and jited listings behave"

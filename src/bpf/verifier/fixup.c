@@ -370,6 +370,20 @@ static int record_funcs(struct nb_verifier_env *env, const u32 *new_idx)
 }
 
 /*
+ * func_info and line_info follow their instructions to where the patches moved them (the
+ * kernel's adjust_btf_func and bpf_adj_linfo), so that bpf_prog_info's records, and the
+ * source lines prog dump xlated prints, count instructions of the program the engines run.
+ * Only the verifier's log reads them before, on the program as loaded.
+ */
+static void adjust_btf_info(struct nb_prog *prog, const u32 *new_idx)
+{
+	for (u32 i = 0; i < prog->func_info_cnt; i++)
+		prog->func_info[i].insn_off = new_idx[prog->func_info[i].insn_off];
+	for (u32 i = 0; i < prog->nr_linfo; i++)
+		prog->linfo[i].insn_off = new_idx[prog->linfo[i].insn_off];
+}
+
+/*
  * Code no verified path reaches: a conditional jump one of whose sides was never walked
  * becomes a jump to the other side (the kernel's opt_hard_wire_dead_code_branches), so that
  * the engines follow exactly the paths the proof covers even where a comparison was decided
@@ -484,6 +498,7 @@ int fixup_insns(struct nb_verifier_env *env)
 	err = record_funcs(env, new_idx);
 	if (err)
 		goto out;
+	adjust_btf_info(env->prog, new_idx);
 	free(env->prog->insns);
 	env->prog->insns = out;
 	env->prog->len = n;
