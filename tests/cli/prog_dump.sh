@@ -14,7 +14,7 @@ echo "$out" | grep -q "^   0: (..) r[0-9] = " || fail "xlated lacks insn 0: $out
 out=$($NETBPF prog dump xlated "$B/examples/xdp_drop_proto.o" 2>&1) || fail "percpu dump: $out"
 echo "$out" | grep -q ") r1 = this_cpu" || fail "no in-line per-CPU lookup: $out"
 echo "$out" | grep -q "(36) if w0 >= 0x100 goto pc+" || fail "no index bound check: $out"
-echo "$out" | grep -q "bpf_map_lookup_elem" && fail "the lookup stayed a helper call: $out"
+echo "$out" | grep -q "call bpf_map_lookup_elem" && fail "the lookup stayed a helper call: $out"
 out=$($NETBPF prog dump xlated "$B/tests/bpf/elf_hash.o" 2>&1) || fail "hash dump: $out"
 echo "$out" | grep -q "(85) call __htab_map_lookup_elem_4#0$" || fail "no direct hash lookup: $out"
 echo "$out" | grep -q "(85) call bpf_map_update_elem#2$" || fail "update is no helper call: $out"
