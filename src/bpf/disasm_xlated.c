@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "bpf/callback.h"
 #include "bpf/disasm.h"
 #include "bpf/helper_proto.h"
 #include "bpf/map.h"
@@ -96,6 +97,17 @@ static void prepare(const struct nb_prog *prog, const struct bpf_insn *insn, siz
 
 		if (id >= 0)
 			dump->imm = id;
+	} else if (ldimm64 && insn->src_reg == BPF_PSEUDO_FUNC) {
+		/* the callback's descriptor back to the subprogram's offset */
+		for (u32 k = 0; k < prog->callback_cnt; k++) {
+			const struct nb_callback *cb = &prog->callbacks[k];
+
+			if ((u64)(uintptr_t)cb != insn_ldimm64_val(insn) || insn < prog->insns ||
+			    insn >= prog->insns + prog->len)
+				continue;
+			dump[0].imm = (s32)cb->insn_off - (s32)(insn - prog->insns) - 1;
+			dump[1].imm = 0;
+		}
 	} else if (ldimm64 && (insn->src_reg == BPF_PSEUDO_MAP_FD ||
 			       insn->src_reg == BPF_PSEUDO_MAP_VALUE)) {
 		bool value = insn->src_reg == BPF_PSEUDO_MAP_VALUE;

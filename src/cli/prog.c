@@ -29,7 +29,8 @@ static const char prog_usage[] =
 	"       netbpf prog verify OBJ ...       (netbpf prog verify help)\n"
 	"       netbpf prog dump { xlated | jited } OBJ ...   (netbpf prog dump help)\n"
 	"       netbpf prog run OBJ ...          (netbpf prog run help)\n"
-	"       netbpf prog { show | list } [{ id ID | name NAME | tag TAG }]\n";
+	"       netbpf prog { show | list } [{ id ID | name NAME | tag TAG }]\n"
+	"       netbpf prog dump xlated { id ID | name NAME | tag TAG } [opcodes] [linum]\n";
 
 static const char *type_str(enum bpf_prog_type type)
 {

@@ -161,7 +161,9 @@ static const char usage_map[] =
 	"MAP := { id ID | name NAME | pinned PATH }\n";
 
 static const char usage_prog[] =
-	"Usage: prog { show | list } [{ id ID | name NAME | tag TAG }]\n";
+	"Usage: prog { show | list } [PROG]\n"
+	"       prog dump xlated PROG [opcodes] [linum]\n"
+	"PROG := { id ID | name NAME | tag TAG }\n";
 
 static const char usage_sysctl[] =
 	"Usage: sysctl [-w] [-q] NAME[=VALUE]...\n"
@@ -207,6 +209,7 @@ static const struct help helps[] = {
 	{ "prog", NULL, usage_prog, NULL },
 	{ "prog", "show", usage_prog, NULL },
 	{ "prog", "list", usage_prog, NULL },
+	{ "prog", "dump", usage_prog, NULL },
 	{ "sysctl", NULL, usage_sysctl, NULL },
 	{ "stats", NULL, usage_stats, NULL },
 	{ "monitor", NULL, usage_monitor, NULL },

@@ -11,9 +11,10 @@
 #   - a map's memlock and btf_id: netbpf keeps neither; xlated and jited sizes: each side's
 #     fixups and JIT are its own (compare_prog_show);
 #   - netbpf's addition to prog show's JSON, verified_insns (README).
-# Not compared, left in the README's list: map dump's text form of a map with BTF (bpftool
-# prints the typed form there, netbpf the bytes; -j has both) and prog dump xlated (the
-# instructions differ where each side's fixups differ, and netbpf's syntax is llvm-objdump's).
+# Then prog dump xlated (text, opcodes, linum, -j) of programs whose instructions both sides'
+# fixups leave alike (below). Not compared, left in the README's list: map dump's text form of a
+# map with BTF (bpftool prints the typed form there, netbpf the bytes; -j has both) and the
+# xlated listings of programs whose fixups differ.
 # Root, bpftool, clang and bpffs only (exit 77 otherwise). Differences print as "DIFF WHAT".
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/compare_lib.sh"
@@ -196,5 +197,67 @@ compare_text "map dump ports" "$tmp/k" "$tmp/n"
 compare_nbj map dump name flows |
 	grep -q '"ifname": "eth0", "port": 80, "proto": 6, "flags": "0x3", "prio": "0x5", "delta": -2' ||
 	fail "map dump flows: the key's typed form: $(compare_nbj map dump name flows)"
+
+# prog dump xlated, of programs of tests/bpf and examples/ whose instructions the kernel's fixups
+# and netbpf's leave alike (no context field whose layout differs, no map lookup or helper the
+# kernel calls a function of its own for: README): loaded into the kernel by bpftool loadall,
+# into netbpf by tc and ip in a script (prog dump xlated name N, the datapath's programs) or,
+# for socket filters, which nothing attaches there, as an object (prog dump xlated OBJ).
+# Normalised: map ids; a subprogram call's JIT symbol (bpftool's "call pc+5#bpf_prog_TAG_F":
+# netbpf has no kernel symbols); a helper call's imm, the kernel function's address there, the
+# helper's id in netbpf (bpf_skb_load_bytes#26), in the text and in opcodes' bytes (under -j
+# the imm bytes of a listing with helper calls are left out).
+xl=/sys/fs/bpf/nbxlated$$
+cleanup() { rm -f "$pin" "${pin}_long"; rm -rf "$xl"; }
+xlated_rules=('map\[id:[0-9]+\]=>map[id:M]' '(call pc[+-][0-9]+)#bpf_prog_[0-9a-f]+_.*=>\1'
+	'(call [a-z_0-9]+)#-?[0-9]+$=>\1#IMM' '^       85 00 00 00 .. .. .. ..$=>       85 00 00 00 IMM')
+xl_obj=
+kernel_xlated() {	# OBJ NAME [OPTIONS...]: the kernel's listing of OBJ's program NAME
+	local obj=$1 name=$2
+	shift 2
+	if [ "$xl_obj" != "$obj" ]; then	# each object loaded once
+		rm -rf "$xl"
+		bpftool prog loadall "$obj" "$xl" >/dev/null 2>&1 || fail "bpftool loadall $obj"
+		xl_obj=$obj
+	fi
+	bpftool ${XLATED_J:+-j} prog dump xlated pinned "$xl/$name" "$@"
+}
+live=(	# OBJ SETUP NAME: netbpf's side in a script
+	"$B/tests/bpf/tunnel_key.o|tc qdisc add dev g0 clsact;tc filter add dev g0 ingress bpf da obj $B/tests/bpf/tunnel_key.o sec tc|tunnel_key_tc"
+	"$B/examples/xdp_swap_mac_tx.o|ip link set dev g0 xdp obj $B/examples/xdp_swap_mac_tx.o sec xdp|xdp_swap_mac_tx"
+	"$B/examples/xdp_meta_mark.o|ip link set dev g0 xdp obj $B/examples/xdp_meta_mark.o sec xdp|xdp_meta_tag"
+)
+for c in "${live[@]}"; do
+	IFS='|' read -r obj words name <<< "$c"
+	{ echo "link add g0 type gen count 0"; tr ';' '\n' <<< "$words"; } > "$tmp/setup.tc"
+	for opts in "" opcodes linum; do
+		kernel_xlated "$obj" "$name" $opts > "$tmp/k"
+		compare_nb prog dump xlated name "$name" $opts > "$tmp/n"
+		compare_text "prog dump xlated $name $opts" "$tmp/k" "$tmp/n" "${xlated_rules[@]}"
+	done
+	for opts in opcodes linum; do
+		XLATED_J=1 kernel_xlated "$obj" "$name" $opts > "$tmp/k"
+		compare_nbj prog dump xlated name "$name" $opts > "$tmp/n"
+		compare_json "prog dump xlated $name $opts (JSON)" "$tmp/k" "$tmp/n" ordered \
+			"sub:disasm:${xlated_rules[0]}" "sub:disasm:${xlated_rules[2]}" \
+			$(grep -q ') call [a-z]' "$tmp/k" && echo drop:imm)
+	done
+done
+for c in elf_globals.o:prog_str elf_self_tail.o:again elf_static_data.o:count_hits; do
+	obj=$B/tests/bpf/${c%%:*} name=${c#*:}
+	kernel_xlated "$obj" "$name" > "$tmp/k"
+	$NETBPF prog dump xlated "$obj" | sed -n "/^$name:\$/,/^\$/p" | sed '1d;/^$/d' > "$tmp/n"
+	compare_text "prog dump xlated $obj $name" "$tmp/k" "$tmp/n" "${xlated_rules[@]}"
+	XLATED_J=1 kernel_xlated "$obj" "$name" > "$tmp/k"
+	$NETBPF -j prog dump xlated "$obj" |
+		json "print(json.dumps([p['insns'] for p in d if p['name'] == '$name'][0]))" > "$tmp/n"
+	compare_json "prog dump xlated $obj $name (JSON)" "$tmp/k" "$tmp/n" ordered \
+		"sub:disasm:${xlated_rules[0]}" "sub:disasm:${xlated_rules[1]}" \
+		"sub:disasm:${xlated_rules[2]}"
+done
+rm -rf "$xl"
+# Compared with the instructions themselves: a listing that says nothing fails.
+grep -q '^   0: (..) ' "$tmp/n" 2>/dev/null || compare_nb prog dump xlated name xdp_meta_tag |
+	grep -q '^   0: (..) r' || fail "prog dump xlated lists no instruction"
 
 compare_report "the kernel's bpftool"

@@ -51,7 +51,7 @@ EOF
 jcheck 0 'd["programs"][0]["name"] == "_redirect_xmit"' prog load $EX/tcbpf1.o sec redirect_xmit
 jcheck 0 'len(d) == 5 and d[1]["verified_insns"] == 5' prog verify $EX/tcbpf1.o
 jcheck 0 'len(d) == 5' prog verify -v $EX/tcbpf1.o
-jcheck 0 'd[0]["name"] == "_redirect_xmit" and d[0]["insns"][-1]["disasm"] == "exit"' \
+jcheck 0 'd[0]["name"] == "_redirect_xmit" and d[0]["insns"][-1]["disasm"] == "(95) exit"' \
 	prog dump xlated $EX/tcbpf1.o sec redirect_xmit
 jcheck 0 'len(d) == 5' prog dump xlated $EX/tcbpf1.o
 jcheck 0 'd[0]["insns"][0]["pc"] == 0 and "native" in d[0]["insns"][0]' \

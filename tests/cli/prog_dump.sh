@@ -44,4 +44,27 @@ out=$($NETBPF prog dump xlated "$B/tests/bpf/elf_kprobe.o" sec xdp 2>&1) ||
 	fail "sec xdp of elf_kprobe.o: $out"
 [ "$out" = "$(printf 'pass:\nint pass(struct xdp_md * ctx):\n; return XDP_PASS;\n   0: (b4) w0 = 2\n   1: (95) exit')" ] ||
 	fail "sec xdp: $out"
+
+# The datapath's programs, as bpftool names them (bpftool_compare.sh holds the listing to the
+# kernel's): one, with its bytes, as JSON; several of one name each after its prog show line.
+setup="link add g0 type gen count 0
+ip link set dev g0 xdp obj $B/examples/xdp_meta_mark.o sec xdp"
+out=$(printf '%s\nprog dump xlated name xdp_meta_tag opcodes\n' "$setup" | $NETBPF -batch - 2>&1) ||
+	fail "live dump: $out"
+echo "$out" | grep -q '^int xdp_meta_tag(struct xdp_md \* ctx):$' || fail "no prototype: $out"
+echo "$out" | grep -q '^   0: (bf) r6 = r1$' || fail "no insn 0: $out"
+echo "$out" | grep -q '^       bf 16 00 00 00 00 00 00$' || fail "no opcodes: $out"
+echo "$out" | grep -q '^; if (bpf_xdp_adjust_meta' || fail "no source line: $out"
+out=$(printf '%s\nprog dump xlated id 1 linum\n' "$setup" | $NETBPF -j -batch - 2>&1) ||
+	fail "live dump -j: $out"
+echo "$out" | json 'e = d[-1][0]; assert e["disasm"] == "(bf) r6 = r1" and e["line_num"] == 16 and e["proto"].startswith("int xdp_meta_tag"), e' ||
+	fail "live dump -j: $out"
+out=$(printf '%s\nlink add g1 type gen count 0\nip link set dev g1 xdp obj %s sec xdp\nprog dump xlated name xdp_meta_tag\n' \
+	"$setup" "$B/examples/xdp_meta_mark.o" | $NETBPF -batch - 2>&1) || fail "two: $out"
+[ "$(echo "$out" | grep -c '^[12]: xdp  name xdp_meta_tag  tag ')" = 2 ] || fail "two: $out"
+err=$(printf '%s\nprog dump xlated name xdp_meta_tag visual\n' "$setup" | $NETBPF -batch - 2>&1) &&
+	fail "visual accepted"
+echo "$err" | grep -q 'argument "visual" is wrong: not supported' || fail "visual: $err"
+err=$(printf '%s\nprog dump xlated id 9\n' "$setup" | $NETBPF -batch - 2>&1) && fail "id 9 found"
+echo "$err" | grep -q 'no program with id 9' || fail "id 9: $err"
 echo "prog dump: xlated and jited listings behave"
