@@ -42,8 +42,11 @@ ARCH_INC := -I/usr/include/$(shell $(CC) -dumpmachine 2>/dev/null)
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow \
 	   -Wstrict-prototypes -Wmissing-prototypes -fno-strict-aliasing -pthread \
-	   -D_GNU_SOURCE -Iinclude -Isrc -Itests/runner $(SANFLAGS)
+	   -D_GNU_SOURCE -Iinclude -Isrc $(SANFLAGS)
 LDFLAGS += -pthread $(SANFLAGS)
+# The test runner's headers (netns, instruction builders) are for the tests, the harnesses and
+# the benches' kernel baseline, never for the library.
+RUNNER_CFLAGS := -Itests/runner
 # Deferred (=): on a fresh machine pkg-config answers only after the dependencies are installed.
 LDLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
@@ -52,6 +55,9 @@ BPF_CFLAGS := -O2 -g -target bpf -mcpu=v3 -Wall -Werror -Wno-unused-value \
 
 LIB_SRCS  := $(wildcard src/common/*.c src/bpf/*.c src/bpf/*/*.c src/pkt/*.c src/net/*.c \
 			src/net/*/*.c src/io/*.c src/ctl/*.c)
+# The kernel-facing half of netbpf diff (libbpf loads, network namespaces): the command's and
+# the tests', not the library's.
+KCOMPARE_SRCS := $(wildcard src/kcompare/*.c)
 CLI_SRCS  := $(wildcard src/cli/*.c)
 TEST_SRCS := $(wildcard tests/runner/*.c tests/unit/*.c tests/kernel/*.c)
 BENCH_SRCS := $(wildcard bench/*.c)
@@ -59,6 +65,7 @@ FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
 BPF_SRCS  := $(wildcard tests/bpf/*.c examples/*.c)
 
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+KCOMPARE_OBJS := $(KCOMPARE_SRCS:%.c=$(BUILD)/%.o)
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 BENCH_OBJS := $(BENCH_SRCS:%.c=$(BUILD)/%.o)
@@ -99,6 +106,8 @@ $(DEPS_OK): scripts/install-deps.sh
 	$(Q)./scripts/install-deps.sh
 	$(Q)mkdir -p $(@D) && touch $@
 
+$(BUILD)/tests/%.o $(BUILD)/bench/%.o: CFLAGS += $(RUNNER_CFLAGS)
+
 $(BUILD)/%.o: %.c | $(DEPS_OK)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(@D)
@@ -127,13 +136,13 @@ $(LIB): $(BUILD)/libnetbpf.o
 # netbpf bench's kernel column measures with the benches' kernel baseline
 NETBPF_BENCH_OBJS := $(BUILD)/bench/kernel_baseline.o $(BUILD)/bench/clock.o
 
-$(NETBPF): $(CLI_OBJS) $(NETBPF_BENCH_OBJS) $(LIB)
+$(NETBPF): $(CLI_OBJS) $(KCOMPARE_OBJS) $(NETBPF_BENCH_OBJS) $(LIB)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(NETBPF_BENCH_OBJS) $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(KCOMPARE_OBJS) $(NETBPF_BENCH_OBJS) $(LIB) $(LDLIBS)
 
-$(NBTEST): $(TEST_OBJS) $(LIB_OBJS)
+$(NBTEST): $(TEST_OBJS) $(KCOMPARE_OBJS) $(LIB_OBJS)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(TEST_OBJS) $(LIB_OBJS) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(TEST_OBJS) $(KCOMPARE_OBJS) $(LIB_OBJS) $(LDLIBS)
 
 $(NBBENCH): $(BENCH_OBJS) $(LIB)
 	$(call msg,LD,$@)
@@ -266,7 +275,7 @@ stage: $(NETBPF) $(LIB) $(SOLIB) $(BPF_OBJS)
 clean:
 	rm -rf build
 
--include $(LIB_OBJS:.o=.d) $(PIC_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(TEST_OBJS:.o=.d) \
-	 $(BENCH_OBJS:.o=.d) $(BUILD)/tests/soak/soak.d $(BUILD)/tests/sound/sound_many.d \
+-include $(LIB_OBJS:.o=.d) $(PIC_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(KCOMPARE_OBJS:.o=.d) \
+	 $(TEST_OBJS:.o=.d) $(BENCH_OBJS:.o=.d) $(BUILD)/tests/soak/soak.d $(BUILD)/tests/sound/sound_many.d \
 	 $(BPF_OBJS:.o=.d) $(FUZZ_SRCS:%.c=build/fuzz/%.d) $(BUILD)/bench/dpdk/peer.d \
 	 $(DPDK_PROGS:.o=.d)

@@ -19,7 +19,7 @@
 
 #include "cli/bench_jit.h"
 #include "cli/cli.h"
-#include "ctl/diff.h"
+#include "kcompare/diff.h"
 #include "ctl/json.h"
 
 #define JIT_MAX_ROUNDS 20

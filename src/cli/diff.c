@@ -15,7 +15,7 @@
 
 #include "cli/cli.h"
 #include "ctl/args.h"
-#include "ctl/diff.h"
+#include "kcompare/diff.h"
 #include "ctl/json.h"
 
 #define MAX_MAP_FILES 32

@@ -41,7 +41,7 @@
 
 #include "cli/cli.h"
 #include "ctl/args.h"
-#include "ctl/diff.h"
+#include "kcompare/diff.h"
 #include "ctl/ctl.h"
 #include "ctl/json.h"
 #include "ctl/map.h"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The layers of src/ hold (DESIGN.md, "Layers"): lowest first
 #
-#	common < bpf < pkt < io < net < ctl < cli
+#	common < bpf < pkt < io < net < ctl < kcompare < cli
 #
 # a file of one layer includes headers of its own layer and of the layers below it only, quoted
 # ("net/dev.h") or public (<netbpf/dev.h>, owned by the layer that implements it), and its
@@ -13,7 +13,7 @@
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$SRC" || exit 1
 
-layers="common bpf pkt io net ctl cli"
+layers="common bpf pkt io net ctl kcompare cli"
 
 # The layer that implements each public header; netbpf.h includes them all. A public header
 # not named here fails the check: say where the new one belongs.

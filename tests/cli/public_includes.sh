@@ -1,8 +1,9 @@
 #!/bin/bash
 # The netbpf command and the benches are built on the public API: they reach the library only
 # through include/netbpf (<netbpf/...>), never through a header of its layers (src/bpf, src/pkt,
-# src/io, src/net). src/cli includes besides only its own headers and the command layer
-# (src/ctl). A quoted include that breaks this fails the test, with the file and line named.
+# src/io, src/net). src/cli includes besides only its own headers, the command layer (src/ctl)
+# and the kernel comparison (src/kcompare). A quoted include that breaks this fails the test,
+# with the file and line named.
 . "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/../.." || exit 1
 
@@ -28,8 +29,9 @@ grep -Eq "$internal" <<<'#include "bench.h"' && fail "the pattern refuses \"benc
 
 [ -d src/cli ] && [ -d bench ] || fail "no src/cli or bench under $PWD"
 
-# src/cli: only cli/ and ctl/ (src/common's internals included)
-bad=$(grep -HnE "$quoted" src/cli/*.c src/cli/*.h | grep -Ev '#[[:space:]]*include[[:space:]]*"(cli|ctl)/' |
+# src/cli: only cli/, ctl/ and kcompare/ (src/common's internals included)
+bad=$(grep -HnE "$quoted" src/cli/*.c src/cli/*.h |
+	grep -Ev '#[[:space:]]*include[[:space:]]*"(cli|ctl|kcompare)/' |
 	grep -Ev "$exempt_cli")
 [ -z "$bad" ] || fail "src/cli reaches past the public API (include/netbpf) and src/ctl:
 $bad"

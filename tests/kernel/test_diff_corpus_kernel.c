@@ -23,7 +23,7 @@
 #include "bpf/helper_proto.h"
 #include "common/types.h"
 #include "corpus.h"
-#include "ctl/diff.h"
+#include "kcompare/diff.h"
 #include "pktset.h"
 #include "test.h"
 #include "tsv.h"

@@ -24,7 +24,7 @@
 #include <netbpf/prog.h>
 
 #include "common/types.h"
-#include "ctl/diff.h"
+#include "kcompare/diff.h"
 #include "pktset.h"
 #include "test.h"
 

@@ -19,7 +19,7 @@
 
 #include "bpf_asm.h"
 #include "common/types.h"
-#include "ctl/kernel_object.h"
+#include "kcompare/kernel_object.h"
 #include "../unit/elf_util.h"
 #include "kernel_probe.h"
 

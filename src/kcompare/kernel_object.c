@@ -22,7 +22,7 @@
 
 #include "bpf/insn.h"
 #include "common/types.h"
-#include "ctl/kernel_object.h"
+#include "kcompare/kernel_object.h"
 
 static bool is_map_in_map(enum bpf_map_type t)
 {

@@ -5,8 +5,8 @@
  * `maps` section of struct bpf_elf_map, the old 20-byte struct bpf_map_def). Used by netbpf diff
  * (src/ctl/diff.c) and the loader's kernel test (tests/kernel/test_elf_kernel.c).
  */
-#ifndef NB_CTL_KERNEL_OBJECT_H
-#define NB_CTL_KERNEL_OBJECT_H
+#ifndef NB_KCOMPARE_KERNEL_OBJECT_H
+#define NB_KCOMPARE_KERNEL_OBJECT_H
 
 #include <stdbool.h>
 
@@ -56,4 +56,4 @@ bool nb_kernel_not_permitted(int err);
 /* That, in log, with what the process would need. */
 void nb_kernel_log_not_permitted(struct nb_log *log);
 
-#endif /* NB_CTL_KERNEL_OBJECT_H */
+#endif /* NB_KCOMPARE_KERNEL_OBJECT_H */

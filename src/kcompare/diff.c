@@ -36,8 +36,8 @@
 #include <netbpf/test_run.h>
 
 #include "common/types.h"
-#include "ctl/diff.h"
-#include "ctl/kernel_object.h"
+#include "kcompare/diff.h"
+#include "kcompare/kernel_object.h"
 
 #define DATA_OUT_SIZE (1U << 17)
 

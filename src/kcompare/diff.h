@@ -5,8 +5,8 @@
  * codes, return values, output bytes, ctx_out and, after the run, the contents of every map are
  * compared. The library behind the command (src/cli/diff.c) and the kernel corpus test.
  */
-#ifndef NB_CTL_DIFF_H
-#define NB_CTL_DIFF_H
+#ifndef NB_KCOMPARE_DIFF_H
+#define NB_KCOMPARE_DIFF_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -103,4 +103,4 @@ const char *nb_verdict_name(enum bpf_prog_type type, __u32 v);
 int nb_diff_pcap(const struct nb_diff_opts *opts, const char *pcap_path, struct nb_diff_result *r,
 		 struct nb_log *log);
 
-#endif /* NB_CTL_DIFF_H */
+#endif /* NB_KCOMPARE_DIFF_H */
