@@ -122,3 +122,25 @@ NB_TEST(unverified_ctx_ambiguous_refused)
 	refused(moved, ARRAY_SIZE(moved),
 		"insn 1: dereference of modified ctx ptr off=4 disallowed");
 }
+
+/*
+ * A context pointer moved past what 32 bits hold is no longer followed (fuzz_jit_diff found the
+ * offset's signed overflow, a UBSan report under make check SANITIZE=1); the unverified program
+ * that never uses it loads and runs.
+ */
+NB_TEST(unverified_ctx_offset_overflow)
+{
+	const struct bpf_insn insns[] = {
+		NB_ALU64_IMM(BPF_ADD, BPF_REG_1, 0x7fffffff),
+		NB_ALU64_IMM(BPF_ADD, BPF_REG_1, 0x7fffffff),
+		NB_ALU64_IMM(BPF_SUB, BPF_REG_1, 0x7fffffff),
+		NB_MOV64_IMM(BPF_REG_0, XDP_PASS),
+		NB_EXIT(),
+	};
+	struct nb_log log = { 0 };
+	struct nb_prog *prog;
+
+	NB_ASSERT_EQ(load(insns, ARRAY_SIZE(insns), NB_PROG_LOAD_UNSAFE_NO_VERIFY, &prog, &log), 0);
+	nb_prog_put(prog);
+	nb_log_free(&log);
+}

@@ -289,11 +289,18 @@ static int step_alu(struct dstate *s, const struct bpf_insn *insn)
 		*dst = s->regs[insn->src_reg];
 		return 0;
 	}
-	/* A pointer moved by a constant stays followed; anything else loses it. */
+	/*
+	 * A pointer moved by a constant stays followed while its offset fits; anything else loses
+	 * it (the program is unverified: any offset may come).
+	 */
 	if ((dst->kind == V_CTX || dst->kind == V_FP || dst->kind == V_KPTR) && is64 && src_k &&
 	    (op == BPF_ADD || op == BPF_SUB)) {
-		dst->off += op == BPF_ADD ? insn->imm : -insn->imm;
-		return 0;
+		s64 off = (s64)dst->off + (op == BPF_ADD ? (s64)insn->imm : -(s64)insn->imm);
+
+		if (off >= INT32_MIN && off <= INT32_MAX) {
+			dst->off = (s32)off;
+			return 0;
+		}
 	}
 	dst->kind = dst->kind == V_CTX || dst->kind == V_TOP ? V_TOP :
 		    is_map_val(*dst) && dst->kind != V_KPTR ? V_MAP_TOP : V_OTHER;
