@@ -18,14 +18,7 @@
 #include "bpf/prog.h"
 #include "bpf/prog_type.h"
 
-/* The text being built; snprintf semantics, so a short buffer truncates but never overflows. */
-struct dis_out {
-	char *buf;
-	size_t size;
-	size_t len;
-};
-
-static void __attribute__((format(printf, 2, 3))) emit(struct dis_out *o, const char *fmt, ...)
+void dis_emit(struct dis_out *o, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -45,26 +38,26 @@ struct dis_ctx {
 	bool xlated;
 };
 
-static const char *const alu_op_str[16] = {
+const char *const dis_alu_op_str[16] = {
 	[BPF_ADD >> 4] = "+=",	 [BPF_SUB >> 4] = "-=",	 [BPF_MUL >> 4] = "*=",
 	[BPF_DIV >> 4] = "/=",	 [BPF_OR >> 4] = "|=",	 [BPF_AND >> 4] = "&=",
 	[BPF_LSH >> 4] = "<<=",	 [BPF_RSH >> 4] = ">>=", [BPF_MOD >> 4] = "%=",
 	[BPF_XOR >> 4] = "^=",	 [BPF_MOV >> 4] = "=",	 [BPF_ARSH >> 4] = "s>>=",
 };
 
-static const char *const jmp_cond_str[16] = {
+const char *const dis_jmp_cond_str[16] = {
 	[BPF_JEQ >> 4] = "==",	 [BPF_JGT >> 4] = ">",	 [BPF_JGE >> 4] = ">=",
 	[BPF_JSET >> 4] = "&",	 [BPF_JNE >> 4] = "!=",	 [BPF_JSGT >> 4] = "s>",
 	[BPF_JSGE >> 4] = "s>=", [BPF_JLT >> 4] = "<",	 [BPF_JLE >> 4] = "<=",
 	[BPF_JSLT >> 4] = "s<",	 [BPF_JSLE >> 4] = "s<=",
 };
 
-static const char *const atomic_op_str[16] = {
+const char *const dis_atomic_op_str[16] = {
 	[BPF_ADD >> 4] = "add", [BPF_OR >> 4] = "or", [BPF_AND >> 4] = "and",
 	[BPF_XOR >> 4] = "xor",
 };
 
-static const char *mem_size_str(const struct bpf_insn *insn, bool sign)
+const char *dis_mem_size_str(const struct bpf_insn *insn, bool sign)
 {
 	switch (BPF_SIZE(insn->code)) {
 	case BPF_B:
@@ -81,13 +74,13 @@ static const char *mem_size_str(const struct bpf_insn *insn, bool sign)
 static void emit_invalid(struct dis_out *o, const struct bpf_insn *insn)
 {
 	o->len = 0;
-	emit(o, "invalid insn 0x%02x", insn->code);
+	dis_emit(o, "invalid insn 0x%02x", insn->code);
 }
 
 /* "(r1 + 76)", "(r10 - 8)": the address of a memory operand. */
 static void emit_addr(struct dis_out *o, u8 reg, s16 off)
 {
-	emit(o, "(r%u %c %d)", reg, off < 0 ? '-' : '+', off < 0 ? -(int)off : off);
+	dis_emit(o, "(r%u %c %d)", reg, off < 0 ? '-' : '+', off < 0 ? -(int)off : off);
 }
 
 static void disasm_alu(struct dis_out *o, const struct bpf_insn *insn)
@@ -99,7 +92,7 @@ static void disasm_alu(struct dis_out *o, const struct bpf_insn *insn)
 
 	switch (op) {
 	case BPF_NEG:
-		emit(o, "%c%u = -%c%u", r, insn->dst_reg, r, insn->dst_reg);
+		dis_emit(o, "%c%u = -%c%u", r, insn->dst_reg, r, insn->dst_reg);
 		return;
 	case BPF_END:
 		if (insn->imm != 16 && insn->imm != 32 && insn->imm != 64)
@@ -107,27 +100,27 @@ static void disasm_alu(struct dis_out *o, const struct bpf_insn *insn)
 		/* The source bit picks the byte order in ALU; ALU64 END is the plain bswap. */
 		if (alu64 && is_x)
 			break;
-		emit(o, "r%u = %s%d r%u", insn->dst_reg,
-		     alu64 ? "bswap" : is_x ? "be" : "le", insn->imm, insn->dst_reg);
+		dis_emit(o, "r%u = %s%d r%u", insn->dst_reg,
+			 alu64 ? "bswap" : is_x ? "be" : "le", insn->imm, insn->dst_reg);
 		return;
 	case BPF_DIV:
 	case BPF_MOD:
 		if (insn->off != 0 && insn->off != 1)
 			break;
-		emit(o, "%c%u %s%s ", r, insn->dst_reg, insn->off ? "s" : "",
-		     alu_op_str[op >> 4]);
+		dis_emit(o, "%c%u %s%s ", r, insn->dst_reg, insn->off ? "s" : "",
+			 dis_alu_op_str[op >> 4]);
 		if (is_x)
-			emit(o, "%c%u", r, insn->src_reg);
+			dis_emit(o, "%c%u", r, insn->src_reg);
 		else
-			emit(o, "%d", insn->imm);
+			dis_emit(o, "%d", insn->imm);
 		return;
 	case BPF_MOV:
 		if (is_x && insn->off) {
 			/* movsx: 8 and 16 in both classes, 32 only in ALU64. */
 			if (insn->off != 8 && insn->off != 16 && !(alu64 && insn->off == 32))
 				break;
-			emit(o, "%c%u = (s%d)%c%u", r, insn->dst_reg, insn->off, r,
-			     insn->src_reg);
+			dis_emit(o, "%c%u = (s%d)%c%u", r, insn->dst_reg, insn->off, r,
+				 insn->src_reg);
 			return;
 		}
 		if (insn->off)
@@ -135,11 +128,11 @@ static void disasm_alu(struct dis_out *o, const struct bpf_insn *insn)
 		/* fall through */
 	case BPF_ADD: case BPF_SUB: case BPF_MUL: case BPF_OR: case BPF_AND:
 	case BPF_LSH: case BPF_RSH: case BPF_XOR: case BPF_ARSH:
-		emit(o, "%c%u %s ", r, insn->dst_reg, alu_op_str[op >> 4]);
+		dis_emit(o, "%c%u %s ", r, insn->dst_reg, dis_alu_op_str[op >> 4]);
 		if (is_x)
-			emit(o, "%c%u", r, insn->src_reg);
+			dis_emit(o, "%c%u", r, insn->src_reg);
 		else
-			emit(o, "%d", insn->imm);
+			dis_emit(o, "%d", insn->imm);
 		return;
 	}
 	emit_invalid(o, insn);
@@ -148,13 +141,13 @@ static void disasm_alu(struct dis_out *o, const struct bpf_insn *insn)
 static void disasm_ldx(struct dis_out *o, const struct bpf_insn *insn)
 {
 	u8 mode = BPF_MODE(insn->code);
-	const char *size = mem_size_str(insn, mode == BPF_MEMSX);
+	const char *size = dis_mem_size_str(insn, mode == BPF_MEMSX);
 
 	if ((mode != BPF_MEM && mode != BPF_MEMSX) || !size) {
 		emit_invalid(o, insn);
 		return;
 	}
-	emit(o, "r%u = *(%s *)", insn->dst_reg, size);
+	dis_emit(o, "r%u = *(%s *)", insn->dst_reg, size);
 	emit_addr(o, insn->src_reg, insn->off);
 }
 
@@ -164,9 +157,9 @@ static void disasm_st(struct dis_out *o, const struct bpf_insn *insn)
 		emit_invalid(o, insn);
 		return;
 	}
-	emit(o, "*(%s *)", mem_size_str(insn, false));
+	dis_emit(o, "*(%s *)", dis_mem_size_str(insn, false));
 	emit_addr(o, insn->dst_reg, insn->off);
-	emit(o, " = %d", insn->imm);
+	dis_emit(o, " = %d", insn->imm);
 }
 
 /*
@@ -177,7 +170,7 @@ static void disasm_st(struct dis_out *o, const struct bpf_insn *insn)
 static void disasm_atomic(struct dis_out *o, const struct bpf_insn *insn)
 {
 	bool dw = BPF_SIZE(insn->code) == BPF_DW;
-	const char *size = mem_size_str(insn, false);
+	const char *size = dis_mem_size_str(insn, false);
 	const char *bits = dw ? "64" : "";
 	char r = dw ? 'r' : 'w';
 	s32 op = insn->imm & ~BPF_FETCH;
@@ -188,26 +181,26 @@ static void disasm_atomic(struct dis_out *o, const struct bpf_insn *insn)
 	}
 	switch (insn->imm) {
 	case BPF_ADD: case BPF_OR: case BPF_AND: case BPF_XOR:
-		emit(o, "lock *(%s *)", size);
+		dis_emit(o, "lock *(%s *)", size);
 		emit_addr(o, insn->dst_reg, insn->off);
-		emit(o, " %s %c%u", alu_op_str[op >> 4], r, insn->src_reg);
+		dis_emit(o, " %s %c%u", dis_alu_op_str[op >> 4], r, insn->src_reg);
 		return;
 	case BPF_ADD | BPF_FETCH: case BPF_OR | BPF_FETCH:
 	case BPF_AND | BPF_FETCH: case BPF_XOR | BPF_FETCH:
-		emit(o, "%c%u = atomic%s_fetch_%s((%s *)", r, insn->src_reg, bits,
-		     atomic_op_str[op >> 4], size);
+		dis_emit(o, "%c%u = atomic%s_fetch_%s((%s *)", r, insn->src_reg, bits,
+			 dis_atomic_op_str[op >> 4], size);
 		emit_addr(o, insn->dst_reg, insn->off);
-		emit(o, ", %c%u)", r, insn->src_reg);
+		dis_emit(o, ", %c%u)", r, insn->src_reg);
 		return;
 	case BPF_XCHG:
-		emit(o, "%c%u = atomic%s_xchg((%s *)", r, insn->src_reg, bits, size);
+		dis_emit(o, "%c%u = atomic%s_xchg((%s *)", r, insn->src_reg, bits, size);
 		emit_addr(o, insn->dst_reg, insn->off);
-		emit(o, ", %c%u)", r, insn->src_reg);
+		dis_emit(o, ", %c%u)", r, insn->src_reg);
 		return;
 	case BPF_CMPXCHG:
-		emit(o, "%c0 = atomic%s_cmpxchg((%s *)", r, bits, size);
+		dis_emit(o, "%c0 = atomic%s_cmpxchg((%s *)", r, bits, size);
 		emit_addr(o, insn->dst_reg, insn->off);
-		emit(o, ", %c0, %c%u)", r, r, insn->src_reg);
+		dis_emit(o, ", %c0, %c%u)", r, r, insn->src_reg);
 		return;
 	}
 	emit_invalid(o, insn);
@@ -217,9 +210,9 @@ static void disasm_stx(struct dis_out *o, const struct bpf_insn *insn)
 {
 	switch (BPF_MODE(insn->code)) {
 	case BPF_MEM:
-		emit(o, "*(%s *)", mem_size_str(insn, false));
+		dis_emit(o, "*(%s *)", dis_mem_size_str(insn, false));
 		emit_addr(o, insn->dst_reg, insn->off);
-		emit(o, " = r%u", insn->src_reg);
+		dis_emit(o, " = r%u", insn->src_reg);
 		return;
 	case BPF_ATOMIC:
 		disasm_atomic(o, insn);
@@ -262,10 +255,10 @@ static void disasm_ldimm64(struct dis_out *o, const struct dis_ctx *ctx,
 	const struct nb_map *map;
 	u32 off = 0;
 
-	emit(o, "r%u = ", insn->dst_reg);
+	dis_emit(o, "r%u = ", insn->dst_reg);
 	switch (insn->src_reg) {
 	case 0:
-		emit(o, "0x%llx ll", (unsigned long long)val);
+		dis_emit(o, "0x%llx ll", (unsigned long long)val);
 		return;
 	case BPF_PSEUDO_MAP_FD:
 	case BPF_PSEUDO_MAP_VALUE:
@@ -274,28 +267,28 @@ static void disasm_ldimm64(struct dis_out *o, const struct dis_ctx *ctx,
 			map = nb_disasm_used_map(ctx->prog, val,
 						 insn->src_reg == BPF_PSEUDO_MAP_VALUE, &off);
 			if (!map)
-				emit(o, "0x%llx ll", (unsigned long long)val);
+				dis_emit(o, "0x%llx ll", (unsigned long long)val);
 			else if (insn->src_reg == BPF_PSEUDO_MAP_FD)
-				emit(o, "map[id:%u]", map->id);
+				dis_emit(o, "map[id:%u]", map->id);
 			else
-				emit(o, "map[id:%u][0]+%u", map->id, off);
+				dis_emit(o, "map[id:%u][0]+%u", map->id, off);
 			return;
 		}
-		emit(o, "map[id:%u]", (u32)insn[0].imm);
+		dis_emit(o, "map[id:%u]", (u32)insn[0].imm);
 		if (insn->src_reg == BPF_PSEUDO_MAP_VALUE)
-			emit(o, "[0]+%u", (u32)insn[1].imm);
+			dis_emit(o, "[0]+%u", (u32)insn[1].imm);
 		return;
 	case BPF_PSEUDO_MAP_IDX:
-		emit(o, "map[idx:%u]", (u32)insn[0].imm);
+		dis_emit(o, "map[idx:%u]", (u32)insn[0].imm);
 		return;
 	case BPF_PSEUDO_MAP_IDX_VALUE:
-		emit(o, "map[idx:%u][0]+%u", (u32)insn[0].imm, (u32)insn[1].imm);
+		dis_emit(o, "map[idx:%u][0]+%u", (u32)insn[0].imm, (u32)insn[1].imm);
 		return;
 	case BPF_PSEUDO_BTF_ID:
-		emit(o, "btf[id:%u]", (u32)insn[0].imm);
+		dis_emit(o, "btf[id:%u]", (u32)insn[0].imm);
 		return;
 	case BPF_PSEUDO_FUNC:
-		emit(o, "func pc%+d", insn[0].imm);
+		dis_emit(o, "func pc%+d", insn[0].imm);
 		return;
 	}
 	emit_invalid(o, insn);
@@ -315,7 +308,7 @@ static void disasm_ld(struct dis_out *o, const struct dis_ctx *ctx, const struct
 	}
 	if (insn->code == NB_OP_THIS_CPU && ctx && ctx->xlated) {
 		/* Written by the fixup for per-CPU map lookups: the worker index. */
-		emit(o, "r%u = this_cpu", insn->dst_reg);
+		dis_emit(o, "r%u = this_cpu", insn->dst_reg);
 		return;
 	}
 	if ((mode != BPF_ABS && mode != BPF_IND) || BPF_SIZE(insn->code) == BPF_DW) {
@@ -323,12 +316,12 @@ static void disasm_ld(struct dis_out *o, const struct dis_ctx *ctx, const struct
 		return;
 	}
 	/* Legacy packet loads: r0 = the packet's bytes at imm (+ src), in network order. */
-	emit(o, "r0 = *(%s *)skb[", mem_size_str(insn, false));
+	dis_emit(o, "r0 = *(%s *)skb[", dis_mem_size_str(insn, false));
 	if (mode == BPF_ABS)
-		emit(o, "%d]", insn->imm);
+		dis_emit(o, "%d]", insn->imm);
 	else
-		emit(o, "r%u %c %lld]", insn->src_reg, insn->imm < 0 ? '-' : '+',
-		     llabs((long long)insn->imm));
+		dis_emit(o, "r%u %c %lld]", insn->src_reg, insn->imm < 0 ? '-' : '+',
+			 llabs((long long)insn->imm));
 }
 
 s32 nb_disasm_helper_id(const struct nb_prog *prog, s32 idx)
@@ -366,22 +359,22 @@ static void disasm_call(struct dis_out *o, const struct dis_ctx *ctx, const stru
 			name = id < 0 ? nb_disasm_internal_name(ctx->prog, insn->imm) : NULL;
 			if (name) {
 				/* A map's own lookup, called by the fixup's in-line code. */
-				emit(o, "call %s", name);
+				dis_emit(o, "call %s", name);
 				return;
 			}
 			if (id < 0) {
-				emit(o, "call helper[%d]", insn->imm);
+				dis_emit(o, "call helper[%d]", insn->imm);
 				return;
 			}
 		}
 		name = nb_helper_name(id);
-		emit(o, "call %s#%d", name ? name : "unknown", id);
+		dis_emit(o, "call %s#%d", name ? name : "unknown", id);
 		return;
 	case BPF_PSEUDO_CALL:
-		emit(o, "call pc%+d", insn->imm);
+		dis_emit(o, "call pc%+d", insn->imm);
 		return;
 	case BPF_PSEUDO_KFUNC_CALL:
-		emit(o, "call kfunc#%d", insn->imm);
+		dis_emit(o, "call kfunc#%d", insn->imm);
 		return;
 	}
 	emit_invalid(o, insn);
@@ -396,9 +389,9 @@ static void disasm_jmp(struct dis_out *o, const struct dis_ctx *ctx, const struc
 	switch (op) {
 	case BPF_JA:
 		if (jmp32)
-			emit(o, "gotol %+d", insn->imm);
+			dis_emit(o, "gotol %+d", insn->imm);
 		else
-			emit(o, "goto %+d", insn->off);
+			dis_emit(o, "goto %+d", insn->off);
 		return;
 	case BPF_CALL:
 		if (jmp32)
@@ -408,26 +401,26 @@ static void disasm_jmp(struct dis_out *o, const struct dis_ctx *ctx, const struc
 	case BPF_EXIT:
 		if (jmp32)
 			break;
-		emit(o, "exit");
+		dis_emit(o, "exit");
 		return;
 	case BPF_JCOND:
 		if (jmp32 || insn->src_reg != 0)
 			break;
-		emit(o, "may_goto %+d", insn->off);
+		dis_emit(o, "may_goto %+d", insn->off);
 		return;
 	case BPF_OP(NB_OP_TAIL_CALL):
 		/* Only the fixup writes it: bpf_tail_call(ctx = r1, map = r2, index = r3). */
 		if (jmp32)
 			break;
-		emit(o, "tail_call");
+		dis_emit(o, "tail_call");
 		return;
 	default:
-		emit(o, "if %c%u %s ", r, insn->dst_reg, jmp_cond_str[op >> 4]);
+		dis_emit(o, "if %c%u %s ", r, insn->dst_reg, dis_jmp_cond_str[op >> 4]);
 		if (BPF_SRC(insn->code) == BPF_X)
-			emit(o, "%c%u", r, insn->src_reg);
+			dis_emit(o, "%c%u", r, insn->src_reg);
 		else
-			emit(o, "%d", insn->imm);
-		emit(o, " goto %+d", insn->off);
+			dis_emit(o, "%d", insn->imm);
+		dis_emit(o, " goto %+d", insn->off);
 		return;
 	}
 	emit_invalid(o, insn);

@@ -12,70 +12,16 @@
  * names the kernel function it finds there), a hash lookup calls the map's own lookup
  * function by netbpf's name, and the per-CPU index load prints as "this_cpu".
  */
-#include <stdarg.h>
-#include <stdio.h>
-
 #include "bpf/callback.h"
 #include "bpf/disasm.h"
 #include "bpf/helper_proto.h"
 #include "bpf/map.h"
 #include "bpf/prog.h"
 
-struct kout {
-	char *buf;
-	size_t size;
-	size_t len;
-};
-
-static void __attribute__((format(printf, 2, 3))) kemit(struct kout *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->len >= o->size)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->len, o->size - o->len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		o->len += n;
-}
-
-static const char *const kalu_str[16] = {
-	[BPF_ADD >> 4] = "+=",	[BPF_SUB >> 4] = "-=",	[BPF_MUL >> 4] = "*=",
-	[BPF_DIV >> 4] = "/=",	[BPF_OR >> 4] = "|=",	[BPF_AND >> 4] = "&=",
-	[BPF_LSH >> 4] = "<<=", [BPF_RSH >> 4] = ">>=", [BPF_NEG >> 4] = "neg",
-	[BPF_MOD >> 4] = "%=",	[BPF_XOR >> 4] = "^=",	[BPF_MOV >> 4] = "=",
-	[BPF_ARSH >> 4] = "s>>=", [BPF_END >> 4] = "endian",
-};
-
-static const char *const katomic_str[16] = {
-	[BPF_ADD >> 4] = "add", [BPF_AND >> 4] = "and", [BPF_OR >> 4] = "or",
-	[BPF_XOR >> 4] = "xor",
-};
-
-static const char *const kjmp_str[16] = {
-	[BPF_JA >> 4] = "jmp",	 [BPF_JEQ >> 4] = "==",	  [BPF_JGT >> 4] = ">",
-	[BPF_JLT >> 4] = "<",	 [BPF_JGE >> 4] = ">=",	  [BPF_JLE >> 4] = "<=",
-	[BPF_JSET >> 4] = "&",	 [BPF_JNE >> 4] = "!=",	  [BPF_JSGT >> 4] = "s>",
-	[BPF_JSLT >> 4] = "s<",	 [BPF_JSGE >> 4] = "s>=", [BPF_JSLE >> 4] = "s<=",
-	[BPF_CALL >> 4] = "call", [BPF_EXIT >> 4] = "exit",
-};
-
 static const char *const kclass_str[8] = {
 	[BPF_LD] = "ld",   [BPF_LDX] = "ldx", [BPF_ST] = "st",	   [BPF_STX] = "stx",
 	[BPF_ALU] = "alu", [BPF_JMP] = "jmp", [BPF_JMP32] = "jmp32", [BPF_ALU64] = "alu64",
 };
-
-static const char *ksize(const struct bpf_insn *insn)
-{
-	static const char *const s[4] = {
-		[BPF_W >> 3] = "u32", [BPF_H >> 3] = "u16", [BPF_B >> 3] = "u8",
-		[BPF_DW >> 3] = "u64",
-	};
-
-	return s[BPF_SIZE(insn->code) >> 3];
-}
 
 /*
  * The instruction as the kernel hands it out (bpf_insn_prepare_dump), into dump: one
@@ -122,125 +68,123 @@ static void prepare(const struct nb_prog *prog, const struct bpf_insn *insn, siz
 	}
 }
 
-static void kalu(struct kout *o, const struct bpf_insn *insn)
+static void kalu(struct dis_out *o, const struct bpf_insn *insn)
 {
 	char r = insn_class(insn) == BPF_ALU ? 'w' : 'r';
 	u8 op = BPF_OP(insn->code);
 
 	if (op == BPF_END) {
 		if (insn_class(insn) == BPF_ALU64)
-			kemit(o, "(%02x) r%d = bswap%d r%d", insn->code, insn->dst_reg, insn->imm,
-			      insn->dst_reg);
+			dis_emit(o, "(%02x) r%d = bswap%d r%d", insn->code, insn->dst_reg,
+				 insn->imm, insn->dst_reg);
 		else
-			kemit(o, "(%02x) r%d = %s%d r%d", insn->code, insn->dst_reg,
-			      BPF_SRC(insn->code) == BPF_TO_BE ? "be" : "le", insn->imm,
-			      insn->dst_reg);
+			dis_emit(o, "(%02x) r%d = %s%d r%d", insn->code, insn->dst_reg,
+				 BPF_SRC(insn->code) == BPF_TO_BE ? "be" : "le", insn->imm,
+				 insn->dst_reg);
 	} else if (op == BPF_NEG) {
-		kemit(o, "(%02x) %c%d = -%c%d", insn->code, r, insn->dst_reg, r, insn->dst_reg);
+		dis_emit(o, "(%02x) %c%d = -%c%d", insn->code, r, insn->dst_reg, r, insn->dst_reg);
 	} else if (BPF_SRC(insn->code) == BPF_X && op == BPF_MOV && insn->off) {
-		kemit(o, "(%02x) %c%d = (s%d)%c%d", insn->code, r, insn->dst_reg, insn->off, r,
-		      insn->src_reg);
+		dis_emit(o, "(%02x) %c%d = (s%d)%c%d", insn->code, r, insn->dst_reg, insn->off, r,
+			 insn->src_reg);
 	} else {
 		bool sign = (op == BPF_DIV || op == BPF_MOD) && insn->off == 1;
 
-		kemit(o, "(%02x) %c%d %s%s ", insn->code, r, insn->dst_reg, sign ? "s" : "",
-		      kalu_str[op >> 4] ?: "?");
+		dis_emit(o, "(%02x) %c%d %s%s ", insn->code, r, insn->dst_reg, sign ? "s" : "",
+			 dis_alu_op_str[op >> 4] ?: "?");
 		if (BPF_SRC(insn->code) == BPF_X)
-			kemit(o, "%c%d", r, insn->src_reg);
+			dis_emit(o, "%c%d", r, insn->src_reg);
 		else
-			kemit(o, "%d", insn->imm);
+			dis_emit(o, "%d", insn->imm);
 	}
 }
 
-static void kstx(struct kout *o, const struct bpf_insn *insn)
+static void kstx(struct dis_out *o, const struct bpf_insn *insn)
 {
+	const char *size = dis_mem_size_str(insn, false);
 	bool dw = BPF_SIZE(insn->code) == BPF_DW;
 	s32 op = insn->imm & ~BPF_FETCH;
 
 	if (BPF_MODE(insn->code) == BPF_MEM) {
-		kemit(o, "(%02x) *(%s *)(r%d %+d) = r%d", insn->code, ksize(insn), insn->dst_reg,
-		      insn->off, insn->src_reg);
+		dis_emit(o, "(%02x) *(%s *)(r%d %+d) = r%d", insn->code, size, insn->dst_reg,
+			 insn->off, insn->src_reg);
 		return;
 	}
 	if (BPF_MODE(insn->code) != BPF_ATOMIC) {
-		kemit(o, "BUG_%02x", insn->code);
+		dis_emit(o, "BUG_%02x", insn->code);
 		return;
 	}
 	switch (insn->imm) {
 	case BPF_ADD: case BPF_AND: case BPF_OR: case BPF_XOR:
-		kemit(o, "(%02x) lock *(%s *)(r%d %+d) %s r%d", insn->code, ksize(insn),
-		      insn->dst_reg, insn->off, kalu_str[insn->imm >> 4], insn->src_reg);
+		dis_emit(o, "(%02x) lock *(%s *)(r%d %+d) %s r%d", insn->code, size, insn->dst_reg,
+			 insn->off, dis_alu_op_str[insn->imm >> 4], insn->src_reg);
 		return;
 	case BPF_ADD | BPF_FETCH: case BPF_AND | BPF_FETCH:
 	case BPF_OR | BPF_FETCH: case BPF_XOR | BPF_FETCH:
-		kemit(o, "(%02x) r%d = atomic%s_fetch_%s((%s *)(r%d %+d), r%d)", insn->code,
-		      insn->src_reg, dw ? "64" : "", katomic_str[op >> 4], ksize(insn),
-		      insn->dst_reg, insn->off, insn->src_reg);
+		dis_emit(o, "(%02x) r%d = atomic%s_fetch_%s((%s *)(r%d %+d), r%d)", insn->code,
+			 insn->src_reg, dw ? "64" : "", dis_atomic_op_str[op >> 4], size,
+			 insn->dst_reg, insn->off, insn->src_reg);
 		return;
 	case BPF_CMPXCHG:
-		kemit(o, "(%02x) r0 = atomic%s_cmpxchg((%s *)(r%d %+d), r0, r%d)", insn->code,
-		      dw ? "64" : "", ksize(insn), insn->dst_reg, insn->off, insn->src_reg);
+		dis_emit(o, "(%02x) r0 = atomic%s_cmpxchg((%s *)(r%d %+d), r0, r%d)", insn->code,
+			 dw ? "64" : "", size, insn->dst_reg, insn->off, insn->src_reg);
 		return;
 	case BPF_XCHG:
-		kemit(o, "(%02x) r%d = atomic%s_xchg((%s *)(r%d %+d), r%d)", insn->code,
-		      insn->src_reg, dw ? "64" : "", ksize(insn), insn->dst_reg, insn->off,
-		      insn->src_reg);
+		dis_emit(o, "(%02x) r%d = atomic%s_xchg((%s *)(r%d %+d), r%d)", insn->code,
+			 insn->src_reg, dw ? "64" : "", size, insn->dst_reg, insn->off,
+			 insn->src_reg);
 		return;
 	}
-	kemit(o, "BUG_%02x", insn->code);
+	dis_emit(o, "BUG_%02x", insn->code);
 }
 
-static void kldx(struct kout *o, const struct bpf_insn *insn)
+static void kldx(struct dis_out *o, const struct bpf_insn *insn)
 {
-	static const char *const sx[4] = {
-		[BPF_W >> 3] = "s32", [BPF_H >> 3] = "s16", [BPF_B >> 3] = "s8",
-	};
 	u8 mode = BPF_MODE(insn->code);
 
 	if ((mode != BPF_MEM && mode != BPF_MEMSX) ||
 	    (mode == BPF_MEMSX && BPF_SIZE(insn->code) == BPF_DW)) {
-		kemit(o, "BUG_ldx_%02x", insn->code);
+		dis_emit(o, "BUG_ldx_%02x", insn->code);
 		return;
 	}
-	kemit(o, "(%02x) r%d = *(%s *)(r%d %+d)", insn->code, insn->dst_reg,
-	      mode == BPF_MEMSX ? sx[BPF_SIZE(insn->code) >> 3] : ksize(insn), insn->src_reg,
-	      insn->off);
+	dis_emit(o, "(%02x) r%d = *(%s *)(r%d %+d)", insn->code, insn->dst_reg,
+		 dis_mem_size_str(insn, mode == BPF_MEMSX), insn->src_reg, insn->off);
 }
 
 /* bpftool's print_imm: the map an ldimm64 names, or the constant. */
-static void kldimm64(struct kout *o, const struct bpf_insn *insn)
+static void kldimm64(struct dis_out *o, const struct bpf_insn *insn)
 {
-	kemit(o, "(%02x) r%d = ", insn->code, insn->dst_reg);
+	dis_emit(o, "(%02x) r%d = ", insn->code, insn->dst_reg);
 	switch (insn->src_reg) {
 	case BPF_PSEUDO_MAP_FD:
-		kemit(o, "map[id:%u]", (u32)insn[0].imm);
+		dis_emit(o, "map[id:%u]", (u32)insn[0].imm);
 		return;
 	case BPF_PSEUDO_MAP_VALUE:
-		kemit(o, "map[id:%u][0]+%u", (u32)insn[0].imm, (u32)insn[1].imm);
+		dis_emit(o, "map[id:%u][0]+%u", (u32)insn[0].imm, (u32)insn[1].imm);
 		return;
 	case BPF_PSEUDO_MAP_IDX_VALUE:
-		kemit(o, "map[idx:%u]+%u", (u32)insn[0].imm, (u32)insn[1].imm);
+		dis_emit(o, "map[idx:%u]+%u", (u32)insn[0].imm, (u32)insn[1].imm);
 		return;
 	case BPF_PSEUDO_FUNC:
-		kemit(o, "subprog[%+d]", insn->imm);
+		dis_emit(o, "subprog[%+d]", insn->imm);
 		return;
 	}
-	kemit(o, "0x%llx", (unsigned long long)insn_ldimm64_val(insn));
+	dis_emit(o, "0x%llx", (unsigned long long)insn_ldimm64_val(insn));
 }
 
-static void kld(struct kout *o, const struct bpf_insn *insn, size_t remaining)
+static void kld(struct dis_out *o, const struct bpf_insn *insn, size_t remaining)
 {
 	if (BPF_MODE(insn->code) == BPF_ABS)
-		kemit(o, "(%02x) r0 = *(%s *)skb[%d]", insn->code, ksize(insn), insn->imm);
+		dis_emit(o, "(%02x) r0 = *(%s *)skb[%d]", insn->code,
+			 dis_mem_size_str(insn, false), insn->imm);
 	else if (BPF_MODE(insn->code) == BPF_IND)
-		kemit(o, "(%02x) r0 = *(%s *)skb[r%d + %d]", insn->code, ksize(insn),
-		      insn->src_reg, insn->imm);
+		dis_emit(o, "(%02x) r0 = *(%s *)skb[r%d + %d]", insn->code,
+			 dis_mem_size_str(insn, false), insn->src_reg, insn->imm);
 	else if (insn_is_ldimm64(insn) && remaining > 1)
 		kldimm64(o, insn);
 	else if (insn->code == NB_OP_THIS_CPU)
-		kemit(o, "(%02x) r%d = this_cpu", insn->code, insn->dst_reg);
+		dis_emit(o, "(%02x) r%d = this_cpu", insn->code, insn->dst_reg);
 	else
-		kemit(o, "BUG_ld_%02x", insn->code);
+		dis_emit(o, "BUG_ld_%02x", insn->code);
 }
 
 /*
@@ -248,13 +192,13 @@ static void kld(struct kout *o, const struct bpf_insn *insn, size_t remaining)
  * name and its table index, a subprogram by its offset (bpftool's form for a program without
  * JIT symbols).
  */
-static void kcall(struct kout *o, const struct nb_prog *prog, const struct bpf_insn *dump,
+static void kcall(struct dis_out *o, const struct nb_prog *prog, const struct bpf_insn *dump,
 		  const struct bpf_insn *insn)
 {
 	const char *name = NULL;
 
 	if (dump->src_reg == BPF_PSEUDO_CALL) {
-		kemit(o, "(%02x) call pc%+d", dump->code, dump->imm);
+		dis_emit(o, "(%02x) call pc%+d", dump->code, dump->imm);
 		return;
 	}
 	if (!dump->src_reg && dump->imm >= 0 && dump->imm < __BPF_FUNC_MAX_ID &&
@@ -262,10 +206,10 @@ static void kcall(struct kout *o, const struct nb_prog *prog, const struct bpf_i
 		name = nb_helper_name(dump->imm);
 	else if (!dump->src_reg)
 		name = nb_disasm_internal_name(prog, insn->imm);
-	kemit(o, "(%02x) call %s#%d", dump->code, name ?: "unknown", dump->imm);
+	dis_emit(o, "(%02x) call %s#%d", dump->code, name ?: "unknown", dump->imm);
 }
 
-static void kjmp(struct kout *o, const struct nb_prog *prog, const struct bpf_insn *dump,
+static void kjmp(struct dis_out *o, const struct nb_prog *prog, const struct bpf_insn *dump,
 		 const struct bpf_insn *insn)
 {
 	char r = insn_class(dump) == BPF_JMP32 ? 'w' : 'r';
@@ -274,27 +218,27 @@ static void kjmp(struct kout *o, const struct nb_prog *prog, const struct bpf_in
 	if (op == BPF_CALL && insn_class(dump) == BPF_JMP)
 		kcall(o, prog, dump, insn);
 	else if (dump->code == (BPF_JMP | BPF_JA))
-		kemit(o, "(%02x) goto pc%+d", dump->code, dump->off);
+		dis_emit(o, "(%02x) goto pc%+d", dump->code, dump->off);
 	else if (dump->code == (BPF_JMP32 | BPF_JA))
-		kemit(o, "(%02x) gotol pc%+d", dump->code, dump->imm);
+		dis_emit(o, "(%02x) gotol pc%+d", dump->code, dump->imm);
 	else if (dump->code == (BPF_JMP | BPF_JCOND))
-		kemit(o, "(%02x) may_goto pc%+d", dump->code, dump->off);
+		dis_emit(o, "(%02x) may_goto pc%+d", dump->code, dump->off);
 	else if (dump->code == (BPF_JMP | BPF_EXIT))
-		kemit(o, "(%02x) exit", dump->code);
-	else if (!kjmp_str[op >> 4] || op == BPF_CALL || op == BPF_EXIT)
-		kemit(o, "(%02x) %s", dump->code, kclass_str[insn_class(dump)]);
+		dis_emit(o, "(%02x) exit", dump->code);
+	else if (!dis_jmp_cond_str[op >> 4])
+		dis_emit(o, "(%02x) %s", dump->code, kclass_str[insn_class(dump)]);
 	else if (BPF_SRC(dump->code) == BPF_X)
-		kemit(o, "(%02x) if %c%d %s %c%d goto pc%+d", dump->code, r, dump->dst_reg,
-		      kjmp_str[op >> 4], r, dump->src_reg, dump->off);
+		dis_emit(o, "(%02x) if %c%d %s %c%d goto pc%+d", dump->code, r, dump->dst_reg,
+			 dis_jmp_cond_str[op >> 4], r, dump->src_reg, dump->off);
 	else
-		kemit(o, "(%02x) if %c%d %s 0x%x goto pc%+d", dump->code, r, dump->dst_reg,
-		      kjmp_str[op >> 4], (u32)dump->imm, dump->off);
+		dis_emit(o, "(%02x) if %c%d %s 0x%x goto pc%+d", dump->code, r, dump->dst_reg,
+			 dis_jmp_cond_str[op >> 4], (u32)dump->imm, dump->off);
 }
 
 int nb_disasm_xlated_insn(const struct nb_prog *prog, const struct bpf_insn *insn,
 			  size_t remaining, struct bpf_insn dump[2], char *buf, size_t size)
 {
-	struct kout o = { .buf = buf, .size = size };
+	struct dis_out o = { .buf = buf, .size = size };
 	int n = insn_is_ldimm64(insn) && remaining > 1 ? 2 : 1;
 
 	if (size)
@@ -310,10 +254,11 @@ int nb_disasm_xlated_insn(const struct nb_prog *prog, const struct bpf_insn *ins
 		break;
 	case BPF_ST:
 		if (BPF_MODE(dump->code) != BPF_MEM)
-			kemit(&o, "BUG_st_%02x", dump->code);
+			dis_emit(&o, "BUG_st_%02x", dump->code);
 		else
-			kemit(&o, "(%02x) *(%s *)(r%d %+d) = %d", dump->code, ksize(dump),
-			      dump->dst_reg, dump->off, dump->imm);
+			dis_emit(&o, "(%02x) *(%s *)(r%d %+d) = %d", dump->code,
+				 dis_mem_size_str(dump, false), dump->dst_reg, dump->off,
+				 dump->imm);
 		break;
 	case BPF_LDX:
 		kldx(&o, dump);
