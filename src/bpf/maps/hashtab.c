@@ -314,26 +314,17 @@ struct htab_elem *nb_htab_lookup(struct nb_htab *htab, const void *key)
  * The twins of the kernel's __htab_map_lookup_elem, which the in-line lookups call: the element
  * or NULL, one function per specialised key size, in the helpers' calling convention.
  */
-static u64 htab_lookup_elem_4(u64 map, u64 key, u64 r3, u64 r4, u64 r5)
-{
-	return (u64)(uintptr_t)htab_lookup_sized(to_htab((void *)(uintptr_t)map),
-						 (const void *)(uintptr_t)key, 4);
-}
-NB_INTERNAL_FUNC(htab_lookup_elem_4, "__htab_map_lookup_elem_4")
+#define HTAB_LOOKUP_ELEM_SIZED(size)                                                          \
+	static u64 htab_lookup_elem_##size(u64 map, u64 key, u64 r3, u64 r4, u64 r5)          \
+	{                                                                                     \
+		return (u64)(uintptr_t)htab_lookup_sized(to_htab((void *)(uintptr_t)map),     \
+							 (const void *)(uintptr_t)key, size); \
+	}                                                                                     \
+	NB_INTERNAL_FUNC(htab_lookup_elem_##size, "__htab_map_lookup_elem_" #size)
 
-static u64 htab_lookup_elem_8(u64 map, u64 key, u64 r3, u64 r4, u64 r5)
-{
-	return (u64)(uintptr_t)htab_lookup_sized(to_htab((void *)(uintptr_t)map),
-						 (const void *)(uintptr_t)key, 8);
-}
-NB_INTERNAL_FUNC(htab_lookup_elem_8, "__htab_map_lookup_elem_8")
-
-static u64 htab_lookup_elem_16(u64 map, u64 key, u64 r3, u64 r4, u64 r5)
-{
-	return (u64)(uintptr_t)htab_lookup_sized(to_htab((void *)(uintptr_t)map),
-						 (const void *)(uintptr_t)key, 16);
-}
-NB_INTERNAL_FUNC(htab_lookup_elem_16, "__htab_map_lookup_elem_16")
+HTAB_LOOKUP_ELEM_SIZED(4)
+HTAB_LOOKUP_ELEM_SIZED(8)
+HTAB_LOOKUP_ELEM_SIZED(16)
 
 static u64 htab_lookup_elem(u64 map, u64 key, u64 r3, u64 r4, u64 r5)
 {
