@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* array_of_maps and hash_of_maps: templates, ids, meta checks, program lookups through both. */
+#include <bpf/btf.h>
+
 #include "map_test.h"
 #include "bpf/epoch.h"
 
@@ -124,4 +126,89 @@ NB_TEST(map_in_map_inner_map_flag)
 	nb_map_put(map);
 	nb_map_put(big);
 	nb_map_put(tmpl);
+}
+
+/* A hash whose value is BTF type value_type of btf (8 or 24 bytes, by the type). */
+static struct nb_map *typed_hash(const struct btf *btf, __u32 value_type)
+{
+	struct nb_map_create_opts opts = {
+		.sz = sizeof(opts), .name = "typed", .btf = btf, .btf_value_type_id = value_type,
+	};
+	struct nb_map *map = NULL;
+
+	NB_ASSERT_EQ(nb_map_create(BPF_MAP_TYPE_HASH, 4, btf__resolve_size(btf, value_type), 4,
+				   &opts, &map), 0);
+	return map;
+}
+
+/* Put inner into a fresh array of maps made from tmpl: 0 or the update's error. */
+static int put_inner(struct nb_map *tmpl, struct nb_map *inner)
+{
+	__u32 key = 0, id = nb_map_id(inner);
+	struct nb_map *map;
+	int err;
+
+	map = outer(BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, tmpl, &err, NULL);
+	NB_ASSERT_EQ(err, 0);
+	err = nb_map_update_elem(map, &key, &id, BPF_ANY);
+	nb_map_put(map);
+	return err;
+}
+
+/*
+ * An inner map holds its bpf_spin_lock and bpf_timer where the template's value does (the
+ * kernel's btf_record_equal): programs find them at the template's offsets.
+ */
+NB_TEST(map_in_map_inner_fields)
+{
+	struct btf *btf = btf__new_empty();
+	int int_t, u64_t, lock, timer, lock_at4, lock_at0, plain, timer_at8, timer_at0;
+	struct nb_map *tmpl, *inner;
+
+	NB_ASSERT(btf);
+	int_t = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	u64_t = btf__add_int(btf, "long long unsigned int", 8, 0);
+	lock = btf__add_struct(btf, "bpf_spin_lock", 4);
+	btf__add_field(btf, "val", int_t, 0, 0);
+	timer = btf__add_struct(btf, "bpf_timer", 16);
+	btf__add_field(btf, "a", u64_t, 0, 0);
+	btf__add_field(btf, "b", u64_t, 64, 0);
+	lock_at4 = btf__add_struct(btf, "lock_at4", 8);
+	btf__add_field(btf, "a", int_t, 0, 0);
+	btf__add_field(btf, "lock", lock, 32, 0);
+	lock_at0 = btf__add_struct(btf, "lock_at0", 8);
+	btf__add_field(btf, "lock", lock, 0, 0);
+	btf__add_field(btf, "a", int_t, 32, 0);
+	plain = btf__add_struct(btf, "plain", 8);
+	btf__add_field(btf, "a", int_t, 0, 0);
+	btf__add_field(btf, "b", int_t, 32, 0);
+	timer_at8 = btf__add_struct(btf, "timer_at8", 24);
+	btf__add_field(btf, "x", u64_t, 0, 0);
+	btf__add_field(btf, "t", timer, 64, 0);
+	timer_at0 = btf__add_struct(btf, "timer_at0", 24);
+	btf__add_field(btf, "t", timer, 0, 0);
+	btf__add_field(btf, "x", u64_t, 192, 0);
+	NB_ASSERT(timer_at0 > 0);
+
+	tmpl = typed_hash(btf, lock_at4);
+	inner = typed_hash(btf, lock_at4);
+	NB_ASSERT_EQ(put_inner(tmpl, inner), 0);
+	nb_map_put(inner);
+	inner = typed_hash(btf, lock_at0);
+	NB_ASSERT_EQ(put_inner(tmpl, inner), -EINVAL);
+	nb_map_put(inner);
+	inner = typed_hash(btf, plain);
+	NB_ASSERT_EQ(put_inner(tmpl, inner), -EINVAL);
+	nb_map_put(inner);
+	nb_map_put(tmpl);
+
+	tmpl = typed_hash(btf, timer_at8);
+	inner = typed_hash(btf, timer_at8);
+	NB_ASSERT_EQ(put_inner(tmpl, inner), 0);
+	nb_map_put(inner);
+	inner = typed_hash(btf, timer_at0);
+	NB_ASSERT_EQ(put_inner(tmpl, inner), -EINVAL);
+	nb_map_put(inner);
+	nb_map_put(tmpl);
+	btf__free(btf);
 }
