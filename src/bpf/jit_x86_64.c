@@ -373,13 +373,17 @@ static void emit_tail_entry(struct jit_ctx *c)
 	emit_saves(c);
 	emit_alu_imm(b, X86_W64, ALU_SUB, RSP, c->reserve);
 	emit_mov(b, X86_W64, ENV, RSP);
-	emit_store(b, 8, ENV, ENV_OFF(tail_calls), AUX); /* and depth 0 */
-	emit_store_imm(b, 4, ENV, ENV_OFF(loops), NB_MAX_LOOPS);
-	emit_alu(b, X86_W64, ALU_TEST, AUX2, AUX2);
-	shared = emit_jcc8_fwd(b, CC_NE);
-	emit_lea(b, AUX2, ENV, ENV_OFF(tail_calls));
-	bind8(b, shared);
-	emit_store(b, 8, ENV, ENV_OFF(tail_call_cnt), AUX2);
+	/* As emit_own_tail_call_cnt: each only in a program that reads it. */
+	if (c->has_tail_call) {
+		emit_store(b, 8, ENV, ENV_OFF(tail_calls), AUX); /* and depth 0 */
+		emit_alu(b, X86_W64, ALU_TEST, AUX2, AUX2);
+		shared = emit_jcc8_fwd(b, CC_NE);
+		emit_lea(b, AUX2, ENV, ENV_OFF(tail_calls));
+		bind8(b, shared);
+		emit_store(b, 8, ENV, ENV_OFF(tail_call_cnt), AUX2);
+	}
+	if (c->has_may_goto)
+		emit_store_imm(b, 4, ENV, ENV_OFF(loops), NB_MAX_LOOPS);
 	emit_jmp32(b, c->body_start);
 }
 
