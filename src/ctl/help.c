@@ -115,36 +115,40 @@ static const char usage_tc_actions[] =
 	"       tc actions { get | del } action KIND index N [action KIND index N]...\n"
 	"       tc actions { list | ls | show | flush } action KIND\n";
 
-/* Each registered classifier's words, from its own file: adding a kind adds its help. */
+/*
+ * The kinds a registry lists, each with the words its own file gives (adding a kind adds its
+ * help): the first after first, the others after sep. Returns what goes before the next
+ * alternative (first when no kind has words).
+ */
+static const char *print_kinds(FILE *f, const char *const *kinds,
+			       const char *(*usage)(const char *kind), const char *first,
+			       const char *sep)
+{
+	for (; *kinds; kinds++) {
+		const char *u = usage(*kinds);
+
+		if (!u)
+			continue;
+		fprintf(f, "%s%s", first, u);
+		first = sep;
+	}
+	return first;
+}
+
 static void print_tc_filter(FILE *f)
 {
-	const char *sep = "   ";
-
 	fputs(usage_tc_filter, f);
-	for (const char *const *k = nb_tc_filter_kinds(); *k; k++) {
-		const char *usage = nb_tc_filter_usage(*k);
-
-		if (!usage)
-			continue;
-		fprintf(f, "%s%s", sep, usage);
-		sep = " | ";
-	}
+	print_kinds(f, nb_tc_filter_kinds(), nb_tc_filter_usage, "   ", " | ");
 	fputs("(tc actions help: the actions)\n", f);
 }
 
 static void print_tc_actions(FILE *f)
 {
-	const char *sep = "ACTION := { ";
+	const char *sep;
 
 	fputs(usage_tc_actions, f);
-	for (const char *const *k = nb_tc_action_kinds(); *k; k++) {
-		const char *usage = nb_tc_action_usage(*k);
-
-		if (!usage)
-			continue;
-		fprintf(f, "%s%s", sep, usage);
-		sep = "          | ";
-	}
+	sep = print_kinds(f, nb_tc_action_kinds(), nb_tc_action_usage, "ACTION := { ",
+			  "          | ");
 	fprintf(f, "%sKIND index N } [index N] [no_percpu]\n", sep);
 	fputs("VERDICT := { pass | ok | drop | shot | pipe | reclassify | continue | trap |\n"
 	      "             goto chain N | jump N }\n", f);
