@@ -3,7 +3,7 @@
  * netbpf bench jit [--quick] [--rounds N] [--repeat N]
  *
  * netbpf's JIT against the kernel's, per run: each program of a few example objects is loaded
- * into the running kernel and into netbpf (netbpf diff's loading, src/ctl/diff.c) and run on
+ * into the running kernel and into netbpf (netbpf diff's loading, src/kcompare/diff.c) and run on
  * the same 64-byte TCP/IPv4 frame, repeat times in one BPF_PROG_TEST_RUN on the kernel's side
  * and in one nb_prog_test_run on netbpf's, in turn, for a few rounds. The figure is the calling
  * thread's CPU time per run over the whole call, the best of the rounds: the repeat loop with
@@ -12,17 +12,17 @@
  * kernel's loop does per run what bpf_test_run does around the program (bottom halves off,
  * the net context set, the timer's resched check); netbpf's, nb_prog_test_run's loop.
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli/bench_jit.h"
 #include "cli/cli.h"
 #include "kcompare/diff.h"
+#include "ctl/ctl.h"
 #include "ctl/json.h"
 
 #define JIT_MAX_ROUNDS 20
+#define JIT_MAX_REPEAT 100000000
 
 struct jit_case {
 	const char *name;	/* what the program does */
@@ -239,19 +239,6 @@ static void print_json(const struct jit_opts *o, const struct jit_result *res)
 	putchar('\n');
 }
 
-static bool parse_u32(const char *w, unsigned int min, unsigned int max, unsigned int *v)
-{
-	char *end;
-	unsigned long n;
-
-	errno = 0;
-	n = strtoul(w, &end, 10);
-	if (errno || *end || w[0] == '-' || n < min || n > max)
-		return false;
-	*v = (unsigned int)n;
-	return true;
-}
-
 int nb_cli_bench_jit(int argc, char **argv)
 {
 	struct jit_opts o = { .rounds = 3, .repeat = 1000000 };
@@ -266,15 +253,17 @@ int nb_cli_bench_jit(int argc, char **argv)
 			o.rounds = 1;
 			o.repeat = 100000;
 		} else if (!strcmp(w, "--rounds") && i + 1 < argc) {
-			if (!parse_u32(argv[++i], 1, JIT_MAX_ROUNDS, &o.rounds)) {
+			if (!nb_ctl_parse_u32(argv[++i], &o.rounds, 10) || !o.rounds ||
+			    o.rounds > JIT_MAX_ROUNDS) {
 				nb_cli_error("Error: argument \"%s\" is wrong: --rounds takes 1 to %d",
 					     argv[i], JIT_MAX_ROUNDS);
 				return NB_EXIT_USAGE;
 			}
 		} else if (!strcmp(w, "--repeat") && i + 1 < argc) {
-			if (!parse_u32(argv[++i], 1, 100000000, &o.repeat)) {
+			if (!nb_ctl_parse_u32(argv[++i], &o.repeat, 10) || !o.repeat ||
+			    o.repeat > JIT_MAX_REPEAT) {
 				nb_cli_error("Error: argument \"%s\" is wrong: --repeat takes 1 to "
-					     "100000000", argv[i]);
+					     "%d", argv[i], JIT_MAX_REPEAT);
 				return NB_EXIT_USAGE;
 			}
 		} else {
