@@ -128,13 +128,16 @@ static void print_prog(struct nb_ctl *ctl, struct nb_json *j, const struct nb_pr
 	fprintf(ctl->out, "\n");
 }
 
-/* Whether info is what "name NAME" or "tag TAG" names; how NULL: every program. */
+/* Whether info is what "id ID", "name NAME" or "tag TAG" names; how NULL: every program. */
 static bool selected(const struct nb_prog_info *info, const char *how, const char *what)
 {
 	char tag[2 * BPF_TAG_SIZE + 1];
+	unsigned int id;
 
 	if (!how)
 		return true;
+	if (!strcmp(how, "id"))
+		return nb_ctl_parse_u32(what, &id, 0) && id == info->id;
 	if (!strcmp(how, "name"))	/* names are kept to 15 characters, as the kernel's */
 		return !strncmp(what, info->name, BPF_OBJ_NAME_LEN - 1) &&
 		       (strlen(what) >= BPF_OBJ_NAME_LEN - 1 || !strcmp(what, info->name));
@@ -242,7 +245,7 @@ static int prog_dump(struct nb_ctl *ctl, int argc, char **argv)
 			continue;
 		nb_prog_get_info(prog, &info);
 		nb_prog_put(prog);
-		found += !strcmp(how, "id") ? info.id == id : selected(&info, how, what);
+		found += selected(&info, how, what);
 	}
 	if (!found)
 		return nb_ctl_fail(ctl, -ENOENT, "no program with %s %s", how, what);
@@ -259,7 +262,7 @@ static int prog_dump(struct nb_ctl *ctl, int argc, char **argv)
 		if (!prog)
 			continue;
 		nb_prog_get_info(prog, &info);
-		if (!strcmp(how, "id") ? info.id != id : !selected(&info, how, what)) {
+		if (!selected(&info, how, what)) {
 			nb_prog_put(prog);
 			continue;
 		}
