@@ -553,6 +553,23 @@ bool nb_diff_has_kernel(const struct nb_diff *d)
 	return !d->no_kernel;
 }
 
+/*
+ * Into the private namespace for one kernel run, never a run among the host's devices: 0 (then
+ * kernel_netns_leave after the run), or -errno with the thread still in its own.
+ */
+static int kernel_netns_enter(const struct nb_diff *d)
+{
+	if (d->host_netns >= 0 && setns(private_netns, CLONE_NEWNET))
+		return -errno;
+	return 0;
+}
+
+static void kernel_netns_leave(const struct nb_diff *d)
+{
+	if (d->host_netns >= 0 && setns(d->host_netns, CLONE_NEWNET))
+		abort();	/* the thread would stay in the private namespace */
+}
+
 static double thread_cpu_ns(void)
 {
 	struct timespec ts;
@@ -574,8 +591,8 @@ int nb_diff_time(struct nb_diff *d, const void *data, unsigned int len, unsigned
 
 	memset(t, 0, sizeof(*t));
 	if (!d->no_kernel) {
-		if (d->host_netns >= 0 && setns(private_netns, CLONE_NEWNET)) {
-			err = -errno;
+		err = kernel_netns_enter(d);
+		if (err) {
 			nb_log_printf(log, "kernel: cannot enter its network namespace: %s\n",
 				      strerror(-err));
 			return err;
@@ -583,8 +600,7 @@ int nb_diff_time(struct nb_diff *d, const void *data, unsigned int len, unsigned
 		start = thread_cpu_ns();
 		err = bpf_prog_test_run_opts(d->kfd, &kopts) ? -errno : 0;
 		t->kernel_cpu_ns = (thread_cpu_ns() - start) / repeat;
-		if (d->host_netns >= 0 && setns(d->host_netns, CLONE_NEWNET))
-			abort();	/* the thread would stay in the private namespace */
+		kernel_netns_leave(d);
 		if (err) {
 			nb_log_printf(log, "kernel: BPF_PROG_TEST_RUN: %s\n", strerror(-err));
 			return err;
@@ -710,12 +726,11 @@ void nb_diff_packet(struct nb_diff *d, unsigned long pkt, const void *data, unsi
 	memset(&nctx, 0, sizeof(nctx));
 	memset(d->kout, 0, len + 256 < DATA_OUT_SIZE ? len + 256 : DATA_OUT_SIZE);
 	memset(d->nout, 0, len + 256 < DATA_OUT_SIZE ? len + 256 : DATA_OUT_SIZE);
-	if (d->host_netns >= 0 && setns(private_netns, CLONE_NEWNET))
-		kerr = -errno;	/* shows as a difference: never a run among the host's devices */
-	else
+	kerr = kernel_netns_enter(d);	/* a failure shows as a difference */
+	if (!kerr) {
 		kerr = bpf_prog_test_run_opts(d->kfd, &kopts) ? -errno : 0;
-	if (d->host_netns >= 0 && setns(d->host_netns, CLONE_NEWNET))
-		abort();	/* the thread would stay in the private namespace */
+		kernel_netns_leave(d);
+	}
 	nerr = nb_prog_test_run(d->nprog, &nopts);
 	r->packets++;
 	same &= cmp_u64(d, r, pkt, "error", (unsigned int)-kerr, (unsigned int)-nerr);
