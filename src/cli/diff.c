@@ -3,7 +3,7 @@
  * netbpf diff OBJ [sec S] [program NAME] [--type tc|xdp|socket] --pcap-in FILE
  *                 [--ctx-in FILE] [--map NAME=FILE]... [--max-entries MAP=N]...
  *
- * Every packet of FILE through the running kernel and through netbpf (src/ctl/diff.c); exit 0
+ * Every packet of FILE through the running kernel and through netbpf (src/kcompare/diff.c); exit 0
  * when all is identical, 1 on any difference (or an error), 2 for usage and when the kernel
  * cannot be reached. "program NAME" chooses among the programs of a section, as ip link set
  * ... xdp obj F sec S program NAME does.

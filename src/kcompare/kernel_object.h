@@ -3,7 +3,7 @@
  * An object netbpf has loaded, loaded once more into the running kernel from netbpf's reading of
  * it, the way iproute2's own loader does: for the objects libbpf 1.x cannot open (iproute2's
  * `maps` section of struct bpf_elf_map, the old 20-byte struct bpf_map_def). Used by netbpf diff
- * (src/ctl/diff.c) and the loader's kernel test (tests/kernel/test_elf_kernel.c).
+ * (src/kcompare/diff.c) and the loader's kernel test (tests/kernel/test_elf_kernel.c).
  */
 #ifndef NB_KCOMPARE_KERNEL_OBJECT_H
 #define NB_KCOMPARE_KERNEL_OBJECT_H

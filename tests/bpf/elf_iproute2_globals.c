@@ -3,7 +3,7 @@
  * An iproute2-style object (struct bpf_elf_map in "maps") that also has global data: a
  * read-only table in .rodata, a counter with an initial value in .data and one in .bss. libbpf
  * 1.x cannot open it, so netbpf diff loads its kernel side from netbpf's reading
- * (src/ctl/kernel_object.c), which must copy the initial images and freeze .rodata: a .data
+ * (src/kcompare/kernel_object.c), which must copy the initial images and freeze .rodata: a .data
  * that started from zero in the kernel would change every return value.
  */
 #include <linux/bpf.h>

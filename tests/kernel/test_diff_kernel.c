@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The kernel corpus (netbpf diff, src/ctl/diff.c): every packet program of the example and test
+ * The kernel corpus (netbpf diff, kcompare/diff.c): every packet program of the example and test
  * objects (tc, action, XDP and socket filter sections) runs on the packet set of pktset.c
  * through the running kernel and through netbpf, on the interpreter and on the JIT; return
  * codes, return values, output bytes, ctx_out and every map after the run must be identical.

@@ -6,7 +6,7 @@
  *
  * Objects with .maps go to the kernel through libbpf, as users load them. libbpf 1.x no longer
  * reads the legacy `maps` section, so iproute2-style objects go to the kernel from netbpf's reading
- * of them (src/ctl/kernel_object.c, shared with netbpf diff): kernel maps created with the
+ * of them (src/kcompare/kernel_object.c, shared with netbpf diff): kernel maps created with the
  * definitions netbpf read, its linked instructions with map fds, program arrays and maps of maps
  * filled as netbpf filled its own. This checks the loader's relocations and definitions against
  * the kernel.
@@ -122,7 +122,7 @@ static void kernel_load_libbpf(struct nb_object *nobj, const char *path, struct 
 	}
 }
 
-/* Through netbpf's linked instructions, as iproute2 loads them (src/ctl/kernel_object.c). */
+/* Through netbpf's linked instructions, as iproute2 loads them (src/kcompare/kernel_object.c). */
 static void kernel_load_bridge(struct nb_object *nobj, struct kside *k)
 {
 	const struct nb_kernel_object_opts opts = { .prog_type = BPF_PROG_TYPE_SOCKET_FILTER };

@@ -705,7 +705,6 @@ int nb_tc_filter_get(struct nb_dev *dev, const struct nb_tc_filter_id *id,
 int nb_tc_filter_parse(const char *kind, struct nb_tc_words *w, struct nb_tc_filter_opts *opts)
 {
 	const struct nb_tcf_proto_ops *ops = tcf_proto_lookup_ops(kind);
-
 	int err;
 
 	if (!ops)
