@@ -165,9 +165,31 @@ static int prog_show_id(struct nb_ctl *ctl, const char *word)
 	return 0;
 }
 
+/*
+ * The next program after *id that how and what select (selected()), held, with its info; NULL
+ * when there is none. Programs unloaded meanwhile are passed over.
+ */
+static struct nb_prog *next_selected(__u32 *id, const char *how, const char *what,
+				     struct nb_prog_info *info)
+{
+	while (!nb_prog_get_next_id(*id, id)) {
+		struct nb_prog *prog = nb_prog_get_by_id(*id);
+
+		if (!prog)
+			continue;
+		nb_prog_get_info(prog, info);
+		if (selected(info, how, what))
+			return prog;
+		nb_prog_put(prog);
+	}
+	return NULL;
+}
+
 static int prog_show(struct nb_ctl *ctl, const char *how, const char *what)
 {
 	struct nb_json *j = NULL;
+	struct nb_prog_info info;
+	struct nb_prog *prog;
 	unsigned int found = 0;
 	__u32 id = 0;
 
@@ -175,16 +197,8 @@ static int prog_show(struct nb_ctl *ctl, const char *how, const char *what)
 		j = nb_json_new(ctl->out, ctl->pretty);
 		nb_json_start_array(j, NULL);
 	}
-	while (!nb_prog_get_next_id(id, &id)) {
-		struct nb_prog *prog = nb_prog_get_by_id(id);
-		struct nb_prog_info info;
-
-		if (!prog)
-			continue;
-		nb_prog_get_info(prog, &info);
+	while ((prog = next_selected(&id, how, what, &info))) {
 		nb_prog_put(prog);
-		if (!selected(&info, how, what))
-			continue;
 		print_prog(ctl, j, &info);
 		found++;
 	}
@@ -206,6 +220,9 @@ static int prog_dump(struct nb_ctl *ctl, int argc, char **argv)
 	const char *how, *what;
 	unsigned int flags = 0, found = 0, id;
 	struct nb_json *j = NULL;
+	struct nb_prog_info info;
+	struct nb_prog *prog;
+	bool several;
 	__u32 next = 0;
 	int i = 2;
 
@@ -237,50 +254,34 @@ static int prog_dump(struct nb_ctl *ctl, int argc, char **argv)
 			return nb_ctl_wrong(ctl, argv[i], "expected opcodes or linum");
 	}
 	/* bpftool's layout depends on how many there are: count them first */
-	while (!nb_prog_get_next_id(next, &next)) {
-		struct nb_prog *prog = nb_prog_get_by_id(next);
-		struct nb_prog_info info;
-
-		if (!prog)
-			continue;
-		nb_prog_get_info(prog, &info);
+	while ((prog = next_selected(&next, how, what, &info))) {
 		nb_prog_put(prog);
-		found += selected(&info, how, what);
+		found++;
 	}
 	if (!found)
 		return nb_ctl_fail(ctl, -ENOENT, "no program with %s %s", how, what);
+	several = found > 1;
 	if (ctl->json) {
 		j = nb_json_new(ctl->out, ctl->pretty);
-		if (found > 1)
+		if (several)
 			nb_json_start_array(j, NULL);
 	}
 	next = 0;
-	for (unsigned int done = 0; done < found && !nb_prog_get_next_id(next, &next);) {
-		struct nb_prog *prog = nb_prog_get_by_id(next);
-		struct nb_prog_info info;
-
-		if (!prog)
-			continue;
-		nb_prog_get_info(prog, &info);
-		if (!selected(&info, how, what)) {
-			nb_prog_put(prog);
-			continue;
-		}
-		if (found > 1 && j) {
-			nb_json_start_object(j, NULL);
+	for (unsigned int done = 0;
+	     done < found && (prog = next_selected(&next, how, what, &info)); done++) {
+		if (several) {
+			if (j)
+				nb_json_start_object(j, NULL);
 			print_prog_header(ctl, j, &info);
-		} else if (found > 1) {
-			print_prog_header(ctl, NULL, &info);
 		}
-		nb_ctl_prog_dump_xlated(ctl->out, j, found > 1 ? "insns" : NULL, prog, flags);
-		if (found > 1 && j)
+		nb_ctl_prog_dump_xlated(ctl->out, j, several ? "insns" : NULL, prog, flags);
+		if (several && j)
 			nb_json_end_object(j);
-		else if (found > 1 && done + 1 < found)
+		else if (several && done + 1 < found)
 			fputc('\n', ctl->out);
-		done++;
 		nb_prog_put(prog);
 	}
-	if (j && found > 1)
+	if (j && several)
 		nb_json_end_array(j);
 	nb_json_free(j);
 	return 0;
