@@ -7,7 +7,6 @@
  * ("   6: (18) r1 = map[id:3]", nb_disasm_xlated_insn) and with opcodes its bytes. JSON gives
  * each instruction an object of the same parts.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <ctype.h>
@@ -16,30 +15,15 @@
 #include <netbpf/disasm.h>
 #include <netbpf/prog.h>
 
+#include "bpf/disasm.h"
 #include "ctl/json.h"
 #include "ctl/prog_xlated.h"
 
+/* A prototype being spelled: the disassembler's bounded text, and whether BTF lost its way. */
 struct sig {
-	char buf[1024];
-	int pos;
+	struct dis_out o;
 	bool bad;
 };
-
-static void __attribute__((format(printf, 2, 3))) sig_add(struct sig *s, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (s->bad)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(s->buf + s->pos, sizeof(s->buf) - s->pos, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)(s->pos + n) >= sizeof(s->buf))
-		s->bad = true;
-	else
-		s->pos += n;
-}
 
 static const char *name_of(const struct btf *btf, __u32 off)
 {
@@ -55,21 +39,21 @@ static void sig_func(struct sig *s, const struct btf *btf, const struct btf_type
 	const struct btf_param *p = btf_params(proto);
 
 	sig_type(s, btf, proto->type);
-	sig_add(s, "%s(", func ? name_of(btf, func->name_off) : "");
+	dis_emit(&s->o, "%s(", func ? name_of(btf, func->name_off) : "");
 	for (__u16 i = 0; i < btf_vlen(proto); i++, p++) {
 		if (i)
-			sig_add(s, ", ");
+			dis_emit(&s->o, ", ");
 		if (!p->type) {
-			sig_add(s, "...");
+			dis_emit(&s->o, "...");
 			continue;
 		}
 		sig_type(s, btf, p->type);
 		if (p->name_off)
-			sig_add(s, "%s", name_of(btf, p->name_off));
-		else if (!s->bad && s->pos && s->buf[s->pos - 1] == ' ')
-			s->buf[--s->pos] = '\0';	/* an unnamed parameter: no space after */
+			dis_emit(&s->o, "%s", name_of(btf, p->name_off));
+		else if (s->o.len && s->o.len < s->o.size && s->o.buf[s->o.len - 1] == ' ')
+			s->o.buf[--s->o.len] = '\0';	/* an unnamed parameter: no space after */
 	}
-	sig_add(s, ")");
+	dis_emit(&s->o, ")");
 }
 
 /* A type as bpftool spells it: each name followed by a space, "struct x * " for a pointer. */
@@ -78,7 +62,7 @@ static void sig_type(struct sig *s, const struct btf *btf, __u32 id)
 	const struct btf_type *t;
 
 	if (!id) {
-		sig_add(s, "void ");
+		dis_emit(&s->o, "void ");
 		return;
 	}
 	t = btf__type_by_id(btf, id);
@@ -90,39 +74,39 @@ static void sig_type(struct sig *s, const struct btf *btf, __u32 id)
 	case BTF_KIND_INT:
 	case BTF_KIND_TYPEDEF:
 	case BTF_KIND_FLOAT:
-		sig_add(s, "%s ", name_of(btf, t->name_off));
+		dis_emit(&s->o, "%s ", name_of(btf, t->name_off));
 		break;
 	case BTF_KIND_STRUCT:
-		sig_add(s, "struct %s ", name_of(btf, t->name_off));
+		dis_emit(&s->o, "struct %s ", name_of(btf, t->name_off));
 		break;
 	case BTF_KIND_UNION:
-		sig_add(s, "union %s ", name_of(btf, t->name_off));
+		dis_emit(&s->o, "union %s ", name_of(btf, t->name_off));
 		break;
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
-		sig_add(s, "enum %s ", name_of(btf, t->name_off));
+		dis_emit(&s->o, "enum %s ", name_of(btf, t->name_off));
 		break;
 	case BTF_KIND_ARRAY:
 		sig_type(s, btf, btf_array(t)->type);
-		sig_add(s, "[%d]", (int)btf_array(t)->nelems);
+		dis_emit(&s->o, "[%d]", (int)btf_array(t)->nelems);
 		break;
 	case BTF_KIND_PTR:
 		sig_type(s, btf, t->type);
-		sig_add(s, "* ");
+		dis_emit(&s->o, "* ");
 		break;
 	case BTF_KIND_FWD:
-		sig_add(s, "%s %s ", btf_kflag(t) ? "union" : "struct", name_of(btf, t->name_off));
+		dis_emit(&s->o, "%s %s ", btf_kflag(t) ? "union" : "struct", name_of(btf, t->name_off));
 		break;
 	case BTF_KIND_VOLATILE:
-		sig_add(s, "volatile ");
+		dis_emit(&s->o, "volatile ");
 		sig_type(s, btf, t->type);
 		break;
 	case BTF_KIND_CONST:
-		sig_add(s, "const ");
+		dis_emit(&s->o, "const ");
 		sig_type(s, btf, t->type);
 		break;
 	case BTF_KIND_RESTRICT:
-		sig_add(s, "restrict ");
+		dis_emit(&s->o, "restrict ");
 		sig_type(s, btf, t->type);
 		break;
 	case BTF_KIND_FUNC_PROTO:
@@ -140,12 +124,12 @@ static void sig_type(struct sig *s, const struct btf *btf, __u32 id)
 	}
 	case BTF_KIND_VAR:
 		if (btf_var(t)->linkage == BTF_VAR_STATIC)
-			sig_add(s, "static ");
+			dis_emit(&s->o, "static ");
 		sig_type(s, btf, t->type);
-		sig_add(s, " %s", name_of(btf, t->name_off));
+		dis_emit(&s->o, " %s", name_of(btf, t->name_off));
 		break;
 	case BTF_KIND_DATASEC:
-		sig_add(s, "section (\"%s\") ", name_of(btf, t->name_off));
+		dis_emit(&s->o, "section (\"%s\") ", name_of(btf, t->name_off));
 		break;
 	default:
 		s->bad = true;
@@ -248,14 +232,16 @@ void nb_ctl_prog_dump_xlated(FILE *out, struct nb_json *j, const char *name,
 		if (j)
 			nb_json_start_object(j, NULL);
 		if (bi.btf && func < bi.nr_func_info && bi.func_info[func].insn_off == i) {
-			struct sig s = { .pos = 0 };
+			char proto[1024];
+			struct sig s = { .o = { .buf = proto, .size = sizeof(proto) } };
 
 			sig_type(&s, bi.btf, bi.func_info[func++].type_id);
-			if (!s.bad && s.pos) {
+			/* a prototype cut short is left out, as one BTF could not spell */
+			if (!s.bad && s.o.len && s.o.len < s.o.size) {
 				if (j)
-					nb_json_string(j, "proto", s.buf);
+					nb_json_string(j, "proto", proto);
 				else
-					fprintf(out, "%s:\n", s.buf);
+					fprintf(out, "%s:\n", proto);
 			}
 		}
 		if (li)
