@@ -164,13 +164,28 @@ static void json_native(struct nb_json *j, const char *name, const __u8 *code, _
 	nb_json_end_array(j);
 }
 
+/* One program as bpftool lists it: text after a "NAME:" line, or {"name", "section", "insns"}. */
+static void dump_xlated(struct nb_json *j, const struct nb_prog *prog, const char *name,
+			const char *section, unsigned int flags)
+{
+	if (j) {
+		nb_json_start_object(j, NULL);
+		nb_json_string(j, "name", name);
+		nb_json_string(j, "section", section);
+	} else {
+		printf("%s:\n", name);
+	}
+	nb_ctl_prog_dump_xlated(stdout, j, j ? "insns" : NULL, prog, flags);
+	if (j)
+		nb_json_end_object(j);
+}
+
 /*
- * One program: text, or with j an object {"name", "section", "insns": [...]}: xlated's are
- * bpftool's instruction objects, jited's {"pc", "disasm", "native"} (with "jited", "bytes",
- * "entry" and "fault_stubs" beside "insns").
+ * One program's machine code: text, or with j an object {"name", "section", "jited", "bytes",
+ * "entry", "insns": [{"pc", "disasm", "native"}], "fault_stubs"}.
  */
-static void dump_prog(struct nb_json *j, const struct nb_prog *prog, const char *name,
-		      const char *section, bool jited, unsigned int flags)
+static void dump_jited(struct nb_json *j, const struct nb_prog *prog, const char *name,
+		       const char *section)
 {
 	struct nb_prog_jited_image native = { 0 };
 	bool has_native = !nb_prog_jited_image(prog, &native);
@@ -185,16 +200,7 @@ static void dump_prog(struct nb_json *j, const struct nb_prog *prog, const char 
 		nb_json_start_object(j, NULL);
 		nb_json_string(j, "name", name);
 		nb_json_string(j, "section", section);
-		if (jited)
-			nb_json_bool(j, "jited", has_native);
-	}
-	if (!jited) {
-		if (!j)
-			printf("%s:\n", name);
-		nb_ctl_prog_dump_xlated(stdout, j, j ? "insns" : NULL, prog, flags);
-		if (j)
-			nb_json_end_object(j);
-		return;
+		nb_json_bool(j, "jited", has_native);
 	}
 	if (!has_native) {
 		if (j)
@@ -315,8 +321,12 @@ int prog_dump(int argc, char **argv)
 			continue;
 		if (!first && !j)
 			printf("\n");
-		dump_prog(j, nb_object_prog_prog(p), nb_object_prog_name(p),
-			  nb_object_prog_section(p), jited, flags);
+		if (jited)
+			dump_jited(j, nb_object_prog_prog(p), nb_object_prog_name(p),
+				   nb_object_prog_section(p));
+		else
+			dump_xlated(j, nb_object_prog_prog(p), nb_object_prog_name(p),
+				    nb_object_prog_section(p), flags);
 		first = false;
 	}
 	nb_object_close(o.obj);
