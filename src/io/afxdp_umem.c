@@ -31,15 +31,7 @@
 #include <linux/if_xdp.h>
 
 #include "io/afxdp_umem.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/asan_interface.h>
-#define POISON(p, n)   ASAN_POISON_MEMORY_REGION(p, n)
-#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
-#else
-#define POISON(p, n)   ((void)(p), (void)(n))
-#define UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
+#include "common/asan.h"
 
 #define FRAMES_PER_SOCKET 4096			/* a fill ring's and a tx ring's worth */
 #define UMEM_FRAMES (NB_AFXDP_UMEM_SOCKETS * FRAMES_PER_SOCKET)

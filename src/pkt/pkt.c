@@ -15,20 +15,12 @@
 #include <string.h>
 #include <arpa/inet.h>
 
+#include "common/asan.h"
 #include "pkt/csum.h"
 #include "pkt/dst_metadata.h"
 #include "pkt/pkt.h"
 
 #define VLAN_HLEN_BYTES 4	/* an 802.1Q tag: TPID and TCI */
-
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/asan_interface.h>
-#define POISON(p, n)   ASAN_POISON_MEMORY_REGION(p, n)
-#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
-#else
-#define POISON(p, n)   ((void)(p), (void)(n))
-#define UNPOISON(p, n) ((void)(p), (void)(n))
-#endif
 
 /*
  * A data buffer: the reference count of its sharers and where it goes back to, then the bytes
