@@ -417,9 +417,8 @@ static void pkt_init(struct nb_pkt *pkt, struct nb_pkt_buf *buf)
 	pkt->transport_header = NB_PKT_HDR_UNSET;
 }
 
-struct nb_pkt *nb_pkt_alloc(void)
+static __always_inline struct nb_pkt *pkt_alloc(struct thread_caches *tc)
 {
-	struct thread_caches *tc = thread_caches();
 	struct nb_pkt *pkt = desc_alloc(tc);
 	struct nb_pkt_buf *buf;
 
@@ -432,6 +431,11 @@ struct nb_pkt *nb_pkt_alloc(void)
 	}
 	pkt_init(pkt, buf);
 	return pkt;
+}
+
+struct nb_pkt *nb_pkt_alloc(void)
+{
+	return pkt_alloc(thread_caches());
 }
 
 /* A packet of the burst from objects taken from the caches: its buffer's fields, then itself. */
@@ -465,19 +469,10 @@ unsigned int nb_pkt_alloc_bulk(struct nb_pkt **pkts, unsigned int n)
 		return n;
 	}
 	for (i = 0; i < n; i++) {
-		struct nb_pkt *pkt = desc_alloc(tc);
-		struct nb_pkt_buf *buf;
+		struct nb_pkt *pkt = pkt_alloc(tc);
 
 		if (unlikely(!pkt))
 			break;
-		buf = obj_alloc(&buf_pool, &tc->buf, CACHE_BATCH);
-		if (unlikely(!buf)) {
-			desc_free(tc, pkt);
-			break;
-		}
-		buf->refcnt = 1;
-		buf->kind = NB_PKT_BUF_PAGE;
-		pkt_init(pkt, buf);
 		pkts[i] = pkt;
 	}
 	return i;
@@ -608,19 +603,20 @@ const void *nb_pkt_bytes(struct nb_pkt *pkt, u32 *len)
 	return pkt->data;
 }
 
-void nb_pkt_free(struct nb_pkt *pkt)
+static __always_inline void pkt_free(struct thread_caches *tc, struct nb_pkt *pkt)
 {
-	struct thread_caches *tc;
-
-	if (!pkt)
-		return;
 	if (unlikely(pkt->tun_md))
 		nb_tun_md_put(pkt->tun_md);
-	tc = thread_caches();
 	/* A packet that was never cloned owns its buffer: no atomic on the common path. */
 	if (likely(!pkt->cloned) || buf_put_last(pkt->buf))
 		head_release(tc, pkt->buf, pkt->data_len);
 	desc_free(tc, pkt);
+}
+
+void nb_pkt_free(struct nb_pkt *pkt)
+{
+	if (pkt)
+		pkt_free(thread_caches(), pkt);
 }
 
 void nb_pkt_free_bulk(struct nb_pkt *const *pkts, unsigned int n)
@@ -651,15 +647,8 @@ void nb_pkt_free_bulk(struct nb_pkt *const *pkts, unsigned int n)
 		tc->pkt.n = pn;
 		tc->buf.n = bn;
 	}
-	for (; i < n; i++) {
-		struct nb_pkt *pkt = pkts[i];
-
-		if (unlikely(pkt->tun_md))
-			nb_tun_md_put(pkt->tun_md);
-		if (likely(!pkt->cloned) || buf_put_last(pkt->buf))
-			head_release(tc, pkt->buf, pkt->data_len);
-		desc_free(tc, pkt);
-	}
+	for (; i < n; i++)
+		pkt_free(tc, pkts[i]);
 }
 
 void nb_pkt_free_list(struct nb_pkt *pkt)
