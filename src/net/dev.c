@@ -589,6 +589,13 @@ static unsigned int port_xmit(struct nb_dev *dev, struct nb_dev_stats *s, struct
 	return sent;
 }
 
+/* The frame asks for an offload (segmentation, fragments, a checksum) the port may lack. */
+static inline bool tx_needs_offload(const struct nb_pkt *pkt, u32 features)
+{
+	return features != NB_NETIF_F_ALL &&
+	       (pkt->gso_size || pkt->data_len || pkt->ip_summed == NB_CHECKSUM_PARTIAL);
+}
+
 /*
  * Does a frame of the burst need work before the port takes it: an offloaded VLAN tag to put
  * in, or an offload the port lacks (validate_xmit_skb)? Most bursts need none, and every XDP
@@ -599,11 +606,7 @@ static bool tx_needs_work(struct nb_pkt **pkts, unsigned int n, u32 features)
 	for (unsigned int i = 0; i < n; i++) {
 		struct nb_pkt *pkt = pkts[i];
 
-		if (unlikely(pkt->vlan_present))
-			return true;
-		if (unlikely(features != NB_NETIF_F_ALL &&
-			     (pkt->gso_size || pkt->data_len ||
-			      pkt->ip_summed == NB_CHECKSUM_PARTIAL)))
+		if (unlikely(pkt->vlan_present || tx_needs_offload(pkt, features)))
 			return true;
 		/* ports take single frames (the work below may make lists) */
 		pkt->next = NULL;
@@ -646,9 +649,7 @@ unsigned int nb_dev_tx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
 		}
 		/* offloads the port lacks are done here (validate_xmit_skb): a list may come back */
 		pkt->next = NULL;
-		if (unlikely(features != NB_NETIF_F_ALL &&
-			     (pkt->gso_size || pkt->data_len ||
-			      pkt->ip_summed == NB_CHECKSUM_PARTIAL))) {
+		if (unlikely(tx_needs_offload(pkt, features))) {
 			pkt = nb_validate_xmit(pkt, features, &err);
 			if (!pkt) {
 				nb_u64_stats_inc(&s->drops[err == -ENOMEM ? NB_DROP_NOMEM :
