@@ -510,9 +510,30 @@ static unsigned int afxdp_tx_burst(struct nb_port *port, struct nb_pkt **pkts, u
 }
 
 /*
+ * The frames in a queue's fill ring that the kernel has not taken, into frames (RING_SIZE of
+ * them), when it takes no more once the socket is closed: in copy mode. A zero-copy driver
+ * may still receive into them until the kernel releases its buffer pool, later: 0 then.
+ */
+static u32 fq_unused(struct afxdp_queue *q, u64 *frames)
+{
+	struct xdp_options xo;
+	socklen_t len = sizeof(xo);
+	u32 prod = q->fq.cached_prod, n = 0;
+
+	if (getsockopt(q->fd, SOL_XDP, XDP_OPTIONS, &xo, &len) ||
+	    (xo.flags & XDP_OPTIONS_ZEROCOPY))
+		return 0;
+	for (u32 i = __atomic_load_n(q->fq.consumer, __ATOMIC_ACQUIRE); i != prod; i++)
+		frames[n++] = *xsk_ring_prod__fill_addr(&q->fq, i);
+	return n;
+}
+
+/*
  * Close a queue's socket. Received frames not read yet and completed ones go back to the
- * UMEM, which other ports may go on using; those in the fill and tx rings the kernel may
- * still be taking, and they stay out of use until the UMEM ends.
+ * UMEM, which other ports may go on using, and in copy mode the fill ring's once the socket
+ * is gone (read after the rx ring: a frame the kernel takes meanwhile is counted once); the
+ * tx ring's, and a zero-copy fill ring's, the kernel may still be taking: they stay out of
+ * use until the UMEM ends.
  */
 static void queue_close(struct afxdp_queue *q)
 {
@@ -529,7 +550,8 @@ static void queue_close(struct afxdp_queue *q)
 		}
 		xsk_ring_cons__release(&q->rx, n);
 		nb_afxdp_umem_swap(q->umem, q->tx_frames, tx_reap(q), NULL, 0, 0);
-		nb_afxdp_umem_socket_close(q->umem, q->xsk);
+		nb_afxdp_umem_socket_close(q->umem, q->xsk, q->tx_frames,
+					   fq_unused(q, q->tx_frames));
 		q->xsk = NULL;
 	}
 	pthread_spin_destroy(&q->rx_lock);

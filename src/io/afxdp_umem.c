@@ -253,7 +253,8 @@ out:
 	return err;
 }
 
-void nb_afxdp_umem_socket_close(struct nb_afxdp_umem *umem, struct xsk_socket *xsk)
+void nb_afxdp_umem_socket_close(struct nb_afxdp_umem *umem, struct xsk_socket *xsk,
+				const u64 *back, u32 nback)
 {
 	bool last;
 
@@ -264,6 +265,11 @@ void nb_afxdp_umem_socket_close(struct nb_afxdp_umem *umem, struct xsk_socket *x
 			umem->socks[i].xsk = NULL;
 	}
 	if (--umem->sockets) {
+		/*
+		 * The socket is gone: the kernel takes no more of its fill ring's frames. Under
+		 * the lock, which keeps the UMEM's last socket from closing meanwhile.
+		 */
+		nb_afxdp_umem_swap(umem, back, nback, NULL, 0, 0);
 		pthread_mutex_unlock(&registry_lock);
 		return;
 	}

@@ -57,8 +57,13 @@ int nb_afxdp_umem_socket(const char *ifname, u32 qid, const struct xsk_socket_co
 			 struct xsk_socket **xskp, struct nb_afxdp_umem **umemp,
 			 struct xsk_ring_cons *rx, struct xsk_ring_prod *tx,
 			 struct xsk_ring_prod *fq, struct xsk_ring_cons *cq);
-/* Close a socket of nb_afxdp_umem_socket; the UMEM goes with its last socket and packet. */
-void nb_afxdp_umem_socket_close(struct nb_afxdp_umem *umem, struct xsk_socket *xsk);
+/*
+ * Close a socket of nb_afxdp_umem_socket; the UMEM goes with its last socket and packet. The
+ * nback frames at back (its fill ring's, which the kernel may take until the socket is gone)
+ * go back to the UMEM's free stack once it is, when other sockets go on using the UMEM.
+ */
+void nb_afxdp_umem_socket_close(struct nb_afxdp_umem *umem, struct xsk_socket *xsk,
+				const u64 *back, u32 nback);
 
 /*
  * One trip to the free stack: give back ngive frames (an address anywhere in its frame), take

@@ -470,6 +470,42 @@ NB_TEST(afxdp_redirect_between_ports_moves_descriptors)
 }
 
 /*
+ * A port that closes gives its fill ring's frames back to a UMEM another port goes on using
+ * (copy mode: the kernel is done with them once the socket is gone): ports that come and go
+ * beside one that stays never drain the UMEM, whose free frames are what they were before.
+ */
+NB_TEST(afxdp_closed_port_gives_its_frames_back)
+{
+	struct nb_log log = { 0 };
+	struct nb_afxdp_umem *umem, *umem1;
+	struct nb_dev *keep, *dev;
+	u64 lent, by_desc;
+	u32 nfree;
+	int err;
+
+	netns_veth(1);
+	err = nb_veth_pair_up("veth2", "veth3");
+	if (err)
+		nb_test_skip("cannot make a second veth pair: %s", strerror(-err));
+	keep = afxdp_dev("dev veth1 mode skb copy", NULL, &log);
+	NB_ASSERT_EQ(nb_afxdp_port_zc_stats(keep->port, &lent, &by_desc, &umem), 0);
+	nfree = umem->nfree;
+	/* more ports than the UMEM has frames for, were their fill rings lost */
+	for (int i = 0; i < 10; i++) {
+		dev = afxdp_dev("dev veth3 mode skb copy", NULL, &log);
+		NB_ASSERT_EQ(nb_afxdp_port_zc_stats(dev->port, &lent, &by_desc, &umem1), 0);
+		NB_ASSERT(umem1 == umem);
+		NB_ASSERT(umem->nfree < nfree);
+		nb_dev_destroy(dev);
+		NB_ASSERT_EQ(umem->nfree, nfree);
+	}
+	nb_dev_destroy(keep);
+	NB_ASSERT_EQ(nb_afxdp_umem_count(), 0);
+	nb_log_free(&log);
+	xt_teardown();
+}
+
+/*
  * A packet whose buffer is a UMEM frame may outlive its port (a sink keeps it): the UMEM
  * stays until the packet is freed, and the bytes stay readable until then.
  */
