@@ -552,7 +552,6 @@ int nb_pkt_vlan_push_inside(struct nb_pkt *pkt);
 /* Return this thread's cached buffers to the shared pool (a worker that stops calls it). */
 void nb_pkt_pool_flush_cache(void);
 
-/* Forget the flow hash (skb_clear_hash). */
 /* __skb_reset_checksum_unnecessary: a CHECKSUM_UNNECESSARY packet goes back to NONE. */
 static inline void nb_pkt_reset_checksum_unnecessary(struct nb_pkt *pkt)
 {
@@ -562,6 +561,7 @@ static inline void nb_pkt_reset_checksum_unnecessary(struct nb_pkt *pkt)
 	}
 }
 
+/* Forget the flow hash (skb_clear_hash). */
 static inline void nb_pkt_clear_hash(struct nb_pkt *pkt)
 {
 	pkt->hash = 0;
