@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Packets and their pool: accounting, clones sharing data, private copies on write, threads. */
+/*
+ * Packets and their pool: accounting, clones sharing data, private copies on write, threads,
+ * buffers lent by owners other than the pool.
+ */
 #include <errno.h>
 #include <pthread.h>
 #include <arpa/inet.h>
@@ -295,5 +298,86 @@ NB_TEST(pkt_clone_free_across_threads)
 	for (int i = 0; i < 2000; i++)
 		nb_pkt_free(orig[i]);
 	pthread_join(t, NULL);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+}
+
+/* An owner of one buffer, as an AF_XDP UMEM lends its frames: counts what comes back. */
+struct one_owner {
+	struct nb_pkt_buf_owner owner;
+	u8 *head;
+	unsigned int released;
+};
+
+static void one_owner_release(struct nb_pkt_buf_owner *owner, u8 *head)
+{
+	struct one_owner *o = container_of(owner, struct one_owner, owner);
+
+	NB_ASSERT(head == o->head);
+	__atomic_add_fetch(&o->released, 1, __ATOMIC_SEQ_CST);
+}
+
+static void *free_one(void *arg)
+{
+	nb_pkt_free(arg);
+	return NULL;
+}
+
+/*
+ * A buffer lent by an owner other than the pool: the packet reads the bytes in place, the
+ * owner takes the buffer back once, when the last packet holding it goes (on whichever thread),
+ * or never when the head is stolen; a packet that does not fit is refused and costs nothing.
+ */
+NB_TEST(pkt_owned_buffer)
+{
+	static u8 mem[4096] __attribute__((aligned(64)));
+	struct one_owner o = { .owner = { .release = one_owner_release,
+					  .buf_size = sizeof(mem) - NB_PKT_BUF_HDR },
+			       .head = mem + NB_PKT_BUF_HDR };
+	struct nb_pkt *pkt, *clone;
+	pthread_t t;
+
+	memcpy(o.head + 256, "frame", 5);
+	NB_ASSERT(!nb_pkt_alloc_owned(&o.owner, o.head, 256, o.owner.buf_size));
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+	pkt = nb_pkt_alloc_owned(&o.owner, o.head, 256, 5);
+	NB_ASSERT(pkt);
+	NB_ASSERT(pkt->data == o.head + 256);
+	NB_ASSERT_EQ(pkt->len, 5);
+	NB_ASSERT_EQ(nb_pkt_headroom(pkt), 256);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 1);	/* a descriptor, no pool buffer */
+
+	/* shared by a clone: not stealable, back only when both are gone */
+	clone = nb_pkt_clone(pkt);
+	NB_ASSERT(clone && clone->data == pkt->data);
+	NB_ASSERT(!nb_pkt_head_stealable(pkt, &o.owner));
+	NB_ASSERT(!nb_pkt_steal_head(pkt, &o.owner));
+	nb_pkt_free(pkt);
+	NB_ASSERT_EQ(o.released, 0);
+	NB_ASSERT_MEM_EQ(clone->data, "frame", 5);
+	NB_ASSERT_EQ(pthread_create(&t, NULL, free_one, clone), 0);
+	pthread_join(t, NULL);
+	NB_ASSERT_EQ(o.released, 1);
+
+	/* a clone's private copy leaves the owner's buffer to the original */
+	pkt = nb_pkt_alloc_owned(&o.owner, o.head, 256, 5);
+	clone = nb_pkt_clone(pkt);
+	NB_ASSERT_EQ(nb_pkt_ensure_writable(clone, 5), 0);
+	NB_ASSERT(clone->data != pkt->data);
+	NB_ASSERT(nb_pkt_head_stealable(pkt, &o.owner));
+	nb_pkt_free(clone);
+	NB_ASSERT_EQ(o.released, 1);
+	nb_pkt_free(pkt);
+	NB_ASSERT_EQ(o.released, 2);
+
+	/* a stolen head is the caller's again: the owner is not called, only another owner's */
+	pkt = nb_pkt_alloc_owned(&o.owner, o.head, 256, 5);
+	NB_ASSERT(!nb_pkt_steal_head(pkt, &(struct nb_pkt_buf_owner){ 0 }));
+	NB_ASSERT(nb_pkt_steal_head(pkt, &o.owner));
+	NB_ASSERT_EQ(o.released, 2);
+	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
+	/* a pool packet is never stolen */
+	pkt = nb_pkt_alloc_data("x", 1);
+	NB_ASSERT(!nb_pkt_steal_head(pkt, &o.owner));
+	nb_pkt_free(pkt);
 	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
 }
