@@ -144,6 +144,7 @@ NB_TEST(tc_cls_fw_words)
 	((struct { size_t sz; } *)f.kind_opts)->sz = 2;
 	f.handle = 5;
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -EINVAL);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "struct fw_opts: sz 2 is too small");
 	nb_tc_filter_opts_release(&f);
 	/* without options: no classid */
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), 0);

@@ -60,6 +60,7 @@ NB_TEST(tc_matchall_kind_opts)
 	struct { struct nb_tc_matchall_opts o; u32 more; } newer = { { .sz = sizeof(newer) }, 1 };
 	struct nb_tc_filter_info info;
 	struct nb_tc_filter_id id;
+	struct nb_log log = { 0 };
 
 	tc_qdisc(dev);
 	id = tc_add(dev, &f);
@@ -69,9 +70,12 @@ NB_TEST(tc_matchall_kind_opts)
 	/* a caller built against a longer struct that sets what this library lacks */
 	f.pref = 2;
 	f.kind_opts = &newer;
+	f.log = &log;
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -EINVAL);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "struct nb_tc_matchall_opts: byte");
 	newer.more = 0;
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), 0);
+	nb_log_free(&log);
 }
 
 NB_TEST(tc_chain_auto_pref)
