@@ -48,9 +48,9 @@
  * keeps freed chunks poisoned until 256 MB more were freed; the verifier copies and frees
  * states at every branch, three loads a program, so a quarantine that size kept cycling
  * through cold memory, and the allocator gave pages back to the kernel and faulted them in
- * again: the two were a third of the run's time. A program can only touch memory freed during its own run (a packet buffer a helper
- * replaced; map elements wait for the epoch), a few KB before its use, so 8 MB still holds
- * every chunk that could be touched after it was freed.
+ * again: the two were a third of the run's time. A program can only touch memory freed during
+ * its own run (a packet buffer a helper replaced; map elements wait for the epoch), a few KB
+ * before its use, so 8 MB still holds every chunk that could be touched after it was freed.
  */
 const char *__asan_default_options(void)
 {
