@@ -138,11 +138,11 @@ NETBPF_BENCH_OBJS := $(BUILD)/bench/kernel_baseline.o $(BUILD)/bench/clock.o
 
 $(NETBPF): $(CLI_OBJS) $(KCOMPARE_OBJS) $(NETBPF_BENCH_OBJS) $(LIB)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(KCOMPARE_OBJS) $(NETBPF_BENCH_OBJS) $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(NBTEST): $(TEST_OBJS) $(KCOMPARE_OBJS) $(LIB_OBJS)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(TEST_OBJS) $(KCOMPARE_OBJS) $(LIB_OBJS) $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(NBBENCH): $(BENCH_OBJS) $(LIB)
 	$(call msg,LD,$@)
@@ -276,6 +276,7 @@ clean:
 	rm -rf build
 
 -include $(LIB_OBJS:.o=.d) $(PIC_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(KCOMPARE_OBJS:.o=.d) \
-	 $(TEST_OBJS:.o=.d) $(BENCH_OBJS:.o=.d) $(BUILD)/tests/soak/soak.d $(BUILD)/tests/sound/sound_many.d \
+	 $(TEST_OBJS:.o=.d) $(BENCH_OBJS:.o=.d) $(BUILD)/tests/soak/soak.d \
+	 $(BUILD)/tests/sound/sound_many.d \
 	 $(BPF_OBJS:.o=.d) $(FUZZ_SRCS:%.c=build/fuzz/%.d) $(BUILD)/bench/dpdk/peer.d \
 	 $(DPDK_PROGS:.o=.d)
