@@ -212,15 +212,19 @@ cleanup() { rm -f "$pin" "${pin}_long"; rm -rf "$xl"; }
 xlated_rules=('map\[id:[0-9]+\]=>map[id:M]' '(call pc[+-][0-9]+)#bpf_prog_[0-9a-f]+_.*=>\1'
 	'(call [a-z_0-9]+)#-?[0-9]+$=>\1#IMM' '^       85 00 00 00 .. .. .. ..$=>       85 00 00 00 IMM')
 xl_obj=
+# A listing is never empty: two empty texts would compare equal, whatever netbpf printed. Its
+# callers send stdout to a file: a failure is told on stderr.
 kernel_xlated() {	# OBJ NAME [OPTIONS...]: the kernel's listing of OBJ's program NAME
-	local obj=$1 name=$2
+	local obj=$1 name=$2 out
 	shift 2
 	if [ "$xl_obj" != "$obj" ]; then	# each object loaded once
 		rm -rf "$xl"
-		bpftool prog loadall "$obj" "$xl" >/dev/null 2>&1 || fail "bpftool loadall $obj"
+		bpftool prog loadall "$obj" "$xl" >/dev/null 2>&1 || fail "bpftool loadall $obj" >&2
 		xl_obj=$obj
 	fi
-	bpftool ${XLATED_J:+-j} prog dump xlated pinned "$xl/$name" "$@"
+	out=$(bpftool ${XLATED_J:+-j} prog dump xlated pinned "$xl/$name" "$@") && [ -n "$out" ] ||
+		fail "bpftool prog dump xlated of $name in $obj ($*) lists nothing" >&2
+	echo "$out"
 }
 live=(	# OBJ SETUP NAME: netbpf's side in a script
 	"$B/tests/bpf/tunnel_key.o|tc qdisc add dev g0 clsact;tc filter add dev g0 ingress bpf da obj $B/tests/bpf/tunnel_key.o sec tc|tunnel_key_tc"
@@ -256,8 +260,5 @@ for c in elf_globals.o:prog_str elf_self_tail.o:again elf_static_data.o:count_hi
 		"sub:disasm:${xlated_rules[2]}"
 done
 rm -rf "$xl"
-# Compared with the instructions themselves: a listing that says nothing fails.
-grep -q '^   0: (..) ' "$tmp/n" 2>/dev/null || compare_nb prog dump xlated name xdp_meta_tag |
-	grep -q '^   0: (..) r' || fail "prog dump xlated lists no instruction"
 
 compare_report "the kernel's bpftool"
