@@ -67,4 +67,15 @@ err=$(printf '%s\nprog dump xlated name xdp_meta_tag visual\n' "$setup" | $NETBP
 echo "$err" | grep -q 'argument "visual" is wrong: not supported' || fail "visual: $err"
 err=$(printf '%s\nprog dump xlated id 9\n' "$setup" | $NETBPF -batch - 2>&1) && fail "id 9 found"
 echo "$err" | grep -q 'no program with id 9' || fail "id 9: $err"
+# by the tag prog show prints: the same listing as by name
+tag=$(printf '%s\nprog show\n' "$setup" | $NETBPF -batch - | sed -n 's/.* tag \([0-9a-f]\{16\}\) .*/\1/p')
+[ -n "$tag" ] || fail "prog show prints no tag"
+by_name=$(printf '%s\nprog dump xlated name xdp_meta_tag\n' "$setup" | $NETBPF -batch - 2>&1)
+out=$(printf '%s\nprog dump xlated tag %s\n' "$setup" "$tag" | $NETBPF -batch - 2>&1) ||
+	fail "tag $tag: $out"
+[ "$out" = "$by_name" ] && echo "$out" | grep -q '^   0: (bf) r6 = r1$' ||
+	fail "tag $tag lists otherwise than name: $out"
+err=$(printf '%s\nprog dump xlated tag 0123456789abcdef\n' "$setup" | $NETBPF -batch - 2>&1) &&
+	fail "tag 0123456789abcdef found"
+echo "$err" | grep -q 'no program with tag 0123456789abcdef' || fail "unknown tag: $err"
 echo "prog dump: xlated and jited listings behave"
