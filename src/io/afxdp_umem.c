@@ -256,6 +256,12 @@ out:
 void nb_afxdp_umem_socket_close(struct nb_afxdp_umem *umem, struct xsk_socket *xsk,
 				const u64 *back, u32 nback)
 {
+	/*
+	 * libxdp keeps the UMEM's first socket open, on the UMEM's fd, until the UMEM ends: that
+	 * socket stays bound and in the XSKMAP, and the kernel may go on taking its fill ring's
+	 * frames, which therefore stay out.
+	 */
+	bool released = xsk_socket__fd(xsk) != xsk_umem__fd(umem->xsk_umem);
 	bool last;
 
 	pthread_mutex_lock(&registry_lock);
@@ -269,7 +275,8 @@ void nb_afxdp_umem_socket_close(struct nb_afxdp_umem *umem, struct xsk_socket *x
 		 * The socket is gone: the kernel takes no more of its fill ring's frames. Under
 		 * the lock, which keeps the UMEM's last socket from closing meanwhile.
 		 */
-		nb_afxdp_umem_swap(umem, back, nback, NULL, 0, 0);
+		if (released)
+			nb_afxdp_umem_swap(umem, back, nback, NULL, 0, 0);
 		pthread_mutex_unlock(&registry_lock);
 		return;
 	}

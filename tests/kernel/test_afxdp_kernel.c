@@ -499,7 +499,15 @@ NB_TEST(afxdp_closed_port_gives_its_frames_back)
 		nb_dev_destroy(dev);
 		NB_ASSERT_EQ(umem->nfree, nfree);
 	}
+	/*
+	 * The UMEM's first socket lives on, bound, while another uses the UMEM (libxdp keeps it on
+	 * the UMEM's fd): its fill ring's frames are the kernel's to take, and stay out.
+	 */
+	dev = afxdp_dev("dev veth3 mode skb copy", NULL, &log);
+	nfree = umem->nfree;
 	nb_dev_destroy(keep);
+	NB_ASSERT_EQ(umem->nfree, nfree);
+	nb_dev_destroy(dev);
 	NB_ASSERT_EQ(nb_afxdp_umem_count(), 0);
 	nb_log_free(&log);
 	xt_teardown();
