@@ -103,6 +103,10 @@ struct nb_dev_port_stats {
 	__u64 rx_ring_drops;	/* frames the kernel dropped before the port read them */
 	__u64 rx_too_big;	/* frames above the longest netbpf carries, dropped unread */
 	__u64 tx_errors;	/* frames the kernel refused */
+	/* zero copy, where the port does it (zero_copy set; afxdp): frames that moved uncopied */
+	__u64 rx_lent;		/* received: the kernel's buffer became the packet's */
+	__u64 tx_by_desc;	/* sent by descriptor: the packet's buffer was a frame of the ring */
+	__u32 zero_copy;	/* 1: the port counts rx_lent and tx_by_desc */
 };
 
 #define NB_DEV_PORT_ALL_QUEUES (~0U)

@@ -44,6 +44,10 @@ struct nb_port_queue_stats {
 	__u64 rx_kernel_drops;	/* frames the kernel dropped before we read them (full) */
 	__u64 rx_too_big;	/* frames above the largest linear packet, dropped */
 	__u64 tx_errors;	/* frames the kernel refused */
+	/* zero copy, counted by the ports that do it (zero_copy set): afxdp's UMEM frames */
+	__u64 rx_lent;		/* frames whose receive buffer became the packet's, uncopied */
+	__u64 tx_by_desc;	/* frames sent by descriptor, their buffer a frame already */
+	__u32 zero_copy;	/* 1: the port counts rx_lent and tx_by_desc */
 };
 
 struct nb_port_ops {

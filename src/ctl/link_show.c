@@ -196,11 +196,18 @@ static void print_port_text(struct nb_ctl *ctl, struct nb_dev *dev)
 
 	nb_dev_port_describe(dev, port, sizeof(port));
 	fprintf(ctl->out, "    port %s", port);
-	if (!nb_dev_port_stats(dev, NB_DEV_PORT_ALL_QUEUES, &t))
-		fprintf(ctl->out, ", %llu received, %llu sent, %llu ring drops, %llu too big, "
-			"%llu tx errors", (unsigned long long)t.rx_packets,
-			(unsigned long long)t.tx_packets, (unsigned long long)t.rx_ring_drops,
-			(unsigned long long)t.rx_too_big, (unsigned long long)t.tx_errors);
+	if (nb_dev_port_stats(dev, NB_DEV_PORT_ALL_QUEUES, &t)) {
+		fputc('\n', ctl->out);
+		return;
+	}
+	fprintf(ctl->out, ", %llu received, %llu sent, %llu ring drops, %llu too big, "
+		"%llu tx errors", (unsigned long long)t.rx_packets,
+		(unsigned long long)t.tx_packets, (unsigned long long)t.rx_ring_drops,
+		(unsigned long long)t.rx_too_big, (unsigned long long)t.tx_errors);
+	/* a port that moves frames without copying them says how many (afxdp) */
+	if (t.zero_copy)
+		fprintf(ctl->out, ", %llu lent, %llu sent by descriptor",
+			(unsigned long long)t.rx_lent, (unsigned long long)t.tx_by_desc);
 	fputc('\n', ctl->out);
 }
 
@@ -399,6 +406,11 @@ static void port_stats_json(struct nb_json *j, const char *name,
 	nb_json_uint(j, "ring_drops", st->rx_ring_drops);
 	nb_json_uint(j, "too_big", st->rx_too_big);
 	nb_json_uint(j, "tx_errors", st->tx_errors);
+	/* a port that moves frames without copying them says how many (afxdp) */
+	if (st->zero_copy) {
+		nb_json_uint(j, "lent", st->rx_lent);
+		nb_json_uint(j, "by_descriptor", st->tx_by_desc);
+	}
 	nb_json_end_object(j);
 }
 

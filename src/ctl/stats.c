@@ -329,6 +329,10 @@ static void summary_ports(FILE *out, struct nb_json *j)
 			nb_json_uint(j, "ring_drops", p.rx_ring_drops);
 			nb_json_uint(j, "too_big", p.rx_too_big);
 			nb_json_uint(j, "tx_errors", p.tx_errors);
+			if (p.zero_copy) {
+				nb_json_uint(j, "lent", p.rx_lent);
+				nb_json_uint(j, "by_descriptor", p.tx_by_desc);
+			}
 			nb_json_end_object(j);
 			continue;
 		}

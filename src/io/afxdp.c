@@ -842,12 +842,16 @@ static int afxdp_queue_stats(const struct nb_port *port, unsigned int qi,
 	if (qi >= ap->nq)
 		return -ENOENT;
 	q = &ap->q[qi];
+	memset(st, 0, sizeof(*st));
 	/* the kernel's counters as last read on the datapath (every STATS_EVERY polls) */
 	st->rx_packets = READ_ONCE(q->rx_packets);
 	st->tx_packets = READ_ONCE(q->tx_packets);
 	st->rx_kernel_drops = READ_ONCE(q->seen.rx_dropped) + READ_ONCE(q->seen.rx_ring_full);
 	st->rx_too_big = READ_ONCE(q->rx_too_big);
 	st->tx_errors = READ_ONCE(q->seen.tx_invalid_descs) + READ_ONCE(q->tx_full);
+	st->rx_lent = READ_ONCE(q->rx_lent);
+	st->tx_by_desc = READ_ONCE(q->tx_by_desc);
+	st->zero_copy = 1;
 	return 0;
 }
 

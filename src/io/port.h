@@ -33,6 +33,9 @@ static inline void nb_port_queue_stats_sum(struct nb_port_queue_stats *sum,
 	sum->rx_kernel_drops += nb_u64_stats_read(&src->rx_kernel_drops);
 	sum->rx_too_big += nb_u64_stats_read(&src->rx_too_big);
 	sum->tx_errors += nb_u64_stats_read(&src->tx_errors);
+	sum->rx_lent += nb_u64_stats_read(&src->rx_lent);
+	sum->tx_by_desc += nb_u64_stats_read(&src->tx_by_desc);
+	sum->zero_copy |= src->zero_copy;
 }
 
 /* struct nb_port_ops: include/netbpf/port.h */

@@ -463,6 +463,9 @@ int nb_dev_port_stats(const struct nb_dev *dev, unsigned int q, struct nb_dev_po
 	st->rx_ring_drops = sum.rx_kernel_drops;
 	st->rx_too_big = sum.rx_too_big;
 	st->tx_errors = sum.tx_errors;
+	st->rx_lent = sum.rx_lent;
+	st->tx_by_desc = sum.tx_by_desc;
+	st->zero_copy = sum.zero_copy;
 	return 0;
 }
 

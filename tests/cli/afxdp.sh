@@ -25,12 +25,15 @@ printf 'link add x0 type afxdp dev veth1 mode skb copy\nlink show x0\n' > "$tmp/
 out=$($NETBPF -batch "$tmp/show.tc" 2>&1) || fail "show exited $?: $out"
 echo "$out" | grep -q "port afxdp dev veth1 queues 1 mode skb copy, 0 received, 0 sent" ||
 	fail "link show: $out"
+echo "$out" | grep -q "tx errors, 0 lent, 0 sent by descriptor$" || fail "link show lent: $out"
 out=$($NETBPF -j -batch "$tmp/show.tc" 2>&1) || fail "show -j exited $?: $out"
 echo "$out" | json '
 d = d[0]
 assert d[0]["ifname"] == "x0", d
 assert d[0]["port"]["description"] == "afxdp dev veth1 queues 1 mode skb copy", d
 assert d[0]["port"]["stats"]["received"] == 0, d
+assert d[0]["port"]["stats"]["lent"] == 0 and d[0]["port"]["stats"]["by_descriptor"] == 0, d
+assert d[0]["port"]["queues"][0]["lent"] == 0, d
 ' || fail "link show -j: $out"
 ip link show veth1 | grep -q "prog/xdp" && fail "the XDP program stayed on veth1 after exit"
 
@@ -87,6 +90,9 @@ wait $pid || fail "run exited $?: $(cat "$tmp/run.err")"
 json '
 x = d["devices"][0]
 assert x["name"] == "x0" and x["rx_packets"] == 100 and x["tx_packets"] == 100, x
+# no frame was copied: each became a packet in its UMEM frame and went back by descriptor
+p = d["ports"][0]
+assert p["device"] == "x0" and p["lent"] == 100 and p["by_descriptor"] == 100, p
 ' < "$tmp/run.json" || fail "run json: $(cat "$tmp/run.json")"
 
 # two queues, two workers: each worker polls the port, 200 UDP flows spread over the queues by
