@@ -25,7 +25,11 @@ int bench_chart_write(const char *path, const char *title, unsigned int workers,
 		      const struct bench_chart_row *rows, unsigned int n, char *why,
 		      size_t why_size)
 {
-	FILE *p = popen("gnuplot 2>&1 >/dev/null", "w");
+	/*
+	 * Both of gnuplot's streams to /dev/null, and the shell's "not found" with them: our
+	 * stdout may be the -j document, and the exit status says all the caller needs.
+	 */
+	FILE *p = popen("gnuplot >/dev/null 2>&1", "w");
 	int status;
 
 	if (!p) {
@@ -70,7 +74,7 @@ int bench_chart_write(const char *path, const char *title, unsigned int workers,
 		snprintf(why, why_size, "%s",
 			 WIFEXITED(status) && WEXITSTATUS(status) == 127 ?
 			 "gnuplot is not installed (scripts/install-deps.sh bench installs it)" :
-			 "gnuplot failed");
+			 "gnuplot failed on the chart's script");
 		return -1;
 	}
 	return 0;
