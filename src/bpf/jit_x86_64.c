@@ -940,20 +940,38 @@ static const struct nb_map *known_map_arg(const struct jit_ctx *c, u32 i)
 	return NULL;
 }
 
+/* Is helper the one a call of id reaches in programs of c's type? */
+static bool helper_is(const struct jit_ctx *c, nb_helper_fn helper, enum bpf_func_id id)
+{
+	const struct nb_prog_type_ops *ops = c->prog->ops;
+	const struct nb_func_proto *proto;
+
+	if (!ops || !ops->get_func_proto)
+		return false;
+	proto = ops->get_func_proto(id, c->prog);
+	return proto && proto->func == helper;
+}
+
 /*
- * The generic map helpers only dispatch through map->ops: with the map known, call its
- * operation directly, as the kernel's fixup does.
+ * The generic map helpers and bpf_redirect_map only dispatch through map->ops: with the map
+ * known, call its operation directly, as the kernel's fixup does (bpf_redirect_map's imm becomes
+ * ops->map_redirect; its arguments, map, key and flags in r1..r3, are the operation's).
  */
 static const void *direct_map_op(const struct jit_ctx *c, u32 i, nb_helper_fn helper)
 {
 	const struct nb_map *map;
+	bool redirect = false;
 
 	if (helper != nb_map_lookup_elem_proto.func && helper != nb_map_update_elem_proto.func &&
-	    helper != nb_map_delete_elem_proto.func)
+	    helper != nb_map_delete_elem_proto.func &&
+	    !(redirect = helper_is(c, helper, BPF_FUNC_redirect_map)))
 		return NULL;
 	map = known_map_arg(c, i);
 	if (!map)
 		return NULL;
+	if (redirect)
+		/* A map without the operation: the helper's own answer (XDP_ABORTED). */
+		return map->ops->map_redirect ? (const void *)map->ops->map_redirect : NULL;
 	if (helper == nb_map_lookup_elem_proto.func)
 		/* Map-in-map lookups return the inner map, not the slot: the helper knows. */
 		return map->inner_map_meta ? NULL : (const void *)map->ops->map_lookup_elem;

@@ -545,3 +545,49 @@ NB_TEST(jit_direct_map_ops)
 	NB_ASSERT_EQ(r[1], r[0]);
 	nb_map_put(map);
 }
+
+/*
+ * bpf_redirect_map with a known map calls the map's map_redirect directly (the kernel's fixup
+ * patches the call to ops->map_redirect): the image holds the operation's address, and the
+ * verdicts are the helper's: a key without an entry answers with the flags' low bits, a flag
+ * outside the action bits and BPF_F_BROADCAST / BPF_F_EXCLUDE_INGRESS aborts.
+ */
+NB_TEST(jit_direct_map_redirect)
+{
+	static const u64 flags[] = { XDP_PASS, XDP_DROP, XDP_TX, 1ULL << 8 };
+	static const u64 want[] = { XDP_PASS, XDP_DROP, XDP_TX, XDP_ABORTED };
+	struct nb_map *map;
+
+	skip_without_jit();
+	NB_ASSERT_EQ(nb_map_create(BPF_MAP_TYPE_DEVMAP, 4, 4, 8, NULL, &map), 0);
+	for (size_t f = 0; f < ARRAY_SIZE(flags); f++) {
+		const struct bpf_insn insns[] = {
+			NB_LD_MAP_ID(R1, map->id), NB_MOV64_IMM(R2, 3), NB_LD_IMM64(R3, flags[f]),
+			NB_CALL_HELPER(BPF_FUNC_redirect_map), NB_EXIT(),
+		};
+		u64 r[2];
+
+		for (int e = 0; e < 2; e++) { /* 0: interpreter, 1: JIT */
+			struct nb_log log = { 0 };
+			struct nb_prog_load_opts opts = {
+				.sz = sizeof(opts), .log = &log,
+				.flags = NB_PROG_LOAD_UNSAFE_NO_VERIFY |
+					 (e ? 0 : NB_PROG_LOAD_INTERP),
+			};
+			struct nb_prog *p;
+			const void *op = (const void *)map->ops->map_redirect;
+
+			if (nb_prog_load(BPF_PROG_TYPE_XDP, insns, ARRAY_SIZE(insns), &opts, &p))
+				NB_FAIL("load: %s", nb_log_text(&log));
+			nb_log_free(&log);
+			NB_ASSERT_EQ(nb_prog_is_jited(p), e);
+			if (e)
+				NB_ASSERT(memmem(p->jit_image, p->jit_size, &op, sizeof(op)));
+			r[e] = nb_prog_run(p, NULL);
+			nb_prog_put(p);
+		}
+		NB_ASSERT_EQ(r[0], want[f]);
+		NB_ASSERT_EQ(r[1], r[0]);
+	}
+	nb_map_put(map);
+}
