@@ -522,16 +522,42 @@ static unsigned int make_patched(struct gen *g, struct gen_queue *q, struct nb_p
 	return want;
 }
 
-/* mode copy: want frames, each a copy of the queue's next prebuilt frame. */
+/*
+ * mode copy: want frames, each a copy of the queue's next prebuilt frame. A frame that fits a
+ * page (all but jumbo sizes) is copied in line, block by block into the fresh packet's linear
+ * part; the source and the page have room for the last whole block (frame_fill).
+ */
 static unsigned int make_copies(struct gen *g, struct gen_queue *q, struct nb_pkt **pkts,
 				unsigned int want)
 {
-	for (unsigned int n = 0; n < want; n++) {
-		if (unlikely(frame_fill(g, pkts[n], q->frames + (size_t)q->next_frame * g->stride)))
-			return n;
-		if (++q->next_frame == q->nr_frames)
-			q->next_frame = 0;
+	const u32 size = g->size, stride = g->stride, nr_frames = q->nr_frames;
+	const u8 *frames = q->frames;
+	u32 next = q->next_frame;
+	unsigned int n;
+
+	if (unlikely(size > NB_PKT_MAX_LEN)) {
+		for (n = 0; n < want; n++) {
+			if (unlikely(frame_fill(g, pkts[n], frames + (size_t)next * stride)))
+				break;
+			if (++next == nr_frames)
+				next = 0;
+		}
+		q->next_frame = next;
+		return n;
 	}
+	for (n = 0; n < want; n++) {
+		const u8 *src = frames + (size_t)next * stride;
+		u8 *dst = nb_pkt_put(pkts[n], size);
+		u32 off = 0;
+
+		do {
+			memcpy(dst + off, src + off, GEN_COPY_BLOCK);
+			off += GEN_COPY_BLOCK;
+		} while (off < size);
+		if (++next == nr_frames)
+			next = 0;
+	}
+	q->next_frame = next;
 	return want;
 }
 
