@@ -29,17 +29,42 @@ int nb_xdp_prepare_frags(const struct nb_prog *prog, struct nb_pkt *pkt)
 }
 
 /*
- * One frame through the program. Returns true when the frame passed and stays with the caller;
- * false when it was consumed (queued or dropped).
+ * A burst's verdicts, counted in the poll and added to the worker's statistics once at its end,
+ * as an XDP driver counts in its NAPI poll's locals (veth_xdp_rcv's stats) and adds them under
+ * one u64_stats update.
  */
-static bool xdp_run_one(struct nb_dev *dev, struct nb_xdp_dev *xd, const struct nb_prog *prog,
-			struct nb_xdp_stats *st, struct nb_pkt *pkt)
+struct xdp_burst_counts {
+	u32 run, aborted, drop, pass, tx, redirect, invalid, redirect_err;
+};
+
+static void xdp_counts_add(struct nb_xdp_stats *st, const struct xdp_burst_counts *c)
+{
+	nb_u64_stats_add(&st->run, c->run);
+	nb_u64_stats_add(&st->aborted, c->aborted);
+	nb_u64_stats_add(&st->drop, c->drop);
+	nb_u64_stats_add(&st->pass, c->pass);
+	nb_u64_stats_add(&st->tx, c->tx);
+	nb_u64_stats_add(&st->redirect, c->redirect);
+	nb_u64_stats_add(&st->invalid, c->invalid);
+	nb_u64_stats_add(&st->redirect_err, c->redirect_err);
+}
+
+/*
+ * One frame through the program: jited is the program's image when the burst runs it directly
+ * (no statistics of runs on: nb_prog_run_locked's choice, made once per burst), NULL when
+ * nb_xdp_prog_run chooses. Returns true when the frame passed and stays with the caller; false
+ * when it was consumed (queued or dropped).
+ */
+static __always_inline bool xdp_run_one(struct nb_dev *dev, struct nb_xdp_dev *xd,
+					const struct nb_prog *prog, nb_jited_fn jited,
+					struct xdp_burst_counts *cnt, struct nb_pkt *pkt)
 {
 	struct nb_xdp_buff xdp;
 	u32 act;
 	int err;
 
-	if (unlikely(nb_xdp_prepare_frags(prog, pkt))) {
+	/* a linear frame, as nearly all are, without a call */
+	if (unlikely(nb_pkt_is_nonlinear(pkt)) && nb_xdp_prepare_frags(prog, pkt)) {
 		nb_pkt_drop(pkt, dev, NB_DROP_NOMEM);
 		return false;
 	}
@@ -54,16 +79,19 @@ static bool xdp_run_one(struct nb_dev *dev, struct nb_xdp_dev *xd, const struct 
 		return false;
 	}
 	nb_pkt_to_xdp(pkt, &xdp, &xd->rxq);
-	act = nb_xdp_prog_run(prog, &xdp);
-	nb_u64_stats_inc(&st->run);
+	if (likely(jited))
+		act = (u32)jited((u64)(uintptr_t)&xdp, 0);
+	else
+		act = nb_xdp_prog_run(prog, &xdp);
+	cnt->run++;
 	switch (act) {
 	case XDP_PASS:
 		/* the caller makes the stack's view of it (nb_worker_receive_burst) */
 		nb_xdp_update_pkt_data(&xdp, pkt);
-		nb_u64_stats_inc(&st->pass);
+		cnt->pass++;
 		return true;
 	case XDP_DROP:
-		nb_u64_stats_inc(&st->drop);
+		cnt->drop++;
 		nb_pkt_drop(pkt, dev, NB_DROP_XDP);
 		return false;
 	case XDP_TX:
@@ -72,22 +100,22 @@ static bool xdp_run_one(struct nb_dev *dev, struct nb_xdp_dev *xd, const struct 
 		err = act == XDP_TX ? nb_xdp_do_tx(dev, pkt) : nb_xdp_do_redirect(dev, pkt);
 		if (unlikely(err)) {
 			/* The kernel's trace_xdp_exception for a refused redirect. */
-			nb_u64_stats_inc(&st->redirect_err);
+			cnt->redirect_err++;
 			nb_pkt_drop(pkt, dev, nb_xdp_redirect_drop_reason(err));
 			return false;
 		}
 		if (act == XDP_TX)
-			nb_u64_stats_inc(&st->tx);
+			cnt->tx++;
 		else
-			nb_u64_stats_inc(&st->redirect);
+			cnt->redirect++;
 		return false;
 	case XDP_ABORTED:
-		nb_u64_stats_inc(&st->aborted);
+		cnt->aborted++;
 		nb_pkt_drop(pkt, dev, NB_DROP_XDP_ABORTED);
 		return false;
 	default:
 		/* bpf_warn_invalid_xdp_action, then handled as XDP_ABORTED. */
-		nb_u64_stats_inc(&st->invalid);
+		cnt->invalid++;
 		nb_pkt_drop(pkt, dev, NB_DROP_XDP_ABORTED);
 		return false;
 	}
@@ -96,9 +124,10 @@ static bool xdp_run_one(struct nb_dev *dev, struct nb_xdp_dev *xd, const struct 
 unsigned int nb_xdp_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned int n)
 {
 	struct nb_xdp_dev *xd = __atomic_load_n(&dev->xdp, __ATOMIC_ACQUIRE);
+	struct xdp_burst_counts cnt = { 0 };
 	struct nb_redirect_info *ri;
 	const struct nb_prog *prog;
-	struct nb_xdp_stats *st;
+	nb_jited_fn jited;
 	unsigned int kept = 0;
 
 	if (!xd || !__atomic_load_n(&xd->prog, __ATOMIC_RELAXED))
@@ -118,13 +147,15 @@ unsigned int nb_xdp_rx_burst(struct nb_dev *dev, struct nb_pkt **pkts, unsigned 
 	ri->map_type = BPF_MAP_TYPE_UNSPEC;
 	ri->map_id = 0;
 	ri->flags = 0;
-	st = &xd->pcpu[nb_this_cpu()].stats;
+	/* statistics of runs switched on count from the next burst */
+	jited = __atomic_load_n(&nb_prog_stats_on, __ATOMIC_RELAXED) ? NULL : prog->jited;
 	for (unsigned int i = 0; i < n; i++) {
 		struct nb_pkt *pkt = pkts[i];
 
-		if (xdp_run_one(dev, xd, prog, st, pkt))
+		if (xdp_run_one(dev, xd, prog, jited, &cnt, pkt))
 			pkts[kept++] = pkt;
 	}
+	xdp_counts_add(&xd->pcpu[nb_this_cpu()].stats, &cnt);
 	nb_epoch_read_unlock();
 	return kept;
 }
