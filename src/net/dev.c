@@ -29,7 +29,6 @@
 #include "common/u64_stats.h"
 
 /* The largest ifindex the table holds. */
-#define NB_DEV_MAX_IFINDEX 65535
 /*
  * Ethernet's smallest mtu (ETH_MIN_MTU) and largest (ETH_MAX_MTU, veth's): a frame beyond a
  * page continues in fragments, so the longest one, with its header and a tag, fits a packet.
@@ -39,7 +38,8 @@
 _Static_assert(NB_DEV_MAX_MTU + ETH_HLEN + 4 <= NB_PKT_MAX_FRAME, "a frame of the largest mtu fits");
 
 static pthread_mutex_t dev_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct nb_dev **dev_table;	/* ifindex -> device, read without the lock */
+/* ifindex -> device, read without the lock (nb_dev_lookup_index) */
+struct nb_dev **nb_dev_table;
 static struct nb_dev *dev_list;
 static u32 next_ifindex = 1;
 static u32 max_ifindex;
@@ -109,9 +109,9 @@ int nb_dev_create(const char *name, u32 ifindex, struct nb_dev **devp, struct nb
 	dev->refcnt = 1;	/* the registry's */
 
 	pthread_mutex_lock(&dev_lock);
-	if (!dev_table) {
-		dev_table = calloc(NB_DEV_MAX_IFINDEX + 1, sizeof(*dev_table));
-		if (!dev_table) {
+	if (!nb_dev_table) {
+		nb_dev_table = calloc(NB_DEV_MAX_IFINDEX + 1, sizeof(*nb_dev_table));
+		if (!nb_dev_table) {
 			err = -ENOMEM;
 			goto unlock;
 		}
@@ -122,9 +122,9 @@ int nb_dev_create(const char *name, u32 ifindex, struct nb_dev **devp, struct nb
 		goto unlock;
 	}
 	if (ifindex) {
-		if (dev_table[ifindex]) {
+		if (nb_dev_table[ifindex]) {
 			nb_log_printf(log, "ifindex %u is taken by %s\n", ifindex,
-				      dev_table[ifindex]->name);
+				      nb_dev_table[ifindex]->name);
 			err = -EBUSY;
 			goto unlock;
 		}
@@ -133,7 +133,7 @@ int nb_dev_create(const char *name, u32 ifindex, struct nb_dev **devp, struct nb
 			u32 i = next_ifindex;
 
 			next_ifindex = next_ifindex == NB_DEV_MAX_IFINDEX ? 1 : next_ifindex + 1;
-			if (!dev_table[i]) {
+			if (!nb_dev_table[i]) {
 				ifindex = i;
 				break;
 			}
@@ -154,7 +154,7 @@ int nb_dev_create(const char *name, u32 ifindex, struct nb_dev **devp, struct nb
 	dev->addr[5] = (u8)ifindex;
 	dev->next = dev_list;
 	dev_list = dev;
-	__atomic_store_n(&dev_table[ifindex], dev, __ATOMIC_RELEASE);
+	__atomic_store_n(&nb_dev_table[ifindex], dev, __ATOMIC_RELEASE);
 	if (ifindex > max_ifindex)
 		__atomic_store_n(&max_ifindex, ifindex, __ATOMIC_RELEASE);
 unlock:
@@ -209,7 +209,7 @@ void nb_dev_destroy(struct nb_dev *dev)
 	for (pp = &dev_list; *pp; pp = &(*pp)->next) {
 		if (*pp == dev) {
 			*pp = dev->next;
-			__atomic_store_n(&dev_table[dev->ifindex], NULL, __ATOMIC_RELEASE);
+			__atomic_store_n(&nb_dev_table[dev->ifindex], NULL, __ATOMIC_RELEASE);
 			break;
 		}
 	}
@@ -245,15 +245,6 @@ void nb_dev_destroy_all(void)
 	}
 }
 
-struct nb_dev *nb_dev_lookup_index(u32 ifindex)
-{
-	struct nb_dev **table = __atomic_load_n(&dev_table, __ATOMIC_ACQUIRE);
-
-	if (!table || ifindex == 0 || ifindex > NB_DEV_MAX_IFINDEX)
-		return NULL;
-	return __atomic_load_n(&table[ifindex], __ATOMIC_ACQUIRE);
-}
-
 struct nb_dev *nb_dev_get_by_index(u32 ifindex)
 {
 	struct nb_dev *dev;
@@ -272,8 +263,8 @@ unsigned int nb_dev_list(struct nb_dev **devs, unsigned int max)
 
 	pthread_mutex_lock(&dev_lock);
 	/* no ifindex above the highest ever given is taken: a daemon lists per command */
-	for (u32 i = 1; i <= max_ifindex && dev_table; i++) {
-		struct nb_dev *dev = dev_table[i];
+	for (u32 i = 1; i <= max_ifindex && nb_dev_table; i++) {
+		struct nb_dev *dev = nb_dev_table[i];
 
 		if (!dev)
 			continue;

@@ -71,8 +71,24 @@ struct nb_dev {
 
 #define NB_DEV_DEFAULT_MTU 1500
 
-/* Without a reference, for the datapath while the device list is stable (RCU readers). */
-struct nb_dev *nb_dev_lookup_index(u32 ifindex);
+/* The highest ifindex a device can have. */
+#define NB_DEV_MAX_IFINDEX 65535
+
+/* ifindex -> device (NULL: none), written under the registry's lock, read without it. */
+extern struct nb_dev **nb_dev_table;
+
+/*
+ * Without a reference, for the datapath while the device list is stable (RCU readers): in line,
+ * as XDP's bpf_redirect looks its target up for every frame (dev_get_by_index_rcu).
+ */
+static inline struct nb_dev *nb_dev_lookup_index(u32 ifindex)
+{
+	struct nb_dev **table = __atomic_load_n(&nb_dev_table, __ATOMIC_ACQUIRE);
+
+	if (!table || ifindex == 0 || ifindex > NB_DEV_MAX_IFINDEX)
+		return NULL;
+	return __atomic_load_n(&table[ifindex], __ATOMIC_ACQUIRE);
+}
 /* The highest ifindex a device ever had: walks over the table need go no further. */
 u32 nb_dev_max_ifindex(void);
 /* nb_dev_set_port, nb_dev_port: include/netbpf/port.h */
