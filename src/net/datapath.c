@@ -5,9 +5,10 @@
  * poll on every queue it owns in turn (src/net/worker.c), then the end of the round (flush) and
  * a quiescent point for the epoch reclaimer.
  *
- * A worker busy-polls its queues while frames flow and for NB_WORKER_BUSY_POLL_NS after the
- * last one, then sleeps in poll() on their fds (nb_worker_sleep) until a frame may be there, or
- * until the control side kicks it (a new plan, the stop).
+ * A worker polls its queues while frames flow and, when they go quiet, for as long as recent
+ * quiet spells say a spin would pay (net/busy_poll.h, at most NB_WORKER_BUSY_POLL_NS), then
+ * sleeps in poll() on their fds (nb_worker_sleep) until a frame may be there, or until the
+ * control side kicks it (a new plan, the stop).
  *
  * A worker's queues are a plan: an array the worker reads without a lock at the start of each
  * round. nb_datapath_sync builds new plans under the datapath's lock, publishes them with a
@@ -31,6 +32,7 @@
 #include "bpf/timer.h"
 #include "io/gen.h"
 #include "io/port.h"
+#include "net/busy_poll.h"
 #include "net/dev.h"
 #include "net/worker.h"
 #include "common/opts.h"
@@ -68,6 +70,7 @@ struct dp_worker {
 	bool idle;		/* its last round received nothing */
 	u64 cpu_ns;		/* its thread's CPU time when it ended */
 	u64 looked_rounds;	/* the control side's: rounds at the previous look */
+	struct nb_busy_poll busy_poll;	/* the worker's own */
 } __attribute__((aligned(64)));
 
 struct nb_datapath {
@@ -174,7 +177,6 @@ static void *worker_main(void *arg)
 	struct dp_worker *w = arg;
 	struct nb_datapath *dp = w->dp;
 	struct nb_pkt *pkts[NB_BURST];
-	u64 quiet_since = 0;
 
 	nb_set_this_cpu(w->index);
 	nb_epoch_online();
@@ -206,10 +208,9 @@ static void *worker_main(void *arg)
 		__atomic_store_n(&w->idle, got == 0, __ATOMIC_RELEASE);
 		__atomic_store_n(&w->rounds, w->rounds + 1, __ATOMIC_RELEASE);
 		if (got) {
-			quiet_since = 0;
-		} else if (!quiet_since) {
-			quiet_since = mono_ns();
-		} else if (mono_ns() - quiet_since >= NB_WORKER_BUSY_POLL_NS) {
+			if (w->busy_poll.quiet_since)
+				nb_busy_poll_work(&w->busy_poll, mono_ns());
+		} else if (nb_busy_poll_idle(&w->busy_poll, mono_ns())) {
 			/* a queue that cannot be waited for (a paced generator) is polled on */
 			if (!worker_sleep(dp, w, plan))
 				sched_yield();
@@ -225,6 +226,7 @@ int nb_datapath_create(const struct nb_datapath_opts *opts, struct nb_datapath *
 {
 	struct nb_log *log = NB_OPTS_GET(opts, log, NULL);
 	unsigned int nr;
+	int busy_us;
 	struct nb_datapath *dp;
 	int err;
 
@@ -237,6 +239,12 @@ int nb_datapath_create(const struct nb_datapath_opts *opts, struct nb_datapath *
 		nb_log_printf(log, "datapath: %u workers, but per-CPU data is sized for %u "
 			      "(nb_set_nr_cpus before the first map and device)\n", nr,
 			      nb_nr_cpus());
+		return -EINVAL;
+	}
+	busy_us = NB_OPTS_GET(opts, busy_poll_us, 0);
+	if (busy_us > 1000000) {
+		nb_log_printf(log, "datapath: a busy-poll of %d us, but a second is the most\n",
+			      busy_us);
 		return -EINVAL;
 	}
 	dp = calloc(1, sizeof(*dp));
@@ -254,6 +262,12 @@ int nb_datapath_create(const struct nb_datapath_opts *opts, struct nb_datapath *
 	dp->packets = opts ? opts->packets : 0;
 	dp->gen_budget = (long long)dp->packets;
 	for (unsigned int i = 0; i < nr; i++) {
+		if (!busy_us)
+			nb_busy_poll_init(&dp->workers[i].busy_poll, NB_BUSY_POLL_ADAPTIVE,
+					  NB_WORKER_BUSY_POLL_NS);
+		else
+			nb_busy_poll_init(&dp->workers[i].busy_poll, NB_BUSY_POLL_FIXED,
+					  busy_us < 0 ? 0 : (u64)busy_us * 1000);
 		dp->workers[i].dp = dp;
 		dp->workers[i].index = i;
 		dp->workers[i].cpu = -1;

@@ -47,7 +47,8 @@ u64 nb_worker_coarse_ns(void);
 
 /*
  * Waiting for work, as a low-latency datapath does: a worker keeps polling while frames flow
- * and for NB_WORKER_BUSY_POLL_NS after the last one (the kernel's busy-poll default), then
+ * and, after the last one, for as long as recent quiet spells say a spin would catch the next
+ * (net/busy_poll.h), at most NB_WORKER_BUSY_POLL_NS (the kernel's busy-poll default), then
  * sleeps in poll() on its queues' fds until one is readable, or until nb_worker_kick.
  */
 #define NB_WORKER_BUSY_POLL_NS 50000

@@ -227,6 +227,13 @@ NB_TEST(datapath_errors)
 	NB_ASSERT_EQ(nb_log_text(&log)[0], '\0');
 	NB_ASSERT(!dp);
 	nb_log_free(&log);
+	/* a busy-poll beyond a second is refused, naming it */
+	opts.sz = sizeof(opts);
+	opts.busy_poll_us = 2000000;
+	NB_ASSERT_EQ(nb_datapath_create(&opts, &dp), -EINVAL);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "busy-poll of 2000000 us");
+	NB_ASSERT(!dp);
+	nb_log_free(&log);
 	/* no options: one worker per per-CPU slot */
 	NB_ASSERT_EQ(nb_datapath_create(NULL, &dp), 0);
 	NB_ASSERT_EQ(nb_datapath_nr_workers(dp), 2);
