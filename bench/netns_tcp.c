@@ -23,8 +23,9 @@
  * are made with `ip netns` under names of the child's pid and deleted at the end.
  * NB_BENCH_SCALE scales the 5 s of each iperf3 run; NB_BENCH_PATHS=N measures the first N paths
  * only (the kernel's is the first); NB_BENCH_ONLY=WORD the kernel's and those whose name has
- * WORD ("tap"); NB_BENCH_PIN pins every path's workers to a CPU each (the last two rows are
- * afpacket's pinned, as `netbpf run --pin` runs them).
+ * WORD ("tap"); NB_BENCH_PIN pins every path's workers to a CPU each (two rows are
+ * afpacket's pinned, as `netbpf run --pin` runs them). The last four rows are afpacket's with
+ * the workers' busy-poll fixed (none, and 50 us) beside the adaptive default of the others.
  */
 #include <errno.h>
 #include <sched.h>
@@ -53,7 +54,7 @@
 #include "bench.h"
 
 #define ROUNDS 3
-#define MAX_PATHS 12
+#define MAX_PATHS 16
 
 struct path {
 	const char *name;
@@ -61,7 +62,8 @@ struct path {
 	const char *words;	/* the port's words after dev IFNAME */
 	unsigned int workers;
 	bool pin;		/* workers on a CPU each (run --pin) */
-	double gbps[ROUNDS], rtt_avg[ROUNDS], rtt_min[ROUNDS], mpps[ROUNDS];
+	int busy_poll_us;	/* nb_datapath_opts' busy_poll_us: 0 adaptive, < 0 none */
+	double gbps[ROUNDS], rtt_avg[ROUNDS], rtt_min[ROUNDS], rtt_med[ROUNDS], mpps[ROUNDS];
 	char skip[300];
 };
 
@@ -159,7 +161,8 @@ static int kernel_attach(const char *dev, unsigned int target, char *why, size_t
 static struct nb_datapath *netbpf_start(const struct path *p, const char *ifa, const char *ifb,
 					char *why, size_t size)
 {
-	struct nb_datapath_opts dopts = { .sz = sizeof(dopts), .workers = p->workers };
+	struct nb_datapath_opts dopts = { .sz = sizeof(dopts), .workers = p->workers,
+					  .busy_poll_us = p->busy_poll_us };
 	const char *names[2] = { "p0", "p1" }, *ifs[2] = { ifa, ifb };
 	struct nb_dev *dev[2];
 	struct nb_datapath *dp;
@@ -246,20 +249,50 @@ static double iperf_gbps(double seconds)
 	return v;
 }
 
-static bool ping_rtt(unsigned int count, double *avg, double *min)
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * count pings 20 ms apart: their mean, fastest and median round trip. The median beside the
+ * mean: on a loaded machine a few replies wait milliseconds for a CPU, which moves the mean
+ * and not the median.
+ */
+static bool ping_rtt(unsigned int count, double *avg, double *min, double *med)
 {
 	char cmd[256], line[512], *p;
-	double mn, av;
+	double *times = calloc(count, sizeof(*times)), sum = 0;
+	unsigned int n = 0;
+	FILE *f;
 
-	snprintf(cmd, sizeof(cmd), "ip netns exec %s ping -c %u -i 0.02 -q 10.9.0.2 2>&1", ns_a,
+	if (!times)
+		return false;
+	snprintf(cmd, sizeof(cmd), "ip netns exec %s ping -c %u -i 0.02 10.9.0.2 2>&1", ns_a,
 		 count);
-	if (!sh_line(cmd, "rtt", line, sizeof(line)) || !(p = strchr(line, '=')))
+	f = popen(cmd, "r");
+	if (!f) {
+		free(times);
 		return false;
-	if (sscanf(p + 1, " %lf/%lf", &mn, &av) != 2)
-		return false;
-	*avg = av;
-	*min = mn;
-	return true;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, "time=");
+		if (p && n < count)
+			times[n++] = atof(p + 5);
+	}
+	pclose(f);
+	if (n) {
+		for (unsigned int i = 0; i < n; i++)
+			sum += times[i];
+		qsort(times, n, sizeof(*times), cmp_double);
+		*avg = sum / n;
+		*min = times[0];
+		*med = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+	}
+	free(times);
+	return n > 0;
 }
 
 /* 64-byte frames injected into a0 (ns A), counted on b0 (ns B): forwarded frames per second. */
@@ -380,7 +413,7 @@ static void measure(struct path *p, unsigned int round, double seconds)
 	struct nb_datapath *dp = NULL;
 	const char *ifa = "a0", *ifb = "b0";
 	char why[300] = "", fwd_why[300] = "";
-	double avg = 0, min = 0;
+	double avg = 0, min = 0, med = 0;
 
 	if (p->skip[0])
 		return;
@@ -402,9 +435,10 @@ static void measure(struct path *p, unsigned int round, double seconds)
 		snprintf(why, sizeof(why), "no ping crossed in 30 s");
 	if (!why[0]) {
 		p->gbps[round] = iperf_gbps(seconds);
-		if (ping_rtt(seconds > 2 ? 200 : 50, &avg, &min)) {
+		if (ping_rtt(seconds > 2 ? 200 : 50, &avg, &min, &med)) {
 			p->rtt_avg[round] = avg;
 			p->rtt_min[round] = min;
+			p->rtt_med[round] = med;
 		}
 		p->mpps[round] = forward_mpps(seconds / 2, fwd_why, sizeof(fwd_why));
 	}
@@ -415,9 +449,9 @@ static void measure(struct path *p, unsigned int round, double seconds)
 	veths_down();
 	if (why[0])
 		snprintf(p->skip, sizeof(p->skip), "%s", why);
-	printf("  round %u %-36s %s%6.2f Gbit/s  rtt %.3f ms (min %.3f)  %.2f Mpps\n", round + 1,
-	       p->name, p->skip[0] ? "SKIPPED: " : "", p->gbps[round], p->rtt_avg[round],
-	       p->rtt_min[round], p->mpps[round]);
+	printf("  round %u %-36s %s%6.2f Gbit/s  rtt %.3f ms (min %.3f, median %.3f)  %.2f Mpps\n",
+	       round + 1, p->name, p->skip[0] ? "SKIPPED: " : "", p->gbps[round],
+	       p->rtt_avg[round], p->rtt_min[round], p->rtt_med[round], p->mpps[round]);
 	if (p->skip[0])
 		printf("    %s\n", p->skip);
 	else if (fwd_why[0])
@@ -449,6 +483,8 @@ static void bench_child(void)
 {
 #define PATH(n, k, w, nw) { .name = n, .kind = k, .words = w, .workers = nw }
 #define PATH_PIN(n, k, nw) { .name = n, .kind = k, .words = "", .workers = nw, .pin = true }
+#define PATH_BP(n, k, nw, us) \
+	{ .name = n, .kind = k, .words = "", .workers = nw, .busy_poll_us = us }
 	struct path paths[MAX_PATHS] = {
 		PATH("kernel tc bpf_redirect", NULL, "", 0),
 		PATH("netbpf afpacket, 1 worker", "afpacket", "", 1),
@@ -461,8 +497,13 @@ static void bench_child(void)
 		PATH("netbpf tap, 2 workers", "tap", "", 2),
 		PATH_PIN("netbpf afpacket, 1 worker, pinned", "afpacket", 1),
 		PATH_PIN("netbpf afpacket, 2 workers, pinned", "afpacket", 2),
+		PATH_BP("netbpf afpacket, 1 worker, no busy-poll", "afpacket", 1, -1),
+		PATH_BP("netbpf afpacket, 1 worker, busy-poll 50 us", "afpacket", 1, 50),
+		PATH_BP("netbpf afpacket, 2 workers, no busy-poll", "afpacket", 2, -1),
+		PATH_BP("netbpf afpacket, 2 workers, busy-poll 50 us", "afpacket", 2, 50),
 	};
-	const unsigned int nr_paths = 11;
+	const unsigned int nr_paths = 15;
+#undef PATH_BP
 #undef PATH_PIN
 #undef PATH
 	/* NB_BENCH_PATHS=N: the first N paths only (the kernel's is the first) */
@@ -499,20 +540,22 @@ static void bench_child(void)
 			measure(&paths[i], r, seconds);
 	sh("ip netns del %s; ip netns del %s", ns_a, ns_b);
 
-	printf("\n  | path | TCP Gbit/s | x kernel | ping avg ms | x kernel | ping min ms | "
-	       "64 B Mpps | x kernel |\n  | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+	printf("\n  | path | TCP Gbit/s | x kernel | ping avg ms | x kernel | ping median ms | "
+	       "x kernel | ping min ms | 64 B Mpps | x kernel |\n"
+	       "  | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
 	for (unsigned int i = 0; i < n; i++) {
 		const struct path *p = &paths[i];
 		double g = best_max(p->gbps), r = best_min(p->rtt_avg), m = best_max(p->mpps);
 		double kg = best_max(k->gbps), kr = best_min(k->rtt_avg), km = best_max(k->mpps);
+		double md = best_min(p->rtt_med), kmd = best_min(k->rtt_med);
 
 		if (p->skip[0]) {
-			printf("  | %s | SKIPPED: %s | | | | | | |\n", p->name, p->skip);
+			printf("  | %s | SKIPPED: %s | | | | | | | | |\n", p->name, p->skip);
 			continue;
 		}
-		printf("  | %s | %.2f | %.2f | %.3f | %.2f | %.3f | %.3f | %.2f |\n", p->name, g,
-		       kg ? g / kg : 0, r, kr ? r / kr : 0, best_min(p->rtt_min), m,
-		       km ? m / km : 0);
+		printf("  | %s | %.2f | %.2f | %.3f | %.2f | %.3f | %.2f | %.3f | %.3f | %.2f |\n",
+		       p->name, g, kg ? g / kg : 0, r, kr ? r / kr : 0, md, kmd ? md / kmd : 0,
+		       best_min(p->rtt_min), m, km ? m / km : 0);
 	}
 	fflush(stdout);
 }
