@@ -420,13 +420,25 @@ static u32 tx_pieces(const struct nb_pkt *pkt)
 }
 
 /*
+ * Whether packet i of a burst leaves by its frame's descriptor: as the burst's plan found it
+ * for the first 64 (bit i of by_desc), asked again beyond (a packet held by the burst alone
+ * stays stealable or not while the burst is sent).
+ */
+static bool tx_by_desc(const struct afxdp_queue *q, struct nb_pkt **pkts, u32 i, u64 by_desc)
+{
+	if (i < 64)
+		return by_desc >> i & 1;
+	return nb_afxdp_umem_can_steal(q->umem, pkts[i]);
+}
+
+/*
  * Queue the first k packets in the tx ring: a packet whose buffer is one of the UMEM's frames
  * by that frame's descriptor (the packet is freed, the frame is the kernel's until it
  * completes), any other by copying its bytes into frames[], in pieces when it is longer than
  * a frame. Returns the descriptors queued from idx on and, in *nframes, the frames used.
  */
 static u32 tx_fill(struct afxdp_queue *q, struct nb_pkt **pkts, u32 k, u32 idx,
-		   u32 *nframes, u32 *stolen)
+		   u64 by_desc, u32 *nframes, u32 *stolen)
 {
 	u32 slot = 0, used = 0;
 
@@ -436,7 +448,7 @@ static u32 tx_fill(struct afxdp_queue *q, struct nb_pkt **pkts, u32 k, u32 idx,
 		u32 pieces, len = pkt->len;
 		u64 addr;
 
-		if (nb_afxdp_umem_steal(q->umem, pkt, &addr)) {
+		if (tx_by_desc(q, pkts, i, by_desc) && nb_afxdp_umem_steal(q->umem, pkt, &addr)) {
 			d = xsk_ring_prod__tx_desc(&q->tx, idx + slot++);
 			*d = (struct xdp_desc){ .addr = addr, .len = len };
 			pkts[i] = NULL;
@@ -463,34 +475,37 @@ static unsigned int afxdp_tx_burst(struct nb_port *port, struct nb_pkt **pkts, u
 	struct afxdp_port *ap = port->priv;
 	struct afxdp_queue *q = &ap->q[nb_this_cpu() % ap->nq];
 	u32 idx = 0, k = 0, descs = 0, copies = 0, room, got, used = 0, stolen = 0, done;
+	u64 by_desc = 0;	/* bit i: packet i leaves by its descriptor (the first 64) */
 
 	pthread_spin_lock(&q->tx_lock);
 	done = tx_reap(q);
 	room = xsk_prod_nb_free(&q->tx, RING_SIZE);
 	/* the first k packets whose descriptors fit the ring */
 	for (; k < n; k++) {
-		bool by_desc = nb_afxdp_umem_can_steal(q->umem, pkts[k]);
-		u32 pieces = by_desc ? 1 : tx_pieces(pkts[k]);
+		bool desc = nb_afxdp_umem_can_steal(q->umem, pkts[k]);
+		u32 pieces = desc ? 1 : tx_pieces(pkts[k]);
 
 		if (descs + pieces > room || (pieces > 1 && !ap->sg))
 			break;
+		if (desc && k < 64)
+			by_desc |= 1ull << k;
 		descs += pieces;
-		copies += by_desc ? 0 : pieces;
+		copies += desc ? 0 : pieces;
 	}
 	/* completed frames back, frames to copy into out: one trip to the UMEM's free stack */
 	got = nb_afxdp_umem_swap(q->umem, q->tx_frames, done, q->tx_frames, copies, 0);
 	while (got < copies) {
 		/* the UMEM is short of frames: as many packets as they carry */
-		bool by_desc = nb_afxdp_umem_can_steal(q->umem, pkts[--k]);
-		u32 pieces = by_desc ? 1 : tx_pieces(pkts[k]);
+		bool desc = tx_by_desc(q, pkts, --k, by_desc);
+		u32 pieces = desc ? 1 : tx_pieces(pkts[k]);
 
 		descs -= pieces;
-		copies -= by_desc ? 0 : pieces;
+		copies -= desc ? 0 : pieces;
 	}
 	if (descs && xsk_ring_prod__reserve(&q->tx, descs, &idx) != descs)
 		k = descs = 0;
 	if (descs) {
-		tx_fill(q, pkts, k, idx, &used, &stolen);
+		tx_fill(q, pkts, k, idx, by_desc, &used, &stolen);
 		xsk_ring_prod__submit(&q->tx, descs);
 		tx_kick(q);
 	}
