@@ -627,6 +627,11 @@ static int queue_open(struct afxdp_port *ap, struct afxdp_queue *q, u32 id, bool
 		if (err == -EBUSY && last_try)
 			nb_log_printf(log, "afxdp: queue %u of %s already has an AF_XDP socket\n",
 				      id, ap->ifname);
+		else if (err == -EADDRINUSE)
+			nb_log_printf(log, "afxdp: queue %u of %s is still bound by the socket of an "
+				      "afxdp port closed before (the first of a UMEM stays bound "
+				      "while other afxdp ports use the UMEM): free once they "
+				      "close\n", id, ap->ifname);
 		else if (ap->sg && (err == -EINVAL || err == -EOPNOTSUPP))
 			;	/* tried again without multi-buffer */
 		else if (err != -EBUSY)

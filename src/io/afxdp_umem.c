@@ -175,17 +175,22 @@ static struct nb_afxdp_umem *umem_create(const struct xsk_socket_config *cfg,
 	return umem;
 }
 
-/* One of our sockets is bound to ifindex's queue qid already. */
-static bool queue_taken(int ifindex, u32 qid)
+/*
+ * One of our sockets is bound to ifindex's queue qid already: -EBUSY; or a UMEM's first
+ * socket, closed while the UMEM goes on, still holds it: -EADDRINUSE. 0: the queue is free.
+ */
+static int queue_taken(int ifindex, u32 qid)
 {
 	for (struct nb_afxdp_umem *umem = registry; umem; umem = umem->next) {
+		if (umem->first_closed && umem->first_ifindex == ifindex && umem->first_qid == qid)
+			return -EADDRINUSE;
 		for (u32 i = 0; i < NB_AFXDP_UMEM_SOCKETS; i++) {
 			if (umem->socks[i].xsk && umem->socks[i].ifindex == ifindex &&
 			    umem->socks[i].qid == qid)
-				return true;
+				return -EBUSY;
 		}
 	}
-	return false;
+	return 0;
 }
 
 /* A UMEM to share: bound alike, with room for a socket. */
@@ -214,8 +219,8 @@ int nb_afxdp_umem_socket(const char *ifname, u32 qid, const struct xsk_socket_co
 	 * A second socket on a queue would share the first one's fill ring (the kernel allows
 	 * it within a UMEM): the queue is busy, as the kernel says for a socket of another UMEM.
 	 */
-	err = -EBUSY;
-	if (queue_taken(ifindex, qid))
+	err = queue_taken(ifindex, qid);
+	if (err)
 		goto out;
 	umem = umem_to_share(cfg->bind_flags);
 	if (umem) {
@@ -238,6 +243,8 @@ int nb_afxdp_umem_socket(const char *ifname, u32 qid, const struct xsk_socket_co
 		umem_destroy(umem);
 		goto out;
 	}
+	umem->first_ifindex = ifindex;
+	umem->first_qid = qid;
 	umem->next = registry;
 	registry = umem;
 bound:
@@ -270,6 +277,8 @@ void nb_afxdp_umem_socket_close(struct nb_afxdp_umem *umem, struct xsk_socket *x
 		if (umem->socks[i].xsk == xsk)
 			umem->socks[i].xsk = NULL;
 	}
+	if (!released)
+		umem->first_closed = true;
 	if (--umem->sockets) {
 		/*
 		 * The socket is gone: the kernel takes no more of its fill ring's frames. Under

@@ -38,6 +38,13 @@ struct nb_afxdp_umem {
 		u32 qid;
 	} socks[NB_AFXDP_UMEM_SOCKETS];
 	u32 sockets;
+	/*
+	 * The queue of its first socket, which stays bound after it closes (libxdp keeps it on
+	 * the UMEM's fd) until the UMEM ends: no other socket can have that queue meanwhile.
+	 */
+	int first_ifindex;
+	u32 first_qid;
+	bool first_closed;
 	struct nb_afxdp_umem *next;	/* the registry */
 
 	pthread_spinlock_t lock;	/* everything below */
@@ -51,7 +58,8 @@ struct nb_afxdp_umem {
  * A socket on ifname's queue qid with rings rx, tx, fq and cq, bound to a UMEM of this
  * process's that it shares with sockets whose bind flags are the same (XDP_SHARED_UMEM: one
  * frame memory, a fill and a completion ring per device queue), or to a new one when none has
- * room. 0 with *xskp and *umemp; a negative errno (nothing kept) else.
+ * room. 0 with *xskp and *umemp; a negative errno (nothing kept) else: -EBUSY when one of
+ * ours has the queue, -EADDRINUSE when a UMEM's first socket, closed, still holds it.
  */
 int nb_afxdp_umem_socket(const char *ifname, u32 qid, const struct xsk_socket_config *cfg,
 			 struct xsk_socket **xskp, struct nb_afxdp_umem **umemp,

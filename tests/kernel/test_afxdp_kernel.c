@@ -473,6 +473,8 @@ NB_TEST(afxdp_redirect_between_ports_moves_descriptors)
  * A port that closes gives its fill ring's frames back to a UMEM another port goes on using
  * (copy mode: the kernel is done with them once the socket is gone): ports that come and go
  * beside one that stays never drain the UMEM, whose free frames are what they were before.
+ * The UMEM's first socket stays bound when its port closes, and its queue taken, until the
+ * UMEM ends: a port on that queue meanwhile is an error that says so.
  */
 NB_TEST(afxdp_closed_port_gives_its_frames_back)
 {
@@ -507,7 +509,17 @@ NB_TEST(afxdp_closed_port_gives_its_frames_back)
 	nfree = umem->nfree;
 	nb_dev_destroy(keep);
 	NB_ASSERT_EQ(umem->nfree, nfree);
+	/* so is its queue: a port on it is refused at once, saying why */
+	nb_log_free(&log);
+	keep = afxdp_dev("dev veth1 mode skb copy", &err, &log);
+	NB_ASSERT_EQ(err, -EADDRINUSE);
+	NB_ASSERT(!keep);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "queue 0 of veth1 is still bound");
 	nb_dev_destroy(dev);
+	NB_ASSERT_EQ(nb_afxdp_umem_count(), 0);
+	/* the UMEM gone, the queue is free again */
+	keep = afxdp_dev("dev veth1 mode skb copy", NULL, &log);
+	nb_dev_destroy(keep);
 	NB_ASSERT_EQ(nb_afxdp_umem_count(), 0);
 	nb_log_free(&log);
 	xt_teardown();
