@@ -24,8 +24,9 @@
  * NB_BENCH_SCALE scales the 5 s of each iperf3 run; NB_BENCH_PATHS=N measures the first N paths
  * only (the kernel's is the first); NB_BENCH_ONLY=WORD the kernel's and those whose name has
  * WORD ("tap"); NB_BENCH_PIN pins every path's workers to a CPU each (two rows are
- * afpacket's pinned, as `netbpf run --pin` runs them). The last four rows are afpacket's with
- * the workers' busy-poll fixed (none, and 50 us) beside the adaptive default of the others.
+ * afpacket's pinned, as `netbpf run --pin` runs them). The last six rows are afpacket's with
+ * the workers' busy-poll fixed (none, and 50 us) beside the adaptive default of the others,
+ * and with the scheduler's default time slice beside the shortest the workers ask for.
  */
 #include <errno.h>
 #include <sched.h>
@@ -54,7 +55,7 @@
 #include "bench.h"
 
 #define ROUNDS 3
-#define MAX_PATHS 16
+#define MAX_PATHS 20
 
 struct path {
 	const char *name;
@@ -63,6 +64,7 @@ struct path {
 	unsigned int workers;
 	bool pin;		/* workers on a CPU each (run --pin) */
 	int busy_poll_us;	/* nb_datapath_opts' busy_poll_us: 0 adaptive, < 0 none */
+	unsigned int flags;	/* more nb_datapath_flags */
 	double gbps[ROUNDS], rtt_avg[ROUNDS], rtt_min[ROUNDS], rtt_med[ROUNDS], mpps[ROUNDS];
 	char skip[300];
 };
@@ -199,6 +201,7 @@ static struct nb_datapath *netbpf_start(const struct path *p, const char *ifa, c
 		nb_prog_put(prog);
 	}
 	dopts.log = &log;
+	dopts.flags = p->flags;
 	/* NB_BENCH_PIN: every path's workers on a CPU each */
 	if (p->pin || getenv("NB_BENCH_PIN"))
 		dopts.flags |= NB_DATAPATH_PIN;
@@ -485,6 +488,7 @@ static void bench_child(void)
 #define PATH_PIN(n, k, nw) { .name = n, .kind = k, .words = "", .workers = nw, .pin = true }
 #define PATH_BP(n, k, nw, us) \
 	{ .name = n, .kind = k, .words = "", .workers = nw, .busy_poll_us = us }
+#define PATH_FL(n, k, nw, fl) { .name = n, .kind = k, .words = "", .workers = nw, .flags = fl }
 	struct path paths[MAX_PATHS] = {
 		PATH("kernel tc bpf_redirect", NULL, "", 0),
 		PATH("netbpf afpacket, 1 worker", "afpacket", "", 1),
@@ -501,8 +505,13 @@ static void bench_child(void)
 		PATH_BP("netbpf afpacket, 1 worker, busy-poll 50 us", "afpacket", 1, 50),
 		PATH_BP("netbpf afpacket, 2 workers, no busy-poll", "afpacket", 2, -1),
 		PATH_BP("netbpf afpacket, 2 workers, busy-poll 50 us", "afpacket", 2, 50),
+		PATH_FL("netbpf afpacket, 1 worker, default slice", "afpacket", 1,
+			NB_DATAPATH_DEFAULT_SLICE),
+		PATH_FL("netbpf afpacket, 2 workers, default slice", "afpacket", 2,
+			NB_DATAPATH_DEFAULT_SLICE),
 	};
-	const unsigned int nr_paths = 15;
+	const unsigned int nr_paths = 17;
+#undef PATH_FL
 #undef PATH_BP
 #undef PATH_PIN
 #undef PATH

@@ -8,7 +8,8 @@
  * A worker polls its queues while frames flow and, when they go quiet, for as long as recent
  * quiet spells say a spin would pay (net/busy_poll.h, at most NB_WORKER_BUSY_POLL_NS), then
  * sleeps in poll() on their fds (nb_worker_sleep) until a frame may be there, or until the
- * control side kicks it (a new plan, the stop).
+ * control side kicks it (a new plan, the stop). Its time slice is the shortest the scheduler
+ * gives (NB_WORKER_SLICE_NS), so that when a frame wakes it, it runs at once.
  *
  * A worker's queues are a plan: an array the worker reads without a lock at the start of each
  * round. nb_datapath_sync builds new plans under the datapath's lock, publishes them with a
@@ -179,6 +180,9 @@ static void *worker_main(void *arg)
 	struct nb_pkt *pkts[NB_BURST];
 
 	nb_set_this_cpu(w->index);
+	/* a kernel without custom slices keeps its own: latency, not correctness */
+	if (!(dp->flags & NB_DATAPATH_DEFAULT_SLICE))
+		nb_worker_set_slice(NB_WORKER_SLICE_NS);
 	nb_epoch_online();
 	while (!__atomic_load_n(&dp->stop, __ATOMIC_ACQUIRE)) {
 		const struct dp_plan *plan = __atomic_load_n(&w->plan, __ATOMIC_ACQUIRE);

@@ -53,6 +53,18 @@ u64 nb_worker_coarse_ns(void);
  */
 #define NB_WORKER_BUSY_POLL_NS 50000
 
+/*
+ * A worker's time slice: the shortest the kernel allows. EEVDF lets a waking thread preempt
+ * the one running only when its slice is shorter; with equal slices the wakee waits until the
+ * other's slice is used up (up to milliseconds under load), and so does the frame that woke it.
+ */
+#define NB_WORKER_SLICE_NS 100000
+/*
+ * The calling thread's time slice, ns (sched_attr's sched_runtime, SCHED_OTHER; a kernel
+ * before 6.12 ignores it). 0 or a negative errno.
+ */
+int nb_worker_set_slice(u64 ns);
+
 /* One receive queue a worker sleeps on. */
 struct nb_worker_queue {
 	struct nb_dev *dev;
