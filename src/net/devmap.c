@@ -25,15 +25,6 @@
 #include "net/xdp.h"
 #include "common/u64_stats.h"
 
-struct nb_dtab_netdev {
-	struct nb_dev *dev;		/* referenced while the entry lives */
-	struct nb_prog *xdp_prog;	/* devmap program, referenced; NULL: none */
-	struct nb_dtab_netdev *hash_next;	/* devmap_hash bucket chain */
-	u32 idx;			/* the key */
-	struct bpf_devmap_val val;	/* what lookups return: ifindex and program id */
-	struct nb_epoch_head rcu;
-};
-
 struct nb_dtab {
 	struct nb_map map;
 	struct nb_dtab_netdev **netdev_map;	/* devmap: one slot per key */
@@ -401,11 +392,6 @@ static long dev_hash_map_redirect(struct nb_map *map, u64 ifindex, u64 flags)
 {
 	return nb_xdp_redirect_map(map, ifindex, flags, BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS,
 				   dev_map_hash_lookup_entry);
-}
-
-int nb_dev_map_enqueue(struct nb_dtab_netdev *dst, struct nb_pkt *pkt, struct nb_dev *dev_rx)
-{
-	return nb_xdp_enqueue(dst->dev, pkt, dev_rx, dst->xdp_prog);
 }
 
 /* May the entry take a copy (is_valid_dst)? */

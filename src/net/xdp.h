@@ -131,7 +131,8 @@ static inline int nb_xdp_ok_fwd_dev(const struct nb_dev *dev, u32 len)
  * bq_enqueue): checks that dev can transmit it, then enqueues with the devmap program (NULL:
  * none) that runs at the flush; a full queue transmits first; the first frame of a poll puts
  * the queue on this worker's flush list, with references on dev_rx and the program until the
- * flush.
+ * flush. A queued frame's dev is the device it leaves from, set as it is queued (the frame
+ * still belongs to no one else; the queue's transmit then needs no pass over its frames).
  */
 int nb_xdp_enqueue_slow(struct nb_dev *dev, struct nb_pkt *pkt, struct nb_dev *dev_rx,
 			struct nb_prog *xdp_prog);
@@ -152,6 +153,7 @@ static __always_inline int nb_xdp_enqueue(struct nb_dev *dev, struct nb_pkt *pkt
 		   !READ_ONCE(xd->bulk_off))) {
 		bq = &xd->pcpu[nb_this_cpu()].bq;
 		if (likely(bq->dev_rx && bq->count < NB_XDP_BULK_SIZE)) {
+			pkt->dev = dev;
 			bq->q[bq->count++] = pkt;
 			return 0;
 		}

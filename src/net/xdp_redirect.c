@@ -133,8 +133,6 @@ static void bq_xmit_all(struct nb_xdp_bulk_queue *bq)
 		if (!to_send)
 			goto out;
 	}
-	for (unsigned int i = 0; i < to_send; i++)
-		bq->q[i]->dev = dev;
 	/* A device that cannot transmit at all is the kernel's ndo_xdp_xmit error. */
 	if (unlikely(!READ_ONCE(dev->up) || !dev->port))
 		nb_u64_stats_inc(&st->xmit_errors);
@@ -168,6 +166,7 @@ static void bq_enqueue(struct nb_xdp_dev *xd, struct nb_pkt *pkt, struct nb_dev 
 		bq->flush_next = flush_list;
 		flush_list = bq;
 	}
+	pkt->dev = bq->dev;
 	bq->q[bq->count++] = pkt;
 	if (unlikely(READ_ONCE(xd->bulk_off)))
 		bq_xmit_all(bq);
@@ -200,12 +199,8 @@ int nb_xdp_do_tx(struct nb_dev *dev_rx, struct nb_pkt *pkt)
 	return nb_xdp_enqueue(dev_rx, pkt, dev_rx, NULL);
 }
 
-/*
- * bpf_redirect's target by its ifindex. Out of line (a tail call from nb_xdp_do_redirect):
- * the lookup's call would make every redirect save registers.
- */
-static __attribute__((noinline)) int redirect_ifindex(u32 ifindex, struct nb_pkt *pkt,
-						      struct nb_dev *dev_rx)
+/* bpf_redirect's target by its ifindex (the lookup is in line: no call, no saved register). */
+static inline int redirect_ifindex(u32 ifindex, struct nb_pkt *pkt, struct nb_dev *dev_rx)
 {
 	struct nb_dev *fwd = nb_dev_lookup_index(ifindex);
 
@@ -225,6 +220,13 @@ int nb_xdp_do_redirect(struct nb_dev *dev_rx, struct nb_pkt *pkt)
 	ri->map_id = 0;
 	ri->flags = 0;
 	ri->map_type = BPF_MAP_TYPE_UNSPEC;
+
+	/* the two common targets first, without the switch's table */
+	if (likely(map_type == BPF_MAP_TYPE_DEVMAP || map_type == BPF_MAP_TYPE_DEVMAP_HASH) &&
+	    likely(!(flags & BPF_F_BROADCAST)))
+		return nb_dev_map_enqueue(ri->tgt_value, pkt, dev_rx);
+	if (map_type == BPF_MAP_TYPE_UNSPEC && map_id == NB_REDIRECT_IFINDEX_ID)
+		return redirect_ifindex((u32)ri->tgt_index, pkt, dev_rx);
 
 	switch (map_type) {
 	case BPF_MAP_TYPE_DEVMAP:
