@@ -471,19 +471,27 @@ static unsigned int claim(struct gen *g, unsigned int max)
 _Static_assert(NB_PKT_MAX_LEN % GEN_COPY_BLOCK == 0, "a page's last block is in the page");
 
 /*
- * Fill pkt with the g->size bytes at src: in the page, in whole blocks (src has room for the
- * last one, and so has the page: NB_PKT_MAX_LEN is a multiple of the block), or continued in
- * fragments when longer.
+ * The size bytes at src into pkt's page, in whole blocks (src has room for the last one, and so
+ * has the page: NB_PKT_MAX_LEN is a multiple of the block): fixed-size copies, in line in the
+ * burst's loop with the size held for the burst.
  */
-static int frame_fill(const struct gen *g, struct nb_pkt *pkt, const u8 *src)
+static __always_inline void frame_copy_in_page(struct nb_pkt *pkt, const u8 *src, u32 size)
 {
-	u8 *dst;
+	u8 *dst = nb_pkt_put(pkt, size);
+	u32 off = 0;
 
-	if (unlikely(g->size > NB_PKT_MAX_LEN))
-		return nb_pkt_append(pkt, src, g->size);
-	dst = nb_pkt_put(pkt, g->size);
-	for (u32 off = 0; off < g->size; off += GEN_COPY_BLOCK)
+	do {
 		memcpy(dst + off, src + off, GEN_COPY_BLOCK);
+		off += GEN_COPY_BLOCK;
+	} while (off < size);
+}
+
+/* Fill pkt with the size bytes at src: in the page, or continued in fragments when longer. */
+static __always_inline int frame_fill(struct nb_pkt *pkt, const u8 *src, u32 size)
+{
+	if (unlikely(size > NB_PKT_MAX_LEN))
+		return nb_pkt_append(pkt, src, size);
+	frame_copy_in_page(pkt, src, size);
 	return 0;
 }
 
@@ -491,6 +499,7 @@ static int frame_fill(const struct gen *g, struct nb_pkt *pkt, const u8 *src)
 static unsigned int make_patched(struct gen *g, struct gen_queue *q, struct nb_pkt **pkts,
 				 unsigned int want)
 {
+	const u32 size = g->size;
 	u64 made = q->made;
 
 	for (unsigned int n = 0; n < want; n++) {
@@ -498,7 +507,7 @@ static unsigned int make_patched(struct gen *g, struct gen_queue *q, struct nb_p
 		const struct gen_flow *fl;
 		struct gen_flow one;
 
-		if (unlikely(frame_fill(g, pkt, g->tmpl_buf + 2)))
+		if (unlikely(frame_fill(pkt, g->tmpl_buf + 2, size)))
 			return n;
 		if (q->flows) {
 			fl = &q->flows[q->next_flow];
@@ -522,11 +531,7 @@ static unsigned int make_patched(struct gen *g, struct gen_queue *q, struct nb_p
 	return want;
 }
 
-/*
- * mode copy: want frames, each a copy of the queue's next prebuilt frame. A frame that fits a
- * page (all but jumbo sizes) is copied in line, block by block into the fresh packet's linear
- * part; the source and the page have room for the last whole block (frame_fill).
- */
+/* mode copy: want frames, each a copy of the queue's next prebuilt frame. */
 static unsigned int make_copies(struct gen *g, struct gen_queue *q, struct nb_pkt **pkts,
 				unsigned int want)
 {
@@ -535,30 +540,23 @@ static unsigned int make_copies(struct gen *g, struct gen_queue *q, struct nb_pk
 	u32 next = q->next_frame;
 	unsigned int n;
 
-	if (unlikely(size > NB_PKT_MAX_LEN)) {
+	if (likely(size <= NB_PKT_MAX_LEN)) {
+		/* every frame fits its page: no failure to test per frame */
 		for (n = 0; n < want; n++) {
-			if (unlikely(frame_fill(g, pkts[n], frames + (size_t)next * stride)))
+			frame_copy_in_page(pkts[n], frames + (size_t)next * stride, size);
+			if (++next == nr_frames)
+				next = 0;
+		}
+	} else {
+		for (n = 0; n < want; n++) {
+			if (unlikely(frame_fill(pkts[n], frames + (size_t)next * stride, size)))
 				break;
 			if (++next == nr_frames)
 				next = 0;
 		}
-		q->next_frame = next;
-		return n;
-	}
-	for (n = 0; n < want; n++) {
-		const u8 *src = frames + (size_t)next * stride;
-		u8 *dst = nb_pkt_put(pkts[n], size);
-		u32 off = 0;
-
-		do {
-			memcpy(dst + off, src + off, GEN_COPY_BLOCK);
-			off += GEN_COPY_BLOCK;
-		} while (off < size);
-		if (++next == nr_frames)
-			next = 0;
 	}
 	q->next_frame = next;
-	return want;
+	return n;
 }
 
 static unsigned int gen_rx_queue_burst(struct nb_port *port, unsigned int qi,
