@@ -182,8 +182,9 @@ static struct nb_datapath *netbpf_start(const struct path *p, const char *ifa, c
 	for (int i = 0; i < 2; i++) {
 		struct nb_prog_load_opts popts = { .sz = sizeof(popts), .license = "GPL",
 						   .log = &log };
+		NB_OPTS(nb_tc_bpf_opts, bpf, .direct_action = true);
 		struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
-					       .kind = "bpf", .log = &log };
+					       .kind = "bpf", .kind_opts = &bpf, .log = &log };
 		struct bpf_insn insns[NB_KB_MAX_INSNS];
 		struct nb_tc_filter_id id;
 		struct nb_prog *prog;
@@ -192,8 +193,7 @@ static struct nb_datapath *netbpf_start(const struct path *p, const char *ifa, c
 		if (nb_tc_qdisc_add(dev[i], NB_TC_QDISC_CLSACT, &log) ||
 		    nb_prog_load(BPF_PROG_TYPE_SCHED_CLS, insns, cnt, &popts, &prog))
 			goto fail;
-		f.bpf.prog = prog;
-		f.bpf.direct_action = true;
+		bpf.prog = prog;
 		if (nb_tc_filter_add(dev[i], &f, &id)) {
 			nb_prog_put(prog);
 			goto fail;

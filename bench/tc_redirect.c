@@ -120,6 +120,8 @@ static double run_variant(enum variant v, bool interp, enum sink to, u64 bursts)
 	struct nb_dev *tx = nb_bench_dev("ttx0", to == TO_SINK ? "sink" : NULL);
 	struct nb_dev *peer_dev = NULL;
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1 };
+	NB_OPTS(nb_tc_bpf_opts, bpf, .direct_action = true);
+	NB_OPTS(nb_tc_u32_opts, sel, .classid = 0x10002);
 	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "bpf", .control = TC_ACT_SHOT,
 					 .has_control = true };
 	struct nb_map *counter = NULL;
@@ -139,20 +141,20 @@ static double run_variant(enum variant v, bool interp, enum sink to, u64 bursts)
 		die("qdisc");
 	if (v == V_DA_REDIRECT || v == V_DA_DROP) {
 		f.kind = "bpf";
-		f.bpf.direct_action = true;
-		f.bpf.prog = load(BPF_PROG_TYPE_SCHED_CLS, v, nb_dev_ifindex(tx), interp);
+		f.kind_opts = &bpf;
+		bpf.prog = load(BPF_PROG_TYPE_SCHED_CLS, v, nb_dev_ifindex(tx), interp);
 	} else if (v != V_NONE) {
 		f.kind = "u32";
-		if (nb_tc_u32_match(&f.u32, NB_TC_U32_SIZE_32, 0, 0, 0, false, NULL))
+		f.kind_opts = &sel;
+		if (nb_tc_u32_match(&sel, NB_TC_U32_SIZE_32, 0, 0, 0, false, NULL))
 			die("u32 key");
-		f.u32.classid = 0x10002;
 		act.bpf.prog = load(BPF_PROG_TYPE_SCHED_ACT, v, nb_dev_ifindex(tx), interp);
 		f.actions = &act;
 		f.action_cnt = 1;
 	}
 	if (f.kind && nb_tc_filter_add(rx, &f, NULL))
 		die("filter");
-	prog = v == V_DA_REDIRECT || v == V_DA_DROP ? f.bpf.prog : act.bpf.prog;
+	prog = v == V_DA_REDIRECT || v == V_DA_DROP ? bpf.prog : act.bpf.prog;
 	if (prog)	/* what really ran: the JIT may decline a program */
 		engine = nb_prog_is_jited(prog) ? "jit" : interp ? "interp" : "interp (no jit)";
 	nb_prog_put(prog);

@@ -28,7 +28,8 @@ int main(int argc, char **argv)
 	NB_OPTS(nb_object_open_opts, open, .log = &log);
 	NB_OPTS(nb_object_load_opts, load, .log = &log);
 	NB_OPTS(nb_datapath_opts, dpo, .workers = 1, .log = &log);
-	NB_OPTS(nb_tc_filter_opts, filter, .kind = "bpf", .log = &log);
+	NB_OPTS(nb_tc_bpf_opts, bpf, .direct_action = true);
+	NB_OPTS(nb_tc_filter_opts, filter, .kind = "bpf", .kind_opts = &bpf, .log = &log);
 	struct nb_object_prog *prog;
 	struct nb_dev *gen, *sink;
 	struct nb_dev_stats_total sink_stats;
@@ -63,8 +64,7 @@ int main(int argc, char **argv)
 	if (!prog)
 		return fail("no section tc", -2, &log);
 	filter.hook = NB_TC_INGRESS;
-	filter.bpf.prog = nb_object_prog_prog(prog);
-	filter.bpf.direct_action = true;
+	bpf.prog = nb_object_prog_prog(prog);
 	if ((err = nb_tc_qdisc_add(gen, NB_TC_QDISC_CLSACT, &log)) ||
 	    (err = nb_tc_filter_add(gen, &filter, NULL)))
 		return fail("tc", err, &log);

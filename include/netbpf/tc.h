@@ -8,11 +8,18 @@
  *   tc filter add dev X ingress pref 10 protocol ip \
  *      bpf da obj F sec S classid 1                nb_tc_filter_add(dev, &opts) with
  *        .hook = NB_TC_INGRESS, .pref = 10, .protocol = htons(ETH_P_IP), .kind = "bpf",
- *        .bpf = { .prog = P, .direct_action = true, .classid = 1 }
+ *        .kind_opts = &bpf, NB_OPTS(nb_tc_bpf_opts, bpf, .prog = P, .direct_action = true,
+ *        .classid = 1)
  *   ... u32 match u32 0 0 flowid 1:2 \
- *      action bpf obj F sec S drop                 .kind = "u32", nb_tc_u32_match(&opts.u32,
- *        NB_TC_U32_SIZE_32, 0, 0, 0, false), .u32.classid = 0x10002, .actions = { { .kind =
- *        "bpf", .bpf = { .prog = P }, .control = TC_ACT_SHOT, .has_control = true } }
+ *      action bpf obj F sec S drop                 .kind = "u32", .kind_opts = &u32,
+ *        nb_tc_u32_match(&u32, NB_TC_U32_SIZE_32, 0, 0, 0, false), u32.classid = 0x10002,
+ *        .actions = { { .kind = "bpf", .bpf = { .prog = P }, .control = TC_ACT_SHOT,
+ *        .has_control = true } }
+ *
+ * A classifier's own options are opaque to the filter struct, as TCA_OPTIONS is to the
+ * kernel's cls_api: kind_opts points at the kind's options struct (sz first,
+ * include/netbpf/opts.h), which the kind checks; NULL is the kind's defaults. So a new kind adds
+ * its own struct (or keeps it private to its file, as fw does) and changes nothing here.
  *
  * The classifier and the action take a loaded program (the filter takes a reference), as the
  * kernel's take an fd: "obj F sec S" is the loader's, nb_object_load_section
@@ -101,8 +108,12 @@ struct nb_tc_action_opts {
 	};
 };
 
-/* Classifier bpf: "bpf [da] obj F sec S [classid X]". */
+/*
+ * Classifier bpf: "bpf [da] obj F sec S [classid X]", an options struct for
+ * nb_tc_filter_opts.kind_opts.
+ */
 struct nb_tc_bpf_opts {
+	size_t sz;		/* sizeof(struct nb_tc_bpf_opts) */
 	struct nb_prog *prog;	/* a SCHED_CLS program; referenced */
 	bool direct_action;	/* "da": TCA_BPF_FLAG_ACT_DIRECT */
 	__u32 classid;		/* "classid/flowid MAJ:MIN" as TC_H_MAKE; 0: none */
@@ -122,9 +133,11 @@ struct nb_tc_u32_key {
  * one qdisc share their tables, as the kernel's do: every u32 pref has a root table (800:, 801:,
  * ...), "ht" puts a node in another table and bucket, and a matching node with "link" goes on in
  * the linked table, in the bucket its "hashkey" word gives ((word & hmask) >> its lowest set
- * bit, masked by the divisor).
+ * bit, masked by the divisor). An options struct for nb_tc_filter_opts.kind_opts; the calls
+ * below fill its keys.
  */
 struct nb_tc_u32_opts {
+	size_t sz;		/* sizeof(struct nb_tc_u32_opts) */
 	__u32 classid;		/* "flowid/classid MAJ:MIN" */
 	__u32 divisor;		/* "divisor N": a new hash table of N buckets (2^k, at most 256) */
 	__u32 htid;		/* "ht HT:[BKT:]", "sample": the node's table and bucket; 0: root */
@@ -200,18 +213,14 @@ struct nb_tc_filter_opts {
 	__be16 protocol;		/* "protocol P" in network order; 0: all (ETH_P_ALL) */
 	__u32 handle;			/* "handle H"; 0: chosen by the classifier */
 	const char *kind;		/* "bpf", "u32", "matchall", "fw" */
-	union {
-		struct nb_tc_bpf_opts bpf;
-		struct nb_tc_u32_opts u32;
-	};
 	const struct nb_tc_action_opts *actions;	/* "action ..." list, in order */
 	unsigned int action_cnt;
 	struct nb_log *log;
 	/*
-	 * The options of a kind outside the union, opaque here as TCA_OPTIONS is to the kernel's
-	 * cls_api: the kind's own options struct, sz first. An embedder points it at a kind's
-	 * public one (struct nb_tc_matchall_opts); nb_tc_filter_parse makes it, one allocation
-	 * that nb_tc_filter_opts_release frees; NULL: the kind's defaults.
+	 * The kind's own options, opaque here as TCA_OPTIONS is to the kernel's cls_api: the
+	 * kind's options struct, sz first (struct nb_tc_bpf_opts, nb_tc_u32_opts,
+	 * nb_tc_matchall_opts). nb_tc_filter_parse makes it, one allocation that
+	 * nb_tc_filter_opts_release frees; NULL: the kind's defaults.
 	 */
 	const void *kind_opts;
 };

@@ -345,8 +345,9 @@ int nb_ctl_tc_filter(struct nb_ctl *ctl, int argc, char **argv)
 		err = log_err(ctl, err, &log);
 	}
 out:
-	nb_tc_filter_opts_release(&c->f);	/* the kind's options: the filter took a copy */
+	/* the program's reference first: the kind's options hold the pointer to it */
 	nb_ctl_prog_release(&c->prog);	/* the filter holds its own */
+	nb_tc_filter_opts_release(&c->f);	/* the kind's options: the filter took a copy */
 	nb_ctl_actions_release(&c->acts);
 	if (dev)
 		nb_dev_put(dev);

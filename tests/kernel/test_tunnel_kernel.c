@@ -152,12 +152,13 @@ static struct nb_object *netbpf_obj(const char *rel)
 
 static void netbpf_attach(struct nb_dev *dev, struct nb_object *obj, const char *prog, u32 pref)
 {
+	NB_OPTS(nb_tc_bpf_opts, bpf, .direct_action = true);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .kind = "bpf",
-				       .pref = pref, .bpf = { .direct_action = true } };
+				       .pref = pref, .kind_opts = &bpf };
 
 	nb_tc_qdisc_add(dev, NB_TC_QDISC_CLSACT, NULL);
-	f.bpf.prog = nb_object_prog_prog(nb_object_find_prog(obj, NULL, prog));
-	NB_ASSERT(f.bpf.prog);
+	bpf.prog = nb_object_prog_prog(nb_object_find_prog(obj, NULL, prog));
+	NB_ASSERT(bpf.prog);
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), 0);
 }
 

@@ -293,12 +293,14 @@ NB_TEST(bridge_port_tc_ingress_first)
 	make_world(&w);
 	tc_qdisc(w.port[0]);
 	{
-		struct nb_tc_filter_opts fo = { .hook = NB_TC_INGRESS, .pref = 1, .kind = "bpf" };
+		NB_OPTS(nb_tc_bpf_opts, bpf);
+		struct nb_tc_filter_opts fo = { .hook = NB_TC_INGRESS, .pref = 1, .kind = "bpf",
+						.kind_opts = &bpf };
 
-		fo.bpf.prog = tc_prog_ret(BPF_PROG_TYPE_SCHED_CLS, TC_ACT_SHOT);
-		fo.bpf.direct_action = true;
+		bpf.prog = tc_prog_ret(BPF_PROG_TYPE_SCHED_CLS, TC_ACT_SHOT);
+		bpf.direct_action = true;
 		tc_add(w.port[0], &fo);
-		nb_prog_put(fo.bpf.prog);
+		nb_prog_put(bpf.prog);
 	}
 	rx(w.port[0], bcast, mac_a, 1);
 	NB_ASSERT_EQ(sent_all(&w), 0);

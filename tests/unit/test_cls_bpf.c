@@ -20,13 +20,14 @@ static struct nb_tc_filter_id add_bpf(struct nb_dev *dev, u32 pref, struct nb_pr
 				      u32 classid, const struct nb_tc_action_opts *acts,
 				      unsigned int nacts)
 {
+	NB_OPTS(nb_tc_bpf_opts, bpf);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = pref,
-				       .kind = "bpf" };
+				       .kind = "bpf", .kind_opts = &bpf };
 	struct nb_tc_filter_id id;
 
-	f.bpf.prog = prog;
-	f.bpf.direct_action = da;
-	f.bpf.classid = classid;
+	bpf.prog = prog;
+	bpf.direct_action = da;
+	bpf.classid = classid;
 	f.actions = acts;
 	f.action_cnt = nacts;
 	id = tc_add(dev, &f);
@@ -254,15 +255,17 @@ NB_TEST(tc_cls_bpf_classic_continue_action)
 NB_TEST(tc_cls_bpf_example_protocol_classifier)
 {
 	struct nb_dev *dev = dev_with_qdisc();
-	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .kind = "bpf" };
+	NB_OPTS(nb_tc_bpf_opts, bpf);
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .kind = "bpf",
+				       .kind_opts = &bpf };
 	struct nb_object *obj;
 	struct nb_pkt *pkt;
 	u8 frame[128];
 	u32 len;
 
-	f.bpf.prog = tc_example_prog("tc_classifier.o", "classifier", BPF_PROG_TYPE_SCHED_CLS, &obj);
-	f.bpf.direct_action = true;
-	f.bpf.classid = TC_H_MAKE(1 << 16, 0);
+	bpf.prog = tc_example_prog("tc_classifier.o", "classifier", BPF_PROG_TYPE_SCHED_CLS, &obj);
+	bpf.direct_action = true;
+	bpf.classid = TC_H_MAKE(1 << 16, 0);
 	tc_add(dev, &f);
 
 	len = tc_frame_arp(frame);
@@ -283,7 +286,7 @@ NB_TEST(tc_cls_bpf_example_protocol_classifier)
 	NB_ASSERT_EQ(tc_run_frame(dev, frame, len, NULL), TC_ACT_SHOT);
 
 	nb_dev_destroy_all();
-	nb_prog_put(f.bpf.prog);
+	nb_prog_put(bpf.prog);
 	nb_object_close(obj);
 	NB_ASSERT_EQ(nb_pkt_pool_outstanding(), 0);
 }
@@ -292,15 +295,17 @@ NB_TEST(tc_cls_bpf_example_protocol_classifier)
 NB_TEST(tc_cls_bpf_refuses_wrong_type)
 {
 	struct nb_dev *dev = dev_with_qdisc();
-	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .kind = "bpf" };
+	NB_OPTS(nb_tc_bpf_opts, bpf);
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .kind = "bpf",
+				       .kind_opts = &bpf };
 	struct nb_log log = { 0 };
 
 	f.log = &log;
-	f.bpf.prog = tc_prog_ret(BPF_PROG_TYPE_SCHED_ACT, 0);
+	bpf.prog = tc_prog_ret(BPF_PROG_TYPE_SCHED_ACT, 0);
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -EINVAL);
 	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "sched_cls");
-	nb_prog_put(f.bpf.prog);
-	f.bpf.prog = NULL;
+	nb_prog_put(bpf.prog);
+	bpf.prog = NULL;
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -EINVAL);
 	/* the failed adds left no filter behind */
 	NB_ASSERT_EQ(nb_tc_filter_show(dev, NB_TC_INGRESS, NULL, NULL, NULL), 0);

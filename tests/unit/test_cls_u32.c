@@ -18,11 +18,12 @@ static struct nb_dev *dev_with_qdisc(void)
 static struct nb_tc_filter_id add_u32(struct nb_dev *dev, u32 pref,
 				      void (*fill)(struct nb_tc_u32_opts *), u16 minor)
 {
+	NB_OPTS(nb_tc_u32_opts, sel);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = pref,
-				       .kind = "u32" };
+				       .kind = "u32", .kind_opts = &sel };
 
-	fill(&f.u32);
-	f.u32.classid = minor ? TC_H_MAKE(1 << 16, minor) : 0;
+	fill(&sel);
+	sel.classid = minor ? TC_H_MAKE(1 << 16, minor) : 0;
 	return tc_add(dev, &f);
 }
 
@@ -205,13 +206,14 @@ NB_TEST(tc_cls_u32_handles)
 	struct nb_tc_filter_id a = add_u32(dev, 1, fill_all, 1);
 	struct nb_tc_filter_id b = add_u32(dev, 1, fill_all, 2);
 	/* a handle in table 1: for a node of the root table 800: */
+	NB_OPTS(nb_tc_u32_opts, sel);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
-				       .kind = "u32", .handle = 0x00100345 };
+				       .kind = "u32", .handle = 0x00100345, .kind_opts = &sel };
 
 	NB_ASSERT_EQ(a.handle, 0x80000800);
 	NB_ASSERT_EQ(b.handle, 0x80000801);
-	fill_all(&f.u32);
-	f.u32.classid = 1;
+	fill_all(&sel);
+	sel.classid = 1;
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -EINVAL);
 	NB_ASSERT_EQ(nb_tc_filter_del(dev, &a, NULL), 0);
 	NB_ASSERT_EQ(tc_info(dev, &b).classid, 0x10002);
@@ -267,16 +269,17 @@ NB_TEST(tc_cls_u32_actions)
 {
 	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "gact",
 					 .control = TC_ACT_SHOT, .has_control = true };
+	NB_OPTS(nb_tc_u32_opts, sel);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
 				       .kind = "u32",
-				       .actions = &act, .action_cnt = 1 };
+				       .actions = &act, .action_cnt = 1, .kind_opts = &sel };
 	struct nb_dev *dev = dev_with_qdisc();
 	struct nb_tc_filter_info info;
 	struct nb_tc_filter_id id;
 	u8 frame[128];
 	u32 len;
 
-	fill_proto_udp(&f.u32);
+	fill_proto_udp(&sel);
 	id = tc_add(dev, &f);
 	len = tc_frame_ipv4(frame, dev, IPPROTO_UDP, 1, 2, 3, 4, 10);
 	tc_receive(dev, frame, len);

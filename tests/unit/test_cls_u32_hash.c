@@ -30,44 +30,47 @@ static int classify(struct nb_dev *dev, u32 daddr)
 	return ret == TC_ACT_OK ? idx : NO_MATCH;
 }
 
-static struct nb_tc_filter_opts u32_opts(u32 pref, u32 handle)
+static struct nb_tc_filter_opts u32_opts(u32 pref, u32 handle, struct nb_tc_u32_opts *sel)
 {
 	return (struct nb_tc_filter_opts){ .sz = sizeof(struct nb_tc_filter_opts),
 					   .hook = NB_TC_INGRESS, .pref = pref, .kind = "u32",
-					   .handle = handle };
+					   .handle = handle, .kind_opts = sel };
 }
 
 /* "u32 ht HTID match ip dst DST/PLEN classid 1:MINOR" (minor 0: no classid) */
 static struct nb_tc_filter_id add_dst(struct nb_dev *dev, u32 pref, u32 htid, u32 dst,
 				      unsigned int plen, u16 minor)
 {
-	struct nb_tc_filter_opts f = u32_opts(pref, 0);
+	NB_OPTS(nb_tc_u32_opts, sel);
+	struct nb_tc_filter_opts f = u32_opts(pref, 0, &sel);
 
-	f.u32.htid = htid;
-	NB_ASSERT_EQ(nb_tc_u32_match_ip(&f.u32, true, htonl(dst), plen, NULL), 0);
-	f.u32.classid = minor ? TC_H_MAKE(1 << 16, minor) : 0;
+	sel.htid = htid;
+	NB_ASSERT_EQ(nb_tc_u32_match_ip(&sel, true, htonl(dst), plen, NULL), 0);
+	sel.classid = minor ? TC_H_MAKE(1 << 16, minor) : 0;
 	return tc_add(dev, &f);
 }
 
 /* "u32 divisor N" with handle HT: */
 static void add_table(struct nb_dev *dev, u32 pref, u32 handle, u32 divisor)
 {
-	struct nb_tc_filter_opts f = u32_opts(pref, handle);
+	NB_OPTS(nb_tc_u32_opts, sel);
+	struct nb_tc_filter_opts f = u32_opts(pref, handle, &sel);
 
-	f.u32.divisor = divisor;
+	sel.divisor = divisor;
 	tc_add(dev, &f);
 }
 
 /* "match ip dst 10.0.0.0/8 hashkey mask 0xff at 16 link 1: [classid 1:minor]" in 800: */
 static struct nb_tc_filter_id add_link(struct nb_dev *dev, u32 pref, u16 minor)
 {
-	struct nb_tc_filter_opts f = u32_opts(pref, 0);
+	NB_OPTS(nb_tc_u32_opts, sel);
+	struct nb_tc_filter_opts f = u32_opts(pref, 0, &sel);
 
-	NB_ASSERT_EQ(nb_tc_u32_match_ip(&f.u32, true, htonl(0x0a000000), 8, NULL), 0);
-	f.u32.link = HT1;
-	f.u32.hmask = htonl(0xff);
-	f.u32.hoff = 16;
-	f.u32.classid = minor ? TC_H_MAKE(1 << 16, minor) : 0;
+	NB_ASSERT_EQ(nb_tc_u32_match_ip(&sel, true, htonl(0x0a000000), 8, NULL), 0);
+	sel.link = HT1;
+	sel.hmask = htonl(0xff);
+	sel.hoff = 16;
+	sel.classid = minor ? TC_H_MAKE(1 << 16, minor) : 0;
 	return tc_add(dev, &f);
 }
 
@@ -138,12 +141,13 @@ NB_TEST(tc_cls_u32_hash_tables_shared)
 NB_TEST(tc_cls_u32_hash_link_loop)
 {
 	struct nb_dev *dev = dev_with_qdisc();
-	struct nb_tc_filter_opts f = u32_opts(1, 0);
+	NB_OPTS(nb_tc_u32_opts, sel);
+	struct nb_tc_filter_opts f = u32_opts(1, 0, &sel);
 
 	add_table(dev, 1, HT1, 1);
-	f.u32.htid = HT1;
-	f.u32.link = HT1;
-	NB_ASSERT_EQ(nb_tc_u32_match(&f.u32, NB_TC_U32_SIZE_32, 0, 0, 0, false, NULL), 0);
+	sel.htid = HT1;
+	sel.link = HT1;
+	NB_ASSERT_EQ(nb_tc_u32_match(&sel, NB_TC_U32_SIZE_32, 0, 0, 0, false, NULL), 0);
 	tc_add(dev, &f);
 	add_link(dev, 1, 0);
 	NB_ASSERT_EQ(classify(dev, 0x0a000006), NO_MATCH);
@@ -152,24 +156,25 @@ NB_TEST(tc_cls_u32_hash_link_loop)
 NB_TEST(tc_cls_u32_hash_errors)
 {
 	struct nb_dev *dev = dev_with_qdisc();
-	struct nb_tc_filter_opts f = u32_opts(1, 0);
+	NB_OPTS(nb_tc_u32_opts, sel);
+	struct nb_tc_filter_opts f = u32_opts(1, 0, &sel);
 	struct nb_log log = { 0 };
 
 	f.log = &log;
-	f.u32.divisor = 3;
+	sel.divisor = 3;
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -EINVAL);
 	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "power of 2");
-	f.u32.divisor = 0;
-	f.u32.link = HT1;
+	sel.divisor = 0;
+	sel.link = HT1;
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -EINVAL);
 	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "not found");
-	f.u32.link = 0x80000000;			/* a root table */
+	sel.link = 0x80000000;			/* a root table */
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -EINVAL);
-	f.u32.link = 0;
-	f.u32.htid = HT1;
+	sel.link = 0;
+	sel.htid = HT1;
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -EINVAL);
 	add_table(dev, 1, HT1, 16);
-	f.u32.htid = HT1 | 16 << 12;			/* past the 16 buckets */
+	sel.htid = HT1 | 16 << 12;			/* past the 16 buckets */
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -EINVAL);
 	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "bucket");
 	nb_log_free(&log);

@@ -259,8 +259,9 @@ NB_TEST(cpumap_pass_clears_the_stack_scratch)
 		NB_MOV64_IMM(BPF_REG_0, TC_ACT_SHOT),
 		NB_EXIT(),
 	};
+	NB_OPTS(nb_tc_bpf_opts, bpf, .direct_action = true);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .kind = "bpf",
-				       .bpf = { .direct_action = true } };
+				       .kind_opts = &bpf };
 	struct nb_pkt *pkts[4];
 	struct nb_dev *rx;
 	struct nb_map *map;
@@ -270,10 +271,10 @@ NB_TEST(cpumap_pass_clears_the_stack_scratch)
 	map = mt_map(BPF_MAP_TYPE_CPUMAP, 4, 8, 2, 0);
 	NB_ASSERT_EQ(set(map, 1, 64, 0, 0), 0);
 	xt_attach(rx, xt_prog_redirect_map(map, 1, 0));
-	f.bpf.prog = tc_prog(BPF_PROG_TYPE_SCHED_CLS, insns, ARRAY_SIZE(insns));
+	bpf.prog = tc_prog(BPF_PROG_TYPE_SCHED_CLS, insns, ARRAY_SIZE(insns));
 	tc_qdisc(rx);
 	tc_add(rx, &f);
-	nb_prog_put(f.bpf.prog);
+	nb_prog_put(bpf.prog);
 	NB_ASSERT_EQ(nb_set_this_cpu(0), 0);
 	xt_burst(rx, pkts, 0, 4);
 	for (unsigned int i = 0; i < 4; i++)

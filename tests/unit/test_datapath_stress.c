@@ -52,9 +52,10 @@ static struct nb_prog *tc_redirect_prog(u32 ifindex)
 
 static void set_filter(struct stress *s, unsigned int g, struct nb_prog *prog, bool replace)
 {
+	NB_OPTS(nb_tc_bpf_opts, bpf, .prog = prog, .direct_action = true);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 10,
 				       .handle = 1, .kind = "bpf",
-				       .bpf = { .prog = prog, .direct_action = true } };
+				       .kind_opts = &bpf };
 	struct nb_log log = { 0 };
 	int err;
 

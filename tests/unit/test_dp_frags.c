@@ -141,18 +141,19 @@ NB_TEST(dp_frags_tc_helpers)
 		NB_CALL_HELPER(BPF_FUNC_redirect),
 		NB_EXIT(),
 	};
+	NB_OPTS(nb_tc_bpf_opts, bpf);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
-				       .kind = "bpf" };
+				       .kind = "bpf", .kind_opts = &bpf };
 	struct nb_pkt *pkt, *got;
 	u32 word;
 	u8 want[4];
 
 	tc_set_port(out, "sink", "keep 1");
 	tc_qdisc(in);
-	f.bpf.prog = tc_prog(BPF_PROG_TYPE_SCHED_CLS, insns, ARRAY_SIZE(insns));
-	f.bpf.direct_action = true;
+	bpf.prog = tc_prog(BPF_PROG_TYPE_SCHED_CLS, insns, ARRAY_SIZE(insns));
+	bpf.direct_action = true;
 	tc_add(in, &f);
-	nb_prog_put(f.bpf.prog);
+	nb_prog_put(bpf.prog);
 	pkt = jumbo_pkt(in);
 	nb_netif_receive(pkt);
 	nb_net_flush();

@@ -120,11 +120,13 @@ static void through_datapath(struct nb_prog *prog, const struct frames *f, const
 		if (nb_dev_xdp_attach(dev, prog, 0, &log))
 			NB_FAIL("%s: attach: %s", name, nb_log_text(&log));
 	} else {
-		struct nb_tc_filter_opts opts = { .sz = sizeof(opts), .kind = "bpf" };
+		NB_OPTS(nb_tc_bpf_opts, bpf);
+		struct nb_tc_filter_opts opts = { .sz = sizeof(opts), .kind = "bpf",
+						  .kind_opts = &bpf };
 
 		tc_qdisc(dev);
-		opts.bpf.prog = prog;
-		opts.bpf.direct_action = true;
+		bpf.prog = prog;
+		bpf.direct_action = true;
 		opts.hook = NB_TC_INGRESS;
 		tc_add(dev, &opts);
 		opts.hook = NB_TC_EGRESS;

@@ -306,8 +306,9 @@ static void __attribute__((constructor)) register_xdp_fwd(void)
 
 NB_TEST(routing_tc_router_redirect_neigh)
 {
+	NB_OPTS(nb_tc_bpf_opts, bpf, .direct_action = true);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .kind = "bpf",
-				       .bpf = { .direct_action = true } };
+				       .kind_opts = &bpf };
 	struct nb_dev *in, *out1, *out2;
 	struct nb_dev_stats_total t;
 	u8 frames[4][96], want1[4][96], want2[4][96];
@@ -323,7 +324,7 @@ NB_TEST(routing_tc_router_redirect_neigh)
 	obj = load_obj(nb_test_build_path(path, sizeof(path), "examples/tc_router.o"),
 		       BPF_PROG_TYPE_SCHED_CLS);
 	NB_ASSERT_EQ(nb_tc_qdisc_add(in, NB_TC_QDISC_CLSACT, NULL), 0);
-	f.bpf.prog = nb_object_prog_prog(nb_object_find_prog(obj, NULL, "tc_router"));
+	bpf.prog = nb_object_prog_prog(nb_object_find_prog(obj, NULL, "tc_router"));
 	NB_ASSERT_EQ(nb_tc_filter_add(in, &f, NULL), 0);
 
 	lens[n] = frame4(frames[n], "10.20.1.1", 64);

@@ -18,14 +18,16 @@ static struct nb_dev *dev_with_qdisc(void)
 static int add_da(struct nb_dev *dev, u32 chain, u32 pref, __be16 protocol, u32 cls, int ret,
 		  struct nb_tc_filter_id *id)
 {
+	NB_OPTS(nb_tc_bpf_opts, bpf);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .chain = chain,
-				       .pref = pref, .protocol = protocol, .kind = "bpf" };
+				       .pref = pref, .protocol = protocol, .kind = "bpf",
+				       .kind_opts = &bpf };
 	int err;
 
-	f.bpf.prog = tc_prog_classid_ret(BPF_PROG_TYPE_SCHED_CLS, cls, ret);
-	f.bpf.direct_action = true;
+	bpf.prog = tc_prog_classid_ret(BPF_PROG_TYPE_SCHED_CLS, cls, ret);
+	bpf.direct_action = true;
 	err = nb_tc_filter_add(dev, &f, id);
-	nb_prog_put(f.bpf.prog);
+	nb_prog_put(bpf.prog);
 	return err;
 }
 
@@ -197,8 +199,10 @@ static void __attribute__((constructor)) register_proto_cases(void)
 NB_TEST(tc_chain_commands)
 {
 	struct nb_dev *dev = dev_with_qdisc(), *bare = tc_make_dev("bare0", 0);
+	NB_OPTS(nb_tc_bpf_opts, bpf);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 5,
-				       .protocol = htons(ETH_P_IP), .kind = "bpf" };
+				       .protocol = htons(ETH_P_IP), .kind = "bpf",
+				       .kind_opts = &bpf };
 	struct nb_tc_filter_id id = { .hook = NB_TC_INGRESS, .pref = 5, .handle = 1 };
 	struct nb_log log = { 0 };
 	u8 frame[128];
@@ -206,8 +210,8 @@ NB_TEST(tc_chain_commands)
 	struct nb_pkt *pkt;
 
 	f.log = &log;
-	f.bpf.prog = tc_prog_classid_ret(BPF_PROG_TYPE_SCHED_CLS, 1, TC_ACT_OK);
-	f.bpf.direct_action = true;
+	bpf.prog = tc_prog_classid_ret(BPF_PROG_TYPE_SCHED_CLS, 1, TC_ACT_OK);
+	bpf.direct_action = true;
 	f.handle = 1;
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), 0);
 	/* the same handle again */
@@ -217,16 +221,18 @@ NB_TEST(tc_chain_commands)
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -EINVAL);
 	f.protocol = htons(ETH_P_IP);
 	f.kind = "matchall";
+	f.kind_opts = NULL;	/* refused for the kind, not for bpf's options */
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -EINVAL);
 	f.kind = "no-such";
 	f.pref = 6;
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -ENOENT);
 	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "no-such");
 	f.kind = "bpf";
+	f.kind_opts = &bpf;
 	f.pref = 5;
 	/* replace: the program of handle 1 is a new one */
-	nb_prog_put(f.bpf.prog);
-	f.bpf.prog = tc_prog_classid_ret(BPF_PROG_TYPE_SCHED_CLS, 2, TC_ACT_OK);
+	nb_prog_put(bpf.prog);
+	bpf.prog = tc_prog_classid_ret(BPF_PROG_TYPE_SCHED_CLS, 2, TC_ACT_OK);
 	NB_ASSERT_EQ(nb_tc_filter_replace(dev, &f, NULL), 0);
 	NB_ASSERT_EQ(tc_run_frame(dev, frame, len, &pkt), TC_ACT_OK);
 	NB_ASSERT_EQ(pkt->tc_index, 2);
@@ -235,8 +241,8 @@ NB_TEST(tc_chain_commands)
 	f.handle = 7;
 	NB_ASSERT_EQ(nb_tc_filter_change(dev, &f, NULL), -ENOENT);
 	f.handle = 1;
-	nb_prog_put(f.bpf.prog);
-	f.bpf.prog = tc_prog_classid_ret(BPF_PROG_TYPE_SCHED_CLS, 3, TC_ACT_OK);
+	nb_prog_put(bpf.prog);
+	bpf.prog = tc_prog_classid_ret(BPF_PROG_TYPE_SCHED_CLS, 3, TC_ACT_OK);
 	NB_ASSERT_EQ(nb_tc_filter_change(dev, &f, NULL), 0);
 	NB_ASSERT_EQ(tc_run_frame(dev, frame, len, &pkt), TC_ACT_OK);
 	NB_ASSERT_EQ(pkt->tc_index, 3);
@@ -269,7 +275,7 @@ NB_TEST(tc_chain_commands)
 	id.pref = 0;
 	NB_ASSERT_EQ(nb_tc_filter_del(dev, &id, NULL), 0);
 	NB_ASSERT_EQ(tc_run_frame(dev, frame, len, NULL), TC_ACT_UNSPEC);
-	nb_prog_put(f.bpf.prog);
+	nb_prog_put(bpf.prog);
 	NB_ASSERT_EQ(nb_tc_qdisc_del(dev, NB_TC_QDISC_CLSACT, NULL), 0);
 	NB_ASSERT_EQ(nb_tc_qdisc_del(dev, NB_TC_QDISC_CLSACT, NULL), -ENOENT);
 	nb_log_free(&log);
@@ -312,18 +318,19 @@ NB_TEST(tc_chain_reclassify_limit)
 {
 	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "gact",
 					 .control = TC_ACT_RECLASSIFY, .has_control = true };
+	NB_OPTS(nb_tc_bpf_opts, bpf);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
 				       .kind = "bpf",
-				       .actions = &act, .action_cnt = 1 };
+				       .actions = &act, .action_cnt = 1, .kind_opts = &bpf };
 	struct nb_dev *dev = dev_with_qdisc();
 	struct nb_tc_filter_id id;
 	struct nb_pkt *pkt;
 	u8 frame[128];
 	u32 len = tc_frame_arp(frame);
 
-	f.bpf.prog = tc_prog_count_ret(BPF_PROG_TYPE_SCHED_CLS, -1);
+	bpf.prog = tc_prog_count_ret(BPF_PROG_TYPE_SCHED_CLS, -1);
 	id = tc_add(dev, &f);
-	nb_prog_put(f.bpf.prog);
+	nb_prog_put(bpf.prog);
 	NB_ASSERT_EQ(tc_run_frame(dev, frame, len, &pkt), TC_ACT_SHOT);
 	NB_ASSERT_EQ(pkt->mark, 1 + NB_TC_MAX_RECLASSIFY_LOOP);
 	nb_pkt_free(pkt);
@@ -339,20 +346,21 @@ NB_TEST(tc_chain_goto_loop_limit)
 {
 	struct nb_dev *dev = dev_with_qdisc();
 	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "gact", .has_control = true };
+	NB_OPTS(nb_tc_bpf_opts, bpf);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
 				       .kind = "bpf",
-				       .actions = &act, .action_cnt = 1 };
+				       .actions = &act, .action_cnt = 1, .kind_opts = &bpf };
 	struct nb_pkt *pkt;
 	u8 frame[128];
 	u32 len = tc_frame_arp(frame);
 
-	f.bpf.prog = tc_prog_count_ret(BPF_PROG_TYPE_SCHED_CLS, -1);
+	bpf.prog = tc_prog_count_ret(BPF_PROG_TYPE_SCHED_CLS, -1);
 	act.control = TC_ACT_GOTO_CHAIN | 1;
 	tc_add(dev, &f);
 	f.chain = 1;
 	act.control = TC_ACT_GOTO_CHAIN | 0;
 	tc_add(dev, &f);
-	nb_prog_put(f.bpf.prog);
+	nb_prog_put(bpf.prog);
 	NB_ASSERT_EQ(tc_run_frame(dev, frame, len, &pkt), TC_ACT_SHOT);
 	NB_ASSERT_EQ(pkt->mark, 1 + NB_TC_MAX_RECLASSIFY_LOOP);
 	nb_pkt_free(pkt);

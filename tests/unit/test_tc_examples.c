@@ -30,9 +30,10 @@ static void run_rewriter(const void *arg)
 {
 	bool egress = arg != NULL;
 	struct nb_dev *dev = tc_make_dev("eth0", 0);
+	NB_OPTS(nb_tc_bpf_opts, bpf);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f),
 				       .hook = egress ? NB_TC_EGRESS : NB_TC_INGRESS,
-				       .kind = "bpf" };
+				       .kind = "bpf", .kind_opts = &bpf };
 	struct nb_object *obj;
 	struct nb_pkt *out;
 	u8 frame[256];
@@ -40,10 +41,10 @@ static void run_rewriter(const void *arg)
 
 	tc_set_port(dev, "sink", "keep 4");
 	tc_qdisc(dev);
-	f.bpf.prog = tc_example_prog("tcbpf1.o", "classifier", BPF_PROG_TYPE_SCHED_CLS, &obj);
-	f.bpf.direct_action = true;
+	bpf.prog = tc_example_prog("tcbpf1.o", "classifier", BPF_PROG_TYPE_SCHED_CLS, &obj);
+	bpf.direct_action = true;
 	tc_add(dev, &f);
-	nb_prog_put(f.bpf.prog);
+	nb_prog_put(bpf.prog);
 	nb_object_close(obj);
 
 	len = tc_frame_ipv4(frame, dev, IPPROTO_TCP, 0xc0a80001, 0xc0a80002, 40000, 80, 33);
@@ -100,7 +101,9 @@ static void __attribute__((constructor)) register_rewriter(void)
 NB_TEST(tc_example_tail_call_sections)
 {
 	struct nb_dev *dev = tc_make_dev("eth0", 0), *next = tc_make_dev("eth1", 0);
-	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .kind = "bpf" };
+	NB_OPTS(nb_tc_bpf_opts, bpf);
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .kind = "bpf",
+				       .kind_opts = &bpf };
 	struct nb_dev *devs[2] = { dev, next };
 	struct nb_dev_stats_total t;
 	char path[4096];
@@ -114,10 +117,10 @@ NB_TEST(tc_example_tail_call_sections)
 	NB_ASSERT_EQ(nb_object_load_section(nb_test_build_path(path, sizeof(path),
 							       "examples/tc_tail_call.o"),
 					    "classifier", BPF_PROG_TYPE_SCHED_CLS, NULL, 0,
-					    &f.bpf.prog, NULL), 0);
-	f.bpf.direct_action = true;
+					    &bpf.prog, NULL), 0);
+	bpf.direct_action = true;
 	tc_add(dev, &f);
-	nb_prog_put(f.bpf.prog);
+	nb_prog_put(bpf.prog);
 
 	len = tc_frame_ipv4(frame, dev, IPPROTO_TCP, 0xc0a80001, 0xc0a80002, 40000, 80, 20);
 	NB_ASSERT_EQ(tc_receive(dev, frame, len), 0);

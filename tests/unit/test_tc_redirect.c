@@ -26,11 +26,13 @@ static u64 hook_packets(struct nb_dev *dev, enum nb_tc_hook hook)
 static struct nb_tc_filter_id add_da_prog(struct nb_dev *dev, enum nb_tc_hook hook,
 					  struct nb_prog *prog)
 {
-	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = hook, .pref = 1, .kind = "bpf" };
+	NB_OPTS(nb_tc_bpf_opts, bpf);
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = hook, .pref = 1, .kind = "bpf",
+				       .kind_opts = &bpf };
 	struct nb_tc_filter_id id;
 
-	f.bpf.prog = prog;
-	f.bpf.direct_action = true;
+	bpf.prog = prog;
+	bpf.direct_action = true;
 	id = tc_add(dev, &f);
 	nb_prog_put(prog);
 	return id;

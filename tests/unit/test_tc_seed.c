@@ -28,6 +28,8 @@ static void run_seed(const void *arg)
 	struct nb_dev *devs[] = { gen, sink };
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS };
 	struct nb_tc_action_opts act = { .sz = sizeof(act) };
+	NB_OPTS(nb_tc_bpf_opts, bpf);
+	NB_OPTS(nb_tc_u32_opts, sel);
 	struct nb_dev_stats_total gs, ss;
 	struct nb_tc_filter_info info;
 	struct nb_tc_filter_id id;
@@ -46,14 +48,16 @@ static void run_seed(const void *arg)
 	if (seed->direct_action) {
 		prog = tc_example_prog("tcbpf1.o", seed->section, BPF_PROG_TYPE_SCHED_CLS, &obj);
 		f.kind = "bpf";
-		f.bpf.prog = prog;
-		f.bpf.direct_action = true;
-		f.bpf.classid = 1;
+		f.kind_opts = &bpf;
+		bpf.prog = prog;
+		bpf.direct_action = true;
+		bpf.classid = 1;
 	} else {
 		prog = tc_example_prog("tcbpf1.o", seed->section, BPF_PROG_TYPE_SCHED_ACT, &obj);
 		f.kind = "u32";
-		NB_ASSERT_EQ(nb_tc_u32_match(&f.u32, NB_TC_U32_SIZE_32, 0, 0, 0, false, NULL), 0);
-		f.u32.classid = TC_H_MAKE(1 << 16, 2);
+		f.kind_opts = &sel;
+		NB_ASSERT_EQ(nb_tc_u32_match(&sel, NB_TC_U32_SIZE_32, 0, 0, 0, false, NULL), 0);
+		sel.classid = TC_H_MAKE(1 << 16, 2);
 		act.kind = "bpf";
 		act.bpf.prog = prog;
 		act.control = TC_ACT_SHOT;
@@ -129,11 +133,14 @@ NB_TEST(tc_seed_obj_sec_words)
 {
 	struct nb_dev *gen = tc_make_dev("gen0", 0), *sink = tc_make_dev("sink0", 0);
 	struct nb_dev *devs[] = { gen, sink };
-	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .kind = "u32" };
+	NB_OPTS(nb_tc_u32_opts, sel);
+	NB_OPTS(nb_tc_bpf_opts, bpf);
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .kind = "u32",
+				       .kind_opts = &sel };
 	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "bpf", .control = TC_ACT_SHOT,
 					 .has_control = true };
 	struct nb_tc_filter_opts g = { .sz = sizeof(g), .hook = NB_TC_INGRESS, .pref = 5,
-				       .kind = "bpf" };
+				       .kind = "bpf", .kind_opts = &bpf };
 	struct nb_log log = { 0 };
 	char path[4096];
 
@@ -141,8 +148,8 @@ NB_TEST(tc_seed_obj_sec_words)
 	tc_set_port(gen, "gen", "count 10 pkt_size 64");
 	tc_set_port(sink, "sink", "");
 	tc_qdisc(gen);
-	NB_ASSERT_EQ(nb_tc_u32_match(&f.u32, NB_TC_U32_SIZE_32, 0, 0, 0, false, NULL), 0);
-	f.u32.classid = 0x10002;
+	NB_ASSERT_EQ(nb_tc_u32_match(&sel, NB_TC_U32_SIZE_32, 0, 0, 0, false, NULL), 0);
+	sel.classid = 0x10002;
 	NB_ASSERT_EQ(nb_object_load_section(path, "clone_redirect_xmit", BPF_PROG_TYPE_SCHED_ACT,
 					    NULL, 0, &act.bpf.prog, NULL), 0);
 	f.actions = &act;
@@ -156,9 +163,9 @@ NB_TEST(tc_seed_obj_sec_words)
 
 	/* a missing section is named in the log */
 	NB_ASSERT_EQ(nb_object_load_section(path, "no_such_sec", BPF_PROG_TYPE_SCHED_CLS, NULL, 0,
-					    &g.bpf.prog, &log), -ENOENT);
+					    &bpf.prog, &log), -ENOENT);
 	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "no_such_sec");
-	NB_ASSERT(g.bpf.prog == NULL);
+	NB_ASSERT(bpf.prog == NULL);
 	nb_log_free(&log);
 	/* and the classifier takes a program only */
 	g.log = &log;
@@ -190,8 +197,9 @@ NB_TEST(tc_seed_live_filter_updates)
 {
 	struct live_worker w = { 0 };
 	struct nb_dev *gen = tc_make_dev("gen0", 0), *sink = tc_make_dev("sink0", 0);
+	NB_OPTS(nb_tc_bpf_opts, bpf);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
-				       .kind = "bpf", .handle = 1 };
+				       .kind = "bpf", .handle = 1, .kind_opts = &bpf };
 	struct nb_tc_filter_id id = { .hook = NB_TC_INGRESS, .pref = 1,
 				      .protocol = htons(ETH_P_ALL), .handle = 1 };
 	struct nb_dev_stats_total gs, ss;
@@ -204,14 +212,14 @@ NB_TEST(tc_seed_live_filter_updates)
 	tc_qdisc(gen);
 	redirect = tc_example_prog("tcbpf1.o", "redirect_xmit", BPF_PROG_TYPE_SCHED_CLS, &obj);
 	drop = tc_prog_ret(BPF_PROG_TYPE_SCHED_CLS, TC_ACT_SHOT);
-	f.bpf.direct_action = true;
-	f.bpf.prog = redirect;
+	bpf.direct_action = true;
+	bpf.prog = redirect;
 	NB_ASSERT_EQ(nb_tc_filter_add(gen, &f, NULL), 0);
 	w.devs[0] = gen;
 	w.devs[1] = sink;
 	NB_ASSERT_EQ(pthread_create(&thread, NULL, live_worker_main, &w), 0);
 	for (int i = 0; i < 200; i++) {
-		f.bpf.prog = i & 1 ? redirect : drop;
+		bpf.prog = i & 1 ? redirect : drop;
 		NB_ASSERT_EQ(nb_tc_filter_replace(gen, &f, NULL), 0);
 		if (i % 50 == 25) {
 			NB_ASSERT_EQ(nb_tc_filter_del(gen, &id, NULL), 0);

@@ -42,9 +42,10 @@ NB_TEST(xdp_tc_metadata)
 		NB_EXIT(),
 	};
 	struct nb_prog *tcp = tc_prog(BPF_PROG_TYPE_SCHED_CLS, tc_insns, ARRAY_SIZE(tc_insns));
+	NB_OPTS(nb_tc_bpf_opts, bpf, .prog = tcp, .direct_action = true);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f),
 		.hook = NB_TC_INGRESS, .kind = "bpf",
-		.bpf = { .prog = tcp, .direct_action = true },
+		.kind_opts = &bpf,
 	};
 	struct nb_pkt *pkts[4], *pkt, *next;
 	u32 n = 0;

@@ -29,6 +29,7 @@
 #include "bpf/prog.h"
 #include "pkt/pkt.h"
 #include "net/tc/pkt_cls.h"
+#include "common/opts.h"
 
 struct cls_bpf_prog {
 	struct cls_bpf_prog *next;
@@ -147,13 +148,17 @@ static int cls_bpf_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
 {
 	struct cls_bpf_head *head = tp->root;
 	struct cls_bpf_prog *oldprog = fh, *prog, **pp;
-	const struct nb_tc_bpf_opts *bpf = &opts->bpf;
+	const struct nb_tc_bpf_opts *bpf = NB_OPTS_GET(opts, kind_opts, NULL);
 	struct nb_prog *filter = NULL;
+	const char *name;
 	int err;
 
 	if (oldprog && handle && oldprog->handle != handle)
 		return -EINVAL;
-	if (!bpf->prog) {
+	err = NB_OPTS_CHECK(bpf, nb_tc_bpf_opts, prog, log);
+	if (err)
+		return err;
+	if (!bpf || !bpf->prog) {
 		nb_log_printf(log, "bpf: no program given\n");
 		return -EINVAL;
 	}
@@ -170,7 +175,8 @@ static int cls_bpf_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
 		return -ENOBUFS;
 	}
 	prog->handle = handle ? handle : cls_bpf_new_handle(tp);
-	prog->name = strdup(bpf->name ? bpf->name : nb_prog_name(filter));
+	name = NB_OPTS_GET(bpf, name, NULL);
+	prog->name = strdup(name ? name : nb_prog_name(filter));
 	if (!prog->handle || !prog->name) {
 		err = prog->handle ? -ENOMEM : -ENOSPC;
 		nb_prog_put(filter);
@@ -179,8 +185,8 @@ static int cls_bpf_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
 		return err;
 	}
 	prog->filter = filter;
-	prog->classid = bpf->classid;
-	prog->exts_integrated = bpf->direct_action;
+	prog->classid = NB_OPTS_GET(bpf, classid, 0);
+	prog->exts_integrated = NB_OPTS_GET(bpf, direct_action, false);
 	prog->exts = *exts;
 	exts->nr_actions = 0;
 
@@ -269,13 +275,18 @@ static int cls_bpf_parse_word(struct nb_tc_words *w, void *kopts)
 /* f_bpf.c's bpf_parse_opt: the program words, "da", the class id and the actions. */
 static int cls_bpf_parse(struct nb_tc_words *w, struct nb_tc_filter_opts *opts)
 {
+	struct nb_tc_bpf_opts *bpf = calloc(1, sizeof(*bpf));
 	int err;
 
+	if (!bpf)
+		return nb_tc_words_fail(w, -ENOMEM, "out of memory");
+	bpf->sz = sizeof(*bpf);
+	opts->kind_opts = bpf;
 	w->prog.type = BPF_PROG_TYPE_SCHED_CLS;
 	w->prog.default_section = "classifier";
-	w->prog.prog = &opts->bpf.prog;
-	w->prog.name = &opts->bpf.name;
-	err = nb_tc_words_filter(w, "bpf", &opts->bpf.classid, cls_bpf_parse_word, &opts->bpf);
+	w->prog.prog = &bpf->prog;
+	w->prog.name = &bpf->name;
+	err = nb_tc_words_filter(w, "bpf", &bpf->classid, cls_bpf_parse_word, bpf);
 	if (!err && !w->prog.file)
 		return nb_tc_words_usage(w, "bpf needs \"obj FILE\"");
 	return err;

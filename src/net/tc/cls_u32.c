@@ -24,6 +24,7 @@
 
 #include "pkt/pkt.h"
 #include "net/tc/pkt_cls.h"
+#include "common/opts.h"
 #include "common/parse.h"
 #include "common/u64_stats.h"
 
@@ -458,13 +459,20 @@ static int u32_change(struct nb_tcf_proto *tp, void *fh, u32 handle,
 		      const struct nb_tc_filter_opts *opts, struct nb_tcf_exts *exts, u32 *handlep,
 		      struct nb_log *log)
 {
-	const struct nb_tc_u32_opts *sel = &opts->u32;
+	static const struct nb_tc_u32_opts no_keys = { .sz = sizeof(no_keys) };
+	const struct nb_tc_u32_opts *sel = NB_OPTS_GET(opts, kind_opts, NULL);
 	struct u32_hnode *root = tp->root, *ht, *down;
 	struct u32_common *tp_c = root->tp_c;
 	struct u32_knode *old = fh, *n, **pp;
 	u32 htid;
 	int err;
 
+	/* the fields are read directly, the keys last: sz must hold them all */
+	err = NB_OPTS_CHECK(sel, nb_tc_u32_opts, keys, log);
+	if (err)
+		return err;
+	if (!sel)
+		sel = &no_keys;
 	err = u32_check_sel(sel, log);
 	if (err)
 		return err;
@@ -1110,6 +1118,7 @@ static int u32_parse_sample(struct nb_tc_words *w, struct nb_tc_u32_opts *u)
 
 	if (!sample)
 		return nb_tc_words_fail(w, -ENOMEM, "out of memory");
+	sample->sz = sizeof(*sample);
 	err = u32_parse_match(w, sample);
 	if (!err && w->pos + 1 < w->argc && !strcmp(w->argv[w->pos + 1], "divisor")) {
 		const char *val;
@@ -1193,10 +1202,15 @@ static int u32_parse_word(struct nb_tc_words *w, void *kopts)
 
 static int u32_parse(struct nb_tc_words *w, struct nb_tc_filter_opts *opts)
 {
-	struct u32_words uw = { .sel = &opts->u32 };
+	struct nb_tc_u32_opts *sel = calloc(1, sizeof(*sel));
+	struct u32_words uw = { .sel = sel };
 	int err;
 
-	err = nb_tc_words_filter(w, "u32", &opts->u32.classid, u32_parse_word, &uw);
+	if (!sel)
+		return nb_tc_words_fail(w, -ENOMEM, "out of memory");
+	sel->sz = sizeof(*sel);
+	opts->kind_opts = sel;
+	err = nb_tc_words_filter(w, "u32", &sel->classid, u32_parse_word, &uw);
 	if (err)
 		return err;
 	if (uw.order) {

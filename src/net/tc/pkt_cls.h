@@ -162,9 +162,9 @@ struct nb_tcf_proto_ops {
 	int (*init)(struct nb_tcf_proto *tp);
 	/*
 	 * Read the kind's words after its name to the end (nb_tc_filter_parse), through
-	 * nb_tc_words_filter: the kind gives its own words only. A kind outside the options
-	 * union allocates its own options struct (sz first, one allocation) into
-	 * opts->kind_opts, which change reads and nb_tc_filter_opts_release frees.
+	 * nb_tc_words_filter: the kind gives its own words only. The kind allocates its own
+	 * options struct (sz first, one allocation, nothing it points to owned) into
+	 * opts->kind_opts, which change checks and reads and nb_tc_filter_opts_release frees.
 	 */
 	int (*parse)(struct nb_tc_words *w, struct nb_tc_filter_opts *opts);
 	/* Free everything (after a grace period: no reader left). */
