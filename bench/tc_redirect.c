@@ -122,8 +122,9 @@ static double run_variant(enum variant v, bool interp, enum sink to, u64 bursts)
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1 };
 	NB_OPTS(nb_tc_bpf_opts, bpf, .direct_action = true);
 	NB_OPTS(nb_tc_u32_opts, sel, .classid = 0x10002);
+	NB_OPTS(nb_tc_act_bpf_opts, act_bpf);
 	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "bpf", .control = TC_ACT_SHOT,
-					 .has_control = true };
+					 .has_control = true, .kind_opts = &act_bpf };
 	struct nb_map *counter = NULL;
 	struct nb_dev_stats_total t;
 	struct nb_bench_clock clk;
@@ -148,13 +149,13 @@ static double run_variant(enum variant v, bool interp, enum sink to, u64 bursts)
 		f.kind_opts = &sel;
 		if (nb_tc_u32_match(&sel, NB_TC_U32_SIZE_32, 0, 0, 0, false, NULL))
 			die("u32 key");
-		act.bpf.prog = load(BPF_PROG_TYPE_SCHED_ACT, v, nb_dev_ifindex(tx), interp);
+		act_bpf.prog = load(BPF_PROG_TYPE_SCHED_ACT, v, nb_dev_ifindex(tx), interp);
 		f.actions = &act;
 		f.action_cnt = 1;
 	}
 	if (f.kind && nb_tc_filter_add(rx, &f, NULL))
 		die("filter");
-	prog = v == V_DA_REDIRECT || v == V_DA_DROP ? bpf.prog : act.bpf.prog;
+	prog = v == V_DA_REDIRECT || v == V_DA_DROP ? bpf.prog : act_bpf.prog;
 	if (prog)	/* what really ran: the JIT may decline a program */
 		engine = nb_prog_is_jited(prog) ? "jit" : interp ? "interp" : "interp (no jit)";
 	nb_prog_put(prog);

@@ -13,11 +13,11 @@
  *   ... u32 match u32 0 0 flowid 1:2 \
  *      action bpf obj F sec S drop                 .kind = "u32", .kind_opts = &u32,
  *        nb_tc_u32_match(&u32, NB_TC_U32_SIZE_32, 0, 0, 0, false), u32.classid = 0x10002,
- *        .actions = { { .kind = "bpf", .bpf = { .prog = P }, .control = TC_ACT_SHOT,
- *        .has_control = true } }
+ *        .actions = { { .kind = "bpf", .kind_opts = &abpf, .control = TC_ACT_SHOT,
+ *        .has_control = true } }, NB_OPTS(nb_tc_act_bpf_opts, abpf, .prog = P)
  *
- * A classifier's own options are opaque to the filter struct, as TCA_OPTIONS is to the
- * kernel's cls_api: kind_opts points at the kind's options struct (sz first,
+ * A kind's own options are opaque to the filter and action structs, as TCA_OPTIONS is to the
+ * kernel's cls_api and act_api: kind_opts points at the kind's options struct (sz first,
  * include/netbpf/opts.h), which the kind checks; NULL is the kind's defaults. So a new kind adds
  * its own struct (or keeps it private to its file, as fw does) and changes nothing here.
  *
@@ -96,16 +96,26 @@ struct nb_tc_action_opts {
 	 */
 	__u32 index;
 	__u32 flags;		/* TCA_ACT_FLAGS_NO_PERCPU_STATS ("no_percpu"), ..._SKIP_HW */
-	union {
-		struct {
-			struct nb_prog *prog;	/* a SCHED_ACT program; referenced */
-			const char *name;	/* shown by show ("FILE:[SEC]"); default: none */
-		} bpf;
-		struct {
-			int eaction;		/* TCA_EGRESS_REDIR, TCA_EGRESS_MIRROR, TCA_INGRESS_* */
-			__u32 ifindex;		/* "dev Y" */
-		} mirred;
-	};
+	/*
+	 * The kind's own options, opaque here: its options struct, sz first (bpf: struct
+	 * nb_tc_act_bpf_opts, mirred: struct nb_tc_act_mirred_opts); NULL: the kind's defaults.
+	 * nb_tc_action_parse makes it, one allocation that nb_tc_action_opts_release frees.
+	 */
+	const void *kind_opts;
+};
+
+/* Action bpf: "action bpf obj F sec S", an options struct for nb_tc_action_opts.kind_opts. */
+struct nb_tc_act_bpf_opts {
+	size_t sz;		/* sizeof(struct nb_tc_act_bpf_opts) */
+	struct nb_prog *prog;	/* a SCHED_ACT program; referenced */
+	const char *name;	/* shown by show ("FILE:[SEC]"); default: none */
+};
+
+/* Action mirred: "action mirred egress redirect dev Y", for nb_tc_action_opts.kind_opts. */
+struct nb_tc_act_mirred_opts {
+	size_t sz;		/* sizeof(struct nb_tc_act_mirred_opts) */
+	int eaction;		/* TCA_EGRESS_REDIR, TCA_EGRESS_MIRROR, TCA_INGRESS_* */
+	__u32 ifindex;		/* "dev Y" */
 };
 
 /*
@@ -275,8 +285,14 @@ void nb_tc_filter_opts_release(struct nb_tc_filter_opts *opts);
  * One action's words from its kind ("mirred egress redirect dev b index 3 pipe"), or from a
  * verdict alone ("drop": gact's shorthand), to the first word that is not the action's (the next
  * "action", or the classifier's): into opts (zeroed, its sz set by the caller), kind included.
+ * Release opts after the add (nothing is left to release on error).
  */
 int nb_tc_action_parse(struct nb_tc_words *w, struct nb_tc_action_opts *opts);
+/*
+ * Free what nb_tc_action_parse allocated into opts (kind_opts, which is then NULL); not for
+ * options the caller pointed kind_opts at.
+ */
+void nb_tc_action_opts_release(struct nb_tc_action_opts *opts);
 
 /* "classid/flowid" words as tc reads them: "MAJ:MIN" in hex, ":MIN", "MAJ:", "root", "none". */
 int nb_tc_classid_parse(const char *word, __u32 *classid);

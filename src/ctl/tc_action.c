@@ -100,10 +100,13 @@ int nb_ctl_parse_actions(struct nb_ctl *ctl, int argc, char **argv, int *i,
 		words_init(ctl, &w, argc, argv, *i);
 		err = words_done(ctl, &w, nb_tc_action_parse(&w, a));
 		*i = w.pos;
-		if (!err)
-			err = nb_ctl_prog_words(ctl, &w.prog, &acts->progs[acts->cnt]);
 		if (err)
 			return err;
+		err = nb_ctl_prog_words(ctl, &w.prog, &acts->progs[acts->cnt]);
+		if (err) {
+			nb_tc_action_opts_release(a);	/* not counted: release has no word of it */
+			return err;
+		}
 		acts->cnt++;
 	}
 	return 0;
@@ -148,8 +151,11 @@ int nb_ctl_actions_load(struct nb_ctl_actions *acts, struct nb_log *log)
 
 void nb_ctl_actions_release(struct nb_ctl_actions *acts)
 {
-	for (unsigned int n = 0; n < acts->cnt; n++)
+	for (unsigned int n = 0; n < acts->cnt; n++) {
+		/* the program's reference first: the kind's options hold the pointer to it */
 		nb_ctl_prog_release(&acts->progs[n]);
+		nb_tc_action_opts_release(&acts->a[n]);
+	}
 }
 
 /*

@@ -55,5 +55,22 @@ done
 ${bad%$'\n'}"
 nb=$(cat bench/*.c bench/*.h | grep -c '#[[:space:]]*include[[:space:]]*<netbpf/')
 
+# The tc header names no kind in its filter and action structs: a kind's options are its own
+# struct behind kind_opts (opaque, as TCA_OPTIONS is to the kernel's cls_api and act_api), so a
+# new classifier or action with options adds to no union here. A union in include/netbpf/tc.h
+# outside comments fails.
+code_unions() {
+	python3 -c 'import re, sys
+s = re.sub(r"/\*.*?\*/|//[^\n]*", "", sys.stdin.read(), flags=re.S)
+print("\n".join(l.strip() for l in s.split("\n") if re.search(r"\bunion\b", l)))'
+}
+[ -n "$(code_unions <<<'struct a { union { int x; }; };')" ] ||
+	fail "the union check lets a union through"
+[ -z "$(code_unions <<<'/* a union of */ struct a { int x; };')" ] ||
+	fail "the union check counts one in a comment"
+u=$(code_unions <include/netbpf/tc.h)
+[ -z "$u" ] || fail "include/netbpf/tc.h has a union: a kind's options go behind kind_opts:
+$u"
+
 echo "public includes: src/cli $n, bench/ $nb; none of src/bpf, src/pkt, src/io, src/net" \
-	"(bench exemptions: $exempt_bench)"
+	"(bench exemptions: $exempt_bench); no per-kind union in include/netbpf/tc.h"

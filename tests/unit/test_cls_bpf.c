@@ -311,3 +311,29 @@ NB_TEST(tc_cls_bpf_refuses_wrong_type)
 	NB_ASSERT_EQ(nb_tc_filter_show(dev, NB_TC_INGRESS, NULL, NULL, NULL), 0);
 	nb_log_free(&log);
 }
+
+/*
+ * The classifier's options are its own, checked with the opts rules: a newer caller's zero tail
+ * is read, a non-zero byte past what this library knows is refused, naming the struct.
+ */
+NB_TEST(tc_cls_bpf_kind_opts_rules)
+{
+	struct nb_dev *dev = dev_with_qdisc();
+	struct {
+		struct nb_tc_bpf_opts b;
+		__u64 newer;
+	} big = { .b = { .sz = sizeof(big), .direct_action = true } };
+	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
+				       .kind = "bpf", .kind_opts = &big };
+	struct nb_log log = { 0 };
+
+	f.log = &log;
+	big.b.prog = tc_prog_ret(BPF_PROG_TYPE_SCHED_CLS, TC_ACT_SHOT);
+	big.newer = 1;
+	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -EINVAL);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "nb_tc_bpf_opts");
+	big.newer = 0;
+	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), 0);
+	nb_prog_put(big.b.prog);
+	nb_log_free(&log);
+}

@@ -33,6 +33,16 @@ static struct nb_tc_action_opts gact(int control)
 					   .control = control, .has_control = true };
 }
 
+/* "mirred EACTION dev DEV": the action, its options in *m (which must outlive the add). */
+static struct nb_tc_action_opts mirred(struct nb_tc_act_mirred_opts *m, int eaction,
+				       const struct nb_dev *dev)
+{
+	*m = (struct nb_tc_act_mirred_opts){ .sz = sizeof(*m), .eaction = eaction,
+					     .ifindex = dev->ifindex };
+	return (struct nb_tc_action_opts){ .sz = sizeof(struct nb_tc_action_opts),
+					   .kind = "mirred", .kind_opts = m };
+}
+
 struct gact_case {
 	const char *name;
 	int controls[3];
@@ -129,9 +139,10 @@ static void run_act_bpf_case(const void *arg)
 {
 	const struct act_bpf_case *c = arg;
 	struct nb_dev *dev = dev_with_qdisc("eth0");
+	NB_OPTS(nb_tc_act_bpf_opts, act_bpf);
 	struct nb_tc_action_opts acts[2] = {
 		{ .sz = sizeof(acts[0]), .kind = "bpf", .control = TC_ACT_SHOT,
-		  .has_control = true },
+		  .has_control = true, .kind_opts = &act_bpf },
 		gact(TC_ACT_OK),
 	};
 	struct nb_tc_action_opts ok = gact(TC_ACT_OK);
@@ -140,10 +151,10 @@ static void run_act_bpf_case(const void *arg)
 	u8 frame[128];
 	u32 len = tc_frame_arp(frame);
 
-	acts[0].bpf.prog = tc_prog_ret(BPF_PROG_TYPE_SCHED_ACT, c->prog_ret);
+	act_bpf.prog = tc_prog_ret(BPF_PROG_TYPE_SCHED_ACT, c->prog_ret);
 	id = add_mall(dev, 1, acts, 2);
 	add_mall(dev, 2, &ok, 1);
-	nb_prog_put(acts[0].bpf.prog);
+	nb_prog_put(act_bpf.prog);
 	NB_ASSERT_EQ(tc_run_frame(dev, frame, len, NULL), c->verdict);
 	info = tc_info(dev, &id);
 	NB_ASSERT_EQ(info.actions[1].stats.packets, c->prog_ret == TC_ACT_PIPE ? 1 : 0);
@@ -159,13 +170,15 @@ static void __attribute__((constructor)) register_act_bpf_cases(void)
 NB_TEST(tc_act_bpf_refuses_sched_cls)
 {
 	struct nb_dev *dev = dev_with_qdisc("eth0");
-	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "bpf" };
+	NB_OPTS(nb_tc_act_bpf_opts, act_bpf);
+	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "bpf",
+					 .kind_opts = &act_bpf };
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
 				       .kind = "matchall", .actions = &act, .action_cnt = 1 };
 
-	act.bpf.prog = tc_prog_ret(BPF_PROG_TYPE_SCHED_CLS, 0);
+	act_bpf.prog = tc_prog_ret(BPF_PROG_TYPE_SCHED_CLS, 0);
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -EINVAL);
-	nb_prog_put(act.bpf.prog);
+	nb_prog_put(act_bpf.prog);
 }
 
 /* mirred: a source with matchall + one mirred action (and more), a sink target. */
@@ -205,7 +218,9 @@ static void run_mirred_case(const void *arg)
 {
 	const struct mirred_case *c = arg;
 	struct nb_dev *src = dev_with_qdisc("src0"), *dst = tc_make_dev("dst0", 0);
-	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "mirred" };
+	NB_OPTS(nb_tc_act_mirred_opts, act_mirred);
+	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "mirred",
+					 .kind_opts = &act_mirred };
 	struct nb_dev *devs[2] = { src, dst };
 	struct nb_dev_stats_total s, d = { 0 };
 	struct nb_tc_filter_info info;
@@ -214,8 +229,8 @@ static void run_mirred_case(const void *arg)
 	u32 len = tc_frame_ipv4(frame, src, IPPROTO_UDP, 1, 2, 3, 4, 20);
 
 	tc_set_port(dst, "sink", "");
-	act.mirred.eaction = c->eaction;
-	act.mirred.ifindex = dst->ifindex;
+	act_mirred.eaction = c->eaction;
+	act_mirred.ifindex = dst->ifindex;
 	id = add_mall(src, 1, &act, 1);
 	if (c->target_down)
 		nb_dev_set_up(dst, false);
@@ -252,18 +267,20 @@ static void __attribute__((constructor)) register_mirred_cases(void)
 NB_TEST(tc_act_mirred_missing_device)
 {
 	struct nb_dev *dev = dev_with_qdisc("eth0");
-	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "mirred" };
+	NB_OPTS(nb_tc_act_mirred_opts, act_mirred);
+	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "mirred",
+					 .kind_opts = &act_mirred };
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
 				       .kind = "matchall", .actions = &act, .action_cnt = 1 };
 	struct nb_log log = { 0 };
 
 	f.log = &log;
-	act.mirred.eaction = TCA_EGRESS_REDIR;
-	act.mirred.ifindex = 77;
+	act_mirred.eaction = TCA_EGRESS_REDIR;
+	act_mirred.ifindex = 77;
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -ENODEV);
 	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "77");
-	act.mirred.ifindex = dev->ifindex;
-	act.mirred.eaction = 9;
+	act_mirred.ifindex = dev->ifindex;
+	act_mirred.eaction = 9;
 	NB_ASSERT_EQ(nb_tc_filter_add(dev, &f, NULL), -EINVAL);
 	nb_log_free(&log);
 }
@@ -272,14 +289,13 @@ NB_TEST(tc_act_mirred_missing_device)
 NB_TEST(tc_act_mirred_self_loop)
 {
 	struct nb_dev *dev = dev_with_qdisc("eth0");
-	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "mirred" };
+	struct nb_tc_act_mirred_opts m;
+	struct nb_tc_action_opts act = mirred(&m, TCA_INGRESS_REDIR, dev);
 	struct nb_tc_filter_info info;
 	struct nb_tc_filter_id id;
 	u8 frame[128];
 	u32 len = tc_frame_arp(frame);
 
-	act.mirred.eaction = TCA_INGRESS_REDIR;
-	act.mirred.ifindex = dev->ifindex;
 	id = add_mall(dev, 1, &act, 1);
 	tc_receive(dev, frame, len);
 	info = tc_info(dev, &id);
@@ -294,16 +310,13 @@ NB_TEST(tc_act_mirred_nest_limit)
 {
 	struct nb_dev *a = dev_with_qdisc("a0"), *b = dev_with_qdisc("b0");
 	struct nb_dev *devs[] = { a, b };
-	struct nb_tc_action_opts to_b = { .sz = sizeof(to_b), .kind = "mirred" };
-	struct nb_tc_action_opts to_a = { .sz = sizeof(to_a), .kind = "mirred" };
+	struct nb_tc_act_mirred_opts to_b_mirred, to_a_mirred;
+	struct nb_tc_action_opts to_b = mirred(&to_b_mirred, TCA_INGRESS_REDIR, b);
+	struct nb_tc_action_opts to_a = mirred(&to_a_mirred, TCA_INGRESS_REDIR, a);
 	struct nb_tc_filter_id ida, idb;
 	u8 frame[128];
 	u32 len = tc_frame_arp(frame);
 
-	to_b.mirred.eaction = TCA_INGRESS_REDIR;
-	to_b.mirred.ifindex = b->ifindex;
-	to_a.mirred.eaction = TCA_INGRESS_REDIR;
-	to_a.mirred.ifindex = a->ifindex;
 	ida = add_mall(a, 1, &to_b, 1);
 	idb = add_mall(b, 1, &to_a, 1);
 	tc_receive(a, frame, len);
@@ -323,18 +336,15 @@ NB_TEST(tc_act_mirred_backlog_loop_limit)
 {
 	struct nb_dev *a = dev_with_qdisc("a0"), *b = dev_with_qdisc("b0");
 	struct nb_dev *devs[] = { a, b };
-	struct nb_tc_action_opts to_b = { .sz = sizeof(to_b), .kind = "mirred" };
-	struct nb_tc_action_opts to_a = { .sz = sizeof(to_a), .kind = "mirred" };
+	struct nb_tc_act_mirred_opts to_b_mirred, to_a_mirred;
+	struct nb_tc_action_opts to_b = mirred(&to_b_mirred, TCA_EGRESS_REDIR, b);
+	struct nb_tc_action_opts to_a = mirred(&to_a_mirred, TCA_INGRESS_REDIR, a);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_EGRESS, .pref = 1,
 				       .kind = "matchall",
 				       .actions = &to_a, .action_cnt = 1 };
 	u8 frame[128];
 	u32 len = tc_frame_arp(frame);
 
-	to_b.mirred.eaction = TCA_EGRESS_REDIR;
-	to_b.mirred.ifindex = b->ifindex;
-	to_a.mirred.eaction = TCA_INGRESS_REDIR;
-	to_a.mirred.ifindex = a->ifindex;
 	add_mall(a, 1, &to_b, 1);
 	tc_add(b, &f);
 	tc_receive(a, frame, len);
@@ -342,4 +352,33 @@ NB_TEST(tc_act_mirred_backlog_loop_limit)
 	NB_ASSERT_EQ(tc_stats(b).clones, NB_RX_REDIRECT_LIMIT + 1);
 	NB_ASSERT_EQ(tc_stats(b).consumed, NB_RX_REDIRECT_LIMIT + 1);
 	tc_check_accounting(devs, 2);
+}
+
+/*
+ * An action's options are the kind's, checked with the opts rules (include/netbpf/opts.h): a
+ * struct from a newer caller whose extra bytes are zero is read, one asking for more (a non-zero
+ * byte past what this library knows) or too short to hold the target is refused, naming it.
+ */
+NB_TEST(tc_act_kind_opts_rules)
+{
+	struct nb_dev *dev = dev_with_qdisc("eth0");
+	struct {
+		struct nb_tc_act_mirred_opts m;
+		__u64 newer;
+	} big = { .m = { .sz = sizeof(big), .eaction = TCA_EGRESS_MIRROR,
+			 .ifindex = dev->ifindex } };
+	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "mirred", .kind_opts = &big };
+	struct nb_log log = { 0 };
+	__u32 index;
+
+	big.newer = 1;
+	NB_ASSERT_EQ(nb_tc_actions_add(&act, 1, false, NULL, &log), -EINVAL);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "nb_tc_act_mirred_opts");
+	big.m.sz = offsetof(struct nb_tc_act_mirred_opts, ifindex);
+	NB_ASSERT_EQ(nb_tc_actions_add(&act, 1, false, NULL, NULL), -EINVAL);
+	big.m.sz = sizeof(big);
+	big.newer = 0;
+	NB_ASSERT_EQ(nb_tc_actions_add(&act, 1, false, &index, NULL), 0);
+	NB_ASSERT_EQ(nb_tc_action_del("mirred", index, NULL), 0);
+	nb_log_free(&log);
 }

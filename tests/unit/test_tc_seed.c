@@ -27,7 +27,8 @@ static void run_seed(const void *arg)
 	struct nb_dev *gen = tc_make_dev("gen0", 0), *sink = tc_make_dev("sink0", 0);
 	struct nb_dev *devs[] = { gen, sink };
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS };
-	struct nb_tc_action_opts act = { .sz = sizeof(act) };
+	NB_OPTS(nb_tc_act_bpf_opts, act_bpf);
+	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind_opts = &act_bpf };
 	NB_OPTS(nb_tc_bpf_opts, bpf);
 	NB_OPTS(nb_tc_u32_opts, sel);
 	struct nb_dev_stats_total gs, ss;
@@ -59,7 +60,7 @@ static void run_seed(const void *arg)
 		NB_ASSERT_EQ(nb_tc_u32_match(&sel, NB_TC_U32_SIZE_32, 0, 0, 0, false, NULL), 0);
 		sel.classid = TC_H_MAKE(1 << 16, 2);
 		act.kind = "bpf";
-		act.bpf.prog = prog;
+		act_bpf.prog = prog;
 		act.control = TC_ACT_SHOT;
 		act.has_control = true;
 		f.actions = &act;
@@ -137,8 +138,9 @@ NB_TEST(tc_seed_obj_sec_words)
 	NB_OPTS(nb_tc_bpf_opts, bpf);
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .kind = "u32",
 				       .kind_opts = &sel };
+	NB_OPTS(nb_tc_act_bpf_opts, act_bpf);
 	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "bpf", .control = TC_ACT_SHOT,
-					 .has_control = true };
+					 .has_control = true, .kind_opts = &act_bpf };
 	struct nb_tc_filter_opts g = { .sz = sizeof(g), .hook = NB_TC_INGRESS, .pref = 5,
 				       .kind = "bpf", .kind_opts = &bpf };
 	struct nb_log log = { 0 };
@@ -151,11 +153,11 @@ NB_TEST(tc_seed_obj_sec_words)
 	NB_ASSERT_EQ(nb_tc_u32_match(&sel, NB_TC_U32_SIZE_32, 0, 0, 0, false, NULL), 0);
 	sel.classid = 0x10002;
 	NB_ASSERT_EQ(nb_object_load_section(path, "clone_redirect_xmit", BPF_PROG_TYPE_SCHED_ACT,
-					    NULL, 0, &act.bpf.prog, NULL), 0);
+					    NULL, 0, &act_bpf.prog, NULL), 0);
 	f.actions = &act;
 	f.action_cnt = 1;
 	tc_add(gen, &f);
-	nb_prog_put(act.bpf.prog);
+	nb_prog_put(act_bpf.prog);
 	nb_worker_run(devs, 2, NULL);
 	NB_ASSERT_EQ(tc_stats(sink).tx_packets, 10);
 	NB_ASSERT_EQ(tc_stats(gen).drops[NB_DROP_TC_INGRESS], 10);
@@ -262,8 +264,9 @@ static void *seed_worker_main(void *arg)
  */
 NB_TEST(tc_seed_two_workers)
 {
+	NB_OPTS(nb_tc_act_bpf_opts, act_bpf);
 	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "bpf", .control = TC_ACT_SHOT,
-					 .has_control = true };
+					 .has_control = true, .kind_opts = &act_bpf };
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .kind = "matchall" };
 	struct nb_dev *g0, *s0, *g1, *s1;
 	struct seed_worker w[2];
@@ -274,7 +277,7 @@ NB_TEST(tc_seed_two_workers)
 		nb_test_skip("the number of workers is fixed already (%u)", nb_nr_cpus());
 	nb_test_build_path(path, sizeof(path), "examples/tcbpf1.o");
 	NB_ASSERT_EQ(nb_object_load_section(path, "clone_redirect_xmit", BPF_PROG_TYPE_SCHED_ACT,
-					    NULL, 0, &act.bpf.prog, NULL), 0);
+					    NULL, 0, &act_bpf.prog, NULL), 0);
 	f.actions = &act;
 	f.action_cnt = 1;
 	g0 = tc_make_dev("gen0", 1);
@@ -289,7 +292,7 @@ NB_TEST(tc_seed_two_workers)
 	tc_qdisc(g1);
 	tc_add(g0, &f);
 	tc_add(g1, &f);
-	nb_prog_put(act.bpf.prog);	/* each filter's action holds it */
+	nb_prog_put(act_bpf.prog);	/* each filter's action holds it */
 	w[0] = (struct seed_worker){ { g0, s0 }, 0 };
 	w[1] = (struct seed_worker){ { g1, s1 }, 1 };
 	for (int i = 0; i < 2; i++)

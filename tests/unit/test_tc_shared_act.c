@@ -91,13 +91,14 @@ static int count_walk(const struct nb_tc_action_info *info, void *ctx)
 NB_TEST(tc_shared_act_index_per_kind)
 {
 	struct nb_tc_action_opts g = gact(TC_ACT_OK, 0);
+	NB_OPTS(nb_tc_act_mirred_opts, m_mirred, .eaction = TCA_EGRESS_MIRROR);
 	struct nb_tc_action_opts m = { .sz = sizeof(m), .kind = "mirred",
-				       .mirred = { TCA_EGRESS_MIRROR, 0 } };
+				       .kind_opts = &m_mirred };
 	struct nb_dev *dev = tc_make_dev("eth0", 0);
 	u32 seen[8] = { 0 };
 	char buf[32];
 
-	m.mirred.ifindex = dev->ifindex;
+	m_mirred.ifindex = dev->ifindex;
 	/* each kind counts from 1 on its own */
 	NB_ASSERT_EQ(add_one(&g), 1);
 	NB_ASSERT_EQ(add_one(&m), 1);
@@ -284,8 +285,9 @@ NB_TEST(tc_shared_act_gact_counts_both_filters)
 /* A shared bpf action: the program runs for both filters, one counter, one program reference. */
 NB_TEST(tc_shared_act_bpf_counts_both_filters)
 {
+	NB_OPTS(nb_tc_act_bpf_opts, act_bpf, .name = "drop.o:[action]");
 	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "bpf", .index = 2,
-					 .bpf.name = "drop.o:[action]" };
+					 .kind_opts = &act_bpf };
 	struct nb_tc_action_opts bind2 = { .sz = sizeof(bind2), .kind = "bpf", .index = 2 };
 	struct nb_dev *a = dev_with_qdisc("a"), *b = dev_with_qdisc("b");
 	struct nb_tc_action_info info;
@@ -293,12 +295,12 @@ NB_TEST(tc_shared_act_bpf_counts_both_filters)
 	u8 frame[128];
 	u32 len = tc_frame_arp(frame);
 
-	act.bpf.prog = tc_prog_ret(BPF_PROG_TYPE_SCHED_ACT, TC_ACT_SHOT);
+	act_bpf.prog = tc_prog_ret(BPF_PROG_TYPE_SCHED_ACT, TC_ACT_SHOT);
 	add_one(&act);
 	add_mall(a, 1, &bind2, 1);
 	add_mall(b, 5, &bind2, 1);
 	info = get("bpf", 2);
-	snprintf(id, sizeof(id), "%u", nb_prog_id(act.bpf.prog));
+	snprintf(id, sizeof(id), "%u", nb_prog_id(act_bpf.prog));
 	NB_ASSERT(!strcmp(shown("bpf", 2, "id", buf, sizeof(buf)), id));
 	NB_ASSERT(!strcmp(shown("bpf", 2, "bpf_name", buf, sizeof(buf)), "drop.o:[action]"));
 	NB_ASSERT_EQ(info.control, TC_ACT_PIPE);	/* act_bpf's default */
@@ -309,28 +311,29 @@ NB_TEST(tc_shared_act_bpf_counts_both_filters)
 	NB_ASSERT_EQ(info.stats.drops, 2);
 	NB_ASSERT_EQ(info.bindcnt, 2);
 	/* replace with a program that passes: the old one is released */
-	nb_prog_put(act.bpf.prog);
-	act.bpf.prog = tc_prog_ret(BPF_PROG_TYPE_SCHED_ACT, TC_ACT_OK);
+	nb_prog_put(act_bpf.prog);
+	act_bpf.prog = tc_prog_ret(BPF_PROG_TYPE_SCHED_ACT, TC_ACT_OK);
 	NB_ASSERT_EQ(nb_tc_actions_add(&act, 1, true, NULL, NULL), 0);
-	snprintf(id, sizeof(id), "%u", nb_prog_id(act.bpf.prog));
+	snprintf(id, sizeof(id), "%u", nb_prog_id(act_bpf.prog));
 	NB_ASSERT(!strcmp(shown("bpf", 2, "id", buf, sizeof(buf)), id));
 	NB_ASSERT_EQ(tc_receive(a, frame, len), NB_NET_RX_SUCCESS);
 	NB_ASSERT_EQ(get("bpf", 2).stats.packets, 3);
-	nb_prog_put(act.bpf.prog);
+	nb_prog_put(act_bpf.prog);
 }
 
 /* tc redirects count on the sending device: mirred and bpf_redirect. */
 NB_TEST(tc_shared_act_tc_redirect_counter)
 {
 	struct nb_dev *a = dev_with_qdisc("a"), *s = tc_make_dev("s", 0);
+	NB_OPTS(nb_tc_act_mirred_opts, m_mirred, .eaction = TCA_EGRESS_MIRROR);
 	struct nb_tc_action_opts m = { .sz = sizeof(m), .kind = "mirred",
-				       .mirred = { TCA_EGRESS_MIRROR, 0 } };
+				       .kind_opts = &m_mirred };
 	struct nb_dev *devs[2] = { a, s };
 	u8 frame[128];
 	u32 len = tc_frame_arp(frame);
 
 	tc_set_port(s, "sink", "");
-	m.mirred.ifindex = s->ifindex;
+	m_mirred.ifindex = s->ifindex;
 	add_mall(a, 1, &m, 1);
 	tc_receive(a, frame, len);
 	tc_receive(a, frame, len);

@@ -63,8 +63,10 @@ static struct nb_dev *make_dev(const char *name)
 /* dev's tc ingress: every frame redirected out of to (matchall + mirred egress redirect). */
 static void redirect_all(struct nb_dev *dev, struct nb_dev *to)
 {
+	NB_OPTS(nb_tc_act_mirred_opts, act_mirred, .eaction = TCA_EGRESS_REDIR,
+		.ifindex = nb_dev_ifindex(to));
 	struct nb_tc_action_opts act = { .sz = sizeof(act), .kind = "mirred",
-					 .mirred = { TCA_EGRESS_REDIR, nb_dev_ifindex(to) } };
+					 .kind_opts = &act_mirred };
 	struct nb_tc_filter_opts f = { .sz = sizeof(f), .hook = NB_TC_INGRESS, .pref = 1,
 				       .kind = "matchall", .actions = &act, .action_cnt = 1 };
 

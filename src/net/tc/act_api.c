@@ -492,19 +492,32 @@ int nb_tc_action_parse(struct nb_tc_words *w, struct nb_tc_action_opts *opts)
 	const char *word = w->argv[w->pos];
 	const struct nb_tc_action_ops *ops = tc_lookup_action(word);
 	char buf[128];
-	int control;
+	int control, err;
 
 	if (ops) {
 		w->pos++;
-		return nb_tc_action_parse_ops(w, ops, true, opts);
+		err = nb_tc_action_parse_ops(w, ops, true, opts);
+		goto out;
 	}
 	/* "action drop": a verdict alone names the kind whose verdict is the action */
 	if (!nb_tc_control_parse(word, &control) || !strcmp(word, "goto") || !strcmp(word, "jump"))
 		for (ops = act_base; ops; ops = ops->next)
-			if (ops->verdict)
-				return nb_tc_action_parse_ops(w, ops, false, opts);
+			if (ops->verdict) {
+				err = nb_tc_action_parse_ops(w, ops, false, opts);
+				goto out;
+			}
 	return nb_tc_words_wrong(w, word, "unknown action, expected %s",
 				 action_kinds_list(buf, sizeof(buf)));
+out:
+	if (err)
+		nb_tc_action_opts_release(opts);
+	return err;
+}
+
+void nb_tc_action_opts_release(struct nb_tc_action_opts *opts)
+{
+	free((void *)opts->kind_opts);
+	opts->kind_opts = NULL;
 }
 
 const char *nb_tc_action_usage(const char *kind)

@@ -17,6 +17,7 @@
 #include "bpf/prog.h"
 #include "pkt/pkt.h"
 #include "net/tc/pkt_cls.h"
+#include "common/opts.h"
 #include "common/u64_stats.h"
 
 struct tcf_bpf {
@@ -59,22 +60,29 @@ static int tcf_bpf_act(struct nb_pkt *pkt, const struct nb_tc_action *a,
 static int tcf_bpf_init(struct nb_tc_action *a, const struct nb_tc_action_opts *opts,
 			struct nb_log *log)
 {
+	const struct nb_tc_act_bpf_opts *bo = NB_OPTS_GET(opts, kind_opts, NULL);
 	struct tcf_bpf *prog = a->priv;
 	struct nb_prog *filter;
+	const char *name;
+	int err;
 
-	if (!opts->bpf.prog) {
+	err = NB_OPTS_CHECK(bo, nb_tc_act_bpf_opts, prog, log);
+	if (err)
+		return err;
+	if (!bo || !bo->prog) {
 		nb_log_printf(log, "action bpf: no program given\n");
 		return -EINVAL;
 	}
-	filter = nb_prog_get(opts->bpf.prog);
+	filter = nb_prog_get(bo->prog);
 	if (nb_prog_type(filter) != BPF_PROG_TYPE_SCHED_ACT) {
 		nb_log_printf(log, "action bpf: program \"%s\" is not of type sched_act\n",
 			      nb_prog_name(filter));
 		nb_prog_put(filter);
 		return -EINVAL;
 	}
-	if (opts->bpf.name) {
-		prog->name = strdup(opts->bpf.name);
+	name = NB_OPTS_GET(bo, name, NULL);
+	if (name) {
+		prog->name = strdup(name);
 		if (!prog->name) {
 			nb_prog_put(filter);
 			return -ENOMEM;
@@ -114,10 +122,16 @@ static void tcf_bpf_dump(const struct nb_tc_action *a, struct nb_tc_action_info 
 /* m_bpf.c's bpf_parse_opt: the program words; the verdict and index are every action's. */
 static int tcf_bpf_parse(struct nb_tc_words *w, struct nb_tc_action_opts *opts)
 {
+	struct nb_tc_act_bpf_opts *bo = calloc(1, sizeof(*bo));
+
+	if (!bo)
+		return nb_tc_words_fail(w, -ENOMEM, "out of memory");
+	bo->sz = sizeof(*bo);
+	opts->kind_opts = bo;
 	w->prog.type = BPF_PROG_TYPE_SCHED_ACT;
 	w->prog.default_section = "action";
-	w->prog.prog = &opts->bpf.prog;
-	w->prog.name = &opts->bpf.name;
+	w->prog.prog = &bo->prog;
+	w->prog.name = &bo->name;
 	for (; w->pos < w->argc; w->pos++) {
 		int err = nb_tc_words_prog(w);
 

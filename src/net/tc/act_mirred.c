@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/tc_act/tc_mirred.h>
 
@@ -23,6 +24,7 @@
 #include "net/dev.h"
 #include "pkt/pkt.h"
 #include "net/tc/pkt_cls.h"
+#include "common/opts.h"
 #include "common/u64_stats.h"
 
 struct tcf_mirred {
@@ -142,28 +144,35 @@ dec_nest_level:
 static int tcf_mirred_init(struct nb_tc_action *a, const struct nb_tc_action_opts *opts,
 			   struct nb_log *log)
 {
+	const struct nb_tc_act_mirred_opts *mo = NB_OPTS_GET(opts, kind_opts, NULL);
 	struct tcf_mirred *m = a->priv;
 	struct nb_dev *dev;
+	int eaction, err;
+	u32 ifindex;
 
-	switch (opts->mirred.eaction) {
+	err = NB_OPTS_CHECK(mo, nb_tc_act_mirred_opts, ifindex, log);
+	if (err)
+		return err;
+	eaction = mo ? mo->eaction : 0;
+	ifindex = mo ? mo->ifindex : 0;
+	switch (eaction) {
 	case TCA_EGRESS_REDIR:
 	case TCA_EGRESS_MIRROR:
 	case TCA_INGRESS_REDIR:
 	case TCA_INGRESS_MIRROR:
 		break;
 	default:
-		nb_log_printf(log, "action mirred: unknown direction/kind %d\n",
-			      opts->mirred.eaction);
+		nb_log_printf(log, "action mirred: unknown direction/kind %d\n", eaction);
 		return -EINVAL;
 	}
-	dev = nb_dev_get_by_index(opts->mirred.ifindex);
+	dev = nb_dev_get_by_index(ifindex);
 	if (!dev) {
 		nb_log_printf(log, "action mirred: device with ifindex %u does not exist\n",
-			      opts->mirred.ifindex);
+			      ifindex);
 		return -ENODEV;
 	}
-	m->eaction = opts->mirred.eaction;
-	m->ifindex = opts->mirred.ifindex;
+	m->eaction = eaction;
+	m->ifindex = ifindex;
 	m->dev = dev;
 	/* the control word defaults by kind, as iproute2's m_mirred does */
 	if (!opts->has_control)
@@ -221,10 +230,10 @@ static void tcf_mirred_dump(const struct nb_tc_action *a, struct nb_tc_action_in
 	nb_tc_print_string(l, NB_TC_PRINT_FP, NULL, "%s", "\n");
 }
 
-/* A device leaves: actions that point at it find it gone (mirred_device_event). */
 /* m_mirred.c's parse_direction: "{ egress | ingress } { redirect | mirror } dev DEV". */
 static int tcf_mirred_parse(struct nb_tc_words *w, struct nb_tc_action_opts *opts)
 {
+	struct nb_tc_act_mirred_opts *mo;
 	bool ingress, redirect;
 	const char *word, *name;
 	struct nb_dev *dev;
@@ -251,13 +260,22 @@ static int tcf_mirred_parse(struct nb_tc_words *w, struct nb_tc_action_opts *opt
 	dev = nb_dev_get_by_name(name);
 	if (!dev)
 		return nb_tc_words_fail(w, -ENODEV, "Cannot find device \"%s\"", name);
-	opts->mirred.ifindex = nb_dev_ifindex(dev);
+	mo = calloc(1, sizeof(*mo));
+	if (!mo) {
+		nb_dev_put(dev);
+		return nb_tc_words_fail(w, -ENOMEM, "out of memory");
+	}
+	mo->sz = sizeof(*mo);
+	mo->ifindex = nb_dev_ifindex(dev);
 	nb_dev_put(dev);
-	opts->mirred.eaction = ingress ? (redirect ? TCA_INGRESS_REDIR : TCA_INGRESS_MIRROR)
-				       : (redirect ? TCA_EGRESS_REDIR : TCA_EGRESS_MIRROR);
+	mo->eaction = ingress ? (redirect ? TCA_INGRESS_REDIR : TCA_INGRESS_MIRROR)
+			      : (redirect ? TCA_EGRESS_REDIR : TCA_EGRESS_MIRROR);
+	opts->kind_opts = mo;
 	w->pos++;
 	return 0;
 }
+
+/* A device leaves: actions that point at it find it gone. */
 
 static void mirred_device_event(struct nb_dev *dev, enum nb_dev_event event)
 {

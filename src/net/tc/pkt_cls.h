@@ -66,7 +66,9 @@ struct nb_tc_action_ops {
 	int (*act)(struct nb_pkt *pkt, const struct nb_tc_action *a, struct nb_tcf_result *res);
 	/*
 	 * Read the kind's own words into opts (include/netbpf/tc.h: nb_tc_action_parse), leaving
-	 * w->pos at the first word that is not the kind's. NULL: the kind has none.
+	 * w->pos at the first word that is not the kind's. NULL: the kind has none. The kind
+	 * allocates its own options struct (sz first, one allocation, nothing it points to owned)
+	 * into opts->kind_opts, which init checks and reads and nb_tc_action_opts_release frees.
 	 */
 	int (*parse)(struct nb_tc_words *w, struct nb_tc_action_opts *opts);
 	/*
