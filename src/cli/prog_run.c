@@ -192,30 +192,20 @@ static int preload(struct run_args *a)
 		const struct nb_map_file *mf = &a->maps[i];
 		struct nb_object_map *m = nb_object_find_map(a->o.obj, mf->name);
 		struct nb_map *map = m ? nb_object_map_map(m) : NULL;
+		struct nb_log log = { 0 };
+		int err;
 
 		if (!map) {
 			nb_cli_error("--map %s: %s has no map %s", mf->name, a->o.path, mf->name);
 			return -ENOENT;
 		}
-		for (size_t e = 0; e < mf->cnt; e++) {
-			const struct nb_map_file_elem *el = &mf->elems[e];
-			int err;
-
-			if (el->key_len != nb_map_key_size(map) ||
-			    el->value_len != nb_map_value_size(map)) {
-				nb_cli_error("--map %s: element %zu has a %zu-byte key and a %zu-byte "
-					     "value, the map takes %u and %u", mf->name, e + 1,
-					     el->key_len, el->value_len, nb_map_key_size(map),
-					     nb_map_value_size(map));
-				return -EINVAL;
-			}
-			err = nb_map_update_elem(map, el->key, el->value, BPF_ANY);
-			if (err) {
-				nb_cli_error("--map %s: element %zu: %s", mf->name, e + 1,
-					     strerror(-err));
-				return err;
-			}
-		}
+		err = nb_map_file_load(mf, map, NULL, NULL, &log);
+		if (err)
+			nb_cli_error("%.*s", (int)strcspn(nb_log_text(&log), "\n"),
+				     nb_log_text(&log));
+		nb_log_free(&log);
+		if (err)
+			return err;
 	}
 	return 0;
 }

@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/bpf.h>
+#include <netbpf/map.h>
+
 #include "ctl/map_file.h"
 
 #define MAX_BYTES 4096
@@ -141,4 +144,30 @@ void nb_map_file_free(struct nb_map_file *mf)
 	free(mf->elems);
 	free(mf->name);
 	memset(mf, 0, sizeof(*mf));
+}
+
+int nb_map_file_load(const struct nb_map_file *mf, struct nb_map *map, nb_map_file_also_fn also,
+		     void *ctx, struct nb_log *log)
+{
+	for (size_t e = 0; e < mf->cnt; e++) {
+		const struct nb_map_file_elem *el = &mf->elems[e];
+		int err;
+
+		if (el->key_len != nb_map_key_size(map) || el->value_len != nb_map_value_size(map)) {
+			nb_log_printf(log, "--map %s: element %zu has a %zu-byte key and a %zu-byte "
+				      "value, the map takes %u and %u\n", mf->name, e + 1,
+				      el->key_len, el->value_len, nb_map_key_size(map),
+				      nb_map_value_size(map));
+			return -EINVAL;
+		}
+		err = nb_map_update_elem(map, el->key, el->value, BPF_ANY);
+		if (!err && also)
+			err = also(el->key, el->value, ctx);
+		if (err) {
+			nb_log_printf(log, "--map %s: element %zu: %s\n", mf->name, e + 1,
+				      strerror(-err));
+			return err;
+		}
+	}
+	return 0;
 }

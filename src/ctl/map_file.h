@@ -30,6 +30,17 @@ struct nb_map_file {
 
 /* Parse "NAME=FILE" and read FILE; 0 or a negative errno with the file and line in log. */
 int nb_map_file_read(const char *arg, struct nb_map_file *mf, struct nb_log *log);
+
+struct nb_map;
+/* A second home for each element written, as the kernel's twin of the map: 0 or -errno. */
+typedef int (*nb_map_file_also_fn)(const void *key, const void *value, void *ctx);
+/*
+ * Write mf's elements into map, each checked against the map's key and value sizes, and into
+ * also's home when also is not NULL: 0 or a negative errno with the element named in log
+ * ("--map NAME: element N ...").
+ */
+int nb_map_file_load(const struct nb_map_file *mf, struct nb_map *map, nb_map_file_also_fn also,
+		     void *ctx, struct nb_log *log);
 void nb_map_file_free(struct nb_map_file *mf);
 
 #endif /* NB_CTL_MAP_FILE_H */

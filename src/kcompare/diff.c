@@ -379,6 +379,12 @@ static int kernel_map_fd(const struct nb_diff *d, const struct nb_object_map *ma
 	return -1;
 }
 
+/* An element written into the kernel's map too, the fd in ctx. */
+static int kernel_map_update(const void *key, const void *value, void *ctx)
+{
+	return bpf_map_update_elem(*(int *)ctx, key, value, BPF_ANY) ? -errno : 0;
+}
+
 static int preload(struct nb_diff *d, struct nb_log *log)
 {
 	for (unsigned int i = 0; i < d->opts->map_cnt; i++) {
@@ -386,33 +392,16 @@ static int preload(struct nb_diff *d, struct nb_log *log)
 		struct nb_object_map *nm = nb_object_find_map(d->nobj, mf->name);
 		struct nb_map *map = nm ? nb_object_map_map(nm) : NULL;
 		int kfd = nm && !d->no_kernel ? kernel_map_fd(d, nm) : -1;
+		int err;
 
 		if (!map || (kfd < 0 && !d->no_kernel)) {
 			nb_log_printf(log, "--map %s: %s has no map %s\n", mf->name,
 				      d->opts->obj_path, mf->name);
 			return -ENOENT;
 		}
-		for (size_t e = 0; e < mf->cnt; e++) {
-			const struct nb_map_file_elem *el = &mf->elems[e];
-			int err;
-
-			if (el->key_len != nb_map_key_size(map) ||
-			    el->value_len != nb_map_value_size(map)) {
-				nb_log_printf(log, "--map %s: element %zu has a %zu-byte key and a "
-					      "%zu-byte value, the map takes %u and %u\n", mf->name,
-					      e + 1, el->key_len, el->value_len,
-					      nb_map_key_size(map), nb_map_value_size(map));
-				return -EINVAL;
-			}
-			err = nb_map_update_elem(map, el->key, el->value, BPF_ANY);
-			if (!err && kfd >= 0 && bpf_map_update_elem(kfd, el->key, el->value, BPF_ANY))
-				err = -errno;
-			if (err) {
-				nb_log_printf(log, "--map %s: element %zu: %s\n", mf->name, e + 1,
-					      strerror(-err));
-				return err;
-			}
-		}
+		err = nb_map_file_load(mf, map, kfd >= 0 ? kernel_map_update : NULL, &kfd, log);
+		if (err)
+			return err;
 	}
 	return 0;
 }

@@ -74,6 +74,12 @@ echo "$out" | grep -q '"maps":\[{"id":[0-9]*,"name":"m","type":"hash","elements"
 out=$($NETBPF prog run $B/tests/bpf/elf_hash.o --pcap-in "$tmp/in.pcap" --map "x=$tmp/m.txt" 2>&1)
 [ $? -eq 1 ] || fail "unknown map: exit status: $out"
 echo "$out" | grep -q 'has no map x' || fail "unknown map message: $out"
+# an element whose sizes are not the map's: named, with both sizes, nothing run
+printf 'key 1 0 0 0 value 1 0 0 0\n' > "$tmp/short.txt"
+out=$($NETBPF prog run $B/tests/bpf/elf_hash.o --pcap-in "$tmp/in.pcap" --map "m=$tmp/short.txt" 2>&1)
+[ $? -eq 1 ] || fail "--map element sizes: exit status: $out"
+echo "$out" | grep -q -- '--map m: element 1 has a 4-byte key and a 4-byte value, the map takes 4 and 8' ||
+	fail "--map element sizes message: $out"
 
 # Errors
 out=$($NETBPF prog run $B/examples/tc_classifier.o 2>&1)
