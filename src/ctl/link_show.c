@@ -27,6 +27,7 @@
 #include <netbpf/dev.h>
 #include <netbpf/prog.h>
 #include <netbpf/tunnel.h>
+#include <netbpf/xdp.h>
 
 #include "ctl/ctl.h"
 #include "ctl/ip_common.h"
@@ -36,7 +37,6 @@
 #include "io/port.h"
 #include "net/dev.h"
 #include "net/tunnel.h"
-#include "net/xdp.h"
 
 #define DEFAULT_TX_QUEUE_LEN 1000
 
