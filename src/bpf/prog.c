@@ -22,6 +22,7 @@
 #include "bpf/jit.h"
 #include "bpf/epoch.h"
 #include "bpf/percpu_tls.h"
+#include "bpf/vmlinux_btf.h"
 #include "common/opts.h"
 
 /* Program ids: a table guarded by a mutex, as map ids are (prog_array updates name programs). */
@@ -137,17 +138,19 @@ u64 nb_prog_run_stats(const struct nb_prog *prog, const void *ctx)
 }
 
 /*
- * What the kernel charges for a program: the pages of its struct bpf_prog, a header
- * (offsetof(struct bpf_prog, insns), 96 bytes on Linux 6.18 x86-64) and the instructions, grown as
- * the verifier patches them and never shrunk (bpf_prog_realloc).
+ * What the kernel charges for a program: the pages of its struct bpf_prog, the struct and the
+ * instructions after it (bpf_prog_size: offsetof(struct bpf_prog, insnsi[len]), never less than
+ * the struct), grown as the verifier patches them and never shrunk (bpf_prog_realloc). The
+ * struct's size is the running kernel's, from its BTF; without that, Linux 6.18's on x86-64.
  */
-#define NB_KERNEL_BPF_PROG_HDR 96
+#define NB_KERNEL_BPF_PROG_SIZE 96
 #define NB_KERNEL_PAGE_SIZE 4096
 
 static u64 prog_memlock(const struct nb_prog *prog)
 {
 	u64 insns = prog->len > prog->orig_len ? prog->len : prog->orig_len;
-	u64 bytes = NB_KERNEL_BPF_PROG_HDR + insns * sizeof(struct bpf_insn);
+	u64 bytes = nb_vmlinux_struct_size("bpf_prog", NB_KERNEL_BPF_PROG_SIZE) +
+		    insns * sizeof(struct bpf_insn);
 
 	return (bytes + NB_KERNEL_PAGE_SIZE - 1) / NB_KERNEL_PAGE_SIZE * NB_KERNEL_PAGE_SIZE;
 }

@@ -56,3 +56,11 @@ u32 nb_btf_find_struct(const struct nb_btf *btf, const char *name)
 
 	return id > 0 ? (u32)id : 0;
 }
+
+u64 nb_vmlinux_struct_size(const char *name, u64 fallback)
+{
+	const struct nb_btf *btf = nb_vmlinux_btf(NULL);
+	u32 id = btf ? nb_btf_find_struct(btf, name) : 0;
+
+	return id ? nb_btf_type(btf, id)->size : fallback;
+}

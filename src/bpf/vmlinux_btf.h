@@ -21,4 +21,10 @@ const struct nb_btf *nb_vmlinux_btf(const char **why);
 /* The id of the struct named name in btf, or 0. */
 u32 nb_btf_find_struct(const struct nb_btf *btf, const char *name);
 
+/*
+ * sizeof(struct name) in the running kernel (its memory figures are built of them), or
+ * fallback when there is no kernel BTF or no such struct in it.
+ */
+u64 nb_vmlinux_struct_size(const char *name, u64 fallback);
+
 #endif /* NB_BPF_VMLINUX_BTF_H */

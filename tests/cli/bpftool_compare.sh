@@ -12,7 +12,8 @@
 #     fixups and JIT are its own (compare_prog_show);
 #   - netbpf's addition to prog show's JSON, verified_insns (README).
 # Then prog dump xlated (text, opcodes, linum, -j) of programs whose instructions both sides'
-# fixups leave alike (below). Not compared, left in the README's list: map dump's text form of a
+# fixups leave alike (below), and prog show's memlock of programs of one page and of two, with
+# and without the kernel's BTF (NETBPF_VMLINUX_BTF=). Not compared, left in the README's list: map dump's text form of a
 # map with BTF (bpftool prints the typed form there, netbpf the bytes; -j has both) and the
 # xlated listings of programs whose fixups differ.
 # Root, bpftool, clang and bpffs only (exit 77 otherwise). Differences print as "DIFF WHAT".
@@ -259,6 +260,46 @@ for c in elf_globals.o:prog_str elf_self_tail.o:again elf_static_data.o:count_hi
 		"sub:disasm:${xlated_rules[0]}" "sub:disasm:${xlated_rules[1]}" \
 		"sub:disasm:${xlated_rules[2]}"
 done
+rm -rf "$xl"
+
+# prog show's memlock: the pages of the kernel's struct bpf_prog and the instructions after it,
+# the struct's size read from the kernel's BTF (without it, 6.18's). 500 instructions fill a
+# page exactly and 501 take a second: a size off by 8 bytes either way differs in one of them.
+cat > "$tmp/big.c" <<'EOF'
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+SEC("xdp")
+int fills_page(struct xdp_md *ctx)
+{
+	asm volatile(".rept 498\n r0 = 0\n .endr" ::: "r0");
+	return XDP_PASS;
+}
+
+SEC("xdp")
+int spills_page(struct xdp_md *ctx)
+{
+	asm volatile(".rept 499\n r0 = 0\n .endr" ::: "r0");
+	return XDP_PASS;
+}
+
+char _license[] SEC("license") = "GPL";
+EOF
+clang -O2 -Wall -Werror -target bpf -I/usr/include/$(cc -dumpmachine) -c "$tmp/big.c" \
+	-o "$tmp/big.o" || fail "clang big.c"
+rm -rf "$xl"
+bpftool prog loadall "$tmp/big.o" "$xl" >/dev/null 2>&1 || fail "bpftool loadall big.o"
+for name in fills_page spills_page; do
+	bpftool prog show pinned "$xl/$name" | grep -o 'xlated .*' > "$tmp/k"
+	printf '%s\n' "link add g0 type gen count 0" \
+		"ip link set dev g0 xdp obj $tmp/big.o sec xdp program $name" > "$tmp/setup.tc"
+	compare_nb prog show name $name | grep -o 'xlated .*' > "$tmp/n"
+	compare_text "prog show $name (memlock)" "$tmp/k" "$tmp/n" 'jited [0-9]+B=>jited NB'
+	NETBPF_VMLINUX_BTF= compare_nb prog show name $name | grep -o 'xlated .*' > "$tmp/n"
+	compare_text "prog show $name (memlock without kernel BTF)" "$tmp/k" "$tmp/n" \
+		'jited [0-9]+B=>jited NB'
+done
+grep -q 'memlock 8192B' "$tmp/k" || fail "spills_page: not two pages: $(cat "$tmp/k")"
 rm -rf "$xl"
 
 compare_report "the kernel's bpftool"
