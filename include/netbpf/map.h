@@ -17,6 +17,7 @@ extern "C" {
 #endif
 
 struct nb_map;
+struct nb_btf;
 struct btf;
 
 struct nb_map_create_opts {
@@ -39,12 +40,20 @@ struct nb_map_create_opts {
 	 * queues, ring buffers, ...) keep none.
 	 */
 	__u32 btf_key_type_id;
+	/*
+	 * The BTF object (nb_btf_load, the kernel's btf_fd) btf is the parse of: the map takes a
+	 * reference on it and shows its id (nb_map_btf_id), the id its object's programs show.
+	 * NULL: the map makes a BTF object of its own of btf, with an id of its own.
+	 */
+	struct nb_btf *btf_object;
 };
 
 int nb_map_create(enum bpf_map_type type, __u32 key_size, __u32 value_size, __u32 max_entries,
 		  const struct nb_map_create_opts *opts, struct nb_map **mapp);
 /* The BTF the map keeps and its key and value types (0: none), or NULL. */
 const struct btf *nb_map_btf(const struct nb_map *map, __u32 *key_type_id, __u32 *value_type_id);
+/* The id of the BTF object the map keeps (nb_btf_id), 0 without one: map show's btf_id. */
+__u32 nb_map_btf_id(const struct nb_map *map);
 struct nb_map *nb_map_get(struct nb_map *map);
 void nb_map_put(struct nb_map *map);
 /*
@@ -77,6 +86,11 @@ __u32 nb_map_max_entries(const struct nb_map *map);
 /* Bytes a lookup writes: value_size, or nb_nr_cpus() slots of value_size rounded up to 8. */
 __u32 nb_map_user_value_size(const struct nb_map *map);
 __u32 nb_map_flags(const struct nb_map *map);
+/*
+ * What the kernel would charge for a map like it on this machine (its map_mem_usage, bpftool's
+ * memlock): the type's kernel struct, its slots, its elements, per-CPU parts per possible CPU.
+ */
+__u64 nb_map_memlock(const struct nb_map *map);
 /* Whether nb_map_freeze froze the map (.rodata once its object loaded). */
 bool nb_map_frozen(const struct nb_map *map);
 

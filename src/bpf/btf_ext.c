@@ -344,22 +344,13 @@ int nb_btf_ext_link_prog(struct nb_object *obj, struct nb_object_prog *prog,
 int nb_btf_ext_prog_opts(struct nb_object *obj, const struct nb_object_prog *prog,
 			 struct nb_prog_load_opts *po)
 {
+	int err;
+
 	if (!prog->func_info_cnt && !prog->line_info_cnt)
 		return 0;
-	if (!obj->prog_btf) {
-		struct nb_btf_load_opts opts = { .sz = sizeof(opts), .log = obj->log };
-		const void *raw;
-		u32 size;
-		int err;
-
-		raw = btf__raw_data(obj->btf, &size);
-		err = raw ? nb_btf_load(raw, size, &opts, &obj->prog_btf) : -ENOMEM;
-		if (err) {
-			nb_obj_err(obj, "section .BTF: cannot be the programs' BTF: %s",
-				   strerror(-err));
-			return err;
-		}
-	}
+	err = nb_object_load_btf(obj);
+	if (err)
+		return err;
 	po->btf = obj->prog_btf;
 	po->func_info = prog->func_info;
 	po->func_info_cnt = prog->func_info_cnt;

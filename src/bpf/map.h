@@ -86,6 +86,11 @@ struct nb_map_ops {
 	 * user reference and at the map's end, as the kernel's map_release_uref frees timers.
 	 */
 	void (*map_release_fields)(struct nb_map *map);
+	/*
+	 * The elements held now, for the types whose memory grows with them (hashes without
+	 * preallocation, LPM tries, devmap_hash): what the kernel's map_mem_usage counts.
+	 */
+	u32 (*map_elem_count)(const struct nb_map *map);
 	/* Check an inner map template against this outer map type. */
 	bool (*map_meta_equal)(const struct nb_map *meta0, const struct nb_map *meta1);
 };
@@ -113,7 +118,11 @@ struct nb_map {
 	 */
 	s32 spin_lock_off;		/* struct bpf_spin_lock */
 	s32 timer_off;			/* struct bpf_timer */
-	/* The kernel's map->btf and the key's and value's types: map dump's typed form. */
+	/*
+	 * The kernel's map->btf and the key's and value's types: map dump's typed form. btf is
+	 * btf_obj's parse, which the map holds a reference on.
+	 */
+	struct nb_btf *btf_obj;
 	struct btf *btf;
 	u32 btf_key_type_id;
 	u32 btf_value_type_id;

@@ -352,6 +352,22 @@ static u32 ringbuf_size(u32 size)
 	return size;
 }
 
+int nb_object_load_btf(struct nb_object *obj)
+{
+	struct nb_btf_load_opts opts = { .sz = sizeof(opts), .log = obj->log };
+	const void *raw;
+	u32 size;
+	int err;
+
+	if (obj->prog_btf)
+		return 0;
+	raw = btf__raw_data(obj->btf, &size);
+	err = raw ? nb_btf_load(raw, size, &opts, &obj->prog_btf) : -ENOMEM;
+	if (err)
+		nb_obj_err(obj, "section .BTF: cannot be a BTF object: %s", strerror(-err));
+	return err;
+}
+
 static int create_map(struct nb_object *obj, struct nb_object_map *m, struct nb_map *inner,
 		      struct nb_map **mapp)
 {
@@ -369,6 +385,13 @@ static int create_map(struct nb_object *obj, struct nb_object_map *m, struct nb_
 	};
 	u32 max_entries = m->max_entries;
 	int err;
+
+	if (o.btf) {
+		err = nb_object_load_btf(obj);
+		if (err)
+			return err;
+		o.btf_object = obj->prog_btf;
+	}
 
 	/* As libbpf does: a perf event array left unsized gets a slot per CPU. */
 	if (!max_entries && m->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY)

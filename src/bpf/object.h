@@ -167,7 +167,12 @@ struct nb_object {
 	int btf_maps_sec;	/* .maps, -1: none */
 	struct btf *btf;	/* NULL without .BTF */
 	struct nb_btf_ext *btf_ext;	/* NULL without a readable .BTF.ext */
-	struct nb_btf *prog_btf;	/* .BTF as the programs' BTF object, made at load */
+	/*
+	 * .BTF as a BTF object (BPF_BTF_LOAD's twin), made at load once a map or a program needs
+	 * it: the maps and programs share it, as libbpf loads an object's BTF once, so map show
+	 * and prog show give the same btf_id.
+	 */
+	struct nb_btf *prog_btf;
 	char license[128];
 
 	struct nb_elf_func *funcs;
@@ -217,6 +222,8 @@ int nb_object_add_map(struct nb_object *obj, struct nb_object_map **mapp);
  * passes here: tools size such maps between open and load; create_map refuses what is left.
  */
 int nb_object_map_check(const struct nb_object *obj, const struct nb_object_map *m);
+/* Makes obj->prog_btf of .BTF unless it is made: 0, or the error said in obj's log. */
+int nb_object_load_btf(struct nb_object *obj);
 /* Map types whose max_entries must stay 0 (local storage): the kernel sizes them itself. */
 bool nb_map_type_unsized(enum bpf_map_type type);
 void nb_object_map_release(struct nb_object_map *m);

@@ -605,6 +605,8 @@ static void print_map(struct nb_ctl *ctl, struct nb_json *j, const struct nb_map
 {
 	char pin[512];
 	bool pinned = !nb_pin_get_path(map, pin, sizeof(pin));
+	__u32 btf_id = nb_map_btf_id(map);
+	bool frozen = nb_map_frozen(map);
 
 	if (j) {
 		nb_json_start_object(j, NULL);
@@ -615,7 +617,10 @@ static void print_map(struct nb_ctl *ctl, struct nb_json *j, const struct nb_map
 		nb_json_uint(j, "bytes_key", nb_map_key_size(map));
 		nb_json_uint(j, "bytes_value", nb_map_value_size(map));
 		nb_json_uint(j, "max_entries", nb_map_max_entries(map));
+		nb_json_uint(j, "bytes_memlock", nb_map_memlock(map));
 		nb_json_uint(j, "frozen", nb_map_frozen(map));
+		if (btf_id)
+			nb_json_uint(j, "btf_id", btf_id);
 		if (pinned) {
 			nb_json_start_array(j, "pinned");
 			nb_json_printf(j, NULL, BPFFS "%s", pin);
@@ -626,12 +631,15 @@ static void print_map(struct nb_ctl *ctl, struct nb_json *j, const struct nb_map
 	}
 	fprintf(ctl->out, "%u: %s  name %s  flags 0x%x\n", nb_map_id(map), type_name(map),
 		nb_map_name(map), nb_map_flags(map));
-	fprintf(ctl->out, "\tkey %uB  value %uB  max_entries %u\n", nb_map_key_size(map),
-		nb_map_value_size(map), nb_map_max_entries(map));
+	fprintf(ctl->out, "\tkey %uB  value %uB  max_entries %u  memlock %lluB\n",
+		nb_map_key_size(map), nb_map_value_size(map), nb_map_max_entries(map),
+		(unsigned long long)nb_map_memlock(map));
 	if (pinned)
 		fprintf(ctl->out, "\tpinned " BPFFS "%s\n", pin);
-	/* bpftool's last line, without the btf_id netbpf does not give */
-	if (nb_map_frozen(map))
+	/* bpftool's last line */
+	if (btf_id)
+		fprintf(ctl->out, "\tbtf_id %u%s\n", btf_id, frozen ? "  frozen" : "");
+	else if (frozen)
 		fprintf(ctl->out, "\tfrozen\n");
 }
 

@@ -534,6 +534,11 @@ static const struct nb_map_ops dev_map_ops = {
 };
 NB_MAP_TYPE_REGISTER(dev_map_ops)
 
+static u32 dev_map_hash_elem_count(const struct nb_map *map)
+{
+	return __atomic_load_n(&container_of(map, struct nb_dtab, map)->items, __ATOMIC_RELAXED);
+}
+
 static const struct nb_map_ops dev_map_hash_ops = {
 	.type = BPF_MAP_TYPE_DEVMAP_HASH,
 	.name = "devmap_hash",
@@ -546,5 +551,6 @@ static const struct nb_map_ops dev_map_hash_ops = {
 	.map_get_next_key = dev_map_hash_get_next_key,
 	.map_redirect = dev_hash_map_redirect,
 	.map_meta_equal = nb_map_meta_equal,
+	.map_elem_count = dev_map_hash_elem_count,
 };
 NB_MAP_TYPE_REGISTER(dev_map_hash_ops)

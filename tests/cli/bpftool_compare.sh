@@ -8,14 +8,17 @@
 # JSON (compare_lib.sh). Normalised, each for its reason:
 #   - program, map and BTF ids, the order of map_ids: each side numbers and orders its own;
 #     the load time: each side loads at its own time (compare_prog_show checks its order);
-#   - a map's memlock and btf_id: netbpf keeps neither; xlated and jited sizes: each side's
-#     fixups and JIT are its own (compare_prog_show);
+#   - a map's btf_id: each side's that of its program's BTF becomes PROG, so a map's must be
+#     its program's (the object's one BTF object); xlated and jited sizes: each side's fixups
+#     and JIT are its own (compare_prog_show);
 #   - netbpf's addition to prog show's JSON, verified_insns (README).
 # Then prog dump xlated (text, opcodes, linum, -j) of programs whose instructions both sides'
-# fixups leave alike (below), and prog show's memlock of programs of one page and of two, with
-# and without the kernel's BTF (NETBPF_VMLINUX_BTF=). Not compared, left in the README's list: map dump's text form of a
-# map with BTF (bpftool prints the typed form there, netbpf the bytes; -j has both) and the
-# xlated listings of programs whose fixups differ.
+# fixups leave alike (below); map show's memlock (the kernel's map_mem_usage) of every common map
+# type, with elements where the figure grows with them; and prog show's memlock of programs of
+# one page and of two, with and without the kernel's BTF (NETBPF_VMLINUX_BTF=). Not compared,
+# left in the README's list: map dump's text form of a map with BTF (bpftool prints the typed
+# form there, netbpf the bytes; -j has both) and the xlated listings of programs whose fixups
+# differ.
 # Root, bpftool, clang and bpffs only (exit 77 otherwise). Differences print as "DIFF WHAT".
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/compare_lib.sh"
@@ -133,15 +136,32 @@ ids='^[0-9]+: =>ID: '
 
 compare_prog_show "$kprog"
 
+# A map's btf_id is its object's BTF, the one its program shows: each side's btf_id of its
+# program becomes PROG (-1 in JSON), so another id, or none, differs.
+prog_btf() {	# PROG_SHOW_JSON_FILE: the program's btf_id
+	json 'print(d["btf_id"])' < "$1"
+}
+norm_btf() {	# FILE BTF_ID
+	sed -Ei "s/(\"?btf_id\"?:? *)$2([^0-9]|\$)/\1-1\2/" "$1"
+}
+bpftool -j prog show id "$kprog" > "$tmp/k"
+kbtf=$(prog_btf "$tmp/k")
+compare_nbj prog show id 1 > "$tmp/n"
+nbtf=$(prog_btf "$tmp/n")
+[ "$kbtf" -gt 0 ] && [ "$nbtf" -gt 0 ] || fail "prog show: no btf_id ($kbtf, $nbtf)"
+
 # global data as libbpf names it (btfcmp.data), found by its section's name (.data)
 for m in flows per_cpu ports .data .rodata .bss; do
 	bpftool map show id "${kmap[$m]}" > "$tmp/k"
 	compare_nb map show name $m > "$tmp/n"
-	compare_text "map show $m" "$tmp/k" "$tmp/n" "$ids" '^\tbtf_id [0-9]+(  )?=>\t' \
-		'  memlock [0-9]+B=>' '^\t$=>'
+	norm_btf "$tmp/k" "$kbtf"
+	norm_btf "$tmp/n" "$nbtf"
+	compare_text "map show $m" "$tmp/k" "$tmp/n" "$ids"
 	bpftool -j map show id "${kmap[$m]}" > "$tmp/k"
 	compare_nbj map show name $m > "$tmp/n"
-	compare_json "map show $m (JSON)" "$tmp/k" "$tmp/n" zero:id drop:bytes_memlock drop:btf_id
+	norm_btf "$tmp/k" "$kbtf"
+	norm_btf "$tmp/n" "$nbtf"
+	compare_json "map show $m (JSON)" "$tmp/k" "$tmp/n" zero:id
 	bpftool -j map dump id "${kmap[$m]}" > "$tmp/k"
 	compare_nbj map dump name $m > "$tmp/n"
 	compare_json "map dump $m (JSON)" "$tmp/k" "$tmp/n"
@@ -151,7 +171,8 @@ done
 # one is not BPF_F_MMAPABLE in libbpf 1.1 and later (no skeleton reaches static variables), which
 # Debian's tc and ip load with and netbpf follows (tests/kernel/test_elf_kernel.c holds it to
 # libbpf), but Debian's bpftool 7.1 carries kernel 6.1's older libbpf, which makes every global
-# data map mmapable: the flag of that one map is normalised.
+# data map mmapable: the flag of that one map is normalised, and its memlock, which counts an
+# mmapable array's pages.
 cat > "$tmp/static.c" <<'EOF'
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -174,6 +195,8 @@ clang -O2 -g -Wall -Werror -target bpf -I/usr/include/$(cc -dumpmachine) -c "$tm
 	-o "$long" || fail "clang static.c"
 bpftool prog load "$long" "${pin}_long" type xdp || fail "bpftool cannot load $long"
 lprog=$(bpftool -j prog show pinned "${pin}_long" | json 'print(d["id"])')
+bpftool -j prog show id "$lprog" > "$tmp/k"
+kbtf=$(prog_btf "$tmp/k")
 printf '%s\n' "link add g1 type gen count 0" "ip link set dev g1 xdp obj $long" > "$tmp/long.tc"
 lmaps=0
 for id in $(bpftool -j prog show id "$lprog" | json 'print(*d["map_ids"])'); do
@@ -181,10 +204,13 @@ for id in $(bpftool -j prog show id "$lprog" | json 'print(*d["map_ids"])'); do
 	name=$(sed -n 's/.*  name \([^ ]*\)  .*/\1/p' "$tmp/k")
 	{ cat "$tmp/long.tc"; echo "map show name $name"; } > "$tmp/cmd.tc"
 	$NETBPF -batch "$tmp/cmd.tc" > "$tmp/n"
-	static_flags=
-	case $name in *.bss) static_flags='flags 0x400$=>flags 0x0' ;; esac
-	compare_text "map show $name" "$tmp/k" "$tmp/n" "$ids" '^\tbtf_id [0-9]+(  )?=>\t' \
-		'  memlock [0-9]+B=>' '^\t$=>' ${static_flags:+"$static_flags"}
+	{ cat "$tmp/long.tc"; echo "prog show id 1"; } > "$tmp/cmd.tc"
+	$NETBPF -j -batch "$tmp/cmd.tc" | json 'print(json.dumps(d[-1]))' > "$tmp/np"
+	norm_btf "$tmp/k" "$kbtf"
+	norm_btf "$tmp/n" "$(prog_btf "$tmp/np")"
+	static_flags=()
+	case $name in *.bss) static_flags=('flags 0x400$=>flags 0x0' '  memlock [0-9]+B$=>') ;; esac
+	compare_text "map show $name" "$tmp/k" "$tmp/n" "$ids" "${static_flags[@]}"
 	lmaps=$((lmaps + 1))
 done
 [ "$lmaps" -eq 2 ] || fail "$long: $lmaps maps, expected .data and .bss"
@@ -259,6 +285,110 @@ for c in elf_globals.o:prog_str elf_self_tail.o:again elf_static_data.o:count_hi
 	compare_json "prog dump xlated $obj $name (JSON)" "$tmp/k" "$tmp/n" ordered \
 		"sub:disasm:${xlated_rules[0]}" "sub:disasm:${xlated_rules[1]}" \
 		"sub:disasm:${xlated_rules[2]}"
+done
+rm -rf "$xl"
+
+# map show's memlock, the kernel's map_mem_usage, for the common map types: each type's kernel
+# struct and slots, a hash's buckets, spares and per-CPU values, and for the types that allocate
+# as they go (hashes without preallocation, devmap_hash, LPM tries) the elements written.
+cat > "$tmp/memlock.c" <<'EOF'
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#define MAP(n, t, k, v, e, f)				\
+	struct {					\
+		__uint(type, t);			\
+		__type(key, k);				\
+		__type(value, v);			\
+		__uint(max_entries, e);			\
+		__uint(map_flags, f);			\
+	} n SEC(".maps")
+#define MAP_SIZED(n, t, k, v, e)			\
+	struct {					\
+		__uint(type, t);			\
+		__uint(key_size, k);			\
+		__uint(value_size, v);			\
+		__uint(max_entries, e);			\
+	} n SEC(".maps")
+
+struct odd { char c[13]; };
+struct key16 { __u64 a, b; };
+struct val24 { __u64 a, b, c; };
+struct lpm_key { __u32 prefixlen; __u8 addr[4]; };
+
+MAP(m_array, BPF_MAP_TYPE_ARRAY, __u32, struct odd, 100, 0);
+MAP(m_array_mmap, BPF_MAP_TYPE_ARRAY, __u32, __u64, 1000, BPF_F_MMAPABLE);
+MAP(m_pcpu_array, BPF_MAP_TYPE_PERCPU_ARRAY, __u32, struct odd, 100, 0);
+MAP(m_hash, BPF_MAP_TYPE_HASH, struct key16, struct val24, 100, 0);
+MAP(m_hash_dyn, BPF_MAP_TYPE_HASH, __u32, __u64, 100, BPF_F_NO_PREALLOC);
+MAP(m_pcpu_hash, BPF_MAP_TYPE_PERCPU_HASH, __u32, __u64, 100, 0);
+MAP(m_pcpu_dyn, BPF_MAP_TYPE_PERCPU_HASH, __u32, __u64, 100, BPF_F_NO_PREALLOC);
+MAP(m_lru, BPF_MAP_TYPE_LRU_HASH, __u32, __u64, 100, 0);
+MAP(m_lru_pcpu, BPF_MAP_TYPE_LRU_PERCPU_HASH, __u32, __u64, 100, 0);
+MAP(m_lpm, BPF_MAP_TYPE_LPM_TRIE, struct lpm_key, __u64, 100, BPF_F_NO_PREALLOC);
+MAP_SIZED(m_prog_array, BPF_MAP_TYPE_PROG_ARRAY, 4, 4, 10);
+MAP_SIZED(m_devmap, BPF_MAP_TYPE_DEVMAP, 4, 4, 64);
+MAP_SIZED(m_devmap_hash, BPF_MAP_TYPE_DEVMAP_HASH, 4, 4, 10);
+MAP_SIZED(m_cpumap, BPF_MAP_TYPE_CPUMAP, 4, 4, 4);
+MAP_SIZED(m_queue, BPF_MAP_TYPE_QUEUE, 0, 8, 10);
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 65536);
+} m_ringbuf SEC(".maps");
+
+/* every map used, so that a loader that creates only the program's maps creates them all */
+#define USE(m) asm volatile("" :: "r"(&m))
+
+SEC("xdp")
+int memlock(struct xdp_md *ctx)
+{
+	USE(m_array); USE(m_array_mmap); USE(m_pcpu_array); USE(m_hash); USE(m_hash_dyn);
+	USE(m_pcpu_hash); USE(m_pcpu_dyn); USE(m_lru); USE(m_lru_pcpu); USE(m_lpm);
+	USE(m_prog_array); USE(m_devmap); USE(m_devmap_hash); USE(m_cpumap); USE(m_queue);
+	USE(m_ringbuf);
+	return XDP_PASS;
+}
+
+char _license[] SEC("license") = "GPL";
+EOF
+clang -O2 -g -Wall -Werror -target bpf -I/usr/include/$(cc -dumpmachine) -c "$tmp/memlock.c" \
+	-o "$tmp/memlock.o" || fail "clang memlock.c"
+rm -rf "$xl"
+bpftool prog loadall "$tmp/memlock.o" "$xl" pinmaps "$xl/maps" >/dev/null 2>&1 ||
+	fail "bpftool loadall memlock.o"
+bpftool -j prog show pinned "$xl/memlock" > "$tmp/k"
+kbtf=$(prog_btf "$tmp/k")
+memlock_updates=(
+	"m_hash_dyn key 1 0 0 0 value 1 0 0 0 0 0 0 0"
+	"m_hash_dyn key 2 0 0 0 value 2 0 0 0 0 0 0 0"
+	"m_hash_dyn key 3 0 0 0 value 3 0 0 0 0 0 0 0"
+	"m_pcpu_dyn key 1 0 0 0 value 1 0 0 0 0 0 0 0"
+	"m_pcpu_dyn key 2 0 0 0 value 2 0 0 0 0 0 0 0"
+	"m_lpm key 24 0 0 0 10 0 1 0 value 1 0 0 0 0 0 0 0"
+	"m_lpm key 24 0 0 0 10 0 2 0 value 2 0 0 0 0 0 0 0"
+	"m_devmap_hash key 1 0 0 0 value 1 0 0 0"
+)
+for u in "${memlock_updates[@]}"; do
+	set -- $u
+	m=$1
+	shift
+	bpftool map update pinned "$xl/maps/$m" "$@" || fail "bpftool map update $u"
+done
+{
+	echo "link add g0 type gen count 0"
+	echo "ip link set dev g0 xdp obj $tmp/memlock.o"
+	for u in "${memlock_updates[@]}"; do echo "map update name $u"; done
+} > "$tmp/setup.tc"
+compare_nbj prog show id 1 > "$tmp/n"
+nbtf=$(prog_btf "$tmp/n")
+for m in m_array m_array_mmap m_pcpu_array m_hash m_hash_dyn m_pcpu_hash m_pcpu_dyn m_lru \
+	 m_lru_pcpu m_lpm m_prog_array m_devmap m_devmap_hash m_cpumap m_queue m_ringbuf; do
+	bpftool map show pinned "$xl/maps/$m" > "$tmp/k"
+	compare_nb map show name $m > "$tmp/n"
+	norm_btf "$tmp/k" "$kbtf"
+	norm_btf "$tmp/n" "$nbtf"
+	# a program array's owner: the kernel's is the program that loaded with it (README)
+	compare_text "map show $m (memlock)" "$tmp/k" "$tmp/n" "$ids" '^\towner_prog_type .*=>'
 done
 rm -rf "$xl"
 

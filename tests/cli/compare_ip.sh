@@ -7,8 +7,9 @@
 #   - the carrier changes (ip -s -s's "transns", JSON "carrier_changes"): a veth counts its
 #     carrier going up; netbpf's devices have no carrier;
 #   - prog show's load time and BTF id: each side loads at its own time and numbers its own BTF;
-#     a map's memlock, btf_id and "frozen": netbpf does not keep them; xlated and jited sizes:
-#     each side's JIT and fixups are its own (compare_prog_show);
+#     a map's memlock, btf_id and "frozen": bpftool_compare.sh compares them (their figures and
+#     how a map's BTF id is its program's); xlated and jited sizes: each side's JIT and fixups
+#     are its own (compare_prog_show);
 #   - netbpf's additions: the "port" line and object, "datapath", "verified_insns" (README).
 # Root only (exit 77 otherwise). Differences are listed as "DIFF WHAT" lines; any fails the test.
 . "$(dirname "$0")/lib.sh"

@@ -138,8 +138,8 @@ if k != n:
 EOF
 }
 
-# Normalised: ids, the order of map_ids (each side numbers and orders its own); bpftool's load
-# time, uid, memlock and btf_id (netbpf keeps none of them); xlated and jited sizes (each side's
+# Normalised: ids, the order of map_ids, btf_id (each side numbers and orders its own); the load
+# time (each side's own, checked for order below); xlated and jited sizes (each side's
 # fixups and JIT are its own); netbpf's addition, verified_insns (README).
 compare_prog_show() {
 	bpftool prog show id "$1" > "$tmp/k"

@@ -758,6 +758,11 @@ static void htab_map_release_fields(struct nb_map *map)
 	pthread_mutex_unlock(&htab->lock);
 }
 
+u32 nb_htab_map_elem_count(const struct nb_map *map)
+{
+	return __atomic_load_n(&to_htab(map)->count, __ATOMIC_RELAXED);
+}
+
 #define HTAB_OPS(ops_name, map_type, type_name, is_percpu, lookup)                         \
 	static const struct nb_map_ops ops_name = {                                        \
 		.type = map_type,                                                          \
@@ -778,6 +783,7 @@ static void htab_map_release_fields(struct nb_map *map)
 		.map_lookup_and_delete_elem_sys = htab_map_lookup_and_delete_elem_sys,     \
 		.map_meta_equal = nb_map_meta_equal,                                       \
 		.map_release_fields = htab_map_release_fields,                             \
+		.map_elem_count = nb_htab_map_elem_count,                                  \
 	};                                                                                 \
 	NB_MAP_TYPE_REGISTER(ops_name)
 

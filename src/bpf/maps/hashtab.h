@@ -54,6 +54,7 @@ struct nb_htab {
 int nb_htab_map_alloc_check(const struct nb_map *attr, struct nb_log *log);
 int nb_htab_map_alloc(const struct nb_map *attr, struct nb_map **mapp, struct nb_log *log);
 void nb_htab_map_free(struct nb_map *map);
+u32 nb_htab_map_elem_count(const struct nb_map *map);
 /* The element's value for this worker (per-CPU maps) or the value. */
 struct htab_elem *nb_htab_lookup(struct nb_htab *htab, const void *key);
 void *nb_htab_value(const struct nb_htab *htab, struct htab_elem *l, unsigned int cpu);

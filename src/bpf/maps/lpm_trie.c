@@ -407,6 +407,13 @@ find_leftmost:
 	return 0;
 }
 
+/* The stored prefixes, not the branch points between them (the kernel's n_entries). */
+static u32 trie_elem_count(const struct nb_map *map)
+{
+	return __atomic_load_n(&container_of(map, struct lpm_trie, map)->n_entries,
+			       __ATOMIC_RELAXED);
+}
+
 static const struct nb_map_ops trie_map_ops = {
 	.type = BPF_MAP_TYPE_LPM_TRIE,
 	.name = "lpm_trie",
@@ -418,5 +425,6 @@ static const struct nb_map_ops trie_map_ops = {
 	.map_delete_elem = trie_delete_elem,
 	.map_get_next_key = trie_get_next_key,
 	.map_meta_equal = nb_map_meta_equal,
+	.map_elem_count = trie_elem_count,
 };
 NB_MAP_TYPE_REGISTER(trie_map_ops)

@@ -13,6 +13,7 @@
 
 #include <bpf/btf.h>
 
+#include "bpf/btf_object.h"
 #include "bpf/map.h"
 #include "bpf/epoch.h"
 #include "common/barrier.h"
@@ -173,22 +174,33 @@ static bool map_type_has_btf(enum bpf_map_type type)
 	}
 }
 
-/* A copy of the creator's BTF (the object that made the map may go first), and the types. */
+/*
+ * A reference on the creator's BTF object, or a BTF object of the creator's BTF (the object
+ * that made the map may go first), and the types.
+ */
 static int map_keep_btf(struct nb_map *map, const struct nb_map_create_opts *opts)
 {
+	struct nb_btf_load_opts lo = { .sz = sizeof(lo), .log = NB_OPTS_GET(opts, log, NULL) };
+	struct nb_btf *btf_object = NB_OPTS_GET(opts, btf_object, NULL);
 	__u32 key_id = NB_OPTS_GET(opts, btf_key_type_id, 0);
 	const void *raw;
 	__u32 size;
+	int err;
 
 	if (!has_btf_opts(opts) || !opts->btf || !opts->btf_value_type_id ||
 	    !map_type_has_btf(map->map_type))
 		return 0;
-	raw = btf__raw_data(opts->btf, &size);
-	if (!raw)
-		return -ENOMEM;
-	map->btf = btf__new(raw, size);
-	if (!map->btf)
-		return -errno;
+	if (btf_object) {
+		map->btf_obj = nb_btf_get(btf_object);
+	} else {
+		raw = btf__raw_data(opts->btf, &size);
+		if (!raw)
+			return -ENOMEM;
+		err = nb_btf_load(raw, size, &lo, &map->btf_obj);
+		if (err)
+			return err;
+	}
+	map->btf = map->btf_obj->btf;
 	map->btf_key_type_id = key_id;
 	map->btf_value_type_id = opts->btf_value_type_id;
 	return 0;
@@ -199,6 +211,11 @@ const struct btf *nb_map_btf(const struct nb_map *map, __u32 *key_type_id, __u32
 	*key_type_id = map->btf_key_type_id;
 	*value_type_id = map->btf_value_type_id;
 	return map->btf;
+}
+
+__u32 nb_map_btf_id(const struct nb_map *map)
+{
+	return map->btf_obj ? nb_btf_id(map->btf_obj) : 0;
 }
 
 int nb_map_create(enum bpf_map_type type, __u32 key_size, __u32 value_size, __u32 max_entries,
@@ -285,7 +302,7 @@ struct nb_map *nb_map_get(struct nb_map *map)
 void nb_map_put(struct nb_map *map)
 {
 	struct nb_map *inner;
-	struct btf *btf;
+	struct nb_btf *btf;
 
 	if (!map || __atomic_sub_fetch(&map->refcnt, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
@@ -296,10 +313,10 @@ void nb_map_put(struct nb_map *map)
 	inner = map->inner_map_meta;
 	if (map->timer_off >= 0 && map->ops->map_release_fields)
 		map->ops->map_release_fields(map);
-	btf = map->btf;
+	btf = map->btf_obj;
 	free(map->kstruct);
 	map->ops->map_free(map);
-	btf__free(btf);
+	nb_btf_put(btf);
 	nb_map_put(inner);
 }
 

@@ -219,5 +219,6 @@ static const struct nb_map_ops htab_of_maps_map_ops = {
 	.map_get_next_key = nb_htab_map_get_next_key,
 	.map_lookup_elem_sys = htab_of_map_lookup_sys,
 	.map_update_elem_sys = htab_of_map_update_sys,
+	.map_elem_count = nb_htab_map_elem_count,
 };
 NB_MAP_TYPE_REGISTER(htab_of_maps_map_ops)
