@@ -185,7 +185,7 @@ static int map_dump(struct nb_object_map *m)
 	size_t ks = nb_map_key_size(map);
 	unsigned char *key = calloc(1, ks + 1), *next = calloc(1, ks + 1);
 	unsigned char *value = calloc(1, user_value_size(map) + 1);
-	struct nb_json *j = NULL;
+	struct nb_json *j = NULL, *t;
 	unsigned int n = 0;
 	int err, ret = NB_EXIT_OK;
 
@@ -204,6 +204,7 @@ static int map_dump(struct nb_object_map *m)
 		j = nb_json_new(stdout, nb_cli.pretty);
 		nb_json_start_array(j, NULL);
 	}
+	t = nb_ctl_map_typed_begin(stdout, j, map);
 	for (; !err; err = nb_map_get_next_key(map, key, next)) {
 		memcpy(key, next, ks);
 		err = nb_map_lookup_elem(map, key, value);
@@ -211,9 +212,13 @@ static int map_dump(struct nb_object_map *m)
 			continue; /* deleted under us */
 		if (err)
 			break;
-		nb_ctl_map_print_elem(stdout, j, map, key, value);
+		if (t)
+			nb_ctl_map_typed_elem(t, map, key, value);
+		else
+			nb_ctl_map_print_elem(stdout, j, map, key, value);
 		n++;
 	}
+	nb_ctl_map_typed_end(t);
 	if (err && err != -ENOENT) {
 		nb_cli_error("map %s: dump failed: %s", nb_object_map_name(m), strerror(-err));
 		ret = NB_EXIT_ERR;
@@ -221,7 +226,7 @@ static int map_dump(struct nb_object_map *m)
 	if (j) {
 		nb_json_end_array(j);
 		nb_json_free(j);
-	} else if (!ret) {
+	} else if (!ret && !t) {	/* bpftool's typed form has no count after it */
 		printf("Found %u element%s\n", n, n == 1 ? "" : "s");
 	}
 out:
@@ -261,7 +266,7 @@ static int map_elem(enum map_verb verb, struct map_args *a, struct nb_object_map
 		if (!err) {
 			struct nb_json *j = nb_cli.json ? nb_json_new(stdout, nb_cli.pretty) : NULL;
 
-			nb_ctl_map_print_elem(stdout, j, map, a->key, value);
+			nb_ctl_map_print_lookup(stdout, j, map, a->key, value);
 			nb_json_free(j);
 		}
 		free(value);

@@ -14,7 +14,7 @@
 #include "ctl/btf_dump.h"
 
 static int dump_type(struct nb_json *j, const char *name, const struct btf *btf, __u32 type_id,
-		     unsigned int bit_offset, const unsigned char *data);
+		     unsigned int bit_offset, const unsigned char *data, bool plain);
 
 /*
  * An integer of 1, 2, 4 or 8 bytes at data, little-endian as a map holds it, sign-extended or
@@ -32,10 +32,15 @@ static bool read_int(const unsigned char *data, unsigned int size, bool sign, __
 	return true;
 }
 
-/* A bitfield or an integer of odd width: its nr_bits from bit_offset on (little-endian), in hex. */
+/*
+ * A bitfield or an integer of odd width: its nr_bits from bit_offset on (little-endian), in hex,
+ * a JSON string but bare in the plain form (bpftool's, which is not quite JSON).
+ */
 static void dump_bits(struct nb_json *j, const char *name, unsigned int nr_bits,
-		      unsigned int bit_offset, const unsigned char *data)
+		      unsigned int bit_offset, const unsigned char *data, bool plain)
 {
+	const char *quote = plain ? "" : "\"";
+
 	unsigned int bytes = (bit_offset + nr_bits + 7) / 8;
 	unsigned __int128 v = 0;
 	unsigned long long hi, lo;
@@ -50,24 +55,24 @@ static void dump_bits(struct nb_json *j, const char *name, unsigned int nr_bits,
 	hi = (unsigned long long)(v >> 64);
 	lo = (unsigned long long)v;
 	if (hi)
-		snprintf(buf, sizeof(buf), "\"0x%llx%016llx\"", hi, lo);
+		snprintf(buf, sizeof(buf), "%s0x%llx%016llx%s", quote, hi, lo, quote);
 	else
-		snprintf(buf, sizeof(buf), "\"0x%llx\"", lo);
+		snprintf(buf, sizeof(buf), "%s0x%llx%s", quote, lo, quote);
 	nb_json_raw(j, name, buf);
 }
 
 static int dump_int(struct nb_json *j, const char *name, const struct btf_type *t,
-		    unsigned int bit_offset, const unsigned char *data)
+		    unsigned int bit_offset, const unsigned char *data, bool plain)
 {
 	unsigned int nr_bits = btf_int_bits(t), total = bit_offset + btf_int_offset(t);
 	char buf[32];
 
 	if (total || nr_bits % 8) {
-		dump_bits(j, name, nr_bits, total % 8, data + total / 8);
+		dump_bits(j, name, nr_bits, total % 8, data + total / 8, plain);
 		return 0;
 	}
 	if (nr_bits == 128) {
-		dump_bits(j, name, 128, 0, data);
+		dump_bits(j, name, 128, 0, data, plain);
 		return 0;
 	}
 	switch (btf_int_encoding(t)) {
@@ -77,7 +82,7 @@ static int dump_int(struct nb_json *j, const char *name, const struct btf_type *
 		__u64 v;
 
 		if (!read_int(data, nr_bits / 8, sign, &v)) {	/* 24, 40, ... bits */
-			dump_bits(j, name, nr_bits, 0, data);
+			dump_bits(j, name, nr_bits, 0, data, plain);
 			return 0;
 		}
 		if (sign)
@@ -88,12 +93,12 @@ static int dump_int(struct nb_json *j, const char *name, const struct btf_type *
 		return 0;
 	}
 	case BTF_INT_CHAR:
-		/* a string of it, escaped where JSON must escape it ('"', '\\') */
+		/* a string of it, escaped where JSON must escape it ('"', '\\'); bare hex in plain */
 		if (isprint(data[0])) {
 			nb_json_printf(j, name, "%c", data[0]);
 			return 0;
 		}
-		snprintf(buf, sizeof(buf), "\"\\u00%02x\"", data[0]);
+		snprintf(buf, sizeof(buf), plain ? "0x%x" : "\"\\u00%02x\"", data[0]);
 		nb_json_raw(j, name, buf);
 		return 0;
 	case BTF_INT_BOOL: {
@@ -135,7 +140,7 @@ static bool is_string(const struct btf *btf, const struct btf_array *arr,
 }
 
 static int dump_array(struct nb_json *j, const char *name, const struct btf *btf,
-		      const struct btf_type *t, const unsigned char *data)
+		      const struct btf_type *t, const unsigned char *data, bool plain)
 {
 	const struct btf_array *arr = btf_array(t);
 	long long elem_size;
@@ -150,13 +155,13 @@ static int dump_array(struct nb_json *j, const char *name, const struct btf *btf
 		return (int)elem_size;
 	nb_json_start_array(j, name);
 	for (__u32 i = 0; i < arr->nelems && !err; i++)
-		err = dump_type(j, NULL, btf, arr->type, 0, data + i * elem_size);
+		err = dump_type(j, NULL, btf, arr->type, 0, data + i * elem_size, plain);
 	nb_json_end_array(j);
 	return err;
 }
 
 static int dump_struct(struct nb_json *j, const char *name, const struct btf *btf,
-		       const struct btf_type *t, const unsigned char *data)
+		       const struct btf_type *t, const unsigned char *data, bool plain)
 {
 	const struct btf_member *m = btf_members(t);
 	int err = 0;
@@ -168,9 +173,9 @@ static int dump_struct(struct nb_json *j, const char *name, const struct btf *bt
 		unsigned int size = btf_member_bitfield_size(t, i);
 
 		if (size)
-			dump_bits(j, mname, size, off % 8, data + off / 8);
+			dump_bits(j, mname, size, off % 8, data + off / 8, plain);
 		else
-			err = dump_type(j, mname, btf, m[i].type, off % 8, data + off / 8);
+			err = dump_type(j, mname, btf, m[i].type, off % 8, data + off / 8, plain);
 	}
 	nb_json_end_object(j);
 	return err;
@@ -199,7 +204,7 @@ static int dump_enum(struct nb_json *j, const char *name, const struct btf *btf,
 }
 
 static int dump_datasec(struct nb_json *j, const char *name, const struct btf *btf,
-			const struct btf_type *t, const unsigned char *data)
+			const struct btf_type *t, const unsigned char *data, bool plain)
 {
 	const struct btf_var_secinfo *vsi = btf_var_secinfos(t);
 	int err = 0;
@@ -207,14 +212,14 @@ static int dump_datasec(struct nb_json *j, const char *name, const struct btf *b
 	nb_json_start_object(j, name);
 	nb_json_start_array(j, btf__name_by_offset(btf, t->name_off));
 	for (unsigned int i = 0; i < btf_vlen(t) && !err; i++)
-		err = dump_type(j, NULL, btf, vsi[i].type, 0, data + vsi[i].offset);
+		err = dump_type(j, NULL, btf, vsi[i].type, 0, data + vsi[i].offset, plain);
 	nb_json_end_array(j);
 	nb_json_end_object(j);
 	return err;
 }
 
 static int dump_type(struct nb_json *j, const char *name, const struct btf *btf, __u32 type_id,
-		     unsigned int bit_offset, const unsigned char *data)
+		     unsigned int bit_offset, const unsigned char *data, bool plain)
 {
 	const struct btf_type *t = btf__type_by_id(btf, type_id);
 	char buf[32];
@@ -224,12 +229,12 @@ static int dump_type(struct nb_json *j, const char *name, const struct btf *btf,
 		return -EINVAL;
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT:
-		return dump_int(j, name, t, bit_offset, data);
+		return dump_int(j, name, t, bit_offset, data, plain);
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
-		return dump_struct(j, name, btf, t, data);
+		return dump_struct(j, name, btf, t, data, plain);
 	case BTF_KIND_ARRAY:
-		return dump_array(j, name, btf, t, data);
+		return dump_array(j, name, btf, t, data, plain);
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
 		return dump_enum(j, name, btf, t, data);
@@ -237,7 +242,11 @@ static int dump_type(struct nb_json *j, const char *name, const struct btf *btf,
 		unsigned long v;
 
 		memcpy(&v, data, sizeof(v));
-		snprintf(buf, sizeof(buf), "%lu", v);
+		/* the plain form prints the address as printf's %p does */
+		if (plain && !v)
+			snprintf(buf, sizeof(buf), "(nil)");
+		else
+			snprintf(buf, sizeof(buf), plain ? "0x%lx" : "%lu", v);
 		nb_json_raw(j, name, buf);
 		return 0;
 	}
@@ -254,15 +263,15 @@ static int dump_type(struct nb_json *j, const char *name, const struct btf *btf,
 		id = btf__resolve_type(btf, type_id);
 		if (id < 0)
 			return id;
-		return dump_type(j, name, btf, id, bit_offset, data);
+		return dump_type(j, name, btf, id, bit_offset, data, plain);
 	case BTF_KIND_VAR:
 		nb_json_start_object(j, name);
 		err = dump_type(j, btf__name_by_offset(btf, t->name_off), btf, t->type, bit_offset,
-				data);
+				data, plain);
 		nb_json_end_object(j);
 		return err;
 	case BTF_KIND_DATASEC:
-		return dump_datasec(j, name, btf, t, data);
+		return dump_datasec(j, name, btf, t, data, plain);
 	case BTF_KIND_FLOAT:
 		/* bpftool has no form for floats (it leaves its JSON broken): numbers here */
 		if (t->size == sizeof(float) || t->size == sizeof(double)) {
@@ -290,7 +299,7 @@ static int dump_type(struct nb_json *j, const char *name, const struct btf *btf,
 }
 
 int nb_ctl_btf_dump(struct nb_json *j, const char *name, const struct btf *btf, __u32 type_id,
-		    const void *data)
+		    const void *data, bool plain)
 {
-	return dump_type(j, name, btf, type_id, 0, data);
+	return dump_type(j, name, btf, type_id, 0, data, plain);
 }

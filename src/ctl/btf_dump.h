@@ -17,9 +17,11 @@ struct btf;
 
 /*
  * The value at data of BTF type type_id as j's member name (NULL: an array element). 0, or
- * -EINVAL for a type no map value can have (after writing what bpftool writes for it).
+ * -EINVAL for a type no map value can have (after writing what bpftool writes for it). plain:
+ * as bpftool's text output prints it, where hex numbers (bitfields, 128-bit integers, characters
+ * that do not print) go bare and pointers as printf's %p: not JSON, as bpftool's is not.
  */
 int nb_ctl_btf_dump(struct nb_json *j, const char *name, const struct btf *btf, __u32 type_id,
-		    const void *data);
+		    const void *data, bool plain);
 
 #endif /* NB_CTL_BTF_DUMP_H */

@@ -11,6 +11,7 @@
 struct nb_json {
 	FILE *out;
 	bool pretty;
+	bool members_only;	/* a new line before members, not before array values */
 	int depth;
 	bool has_member[JSON_MAX_DEPTH];
 };
@@ -23,6 +24,15 @@ struct nb_json *nb_json_new(FILE *out, bool pretty)
 		j->out = out;
 		j->pretty = pretty;
 	}
+	return j;
+}
+
+struct nb_json *nb_json_new_bpftool_text(FILE *out)
+{
+	struct nb_json *j = nb_json_new(out, true);
+
+	if (j)
+		j->members_only = true;
 	return j;
 }
 
@@ -82,7 +92,8 @@ static void begin_value(struct nb_json *j, const char *name)
 		if (j->has_member[j->depth])
 			fputc(',', j->out);
 		j->has_member[j->depth] = true;
-		indent(j);
+		if (name || !j->members_only)
+			indent(j);
 	}
 	if (name) {
 		put_string(j, name);

@@ -20,6 +20,11 @@
 struct nb_json;
 
 struct nb_json *nb_json_new(FILE *out, bool pretty);
+/*
+ * The layout of bpftool's text output of BTF-typed data (its json_writer, pretty): a new line
+ * and indentation before each object member, array values one after another on the line.
+ */
+struct nb_json *nb_json_new_bpftool_text(FILE *out);
 void nb_json_free(struct nb_json *j);
 
 void nb_json_start_object(struct nb_json *j, const char *name);

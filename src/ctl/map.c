@@ -216,10 +216,11 @@ static void print_hex(FILE *out, const unsigned char *p, size_t n)
 
 /*
  * An element of a map with BTF in its typed form, as bpftool prints it (under "formatted" in
- * JSON): "key" (when the key has a type), then "value", or "values" of each worker.
+ * JSON, plain as text): "key" (when the key has a type), then "value", or "values" of each
+ * worker.
  */
 static void print_elem_btf(struct nb_json *j, const char *name, const struct nb_map *map,
-			   const void *key, const void *value)
+			   const void *key, const void *value, bool plain)
 {
 	size_t slot = (nb_map_value_size(map) + 7) & ~(size_t)7;
 	__u32 key_id, value_id;
@@ -228,10 +229,10 @@ static void print_elem_btf(struct nb_json *j, const char *name, const struct nb_
 	if (!btf)
 		return;
 	nb_json_start_object(j, name);
-	if (key_id && nb_ctl_btf_dump(j, "key", btf, key_id, key))
+	if (key_id && nb_ctl_btf_dump(j, "key", btf, key_id, key, plain))
 		goto out;
 	if (!is_percpu(map)) {
-		nb_ctl_btf_dump(j, "value", btf, value_id, value);
+		nb_ctl_btf_dump(j, "value", btf, value_id, value, plain);
 		goto out;
 	}
 	nb_json_start_array(j, "values");
@@ -241,7 +242,7 @@ static void print_elem_btf(struct nb_json *j, const char *name, const struct nb_
 		nb_json_start_object(j, NULL);
 		nb_json_int(j, "cpu", cpu);
 		err = nb_ctl_btf_dump(j, "value", btf, value_id,
-				      (const unsigned char *)value + cpu * slot);
+				      (const unsigned char *)value + cpu * slot, plain);
 		nb_json_end_object(j);
 		if (err)
 			break;
@@ -273,7 +274,7 @@ void nb_ctl_map_print_elem(FILE *out, struct nb_json *j, const struct nb_map *ma
 			}
 			nb_json_end_array(j);
 		}
-		print_elem_btf(j, "formatted", map, key, value);
+		print_elem_btf(j, "formatted", map, key, value, false);
 		nb_json_end_object(j);
 		return;
 	}
@@ -293,6 +294,50 @@ void nb_ctl_map_print_elem(FILE *out, struct nb_json *j, const struct nb_map *ma
 		print_hex(out, v + cpu * slot, vs);
 		fputc('\n', out);
 	}
+}
+
+void nb_ctl_map_print_lookup(FILE *out, struct nb_json *j, const struct nb_map *map,
+			     const void *key, const void *value)
+{
+	__u32 key_id, value_id;
+	struct nb_json *t;
+
+	if (!j && nb_map_btf(map, &key_id, &value_id)) {
+		t = nb_json_new_bpftool_text(out);
+		if (t) {
+			print_elem_btf(t, NULL, map, key, value, true);
+			nb_json_free(t);
+			return;
+		}
+	}
+	nb_ctl_map_print_elem(out, j, map, key, value);
+}
+
+struct nb_json *nb_ctl_map_typed_begin(FILE *out, struct nb_json *j, const struct nb_map *map)
+{
+	__u32 key_id, value_id;
+	struct nb_json *t;
+
+	if (j || !nb_map_btf(map, &key_id, &value_id))
+		return NULL;
+	t = nb_json_new_bpftool_text(out);
+	if (t)
+		nb_json_start_array(t, NULL);
+	return t;
+}
+
+void nb_ctl_map_typed_elem(struct nb_json *t, const struct nb_map *map, const void *key,
+			   const void *value)
+{
+	print_elem_btf(t, NULL, map, key, value, true);
+}
+
+void nb_ctl_map_typed_end(struct nb_json *t)
+{
+	if (!t)
+		return;
+	nb_json_end_array(t);
+	nb_json_free(t);
 }
 
 /*
@@ -359,11 +404,12 @@ static int dump_slots(struct nb_ctl *ctl, struct nb_json *j, struct nb_map *map,
 
 /*
  * The elements, in get_next_key's order through the batch lookup, into j's array name (NULL:
- * a document of its own) or as text lines; *n counts them. -EINVAL or -EOPNOTSUPP: the map has
- * no keys to walk (queue, stack, ring buffer).
+ * a document of its own) or as text: lines of bytes, or into the typed form's document t
+ * (nb_ctl_map_typed_begin); *n counts them. -EINVAL or -EOPNOTSUPP: the map has no keys to walk
+ * (queue, stack, ring buffer).
  */
 static int dump_elems(struct nb_ctl *ctl, struct nb_json *j, const char *name, struct nb_map *map,
-		      unsigned int *n)
+		      struct nb_json *t, unsigned int *n)
 {
 	size_t ks = nb_map_key_size(map), vs = nb_map_user_value_size(map);
 	const __u32 batch_max = 256;
@@ -399,8 +445,13 @@ static int dump_elems(struct nb_ctl *ctl, struct nb_json *j, const char *name, s
 			err = nb_map_lookup_batch(map, batch, batch, keys, values, &count);
 		}
 		first = false;
-		for (__u32 i = 0; i < count; i++)
-			nb_ctl_map_print_elem(ctl->out, j, map, keys + i * ks, values + i * vs);
+		for (__u32 i = 0; i < count; i++) {
+			if (t)
+				nb_ctl_map_typed_elem(t, map, keys + i * ks, values + i * vs);
+			else
+				nb_ctl_map_print_elem(ctl->out, j, map, keys + i * ks,
+						      values + i * vs);
+		}
 		*n += count;
 		if (err)
 			break;
@@ -418,10 +469,13 @@ out:
 
 int nb_ctl_map_dump(struct nb_ctl *ctl, struct nb_json *j, struct nb_map *map)
 {
+	struct nb_json *t = nb_ctl_map_typed_begin(ctl->out, j, map);
 	unsigned int n;
-	int err = dump_elems(ctl, j, NULL, map, &n);
+	int err = dump_elems(ctl, j, NULL, map, t, &n);
 
-	if (!err && !j)
+	/* bpftool's typed form has no count after it */
+	nb_ctl_map_typed_end(t);
+	if (!err && !j && !t)
 		fprintf(ctl->out, "Found %u element%s\n", n, n == 1 ? "" : "s");
 	else if (err == -EOPNOTSUPP || err == -EINVAL)
 		nb_ctl_fail(ctl, err, "map %s: a %s map has no keys to dump", nb_map_name(map),
@@ -458,7 +512,7 @@ static int map_lookup(struct nb_ctl *ctl, struct nb_map *map, const struct map_a
 	err = nb_map_lookup_elem(map, a->key, value);
 	if (!err) {
 		j = json_doc(ctl);
-		nb_ctl_map_print_elem(ctl->out, j, map, a->key, value);
+		nb_ctl_map_print_lookup(ctl->out, j, map, a->key, value);
 		nb_json_free(j);
 	} else if (err == -ENOENT)
 		nb_ctl_fail(ctl, err, "map %s: key not found", nb_map_name(map));
@@ -763,7 +817,7 @@ void nb_ctl_maps_print(struct nb_ctl *ctl, struct nb_json *j)
 			fprintf(ctl->out, "\nmap %u: %s  name %s\n", id, type_name(map),
 				nb_map_name(map));
 		}
-		err = dump_elems(ctl, j, "elements", map, &n);
+		err = dump_elems(ctl, j, "elements", map, NULL, &n);
 		if (!j && !err)
 			fprintf(ctl->out, "Found %u element%s\n", n, n == 1 ? "" : "s");
 		else if (!j)

@@ -15,6 +15,19 @@ struct nb_map;
 /* One element: "key: .. value: ..", per-CPU maps a value per worker; j: the JSON object. */
 void nb_ctl_map_print_elem(FILE *out, struct nb_json *j, const struct nb_map *map,
 			   const void *key, const void *value);
+/* map lookup's element: in text, that of a map with BTF in its typed form, as bpftool's. */
+void nb_ctl_map_print_lookup(FILE *out, struct nb_json *j, const struct nb_map *map,
+			     const void *key, const void *value);
+/*
+ * A text dump of a map with BTF, as bpftool prints it: one document (not JSON where hex goes
+ * bare) of every element's typed form, and no count after it. begin returns its writer with
+ * the array opened, or NULL under -j (j) or for a map without BTF (then bytes, and the count);
+ * end closes it (NULL: nothing).
+ */
+struct nb_json *nb_ctl_map_typed_begin(FILE *out, struct nb_json *j, const struct nb_map *map);
+void nb_ctl_map_typed_elem(struct nb_json *t, const struct nb_map *map, const void *key,
+			   const void *value);
+void nb_ctl_map_typed_end(struct nb_json *t);
 /*
  * Every element (a JSON array when j), then "Found N elements" in text; maps without keys
  * (queues, ring buffers) fail with the reason in ctl->log.

@@ -3,9 +3,9 @@
 # map of struct key and value (a string, a bitfield, an enum, an array, a union, a nested
 # struct, a pointer), a per-CPU array, a device map (no BTF) and global data (.data, .rodata,
 # .bss), loaded into the kernel by bpftool and into netbpf by a script, the same elements
-# written into both; then prog show, map show (text and -j), map dump -j (with BTF's
-# "formatted" form) and map dump of the map without BTF, compared line by line and as parsed
-# JSON (compare_lib.sh). Normalised, each for its reason:
+# written into both; then prog show, map show (text and -j), map dump (text: BTF's typed form,
+# bytes for the map without BTF; -j with BTF's "formatted" form) and map lookup's typed form,
+# compared line by line and as parsed JSON (compare_lib.sh). Normalised, each for its reason:
 #   - program, map and BTF ids, the order of map_ids: each side numbers and orders its own;
 #     the load time: each side loads at its own time (compare_prog_show checks its order);
 #   - a map's btf_id: each side's that of its program's BTF becomes PROG, so a map's must be
@@ -16,9 +16,7 @@
 # fixups leave alike (below); map show's memlock (the kernel's map_mem_usage) of every common map
 # type, with elements where the figure grows with them; and prog show's memlock of programs of
 # one page and of two, with and without the kernel's BTF (NETBPF_VMLINUX_BTF=). Not compared,
-# left in the README's list: map dump's text form of a map with BTF (bpftool prints the typed
-# form there, netbpf the bytes; -j has both) and the xlated listings of programs whose fixups
-# differ.
+# left in the README's list: the xlated listings of programs whose fixups differ.
 # Root, bpftool, clang and bpffs only (exit 77 otherwise). Differences print as "DIFF WHAT".
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/compare_lib.sh"
@@ -165,7 +163,16 @@ for m in flows per_cpu ports .data .rodata .bss; do
 	bpftool -j map dump id "${kmap[$m]}" > "$tmp/k"
 	compare_nbj map dump name $m > "$tmp/n"
 	compare_json "map dump $m (JSON)" "$tmp/k" "$tmp/n"
+	# text: the typed form of a map with BTF (bare hex, a null pointer as "(nil)"), bytes and
+	# a count of the map without
+	bpftool map dump id "${kmap[$m]}" > "$tmp/k"
+	compare_nb map dump name $m > "$tmp/n"
+	compare_text "map dump $m" "$tmp/k" "$tmp/n"
 done
+set -- ${updates[0]}
+bpftool map lookup id "${kmap[flows]}" "${@:2:18}" > "$tmp/k"
+compare_nb map lookup name flows "${@:2:18}" > "$tmp/n"
+compare_text "map lookup flows" "$tmp/k" "$tmp/n"
 # An object whose name libbpf cuts to 8 characters and cleans of what the kernel refuses in a
 # map name (btf-compare.x.o: btf_comp.data), and a section of static variables only (.bss). That
 # one is not BPF_F_MMAPABLE in libbpf 1.1 and later (no skeleton reaches static variables), which
@@ -216,10 +223,6 @@ done
 [ "$lmaps" -eq 2 ] || fail "$long: $lmaps maps, expected .data and .bss"
 rm -f "${pin}_long"
 
-# the map without BTF: bytes, as text too
-bpftool map dump id "${kmap[ports]}" > "$tmp/k"
-compare_nb map dump name ports > "$tmp/n"
-compare_text "map dump ports" "$tmp/k" "$tmp/n"
 # The typed form is not read from the bytes alone: a wrong field fails (the control).
 compare_nbj map dump name flows |
 	grep -q '"ifname": "eth0", "port": 80, "proto": 6, "flags": "0x3", "prio": "0x5", "delta": -2' ||
@@ -389,6 +392,12 @@ for m in m_array m_array_mmap m_pcpu_array m_hash m_hash_dyn m_pcpu_hash m_pcpu_
 	norm_btf "$tmp/n" "$nbtf"
 	# a program array's owner: the kernel's is the program that loaded with it (README)
 	compare_text "map show $m (memlock)" "$tmp/k" "$tmp/n" "$ids" '^\towner_prog_type .*=>'
+done
+# the typed form of an empty map ("[]", no count) and of an array of a hundred structs
+for m in m_hash m_array; do
+	bpftool map dump pinned "$xl/maps/$m" > "$tmp/k"
+	compare_nb map dump name $m > "$tmp/n"
+	compare_text "map dump $m" "$tmp/k" "$tmp/n"
 done
 rm -rf "$xl"
 

@@ -25,7 +25,7 @@ static char *dump(const struct btf *btf, __u32 id, const void *data, int *err)
 	j = nb_json_new(f, false);
 	NB_ASSERT(j);
 	nb_json_start_array(j, NULL);
-	*err = nb_ctl_btf_dump(j, NULL, btf, id, data);
+	*err = nb_ctl_btf_dump(j, NULL, btf, id, data, false);
 	nb_json_end_array(j);
 	nb_json_free(j);
 	fclose(f);
@@ -81,6 +81,59 @@ NB_TEST(ctl_btf_dump_struct_bitfields_string)
 	NB_ASSERT_EQ(err, 0);
 	if (strcmp(text, "[{\"flags\":\"0x3\",\"prio\":\"0x5\",\"delta\":-2,\"ifname\":\"eth0\"}]"))
 		NB_FAIL("struct: %s", text);
+	free(text);
+	btf__free(btf);
+}
+
+/*
+ * The plain form, bpftool's text output: bitfields and characters that do not print as bare hex,
+ * pointers as %p ("(nil)" for NULL), laid out as bpftool's json_writer lays it out.
+ */
+NB_TEST(ctl_btf_dump_plain_text)
+{
+	/* flags:3 = 3, prio:5 = 5, a pad byte, char 0x01, then NULL and 0x1234 as pointers */
+	const unsigned char data[24] = { 0x2b, 0x00, 0x01, 0, 0, 0, 0, 0,
+					 0, 0, 0, 0, 0, 0, 0, 0,
+					 0x34, 0x12, 0, 0, 0, 0, 0, 0 };
+	const char *want = "[{\n"
+			   "        \"flags\": 0x3,\n"
+			   "        \"prio\": 0x5,\n"
+			   "        \"c\": 0x1,\n"
+			   "        \"p\": (nil),\n"
+			   "        \"q\": 0x1234,\n"
+			   "        \"a\": [1,0\n"
+			   "        ]\n"
+			   "    }\n"
+			   "]\n";
+	struct btf *btf = btf__new_empty();
+	int u8_id, char_id, ptr_id, arr_id, id;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct nb_json *j;
+
+	NB_ASSERT(btf && f);
+	u8_id = btf__add_int(btf, "unsigned char", 1, 0);
+	char_id = btf__add_int(btf, "char", 1, BTF_INT_CHAR);
+	ptr_id = btf__add_ptr(btf, u8_id);
+	arr_id = btf__add_array(btf, u8_id, u8_id, 2);
+	id = btf__add_struct(btf, "v", 24);
+	NB_ASSERT(u8_id > 0 && char_id > 0 && ptr_id > 0 && arr_id > 0 && id > 0);
+	NB_ASSERT(!btf__add_field(btf, "flags", u8_id, 0, 3));
+	NB_ASSERT(!btf__add_field(btf, "prio", u8_id, 3, 5));
+	NB_ASSERT(!btf__add_field(btf, "c", char_id, 16, 0));
+	NB_ASSERT(!btf__add_field(btf, "p", ptr_id, 64, 0));
+	NB_ASSERT(!btf__add_field(btf, "q", ptr_id, 128, 0));
+	NB_ASSERT(!btf__add_field(btf, "a", arr_id, 16, 0));
+	j = nb_json_new_bpftool_text(f);
+	NB_ASSERT(j);
+	nb_json_start_array(j, NULL);
+	NB_ASSERT_EQ(nb_ctl_btf_dump(j, NULL, btf, id, data, true), 0);
+	nb_json_end_array(j);
+	nb_json_free(j);
+	fclose(f);
+	if (strcmp(text, want))
+		NB_FAIL("plain: %s", text);
 	free(text);
 	btf__free(btf);
 }
