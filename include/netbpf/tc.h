@@ -144,7 +144,8 @@ struct nb_tc_u32_key {
  * ...), "ht" puts a node in another table and bucket, and a matching node with "link" goes on in
  * the linked table, in the bucket its "hashkey" word gives ((word & hmask) >> its lowest set
  * bit, masked by the divisor). An options struct for nb_tc_filter_opts.kind_opts; the calls
- * below fill its keys.
+ * below fill its keys, and refuse a struct whose sz does not reach them (declare it with
+ * NB_OPTS).
  */
 struct nb_tc_u32_opts {
 	size_t sz;		/* sizeof(struct nb_tc_u32_opts) */

@@ -224,6 +224,12 @@ NB_TEST(tc_cls_u32_pack_errors)
 	struct nb_tc_u32_opts u = { 0 };
 	struct nb_log log = { 0 };
 
+	/* a struct whose sz does not hold the keys gets none written into it */
+	NB_ASSERT_EQ(nb_tc_u32_match(&u, NB_TC_U32_SIZE_8, 0x40, 0xf0, 0, false, &log), -EINVAL);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "sz 0 is too small");
+	NB_ASSERT_EQ(nb_tc_u32_match_ip(NULL, true, 0, 32, &log), -EINVAL);
+	NB_ASSERT_EQ(u.nkeys, 0);
+	u.sz = sizeof(u);
 	NB_ASSERT_EQ(nb_tc_u32_match(&u, NB_TC_U32_SIZE_16, 0x10000, 0xffff, 0, false, &log),
 		     -EINVAL);
 	NB_ASSERT_EQ(nb_tc_u32_match(&u, NB_TC_U32_SIZE_16, 1, 0xffff, 1, false, &log), -EINVAL);

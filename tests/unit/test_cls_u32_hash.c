@@ -182,14 +182,22 @@ NB_TEST(tc_cls_u32_hash_errors)
 
 NB_TEST(tc_cls_u32_sample)
 {
-	struct nb_tc_u32_opts u = { .htid = HT1 }, sample = { 0 };
+	struct nb_tc_u32_opts u = { .sz = sizeof(u), .htid = HT1 }, sample = { 0 };
 	struct nb_log log = { 0 };
 
+	/* a sample whose sz does not hold its keys is refused before they are read */
+	sample.nkeys = 1;
+	sample.keys[0] = (struct nb_tc_u32_key){ .val = htonl(7), .mask = htonl(0xff), .off = 16 };
+	NB_ASSERT_EQ(nb_tc_u32_sample(&u, &sample, 0, &log), -EINVAL);
+	NB_ASSERT_STR_CONTAINS(nb_log_text(&log), "sz 0 is too small");
+	memset(&sample, 0, sizeof(sample));
+	sample.sz = sizeof(sample);
 	NB_ASSERT_EQ(nb_tc_u32_match_ip(&sample, true, htonl(0x0a000007), 32, NULL), 0);
 	NB_ASSERT_EQ(nb_tc_u32_sample(&u, &sample, 0, &log), 0);
 	NB_ASSERT_EQ(u.htid, HT1 | 7 << 12);
 	/* the key folds from its lowest mask bit: 0x0900 in 0xff00 is 9, 9 % 4 = 1 */
 	memset(&sample, 0, sizeof(sample));
+	sample.sz = sizeof(sample);
 	NB_ASSERT_EQ(nb_tc_u32_match(&sample, NB_TC_U32_SIZE_32, 0x0900, 0xff00, 16, false, NULL),
 		     0);
 	NB_ASSERT_EQ(nb_tc_u32_sample(&u, &sample, 4, &log), 0);

@@ -759,10 +759,28 @@ static struct nb_tcf_proto_ops cls_u32_ops = {
 };
 NB_TCF_PROTO_REGISTER(cls_u32_ops)
 
+/*
+ * The builders below read and write a caller's struct: of one built against an older header
+ * (a smaller sz, or none set) no key past its end is touched.
+ */
+static int u32_opts_hold_keys(const struct nb_tc_u32_opts *sel, const char *what,
+			     struct nb_log *log)
+{
+	if (!sel) {
+		nb_log_printf(log, "u32: no %s to fill\n", what);
+		return -EINVAL;
+	}
+	return NB_OPTS_CHECK(sel, nb_tc_u32_opts, keys, log);
+}
+
 /* Key packing, as iproute2's pack_key: keys on the same word merge, conflicting ones fail. */
 static int pack_key(struct nb_tc_u32_opts *sel, __be32 val, __be32 mask, int off, int offmask,
 		    struct nb_log *log)
 {
+	int err = u32_opts_hold_keys(sel, "selector", log);
+
+	if (err)
+		return err;
 	val &= mask;
 	for (unsigned int i = 0; i < sel->nkeys; i++) {
 		struct nb_tc_u32_key *key = &sel->keys[i];
@@ -909,9 +927,16 @@ int nb_tc_u32_match_ip6(struct nb_tc_u32_opts *sel, bool dst, const void *addr16
 int nb_tc_u32_sample(struct nb_tc_u32_opts *sel, const struct nb_tc_u32_opts *sample,
 		     u32 divisor, struct nb_log *log)
 {
-	const struct nb_tc_u32_key *key = &sample->keys[0];
-	u32 mask = ntohl(key->mask), hash;
+	const struct nb_tc_u32_key *key;
+	u32 mask, hash;
+	int err = u32_opts_hold_keys(sel, "selector", log);
 
+	if (!err)
+		err = u32_opts_hold_keys(sample, "sample", log);
+	if (err)
+		return err;
+	key = &sample->keys[0];
+	mask = ntohl(key->mask);
 	if (sample->nkeys != 1) {
 		nb_log_printf(log, "u32: sample must hold exactly one key, not %u\n",
 			      sample->nkeys);
