@@ -796,7 +796,7 @@ const struct vcase vcases[] = {
 	{ .name = "map_in_map_outer_not_checked", .type = SF,
 	  INSNS(LOOKUP(0), NB_MOV64_REG(R1, R0), NB_MOV64_REG(R2, R10),
 		NB_ALU64_IMM(BPF_ADD, R2, -8), NB_CALL_HELPER(BPF_FUNC_map_lookup_elem), RET0),
-	  MAPS(VM_ARRAY_OF_MAPS), REJECT("R1 type=map_value_or_null expected=map_ptr") },
+	  MAPS(VM_ARRAY_OF_MAPS), REJECT("R1 type=map_ptr_or_null expected=map_ptr") },
 	/* With kernel BTF, root may read struct bpf_map fields through a map pointer. */
 	{ .name = "map_in_map_read_inner_map_struct_root", .type = SF,
 	  INSNS(LOOKUP_OR_EXIT(0), NB_LDX_MEM(BPF_DW, R0, R0, 0), NB_EXIT()),

@@ -496,19 +496,17 @@ static void sync_linked_regs(struct nb_verifier_state *vstate, const struct nb_r
 static void mark_ptr_not_null_reg(struct nb_reg_state *reg)
 {
 	reg->type &= ~PTR_MAYBE_NULL;
-	if (reg->type != PTR_TO_MAP_VALUE)
-		return;
-	/* A map-in-map lookup yields the inner map, a socket map's the socket. */
-	if (reg->map_ptr->inner_map_meta) {
-		reg->type = CONST_PTR_TO_MAP;
-		reg->map_ptr = reg->map_ptr->inner_map_meta;
-		/* the lookup's id names this inner map, for its timers' bpf_timer_init */
+	/* A map-in-map lookup's inner map: its id names it, for its timers' bpf_timer_init. */
+	if (reg->type == CONST_PTR_TO_MAP) {
 		if (reg->map_ptr->timer_off >= 0)
 			reg->map_uid = reg->id;
-	} else if (reg->map_ptr->map_type == BPF_MAP_TYPE_SOCKMAP ||
-		   reg->map_ptr->map_type == BPF_MAP_TYPE_SOCKHASH) {
-		reg->type = PTR_TO_SOCKET;
+		return;
 	}
+	/* A socket map's lookup yields the socket. */
+	if (reg->type == PTR_TO_MAP_VALUE &&
+	    (reg->map_ptr->map_type == BPF_MAP_TYPE_SOCKMAP ||
+	     reg->map_ptr->map_type == BPF_MAP_TYPE_SOCKHASH))
+		reg->type = PTR_TO_SOCKET;
 }
 
 static void mark_ptr_or_null_reg(struct nb_reg_state *reg, u32 id, bool is_null)

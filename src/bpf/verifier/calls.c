@@ -693,7 +693,7 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 			verbose(env, "kernel subsystem misconfigured verifier\n");
 			return -EINVAL;
 		}
-		/* Map-in-map: a map pointer once null-checked (mark_ptr_or_null_reg). */
+		/* Map-in-map: the inner map's template types the result. */
 		if ((meta.map_ptr->map_type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
 		     meta.map_ptr->map_type == BPF_MAP_TYPE_HASH_OF_MAPS) &&
 		    !meta.map_ptr->inner_map_meta) {
@@ -710,9 +710,19 @@ int check_helper_call(struct nb_verifier_env *env, struct bpf_insn *insn, u32 *i
 				regs[BPF_REG_0].id = ++env->id_gen;
 			break;
 		}
-		mark_pointer(&regs[BPF_REG_0], PTR_TO_MAP_VALUE | PTR_MAYBE_NULL);
-		regs[BPF_REG_0].map_ptr = meta.map_ptr;
-		regs[BPF_REG_0].map_uid = meta.map_uid;
+		if (meta.map_ptr->inner_map_meta) {
+			/*
+			 * A map-in-map lookup yields an inner map or NULL: map_ptr_or_null of the
+			 * template from the call on, as Linux 6.18.44 types it (older kernels said
+			 * map_value_or_null of the outer map until the null check).
+			 */
+			mark_pointer(&regs[BPF_REG_0], CONST_PTR_TO_MAP | PTR_MAYBE_NULL);
+			regs[BPF_REG_0].map_ptr = meta.map_ptr->inner_map_meta;
+		} else {
+			mark_pointer(&regs[BPF_REG_0], PTR_TO_MAP_VALUE | PTR_MAYBE_NULL);
+			regs[BPF_REG_0].map_ptr = meta.map_ptr;
+			regs[BPF_REG_0].map_uid = meta.map_uid;
+		}
 		regs[BPF_REG_0].id = ++env->id_gen;
 		break;
 	case NB_RET_PTR_TO_ALLOC_MEM_OR_NULL:
