@@ -325,8 +325,13 @@ static bool regsafe(struct nb_verifier_env *env, const struct nb_reg_state *old,
 {
 	if (exact == EXACT)
 		return regs_exact(env, old, cur);
-	if (old->type == NOT_INIT && (exact == NOT_EXACT || cur->type == NOT_INIT))
-		return true;	/* the old walk never read it */
+	/*
+	 * The old walk never read it, whatever cur holds: in a loop's RANGE_WITHIN too, since
+	 * each of old's branches ended in an exit or led to cur (as the kernel since "allow
+	 * states pruning for misc/invalid slots in iterator loops").
+	 */
+	if (old->type == NOT_INIT)
+		return true;
 	/* Types match exactly, flags included (maybe-null or not, read-only or not). */
 	if (old->type != cur->type)
 		return false;
@@ -415,6 +420,8 @@ static const struct nb_reg_state *scalar_reg_for_stack(const struct nb_stack_slo
  * The old stack is at least as general: each slot old may still read holds a superset of
  * what it holds now. Slots beyond old's stack were never used by old. allow_uninit: the
  * loader may read never-written stack, so old's misc bytes cover cur's never-written ones.
+ * Only EXACT (loop detection) wants the same slot types; a loop's RANGE_WITHIN compares as
+ * NOT_EXACT does here: old's never-written and misc bytes hold anything cur holds.
  */
 static bool stacksafe(struct nb_verifier_env *env, const struct nb_func_state *old,
 		      const struct nb_func_state *cur, enum exact_level exact, bool allow_uninit)
@@ -431,7 +438,7 @@ static bool stacksafe(struct nb_verifier_env *env, const struct nb_func_state *o
 		for (int i = 0; i < NB_REG_SIZE; i++) {
 			u8 o = os->slot_type[i];
 
-			if (exact != NOT_EXACT && (spi >= cur_slots || o != cs->slot_type[i]))
+			if (exact == EXACT && (spi >= cur_slots || o != cs->slot_type[i]))
 				return false;
 			if (o == STACK_INVALID || (allow_uninit && o == STACK_MISC))
 				continue;
