@@ -14,6 +14,10 @@
  * after round, so that the machine's load hits them alike; each row shows the best round and
  * the ratio to the kernel's best. iperf3 and ping come from Debian (installed when missing).
  *
+ * Beside each TCP figure, the machine's CPUs during that iperf3 run (/proc/stat: everything on
+ * the machine counts, so measure on a quiet one): the share of them busy, and CPU seconds per
+ * GB received.
+ *
  * Also 64-byte forwarding: frames injected into a0 from an AF_PACKET transmit ring in ns A
  * (kernel_baseline.h's injector), through the path, counted and dropped by an XDP program on
  * b0 in ns B: frames per wall second (the injector, the path and the counter share the
@@ -66,6 +70,8 @@ struct path {
 	int busy_poll_us;	/* nb_datapath_opts' busy_poll_us: 0 adaptive, < 0 none */
 	unsigned int flags;	/* more nb_datapath_flags */
 	double gbps[ROUNDS], rtt_avg[ROUNDS], rtt_min[ROUNDS], rtt_med[ROUNDS], mpps[ROUNDS];
+	double busy[ROUNDS];		/* the machine's CPUs busy during iperf3, 0..1 */
+	double cpu_per_gb[ROUNDS];	/* CPU seconds (all of them) per GB moved */
 	char skip[300];
 };
 
@@ -230,17 +236,51 @@ static bool path_works(void)
 	return false;
 }
 
-static double iperf_gbps(double seconds)
+/*
+ * The machine's CPU time so far, in clock ticks (/proc/stat's first line): all of it, and what
+ * was not idle (user, nice, system, irq, softirq, steal; guest time is within user).
+ */
+static bool cpu_ticks(unsigned long long *busy, unsigned long long *total)
 {
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+	int n;
+
+	if (!f)
+		return false;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (n < 5)
+		return false;
+	*total = 0;
+	for (int i = 0; i < 8; i++)
+		*total += v[i];
+	*busy = *total - v[3] - v[4];	/* idle, iowait */
+	return true;
+}
+
+/*
+ * iperf3's receiver rate, and what the whole machine's CPUs did meanwhile: the share of them
+ * busy, and the CPU seconds per GB received. The kernel's path keeps every CPU busy with the
+ * two stacks alone, so a path that costs more CPU per byte moves fewer bytes: the column says
+ * which part of a gap is CPU spent, and which is CPU left idle (waiting for wake-ups).
+ */
+static double iperf_gbps(double seconds, double *busy, double *cpu_per_gb)
+{
+	unsigned long long b0, t0, b1, t1;
 	char cmd[256], line[512], *p;
+	bool ticks;
 	double v;
 
 	sh("ip netns exec %s iperf3 -s -1 -D -p 5211 >/dev/null 2>&1", ns_b);
 	usleep(300000);
 	snprintf(cmd, sizeof(cmd), "ip netns exec %s iperf3 -c 10.9.0.2 -p 5211 -t %.0f -f g 2>&1",
 		 ns_a, seconds);
+	ticks = cpu_ticks(&b0, &t0);
 	if (!sh_line(cmd, "receiver", line, sizeof(line)))
 		return 0;
+	ticks = ticks && cpu_ticks(&b1, &t1) && t1 > t0;
 	p = strstr(line, "Gbits/sec");
 	if (!p)
 		return 0;
@@ -249,6 +289,10 @@ static double iperf_gbps(double seconds)
 	while (p > line && p[-1] != ' ')
 		p--;
 	v = atof(p);
+	if (ticks && v > 0) {
+		*busy = (double)(b1 - b0) / (t1 - t0);
+		*cpu_per_gb = (double)(b1 - b0) / sysconf(_SC_CLK_TCK) / (v * seconds / 8);
+	}
 	return v;
 }
 
@@ -437,7 +481,7 @@ static void measure(struct path *p, unsigned int round, double seconds)
 	if (!why[0] && !path_works())
 		snprintf(why, sizeof(why), "no ping crossed in 30 s");
 	if (!why[0]) {
-		p->gbps[round] = iperf_gbps(seconds);
+		p->gbps[round] = iperf_gbps(seconds, &p->busy[round], &p->cpu_per_gb[round]);
 		if (ping_rtt(seconds > 2 ? 200 : 50, &avg, &min, &med)) {
 			p->rtt_avg[round] = avg;
 			p->rtt_min[round] = min;
@@ -452,9 +496,11 @@ static void measure(struct path *p, unsigned int round, double seconds)
 	veths_down();
 	if (why[0])
 		snprintf(p->skip, sizeof(p->skip), "%s", why);
-	printf("  round %u %-36s %s%6.2f Gbit/s  rtt %.3f ms (min %.3f, median %.3f)  %.2f Mpps\n",
-	       round + 1, p->name, p->skip[0] ? "SKIPPED: " : "", p->gbps[round],
-	       p->rtt_avg[round], p->rtt_min[round], p->rtt_med[round], p->mpps[round]);
+	printf("  round %u %-36s %s%6.2f Gbit/s (CPUs %.0f%% busy, %.2f CPU s/GB)  rtt %.3f ms "
+	       "(min %.3f, median %.3f)  %.2f Mpps\n", round + 1, p->name,
+	       p->skip[0] ? "SKIPPED: " : "", p->gbps[round], 100 * p->busy[round],
+	       p->cpu_per_gb[round], p->rtt_avg[round], p->rtt_min[round], p->rtt_med[round],
+	       p->mpps[round]);
 	if (p->skip[0])
 		printf("    %s\n", p->skip);
 	else if (fwd_why[0])
@@ -462,14 +508,22 @@ static void measure(struct path *p, unsigned int round, double seconds)
 	fflush(stdout);
 }
 
+/* The round with the highest v (the first of them). */
+static int best_round(const double *v)
+{
+	int b = 0;
+
+	for (int i = 1; i < ROUNDS; i++)
+		if (v[i] > v[b])
+			b = i;
+	return b;
+}
+
 static double best_max(const double *v)
 {
-	double b = 0;
+	double b = v[best_round(v)];
 
-	for (int i = 0; i < ROUNDS; i++)
-		if (v[i] > b)
-			b = v[i];
-	return b;
+	return b > 0 ? b : 0;
 }
 
 static double best_min(const double *v)
@@ -549,21 +603,24 @@ static void bench_child(void)
 			measure(&paths[i], r, seconds);
 	sh("ip netns del %s; ip netns del %s", ns_a, ns_b);
 
-	printf("\n  | path | TCP Gbit/s | x kernel | ping avg ms | x kernel | ping median ms | "
-	       "x kernel | ping min ms | 64 B Mpps | x kernel |\n"
-	       "  | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+	/* the CPU columns are of the round whose TCP row is shown */
+	printf("\n  | path | TCP Gbit/s | x kernel | CPUs busy | CPU s / GB | ping avg ms | "
+	       "x kernel | ping median ms | x kernel | ping min ms | 64 B Mpps | x kernel |\n"
+	       "  | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
 	for (unsigned int i = 0; i < n; i++) {
 		const struct path *p = &paths[i];
 		double g = best_max(p->gbps), r = best_min(p->rtt_avg), m = best_max(p->mpps);
 		double kg = best_max(k->gbps), kr = best_min(k->rtt_avg), km = best_max(k->mpps);
 		double md = best_min(p->rtt_med), kmd = best_min(k->rtt_med);
+		int t = best_round(p->gbps);
 
 		if (p->skip[0]) {
-			printf("  | %s | SKIPPED: %s | | | | | | | | |\n", p->name, p->skip);
+			printf("  | %s | SKIPPED: %s | | | | | | | | | | |\n", p->name, p->skip);
 			continue;
 		}
-		printf("  | %s | %.2f | %.2f | %.3f | %.2f | %.3f | %.2f | %.3f | %.3f | %.2f |\n",
-		       p->name, g, kg ? g / kg : 0, r, kr ? r / kr : 0, md, kmd ? md / kmd : 0,
+		printf("  | %s | %.2f | %.2f | %.0f%% | %.2f | %.3f | %.2f | %.3f | %.2f | %.3f | "
+		       "%.3f | %.2f |\n", p->name, g, kg ? g / kg : 0, 100 * p->busy[t],
+		       p->cpu_per_gb[t], r, kr ? r / kr : 0, md, kmd ? md / kmd : 0,
 		       best_min(p->rtt_min), m, km ? m / km : 0);
 	}
 	fflush(stdout);
