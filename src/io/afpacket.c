@@ -349,6 +349,7 @@ static unsigned int queue_rx(struct afp_port *ap, struct afp_queue *q, struct nb
 	struct tpacket2_hdr *slot[NB_BURST];
 	struct copy_batch cb;
 	unsigned int n = 0, nslots = 0, copy = 0;
+	bool losing = false;
 
 	cb.n = 0;
 	if (max > NB_BURST)
@@ -362,12 +363,14 @@ static unsigned int queue_rx(struct afp_port *ap, struct afp_queue *q, struct nb
 				read_kernel_drops(ap, q);
 			break;
 		}
-		if (status & TP_STATUS_LOSING)
-			read_kernel_drops(ap, q);
+		/* every slot after a drop says so until the count is read: once a burst will do */
+		losing |= status & TP_STATUS_LOSING;
 		slot[nslots++] = h;
 		if (status & TP_STATUS_COPY)
 			copy_add(ap, &cb, h->tp_len, slot_copied(h) && !slot_refused(h));
 	}
+	if (losing)
+		read_kernel_drops(ap, q);
 	if (cb.n)
 		copy_read(q, &cb);
 	for (unsigned int i = 0; i < nslots; i++) {
