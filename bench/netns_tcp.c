@@ -27,8 +27,10 @@
  * are made with `ip netns` under names of the child's pid and deleted at the end.
  * NB_BENCH_SCALE scales the 5 s of each iperf3 run; NB_BENCH_PATHS=N measures the first N paths
  * only (the kernel's is the first); NB_BENCH_ONLY=WORD the kernel's and those whose name has
- * WORD ("tap"); NB_BENCH_PIN pins every path's workers to a CPU each (two rows are
- * afpacket's pinned, as `netbpf run --pin` runs them). The last six rows are afpacket's with
+ * WORD ("tap"); NB_BENCH_PIN pins every path's workers to a CPU each. Two rows give the
+ * afpacket and tap ports 2 queues for 2 workers: the kernel spreads flows over the queues by a
+ * symmetric hash (fanout, multi-queue tap), so both directions of a flow stay on one worker. Two
+ * rows are afpacket's pinned, as `netbpf run --pin` runs them). The last six rows are afpacket's with
  * the workers' busy-poll fixed (none, and 50 us) beside the adaptive default of the others,
  * and with the scheduler's default time slice beside the shortest the workers ask for.
  */
@@ -553,6 +555,8 @@ static void bench_child(void)
 		PATH("netbpf afxdp drv, 2 workers", "afxdp", "mode drv", 2),
 		PATH("netbpf tap, 1 worker", "tap", "", 1),
 		PATH("netbpf tap, 2 workers", "tap", "", 2),
+		PATH("netbpf afpacket, 2 queues, 2 workers", "afpacket", "queues 2", 2),
+		PATH("netbpf tap, 2 queues, 2 workers", "tap", "queues 2", 2),
 		PATH_PIN("netbpf afpacket, 1 worker, pinned", "afpacket", 1),
 		PATH_PIN("netbpf afpacket, 2 workers, pinned", "afpacket", 2),
 		PATH_BP("netbpf afpacket, 1 worker, no busy-poll", "afpacket", 1, -1),
@@ -564,7 +568,7 @@ static void bench_child(void)
 		PATH_FL("netbpf afpacket, 2 workers, default slice", "afpacket", 2,
 			NB_DATAPATH_DEFAULT_SLICE),
 	};
-	const unsigned int nr_paths = 17;
+	const unsigned int nr_paths = 19;
 #undef PATH_FL
 #undef PATH_BP
 #undef PATH_PIN
