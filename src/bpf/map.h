@@ -109,9 +109,11 @@ struct nb_map {
 	char name[BPF_OBJ_NAME_LEN];
 	struct nb_map *inner_map_meta;	/* map-in-map template */
 	bool frozen;			/* .rodata after load: no more userspace writes */
-	/* prog_array: the type and JIT state every program in it must share. */
-	enum bpf_prog_type owner_prog_type;
-	bool owner_jited;
+	/*
+	 * prog_array: the type and JIT state every program in it must share, one word so that
+	 * the first store sets both at once: 0 (no owner yet) or prog_array_owner()'s encoding.
+	 */
+	u32 prog_owner;
 	/*
 	 * Fields of the value with rules of their own (the kernel's btf_record, map_fields.c),
 	 * their offsets; -1: none.

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Program arrays: ids in and out, owner type, tail calls from programs, the chain limit. */
+#include <pthread.h>
+
 #include "map_test.h"
 #include "bpf/epoch.h"
 
@@ -85,6 +87,56 @@ NB_TEST(map_prog_array_owner_type)
 	nb_map_put(map);
 	nb_prog_put(test);
 	nb_prog_put(raw);
+}
+
+struct owner_race {
+	pthread_barrier_t *go;
+	struct nb_map *map;
+	__u32 key, id;
+	int err;
+};
+
+static void *owner_race_store(void *arg)
+{
+	struct owner_race *r = arg;
+
+	pthread_barrier_wait(r->go);
+	r->err = nb_map_update_elem(r->map, &r->key, &r->id, BPF_ANY);
+	return NULL;
+}
+
+/*
+ * Two first stores of programs of different types racing into an empty array: exactly one
+ * wins, every time (were both kept, a tail call would enter the other type's program).
+ */
+NB_TEST(map_prog_array_owner_race)
+{
+	const struct bpf_insn insns[] = { NB_MOV64_IMM(BPF_REG_0, 1), NB_EXIT() };
+	struct nb_prog_load_opts opts = { .sz = sizeof(opts), .flags = NB_PROG_LOAD_CHECKED };
+	struct nb_prog *test = ret_prog(1), *raw;
+	pthread_barrier_t go;
+
+	NB_ASSERT_EQ(nb_prog_load(BPF_PROG_TYPE_UNSPEC, insns, 2, &opts, &raw), 0);
+	NB_ASSERT_EQ(pthread_barrier_init(&go, NULL, 2), 0);
+	for (int round = 0; round < 2000; round++) {
+		struct nb_map *map = mt_map(BPF_MAP_TYPE_PROG_ARRAY, 4, 4, 2, 0);
+		struct owner_race r[2] = {
+			{ &go, map, 0, nb_prog_id(test), 0 },
+			{ &go, map, 1, nb_prog_id(raw), 0 },
+		};
+		pthread_t t;
+
+		NB_ASSERT_EQ(pthread_create(&t, NULL, owner_race_store, &r[1]), 0);
+		owner_race_store(&r[0]);
+		NB_ASSERT_EQ(pthread_join(t, NULL), 0);
+		NB_ASSERT((r[0].err == 0) != (r[1].err == 0));
+		NB_ASSERT_EQ(r[0].err + r[1].err, -EINVAL);
+		nb_map_put(map);
+	}
+	pthread_barrier_destroy(&go);
+	nb_prog_put(test);
+	nb_prog_put(raw);
+	nb_epoch_synchronize();
 }
 
 /*

@@ -10,22 +10,28 @@
 #include "bpf/maps/fd_array.h"
 #include "bpf/prog.h"
 
+/* A program's type and JIT state as one nonzero word (struct nb_map's prog_owner). */
+static u32 prog_array_owner(const struct nb_prog *prog)
+{
+	return ((u32)prog->type << 1 | (prog->jited != NULL)) + 1;
+}
+
 static void *prog_fd_array_get_ptr(struct nb_map *map, u32 id, int *err)
 {
 	struct nb_prog *prog = nb_prog_get_by_id(id);
-	bool jited;
+	u32 owner, seen = 0;
 
 	if (!prog) {
 		*err = -EBADF;
 		return NULL;
 	}
-	jited = prog->jited != NULL;
-	/* The first program sets the owner; the CAS keeps concurrent updates consistent. */
-	if (!__atomic_load_n(&map->owner_prog_type, __ATOMIC_ACQUIRE)) {
-		map->owner_jited = jited;
-		__atomic_store_n(&map->owner_prog_type, prog->type, __ATOMIC_RELEASE);
-	}
-	if (map->owner_prog_type != prog->type || map->owner_jited != jited) {
+	/*
+	 * The first program sets the owner. Two first stores racing must not both win: a tail
+	 * call would then enter a program of another type with this one's context.
+	 */
+	owner = prog_array_owner(prog);
+	if (!__atomic_compare_exchange_n(&map->prog_owner, &seen, owner, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE) && seen != owner) {
 		nb_prog_put(prog);
 		*err = -EINVAL;
 		return NULL;
