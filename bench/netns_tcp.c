@@ -29,10 +29,11 @@
  * only (the kernel's is the first); NB_BENCH_ONLY=WORD the kernel's and those whose name has
  * WORD ("tap"); NB_BENCH_PIN pins every path's workers to a CPU each. Two rows give the
  * afpacket and tap ports 2 queues for 2 workers: the kernel spreads flows over the queues by a
- * symmetric hash (fanout, multi-queue tap), so both directions of a flow stay on one worker. Two
- * rows are afpacket's pinned, as `netbpf run --pin` runs them). The last six rows are afpacket's with
- * the workers' busy-poll fixed (none, and 50 us) beside the adaptive default of the others,
- * and with the scheduler's default time slice beside the shortest the workers ask for.
+ * symmetric hash (fanout, multi-queue tap), so both directions of a flow stay on one worker.
+ * Two rows are afpacket's pinned, as `netbpf run --pin` runs them. The last six rows are
+ * afpacket's with the workers' busy-poll fixed (none, and 50 us) beside the adaptive default
+ * of the others, and with the scheduler's default time slice beside the shortest the workers
+ * ask for.
  */
 #include <errno.h>
 #include <sched.h>
