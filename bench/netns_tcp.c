@@ -569,11 +569,14 @@ static void bench_child(void)
 		PATH_FL("netbpf afpacket, 2 workers, default slice", "afpacket", 2,
 			NB_DATAPATH_DEFAULT_SLICE),
 	};
-	const unsigned int nr_paths = 19;
+	unsigned int nr_paths = 0;
 #undef PATH_FL
 #undef PATH_BP
 #undef PATH_PIN
 #undef PATH
+	/* the rows end at the first unnamed one: paths[] has room for MAX_PATHS */
+	while (nr_paths < MAX_PATHS && paths[nr_paths].name)
+		nr_paths++;
 	/* NB_BENCH_PATHS=N: the first N paths only (the kernel's is the first) */
 	const char *only = getenv("NB_BENCH_PATHS"), *word = getenv("NB_BENCH_ONLY");
 	unsigned int n = only && atoi(only) > 0 && (unsigned int)atoi(only) < nr_paths ?

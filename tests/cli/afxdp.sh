@@ -5,15 +5,8 @@
 # (xdp_swap_mac_tx.o, XDP_TX) on the afxdp device.
 . "$(dirname "$0")/lib.sh"
 
-if [ "${1:-}" != inner ]; then
-	[ "$(id -u)" = 0 ] || skip "needs root (network namespace, veth, AF_XDP)"
-	[ -e "$EX/xdp_swap_mac_tx.o" ] || skip "xdp_swap_mac_tx.o is not built"
-	for c in unshare ip python3; do
-		command -v $c >/dev/null || skip "$c is missing"
-	done
-	unshare -n true 2>/dev/null || skip "cannot make a network namespace"
-	NETBPF=$NETBPF NB_BUILD=$BUILD exec unshare -n bash "$0" inner
-fi
+nb_in_own_netns "network namespace, veth, AF_XDP" "$@"
+[ -e "$EX/xdp_swap_mac_tx.o" ] || skip "xdp_swap_mac_tx.o is not built"
 
 nb_tmp
 echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6 2>/dev/null

@@ -8,14 +8,7 @@
 # namespace of its own; skipped without root.
 . "$(dirname "$0")/lib.sh"
 
-if [ "${1:-}" != inner ]; then
-	[ "$(id -u)" = 0 ] || skip "needs root (network namespaces, veth, AF_PACKET)"
-	for c in unshare ip python3; do
-		command -v $c >/dev/null || skip "$c is missing"
-	done
-	unshare -n true 2>/dev/null || skip "cannot make a network namespace"
-	NETBPF=$NETBPF NB_BUILD=$BUILD exec unshare -n bash "$0" inner
-fi
+nb_in_own_netns "network namespaces, veth, AF_PACKET" "$@"
 
 A=nbfwa$$
 B=nbfwb$$

@@ -9,6 +9,9 @@
 #   BUILD, B   the build directory (NB_BUILD, default build), absolute; EX its examples/
 #   fail MSG   "FAIL: MSG", exit 1;  skip MSG   "SKIPPED: MSG", exit 77
 #   need CMD [WHY]   skip unless CMD is installed
+#   nb_in_own_netns WHY "$@"   the rest of the script in a network namespace of its own
+#              (unshare -n, re-run with "inner" as $1); skipped without root (WHY: what needs
+#              it), unshare, ip or python3, or a namespace
 #   nb_tmp     a fresh directory in $tmp, removed at exit (after the script's cleanup function,
 #              if it defines one)
 #   json EXPR  python3 on the JSON document on stdin as d: json 'assert d["x"] == 1, d'
@@ -40,6 +43,18 @@ nb_lib_exit() {
 nb_tmp() {
 	tmp=$(mktemp -d) || fail "mktemp"
 	trap nb_lib_exit EXIT
+}
+
+nb_in_own_netns() {
+	local why=$1 c
+	shift
+	[ "${1:-}" = inner ] && return 0
+	[ "$(id -u)" = 0 ] || skip "needs root ($why)"
+	for c in unshare ip python3; do
+		need $c
+	done
+	unshare -n true 2>/dev/null || skip "cannot make a network namespace"
+	NETBPF=$NETBPF NB_BUILD=$BUILD exec unshare -n bash "$0" inner
 }
 
 json() { python3 -c "import json,sys; d=json.load(sys.stdin); $1"; }

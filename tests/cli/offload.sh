@@ -9,15 +9,8 @@
 # network namespaces of its own; skipped without root.
 . "$(dirname "$0")/lib.sh"
 
-if [ "${1:-}" != inner ]; then
-	[ "$(id -u)" = 0 ] || skip "needs root (network namespaces, veth, tap, AF_XDP)"
-	[ -e "$EX/tcbpf1.o" ] || skip "tcbpf1.o is not built"
-	for c in unshare ip python3; do
-		command -v $c >/dev/null || skip "$c is missing"
-	done
-	unshare -n true 2>/dev/null || skip "cannot make a network namespace"
-	NETBPF=$NETBPF NB_BUILD=$BUILD exec unshare -n bash "$0" inner
-fi
+nb_in_own_netns "network namespaces, veth, tap, AF_XDP" "$@"
+[ -e "$EX/tcbpf1.o" ] || skip "tcbpf1.o is not built"
 
 A=nbofa$$
 B=nbofb$$
