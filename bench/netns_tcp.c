@@ -30,10 +30,10 @@
  * WORD ("tap"); NB_BENCH_PIN pins every path's workers to a CPU each. Two rows give the
  * afpacket and tap ports 2 queues for 2 workers: the kernel spreads flows over the queues by a
  * symmetric hash (fanout, multi-queue tap), so both directions of a flow stay on one worker.
- * Two rows are afpacket's pinned, as `netbpf run --pin` runs them. The last six rows are
- * afpacket's with the workers' busy-poll fixed (none, and 50 us) beside the adaptive default
- * of the others, and with the scheduler's default time slice beside the shortest the workers
- * ask for.
+ * Two rows are afpacket's pinned, as `netbpf run --pin` runs them. The last seven rows are
+ * afpacket's with the workers' busy-poll fixed (`--busy-poll`: none, 50 us, and with 1 worker
+ * a second, longer than the pings' gaps) beside the adaptive default of the others, and with
+ * the scheduler's default time slice beside the shortest the workers ask for.
  */
 #include <errno.h>
 #include <sched.h>
@@ -62,7 +62,7 @@
 #include "bench.h"
 
 #define ROUNDS 3
-#define MAX_PATHS 20
+#define MAX_PATHS 24
 
 struct path {
 	const char *name;
@@ -562,6 +562,7 @@ static void bench_child(void)
 		PATH_PIN("netbpf afpacket, 2 workers, pinned", "afpacket", 2),
 		PATH_BP("netbpf afpacket, 1 worker, no busy-poll", "afpacket", 1, -1),
 		PATH_BP("netbpf afpacket, 1 worker, busy-poll 50 us", "afpacket", 1, 50),
+		PATH_BP("netbpf afpacket, 1 worker, busy-poll 1 s", "afpacket", 1, 1000000),
 		PATH_BP("netbpf afpacket, 2 workers, no busy-poll", "afpacket", 2, -1),
 		PATH_BP("netbpf afpacket, 2 workers, busy-poll 50 us", "afpacket", 2, 50),
 		PATH_FL("netbpf afpacket, 1 worker, default slice", "afpacket", 1,

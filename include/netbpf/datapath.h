@@ -71,10 +71,13 @@ struct nb_datapath_opts {
 	 * How long a worker polls queues that went quiet before it sleeps in poll() on their fds.
 	 * 0: adaptive (the default): it polls on only while the recent quiet spells were short
 	 * enough for a spin of at most 50 us to catch them, and sleeps at once otherwise (a ping
-	 * every few ms); > 0: always that many us; < 0: never, it sleeps at once.
+	 * every few ms); > 0: always that many us (NB_DATAPATH_BUSY_POLL_MAX_US at most); < 0:
+	 * never, it sleeps at once.
 	 */
 	int busy_poll_us;
 };
+
+#define NB_DATAPATH_BUSY_POLL_MAX_US 1000000
 
 int nb_datapath_create(const struct nb_datapath_opts *opts, struct nb_datapath **dpp);
 /* Stops the workers (without draining) and frees the datapath. */

@@ -116,6 +116,12 @@ void nb_cli_print_map_json(struct nb_json *j, const struct nb_object_map *m);
  * seeded by SEED, so that a run replays byte for byte; -EINVAL (said on stderr) for a bad seed.
  */
 int nb_cli_deterministic(const char *seed);
+/*
+ * --busy-poll adaptive | US: how long a worker polls its quiet queues before it sleeps, as
+ * struct nb_datapath_opts's busy_poll_us takes it (adaptive: 0; US 0: -1, sleep at once);
+ * -EINVAL (said on stderr) for anything else.
+ */
+int nb_cli_busy_poll(const char *arg, int *busy_poll_us);
 
 /* "help", "--help", "-h" or "-help": the user asks for a command's usage (help.c). */
 bool nb_cli_is_help(const char *word);

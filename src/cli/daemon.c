@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * netbpf daemon [--name NAME] [--workers N] [--pin] [--bpf-stats] [--deterministic SEED]
- *               [--set VAR=VALUE]... [SCRIPT]
+ * netbpf daemon [--name NAME] [--workers N] [--pin] [--busy-poll US] [--bpf-stats]
+ *               [--deterministic SEED] [--set VAR=VALUE]... [SCRIPT]
  *
  * Holds a datapath until SIGTERM or SIGINT: executes SCRIPT (if any), starts the workers and
  * serves its control socket (DIR/NAME.sock, NAME "default" unless given; see control.h for
@@ -42,6 +42,7 @@ struct daemon_opts {
 	bool bpf_stats;
 	bool deterministic;	/* --deterministic SEED */
 	bool pin;		/* --pin: each worker on a CPU of its own (--no-pin: the default) */
+	int busy_poll_us;	/* --busy-poll, as struct nb_datapath_opts takes it */
 	const char *sets[MAX_SETS];
 	int set_cnt;
 };
@@ -68,8 +69,9 @@ static double now_s(void)
 }
 
 static const char daemon_usage[] =
-	"Usage: netbpf daemon [--name NAME] [--workers N] [--pin | --no-pin] [--bpf-stats]\n"
-	"                     [--deterministic SEED] [--set VAR=VALUE]... [SCRIPT]\n";
+	"Usage: netbpf daemon [--name NAME] [--workers N] [--pin | --no-pin]\n"
+	"                     [--busy-poll { adaptive | US }] [--bpf-stats] [--deterministic SEED]\n"
+	"                     [--set VAR=VALUE]... [SCRIPT]\n";
 
 static int parse_args(int argc, char **argv, struct daemon_opts *o)
 {
@@ -78,7 +80,8 @@ static int parse_args(int argc, char **argv, struct daemon_opts *o)
 		unsigned int n;
 
 		if (i + 1 >= argc && (!strcmp(w, "--name") || !strcmp(w, "--workers") ||
-				      !strcmp(w, "--set") || !strcmp(w, "--deterministic"))) {
+				      !strcmp(w, "--set") || !strcmp(w, "--busy-poll") ||
+				      !strcmp(w, "--deterministic"))) {
 			nb_cli_error("Error: \"%s\" needs an argument", w);
 			return NB_EXIT_USAGE;
 		}
@@ -95,6 +98,9 @@ static int parse_args(int argc, char **argv, struct daemon_opts *o)
 			o->bpf_stats = true;
 		} else if (!strcmp(w, "--pin") || !strcmp(w, "--no-pin")) {
 			o->pin = w[2] == 'p';
+		} else if (!strcmp(w, "--busy-poll") && i + 1 < argc) {
+			if (nb_cli_busy_poll(argv[++i], &o->busy_poll_us))
+				return NB_EXIT_USAGE;
 		} else if (!strcmp(w, "--deterministic") && i + 1 < argc) {
 			if (nb_cli_deterministic(argv[++i]))
 				return NB_EXIT_USAGE;
@@ -110,8 +116,8 @@ static int parse_args(int argc, char **argv, struct daemon_opts *o)
 			o->script = w;
 		} else {
 			nb_cli_error("Error: argument \"%s\" is %s: expected SCRIPT, --name "
-				     "NAME, --workers N, --pin, --no-pin, --bpf-stats, "
-				     "--deterministic SEED or --set VAR=VALUE", w,
+				     "NAME, --workers N, --pin, --no-pin, --busy-poll US, "
+				     "--bpf-stats, --deterministic SEED or --set VAR=VALUE", w,
 				     w[0] == '-' ? "unknown" : "wrong");
 			return nb_cli_usage(daemon_usage, false);
 		}
@@ -194,6 +200,7 @@ int cmd_daemon(int argc, char **argv)
 	}
 	dopts.workers = o.workers;
 	dopts.flags = o.pin ? NB_DATAPATH_PIN : 0;
+	dopts.busy_poll_us = o.busy_poll_us;
 	dopts.log = &log;
 	err = nb_datapath_create(&dopts, &d.dp);
 	if (!err)

@@ -10,16 +10,17 @@
  */
 #include <errno.h>
 #include <stdarg.h>
-#include <stdlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <netbpf/clock.h>
+#include <netbpf/datapath.h>
 
 #include "cli/cli.h"
 #include "ctl/args.h"
+#include "ctl/ctl.h"
 
 struct nb_cli_opts nb_cli;
 
@@ -79,6 +80,23 @@ int nb_cli_deterministic(const char *seed)
 		return -EINVAL;
 	}
 	return nb_deterministic_enable(&opts);
+}
+
+int nb_cli_busy_poll(const char *arg, int *busy_poll_us)
+{
+	unsigned int us;
+
+	if (!strcmp(arg, "adaptive")) {
+		*busy_poll_us = 0;
+		return 0;
+	}
+	if (!nb_ctl_parse_u32(arg, &us, 10) || us > NB_DATAPATH_BUSY_POLL_MAX_US) {
+		nb_cli_error("Error: argument \"%s\" is wrong: --busy-poll takes adaptive or 0 "
+			     "to %u (microseconds)", arg, NB_DATAPATH_BUSY_POLL_MAX_US);
+		return -EINVAL;
+	}
+	*busy_poll_us = us ? (int)us : -1;
+	return 0;
 }
 
 void nb_cli_error(const char *fmt, ...)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * netbpf run [SCRIPT] [--duration S | --packets N] [--workers N] [--pin] [--set VAR=VALUE]...
- *            [--maps] [--pool-packets N] [--deterministic SEED]
+ * netbpf run [SCRIPT] [--duration S | --packets N] [--workers N] [--pin] [--busy-poll US]
+ *            [--set VAR=VALUE]... [--maps] [--pool-packets N] [--deterministic SEED]
  *
  * Executes a script of link/tc/ip lines (src/ctl), then runs the datapath (netbpf/datapath.h:
  * worker threads that own the devices' receive queues); the main thread watches the counters,
@@ -82,6 +82,7 @@ struct run_opts {
 	bool print_maps;	/* --maps */
 	bool deterministic;	/* --deterministic SEED */
 	bool pin;		/* --pin: each worker on a CPU of its own (--no-pin: the default) */
+	int busy_poll_us;	/* --busy-poll, as struct nb_datapath_opts takes it */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -102,8 +103,8 @@ static double now_s(void)
 
 static const char run_usage[] =
 	"Usage: netbpf run [SCRIPT | -] [--duration S | --packets N] [--workers N]\n"
-	"                  [--pin | --no-pin] [--set VAR=VALUE]... [--maps] [--pool-packets N]\n"
-	"                  [--deterministic SEED]\n"
+	"                  [--pin | --no-pin] [--busy-poll { adaptive | US }] [--set VAR=VALUE]...\n"
+	"                  [--maps] [--pool-packets N] [--deterministic SEED]\n"
 	"       netbpf -batch SCRIPT       the script's lines only, no datapath run\n";
 
 static bool parse_run_args(int argc, char **argv, struct run_opts *o)
@@ -115,7 +116,7 @@ static bool parse_run_args(int argc, char **argv, struct run_opts *o)
 
 		if (i + 1 >= argc && (!strcmp(w, "--duration") || !strcmp(w, "--packets") ||
 				      !strcmp(w, "--workers") || !strcmp(w, "--set") ||
-				      !strcmp(w, "--pool-packets") ||
+				      !strcmp(w, "--busy-poll") || !strcmp(w, "--pool-packets") ||
 				      !strcmp(w, "--deterministic"))) {
 			nb_cli_error("Error: \"%s\" needs an argument", w);
 			return false;
@@ -159,6 +160,9 @@ static bool parse_run_args(int argc, char **argv, struct run_opts *o)
 			}
 		} else if (!strcmp(w, "--pin") || !strcmp(w, "--no-pin")) {
 			o->pin = w[2] == 'p';
+		} else if (!strcmp(w, "--busy-poll") && i + 1 < argc) {
+			if (nb_cli_busy_poll(argv[++i], &o->busy_poll_us))
+				return false;
 		} else if (!strcmp(w, "--deterministic") && i + 1 < argc) {
 			if (nb_cli_deterministic(argv[++i]))
 				return false;
@@ -167,8 +171,9 @@ static bool parse_run_args(int argc, char **argv, struct run_opts *o)
 			o->script = w;
 		} else {
 			nb_cli_error("Error: argument \"%s\" is %s: expected SCRIPT, --duration S, "
-				     "--packets N, --workers N, --pin, --no-pin, --set VAR=VALUE, "
-				     "--maps, --pool-packets N or --deterministic SEED", w,
+				     "--packets N, --workers N, --pin, --no-pin, --busy-poll US, "
+				     "--set VAR=VALUE, --maps, --pool-packets N or --deterministic "
+				     "SEED", w,
 				     w[0] == '-' ? "unknown" : "wrong");
 			nb_cli_usage(run_usage, false);
 			return false;
@@ -389,7 +394,8 @@ static int run_datapath(const struct run_opts *o, struct nb_ctl *script, FILE *s
 {
 	struct nb_datapath_opts dopts = { .sz = sizeof(dopts), .workers = o->workers,
 					  .packets = o->packets,
-					  .flags = o->pin ? NB_DATAPATH_PIN : 0 };
+					  .flags = o->pin ? NB_DATAPATH_PIN : 0,
+					  .busy_poll_us = o->busy_poll_us };
 	bool tty = isatty(STDOUT_FILENO) && !nb_cli.json;
 	double start = now_s(), last_live = start;
 	__u64 vstart = nb_ktime_get_ns();	/* the virtual clock, in the deterministic mode */

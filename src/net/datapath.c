@@ -246,7 +246,7 @@ int nb_datapath_create(const struct nb_datapath_opts *opts, struct nb_datapath *
 		return -EINVAL;
 	}
 	busy_us = NB_OPTS_GET(opts, busy_poll_us, 0);
-	if (busy_us > 1000000) {
+	if (busy_us > NB_DATAPATH_BUSY_POLL_MAX_US) {
 		nb_log_printf(log, "datapath: a busy-poll of %d us, but a second is the most\n",
 			      busy_us);
 		return -EINVAL;
