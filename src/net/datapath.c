@@ -406,15 +406,24 @@ static int sync_locked(struct nb_datapath *dp)
 			}
 		}
 	}
-	/* new queues go to the worker that owns the fewest (the lowest index among equals) */
+	/*
+	 * New queues: queue q of a device of several goes to worker q mod workers, as a NIC's
+	 * queue q interrupts CPU q, so that queue k of every port is one worker's whatever other
+	 * devices came between (a flow the kernel hashes to queue k both ways meets one worker);
+	 * the queue of a single-queue device goes to the worker that owns the fewest (the lowest
+	 * index among equals).
+	 */
 	for (unsigned int i = 0; i < n; i++) {
 		unsigned int best = 0;
 
 		if (want[i].worker >= 0)
 			continue;
-		for (unsigned int w = 1; w < dp->nr_workers; w++)
-			if (load[w] < load[best])
-				best = w;
+		if (nb_port_rx_queues(want[i].dev->port) > 1)
+			best = want[i].queue % dp->nr_workers;
+		else
+			for (unsigned int w = 1; w < dp->nr_workers; w++)
+				if (load[w] < load[best])
+					best = w;
 		want[i].worker = (int)best;
 		load[best]++;
 	}

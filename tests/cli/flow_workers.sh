@@ -1,11 +1,12 @@
 #!/bin/bash
 # Both directions of a flow on one worker: two namespaces joined through netbpf's afpacket ports
 # with `queues 2` and `--workers 2`. The kernel deals flows to a fanout group's sockets by a
-# symmetric hash, so a ping's requests and replies come in on queue k of their ports, and the
-# workers take the ports' queues in turn, so that queue k of every port is one worker's: that
-# worker forwards every echo request and every reply. With single-queue ports each direction
-# has a worker of its own (the contrast, showing the check can fail). Runs in a network
-# namespace of its own; skipped without root.
+# symmetric hash, so a ping's requests and replies come in on queue k of their ports, and
+# queue k of every port is worker k's: that worker forwards every echo request and every
+# reply, even with a single-queue port added between the two (which takes the least busy
+# worker and shifts nothing). With
+# single-queue ports each direction has a worker of its own (the contrast, showing the check
+# can fail). Runs in a network namespace of its own; skipped without root.
 . "$(dirname "$0")/lib.sh"
 
 nb_in_own_netns "network namespaces, veth, AF_PACKET" "$@"
@@ -20,15 +21,20 @@ cleanup() {
 }
 nb_tmp
 
-# run_pings QUEUES: after the pings of this run, the frames each worker forwarded, in
-# $tmp/workers (one line)
+# run_pings QUEUES [BETWEEN]: after the pings of this run, the frames each worker forwarded, in
+# $tmp/workers (one line); BETWEEN: a single-queue port on a third veth is added between the two
 run_pings() {
-	local queues=$1
+	local queues=$1 between=
 
 	ip netns add $A && ip netns add $B || fail "ip netns add"
 	ip link add a0 type veth peer name a1 && ip link add b0 type veth peer name b1 ||
 		fail "veth"
 	ip link set a1 up && ip link set b1 up || fail "veth up"
+	if [ -n "${2:-}" ]; then
+		ip link add c0 type veth peer name c1 && ip link set c0 up && ip link set c1 up ||
+			fail "third veth"
+		between="link add pc type afpacket dev c1"
+	fi
 	ip link set a0 netns $A && ip link set b0 netns $B || fail "veth to netns"
 	for ns in $A $B; do
 		ip netns exec $ns sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
@@ -38,6 +44,7 @@ run_pings() {
 	ip -n $B link set b0 up && ip -n $B addr add 10.9.0.2/24 dev b0 || fail "b0"
 	cat > "$tmp/fwd.tc" <<EOF
 link add p0 type afpacket dev a1 queues $queues
+$between
 link add p1 type afpacket dev b1 queues $queues
 tc qdisc add dev p0 clsact
 tc qdisc add dev p1 clsact
@@ -83,12 +90,13 @@ PY
 	json 'print(" ".join(str(w["packets"]) for w in d["workers"]))' < "$tmp/run.json" \
 		> "$tmp/workers" || fail "queues $queues: no workers in $(cat "$tmp/run.json")"
 	ip link del a1 && ip link del b1 || fail "veth del"
+	[ -z "$between" ] || ip link del c1 || fail "veth del"
 	ip netns del $A
 	ip netns del $B
 }
 
 # 2 queues: one worker forwarded the requests and the replies of the flow, at least 2 x PINGS
-run_pings 2
+run_pings 2 between
 read -r w0 w1 < "$tmp/workers"
 [ -n "$w1" ] || fail "queues 2: not two workers: $w0"
 most=$((w0 > w1 ? w0 : w1))
@@ -101,5 +109,6 @@ read -r s0 s1 < "$tmp/workers"
 [ "$s0" -ge "$PINGS" ] && [ "$s1" -ge "$PINGS" ] && [ "$s0" -lt $((2 * PINGS)) ] &&
 	[ "$s1" -lt $((2 * PINGS)) ] ||
 	fail "queues 1: workers forwarded $s0 and $s1 frames, not a direction each"
-echo "flow_workers: queues 2: one worker took a flow's both directions ($w0 + $w1 frames);" \
+echo "flow_workers: queues 2, a single-queue port between:" \
+	"one worker took a flow's both directions ($w0 + $w1 frames);" \
 	"queues 1: a worker per direction ($s0 + $s1)"

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The datapath object (<netbpf/datapath.h>) as an embedder drives it, through public headers
- * only: queues spread evenly over the workers and sticky across syncs, a packet budget made
- * exactly, a drain that ends with every counter settled, devices added and deleted while the
- * workers run, and the errors of its options.
+ * only: queues spread evenly over the workers and sticky across syncs, queue k of every
+ * multi-queue device on worker k, a packet budget made exactly, a drain that ends with every
+ * counter settled, devices added and deleted while the workers run, and the errors of its
+ * options.
  */
 #include <errno.h>
 #include <time.h>
@@ -102,6 +103,55 @@ NB_TEST(datapath_queues_even_and_sticky)
 	NB_ASSERT_EQ(nb_datapath_worker_queues(dp, 1, q, 8), 2);
 	NB_ASSERT_EQ(q[0].ifindex, nb_dev_ifindex(g[1]));
 	(void)s;
+	nb_datapath_destroy(dp);
+	nb_dev_destroy_all();
+}
+
+/* The worker that owns queue q of dev, -1: none. */
+static int queue_owner(struct nb_datapath *dp, struct nb_dev *dev, unsigned int queue)
+{
+	struct nb_datapath_queue q[64];
+
+	for (unsigned int w = 0; w < nb_datapath_nr_workers(dp); w++) {
+		int n = nb_datapath_worker_queues(dp, w, q, 64);
+
+		for (int i = 0; i < n; i++)
+			if (q[i].ifindex == nb_dev_ifindex(dev) && q[i].queue == queue)
+				return (int)w;
+	}
+	return -1;
+}
+
+/*
+ * Queue k of every multi-queue device is worker k's, whatever single-queue devices came
+ * between them: a flow the kernel hashes to queue k of both ports stays on one worker.
+ */
+NB_TEST(datapath_queue_k_on_worker_k)
+{
+	struct nb_dev *a, *x, *b, *c;
+	struct nb_datapath *dp;
+	unsigned int counts[2];
+
+	NB_ASSERT_EQ(nb_set_nr_cpus(2), 0);
+	a = make_dev("a", "gen", "count 0 queues 2");
+	x = make_dev("x", "gen", "count 0");
+	b = make_dev("b", "gen", "count 0 queues 2");
+	dp = make_dp(2, 0);
+	NB_ASSERT_EQ(nb_datapath_sync(dp), 0);
+	for (unsigned int k = 0; k < 2; k++) {
+		NB_ASSERT_EQ(queue_owner(dp, a, k), (int)k);
+		NB_ASSERT_EQ(queue_owner(dp, b, k), (int)k);
+	}
+	/* the single-queue device went to the worker with the fewest: worker 0, then 1 */
+	NB_ASSERT_EQ(queue_owner(dp, x, 0), 0);
+	/* a device of 3 queues on 2 workers: its third queue wraps to worker 0 */
+	c = make_dev("c", "gen", "count 0 queues 3");
+	NB_ASSERT_EQ(nb_datapath_sync(dp), 0);
+	for (unsigned int k = 0; k < 3; k++)
+		NB_ASSERT_EQ(queue_owner(dp, c, k), (int)(k % 2));
+	queue_counts(dp, counts, 2);
+	NB_ASSERT_EQ(counts[0], 5);
+	NB_ASSERT_EQ(counts[1], 3);
 	nb_datapath_destroy(dp);
 	nb_dev_destroy_all();
 }
