@@ -110,8 +110,9 @@ struct nb_map {
 	struct nb_map *inner_map_meta;	/* map-in-map template */
 	bool frozen;			/* .rodata after load: no more userspace writes */
 	/*
-	 * prog_array: the type and JIT state every program in it must share, one word so that
-	 * the first store sets both at once: 0 (no owner yet) or prog_array_owner()'s encoding.
+	 * prog_array: what every program in it, and every program that loads using it, must
+	 * share (the kernel's map->owner), one word so that the first claim sets it all at once:
+	 * 0 (no owner yet) or nb_map_prog_owner()'s encoding.
 	 */
 	u32 prog_owner;
 	/*
@@ -191,6 +192,20 @@ bool nb_map_overlaps_field(const struct nb_map *map, s64 first, s64 last, const 
 /* spin_lock.c: a copy into or out of the value under its bpf_spin_lock (BPF_F_LOCK). */
 void nb_map_copy_value_locked(const struct nb_map *map, void *dst, const void *src,
 			      bool lock_src);
+
+/*
+ * prog_array.c: a program array's owner (the kernel's struct bpf_map_owner). nb_map_prog_owner
+ * is prog's owner word (type, JIT state, xdp_has_frags, expected attach type);
+ * nb_map_claim_prog_owner makes prog map's owner when map has none (one compare-and-swap),
+ * for a program stored in map (stored) or one that uses it, which leaves the engine open, and
+ * returns 0 when prog matches the owner, -EINVAL when not, the owner then in *owner when owner
+ * is not NULL (the kernel's __bpf_prog_map_compatible). nb_map_prog_owner_str describes an
+ * owner word.
+ */
+u32 nb_map_prog_owner(const struct nb_prog *prog);
+int nb_map_claim_prog_owner(struct nb_map *map, const struct nb_prog *prog, bool stored,
+			    u32 *owner);
+void nb_map_prog_owner_str(u32 owner, char *buf, size_t size);
 
 /* 0, or -EEXIST when the type has ops already, -EINVAL when it is beyond the table. */
 int nb_map_type_register(const struct nb_map_ops *ops);

@@ -270,6 +270,36 @@ static int resolve_map_refs(struct nb_prog *prog, const struct nb_prog_load_opts
 	return 0;
 }
 
+/*
+ * The twin of the kernel's bpf_check_tail_call (bpf_prog_select_runtime, once the JIT has run):
+ * the program claims every program array it uses, or must match the array's owner as a program
+ * stored in the array must (prog_array.c), but for the engine, so that a tail call through the
+ * array never enters a program of another type, attach type or frags setting. Devmaps and cpumaps
+ * hold programs too, and the kernel puts them under the same rule (map_type_contains_progs);
+ * netbpf checks neither their stores nor their users (DESIGN.md).
+ */
+static int claim_prog_arrays(const struct nb_prog *prog, struct nb_log *log)
+{
+	for (u32 i = 0; i < prog->used_map_cnt; i++) {
+		struct nb_map *map = prog->used_maps[i];
+		char mine[96], theirs[96];
+		u32 owner;
+
+		if (map->map_type != BPF_MAP_TYPE_PROG_ARRAY ||
+		    !nb_map_claim_prog_owner(map, prog, false, &owner))
+			continue;
+		nb_map_prog_owner_str(nb_map_prog_owner(prog), mine, sizeof(mine));
+		nb_map_prog_owner_str(owner, theirs, sizeof(theirs));
+		nb_log_printf(log, "program %s (%s) cannot use prog_array map %s (id %u), whose "
+			      "programs are %s: a program array holds programs of one kind, the "
+			      "kind of the first program stored in it or loaded using it\n",
+			      prog->name[0] ? prog->name : "(no name)", mine, map->name, map->id,
+			      theirs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static struct bpf_insn *dup_insns(const struct bpf_insn *insns, u32 cnt)
 {
 	struct bpf_insn *copy = malloc(cnt * sizeof(*copy));
@@ -357,7 +387,9 @@ int nb_prog_load(enum bpf_prog_type type, const struct bpf_insn *insns, unsigned
 	 */
 	if (!(flags & NB_PROG_LOAD_INTERP))
 		nb_jit_compile(prog, log);
-	err = prog_id_alloc(prog);
+	err = claim_prog_arrays(prog, log);
+	if (!err)
+		err = prog_id_alloc(prog);
 	if (err)
 		goto err;
 	prog->load_time = boottime_ns();

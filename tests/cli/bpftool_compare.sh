@@ -390,7 +390,7 @@ for m in m_array m_array_mmap m_pcpu_array m_hash m_hash_dyn m_pcpu_hash m_pcpu_
 	compare_nb map show name $m > "$tmp/n"
 	norm_btf "$tmp/k" "$kbtf"
 	norm_btf "$tmp/n" "$nbtf"
-	# a program array's owner: the kernel's is the program that loaded with it (README)
+	# a program array's owner: netbpf's map show does not print it (README)
 	compare_text "map show $m (memlock)" "$tmp/k" "$tmp/n" "$ids" '^\towner_prog_type .*=>'
 done
 # the typed form of an empty map ("[]", no count) and of an array of a hundred structs
