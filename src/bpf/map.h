@@ -110,9 +110,9 @@ struct nb_map {
 	struct nb_map *inner_map_meta;	/* map-in-map template */
 	bool frozen;			/* .rodata after load: no more userspace writes */
 	/*
-	 * prog_array: what every program in it, and every program that loads using it, must
-	 * share (the kernel's map->owner), one word so that the first claim sets it all at once:
-	 * 0 (no owner yet) or nb_map_prog_owner()'s encoding.
+	 * prog_array, devmap, devmap_hash, cpumap: what every program in it, and every program
+	 * that loads using it, must share (the kernel's map->owner), one word so that the first
+	 * claim sets it all at once: 0 (no owner yet) or map_prog_owner.c's encoding.
 	 */
 	u32 prog_owner;
 	/*
@@ -194,14 +194,18 @@ void nb_map_copy_value_locked(const struct nb_map *map, void *dst, const void *s
 			      bool lock_src);
 
 /*
- * prog_array.c: a program array's owner (the kernel's struct bpf_map_owner). nb_map_prog_owner
- * is prog's owner word (type, JIT state, xdp_has_frags, expected attach type);
- * nb_map_claim_prog_owner makes prog map's owner when map has none (one compare-and-swap),
- * for a program stored in map (stored) or one that uses it, which leaves the engine open, and
- * returns 0 when prog matches the owner, -EINVAL when not, the owner then in *owner when owner
- * is not NULL (the kernel's __bpf_prog_map_compatible). nb_map_prog_owner_str describes an
- * owner word.
+ * map_prog_owner.c: the owner of a map that holds programs (the kernel's struct bpf_map_owner):
+ * program arrays, devmaps, devmap hashes and cpumaps. nb_map_type_contains_progs (the kernel's
+ * map_type_contains_progs) tells the types a loading program claims: not devmap hashes, which
+ * only their entries' programs claim. nb_map_prog_owner is prog's owner word (type, JIT state,
+ * xdp_has_frags, expected attach type); nb_map_claim_prog_owner makes prog map's owner when map
+ * has none (one compare-and-swap), for a program stored in map (stored) or one that uses it,
+ * and returns 0 when prog matches the owner, -EINVAL when not, the owner then in *owner when
+ * owner is not NULL (the kernel's __bpf_prog_map_compatible). The attach type counts for
+ * program arrays only, and the engine only among the programs stored in a program array.
+ * nb_map_prog_owner_str describes an owner word.
  */
+bool nb_map_type_contains_progs(enum bpf_map_type type);
 u32 nb_map_prog_owner(const struct nb_prog *prog);
 int nb_map_claim_prog_owner(struct nb_map *map, const struct nb_prog *prog, bool stored,
 			    u32 *owner);

@@ -272,29 +272,32 @@ static int resolve_map_refs(struct nb_prog *prog, const struct nb_prog_load_opts
 
 /*
  * The twin of the kernel's bpf_check_tail_call (bpf_prog_select_runtime, once the JIT has run):
- * the program claims every program array it uses, or must match the array's owner as a program
- * stored in the array must (prog_array.c), but for the engine, so that a tail call through the
- * array never enters a program of another type, attach type or frags setting. Devmaps and cpumaps
- * hold programs too, and the kernel puts them under the same rule (map_type_contains_progs);
- * netbpf checks neither their stores nor their users (DESIGN.md).
+ * the program claims every map it uses that holds programs (program arrays, devmaps and
+ * cpumaps: map_type_contains_progs, which leaves devmap hashes out), or must match the map's
+ * owner as a program stored in the map must (map_prog_owner.c), but for the engine, so that a
+ * tail call through an array never enters a program of another type, attach type or frags
+ * setting, and a devmap or cpumap never runs a program whose frags setting differs from the
+ * redirecting program's.
  */
-static int claim_prog_arrays(const struct nb_prog *prog, struct nb_log *log)
+static int claim_prog_maps(const struct nb_prog *prog, struct nb_log *log)
 {
 	for (u32 i = 0; i < prog->used_map_cnt; i++) {
 		struct nb_map *map = prog->used_maps[i];
 		char mine[96], theirs[96];
+		const char *mtype;
 		u32 owner;
 
-		if (map->map_type != BPF_MAP_TYPE_PROG_ARRAY ||
+		if (!nb_map_type_contains_progs(map->map_type) ||
 		    !nb_map_claim_prog_owner(map, prog, false, &owner))
 			continue;
+		mtype = libbpf_bpf_map_type_str(map->map_type);
 		nb_map_prog_owner_str(nb_map_prog_owner(prog), mine, sizeof(mine));
 		nb_map_prog_owner_str(owner, theirs, sizeof(theirs));
-		nb_log_printf(log, "program %s (%s) cannot use prog_array map %s (id %u), whose "
-			      "programs are %s: a program array holds programs of one kind, the "
-			      "kind of the first program stored in it or loaded using it\n",
-			      prog->name[0] ? prog->name : "(no name)", mine, map->name, map->id,
-			      theirs);
+		nb_log_printf(log, "program %s (%s) cannot use %s map %s (id %u), whose programs "
+			      "are %s: the map holds programs of one kind, the kind of the first "
+			      "program stored in it or loaded using it\n",
+			      prog->name[0] ? prog->name : "(no name)", mine, mtype ? mtype : "?",
+			      map->name, map->id, theirs);
 		return -EINVAL;
 	}
 	return 0;
@@ -387,7 +390,7 @@ int nb_prog_load(enum bpf_prog_type type, const struct bpf_insn *insns, unsigned
 	 */
 	if (!(flags & NB_PROG_LOAD_INTERP))
 		nb_jit_compile(prog, log);
-	err = claim_prog_arrays(prog, log);
+	err = claim_prog_maps(prog, log);
 	if (!err)
 		err = prog_id_alloc(prog);
 	if (err)

@@ -225,12 +225,13 @@ static void *cpu_map_lookup_elem(struct nb_map *map, const void *key)
 }
 
 /*
- * A program must be an XDP program loaded for cpumap entries (__cpu_map_load_bpf_program). Any
+ * A program must be an XDP program loaded for cpumap entries that matches the map's owner, or
+ * claims it (__cpu_map_load_bpf_program, bpf_prog_map_compatible: map_prog_owner.c). Any
  * failure is -ENOMEM, as the kernel reports every failed entry allocation (a wrong program
  * included: tests/kernel/test_cpumap_kernel.c).
  */
-static int entry_alloc(const struct bpf_cpumap_val *val, u32 cpu, bool with_prog,
-		       struct nb_cpu_map_entry **rcpup)
+static int entry_alloc(struct nb_map *map, const struct bpf_cpumap_val *val, u32 cpu,
+		       bool with_prog, struct nb_cpu_map_entry **rcpup)
 {
 	struct nb_cpu_map_entry *rcpu = calloc(1, sizeof(*rcpu));
 	struct nb_prog *prog = NULL;
@@ -244,7 +245,8 @@ static int entry_alloc(const struct bpf_cpumap_val *val, u32 cpu, bool with_prog
 			return -ENOMEM;
 		}
 		if (prog->type != BPF_PROG_TYPE_XDP ||
-		    prog->expected_attach_type != BPF_XDP_CPUMAP) {
+		    prog->expected_attach_type != BPF_XDP_CPUMAP ||
+		    nb_map_claim_prog_owner(map, prog, true, NULL)) {
 			nb_prog_put(prog);
 			free(rcpu);
 			return -ENOMEM;
@@ -292,7 +294,7 @@ static int cpu_map_update_elem_sys(struct nb_map *map, const void *key, const vo
 		return -ENODEV;
 	/* qsize 0 empties the slot. */
 	if (val.qsize) {
-		err = entry_alloc(&val, cpu, map->value_size == sizeof(val), &rcpu);
+		err = entry_alloc(map, &val, cpu, map->value_size == sizeof(val), &rcpu);
 		if (err)
 			return err;
 	}

@@ -192,7 +192,9 @@ static void *dev_map_hash_lookup_elem(struct nb_map *map, const void *key)
 
 /*
  * A new entry for val (__dev_map_alloc_node): the device must exist; a program must be an XDP
- * program loaded for devmap entries. Every failure is -EINVAL, as in the kernel.
+ * program loaded for devmap entries that matches the map's owner, or claims it (the programs
+ * that use a devmap and the ones stored in a devmap or devmap hash share a type and frags
+ * setting: map_prog_owner.c). Every failure is -EINVAL, as in the kernel.
  */
 static int entry_alloc(struct nb_dtab *dtab, const struct bpf_devmap_val *val, u32 idx,
 		       struct nb_dtab_netdev **objp)
@@ -210,7 +212,8 @@ static int entry_alloc(struct nb_dtab *dtab, const struct bpf_devmap_val *val, u
 		if (!prog)
 			goto err;
 		if (prog->type != BPF_PROG_TYPE_XDP ||
-		    prog->expected_attach_type != BPF_XDP_DEVMAP) {
+		    prog->expected_attach_type != BPF_XDP_DEVMAP ||
+		    nb_map_claim_prog_owner(&dtab->map, prog, true, NULL)) {
 			nb_prog_put(prog);
 			goto err;
 		}
