@@ -93,6 +93,13 @@ __u32 nb_map_flags(const struct nb_map *map);
 __u64 nb_map_memlock(const struct nb_map *map);
 /* Whether nb_map_freeze froze the map (.rodata once its object loaded). */
 bool nb_map_frozen(const struct nb_map *map);
+/*
+ * The owner of a program array, devmap, devmap hash or cpumap (the kernel's fdinfo
+ * owner_prog_type and owner_jited): 0 with the program type and JIT state of the first program
+ * that used the map or was stored in it (of the first store, once one fixed the JIT state of a
+ * program array), -ENOENT when none has yet or the map holds no programs.
+ */
+int nb_map_owner(const struct nb_map *map, enum bpf_prog_type *type, bool *jited);
 
 /*
  * The bpf(2) commands, with the kernel's errors. Values of per-CPU maps are nb_nr_cpus() values,

@@ -25,7 +25,8 @@
  * "no owner" (a BPF_PROG_TYPE_UNSPEC program may own an array):
  *
  *   bit 0	the programs run a JIT image (fp->jited; a checked or interpreted one does not)
- *   bit 1	the engine is open: no claim so far fixed it
+ *   bit 1	the engine is open: no claim so far fixed it (bit 0 is then the first
+ *		claimer's, which the kernel's owner_jited shows)
  *   bit 2	they take frames with fragments (aux->xdp_has_frags, NB_PROG_LOAD_XDP_HAS_FRAGS)
  *   bits 3-10	their expected attach type, which the kernel compares for program arrays only
  *		(values from 255 on, which no program type netbpf runs knows, share 255); 0 in
@@ -85,8 +86,9 @@ int nb_map_claim_prog_owner(struct nb_map *map, const struct nb_prog *prog, bool
 
 	if (!prog_array)
 		mine &= ~OWNER_ATTACH;
+	/* an open engine keeps the claimer's JIT state, for nb_map_owner to tell */
 	if (!fix_engine)
-		mine = (mine & ~OWNER_ENGINE) | OWNER_ANY_ENGINE;
+		mine |= OWNER_ANY_ENGINE;
 	mine += 1;
 	/*
 	 * Two first claims racing (stores, loads or one of each) must not both win: a tail call
@@ -128,4 +130,16 @@ void nb_map_prog_owner_str(u32 owner, char *buf, size_t size)
 		 bits & OWNER_JITED ? "JIT-compiled" : "not JIT-compiled",
 		 bits & OWNER_FRAGS ? ", with frags" : "",
 		 attach ? ", expected attach type " : "", attach ? aname : "");
+}
+
+int nb_map_owner(const struct nb_map *map, enum bpf_prog_type *type, bool *jited)
+{
+	u32 owner = __atomic_load_n(&map->prog_owner, __ATOMIC_ACQUIRE);
+
+	/* a devmap hash's too: 6.18's fdinfo shows every owner (test_prog_array_owner_kernel.c) */
+	if (!owner)
+		return -ENOENT;
+	*type = (enum bpf_prog_type)((owner - 1) >> OWNER_TYPE_SHIFT);
+	*jited = (owner - 1) & OWNER_JITED;
+	return 0;
 }

@@ -654,6 +654,22 @@ static int map_change(struct nb_ctl *ctl, enum map_verb verb, struct nb_map *map
 	return 0;
 }
 
+/*
+ * A program array's owner, as bpftool shows it: bpftool reads the kernel's owner_prog_type and
+ * owner_jited for program arrays only, though the kernel gives devmaps and cpumaps theirs too.
+ * false when the map is no program array, has no owner yet, or has one of a type libbpf
+ * cannot name (none that netbpf loads).
+ */
+static bool shown_owner(const struct nb_map *map, const char **type, bool *jited)
+{
+	enum bpf_prog_type prog_type;
+
+	if (nb_map_type(map) != BPF_MAP_TYPE_PROG_ARRAY || nb_map_owner(map, &prog_type, jited))
+		return false;
+	*type = libbpf_bpf_prog_type_str(prog_type);
+	return *type != NULL;
+}
+
 /* A map as bpftool's map show prints it. */
 static void print_map(struct nb_ctl *ctl, struct nb_json *j, const struct nb_map *map)
 {
@@ -661,6 +677,9 @@ static void print_map(struct nb_ctl *ctl, struct nb_json *j, const struct nb_map
 	bool pinned = !nb_pin_get_path(map, pin, sizeof(pin));
 	__u32 btf_id = nb_map_btf_id(map);
 	bool frozen = nb_map_frozen(map);
+	const char *owner_type;
+	bool owner_jited;
+	bool owned = shown_owner(map, &owner_type, &owner_jited);
 
 	if (j) {
 		nb_json_start_object(j, NULL);
@@ -672,6 +691,10 @@ static void print_map(struct nb_ctl *ctl, struct nb_json *j, const struct nb_map
 		nb_json_uint(j, "bytes_value", nb_map_value_size(map));
 		nb_json_uint(j, "max_entries", nb_map_max_entries(map));
 		nb_json_uint(j, "bytes_memlock", nb_map_memlock(map));
+		if (owned) {
+			nb_json_string(j, "owner_prog_type", owner_type);
+			nb_json_bool(j, "owner_jited", owner_jited);
+		}
 		nb_json_uint(j, "frozen", nb_map_frozen(map));
 		if (btf_id)
 			nb_json_uint(j, "btf_id", btf_id);
@@ -688,6 +711,9 @@ static void print_map(struct nb_ctl *ctl, struct nb_json *j, const struct nb_map
 	fprintf(ctl->out, "\tkey %uB  value %uB  max_entries %u  memlock %lluB\n",
 		nb_map_key_size(map), nb_map_value_size(map), nb_map_max_entries(map),
 		(unsigned long long)nb_map_memlock(map));
+	if (owned)
+		fprintf(ctl->out, "\towner_prog_type %s  owner%s jited\n", owner_type,
+			owner_jited ? "" : " not");
 	if (pinned)
 		fprintf(ctl->out, "\tpinned " BPFFS "%s\n", pin);
 	/* bpftool's last line */

@@ -14,7 +14,8 @@
 #   - netbpf's addition to prog show's JSON, verified_insns (README).
 # Then prog dump xlated (text, opcodes, linum, -j) of programs whose instructions both sides'
 # fixups leave alike (below); map show's memlock (the kernel's map_mem_usage) of every common map
-# type, with elements where the figure grows with them; and prog show's memlock of programs of
+# type, with elements where the figure grows with them, and a program array's owner (its
+# owner_prog_type line, and in -j); and prog show's memlock of programs of
 # one page and of two, with and without the kernel's BTF (NETBPF_VMLINUX_BTF=). Not compared,
 # left in the README's list: the xlated listings of programs whose fixups differ.
 # Root, bpftool, clang and bpffs only (exit 77 otherwise). Differences print as "DIFF WHAT".
@@ -390,9 +391,14 @@ for m in m_array m_array_mmap m_pcpu_array m_hash m_hash_dyn m_pcpu_hash m_pcpu_
 	compare_nb map show name $m > "$tmp/n"
 	norm_btf "$tmp/k" "$kbtf"
 	norm_btf "$tmp/n" "$nbtf"
-	# a program array's owner: netbpf's map show does not print it (README)
-	compare_text "map show $m (memlock)" "$tmp/k" "$tmp/n" "$ids" '^\towner_prog_type .*=>'
+	compare_text "map show $m (memlock)" "$tmp/k" "$tmp/n" "$ids"
 done
+# the owner the program claimed at load, in JSON (the text is above): type and JIT state
+bpftool -j map show pinned "$xl/maps/m_prog_array" > "$tmp/k"
+compare_nbj map show name m_prog_array > "$tmp/n"
+grep -q '"owner_prog_type":"xdp","owner_jited":true' "$tmp/k" ||
+	fail "bpftool shows no owner of m_prog_array: $(cat "$tmp/k")"
+compare_json "map show m_prog_array (JSON)" "$tmp/k" "$tmp/n" zero:id
 # the typed form of an empty map ("[]", no count) and of an array of a hundred structs
 for m in m_hash m_array; do
 	bpftool map dump pinned "$xl/maps/$m" > "$tmp/k"

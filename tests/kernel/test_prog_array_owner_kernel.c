@@ -8,9 +8,12 @@
  * well as at store (bpf_prog_map_compatible, from the devmap's __dev_map_alloc_node and the
  * cpumap's __cpu_map_load_bpf_program too), comparing the program type, xdp_has_frags and, for
  * program arrays only, the expected attach type. Loads check only the map types of
- * map_type_contains_progs, which devmap hashes are not: only their stores claim them.
+ * map_type_contains_progs, which devmap hashes are not: only their stores claim them. After
+ * every step the owner's type shown (the kernel's fdinfo owner_prog_type, netbpf's
+ * nb_map_owner, which map show prints) must be the same too.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -156,6 +159,35 @@ static __u32 value_size(enum bpf_map_type map_type)
 	}
 }
 
+/*
+ * The owner's program type as the kernel's fdinfo shows it (owner_prog_type, for the map types
+ * of map_type_contains_progs), 0 when it shows none.
+ */
+static unsigned int kernel_owner_type(int kmap)
+{
+	unsigned int type = 0;
+	char path[64], line[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", kmap);
+	f = fopen(path, "r");
+	NB_ASSERT(f != NULL);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "owner_prog_type: %u", &type) == 1)
+			break;
+	fclose(f);
+	return type;
+}
+
+/* netbpf's owner as map show gives it (nb_map_owner), 0 when it shows none. */
+static unsigned int netbpf_owner_type(const struct nb_map *nmap)
+{
+	enum bpf_prog_type type;
+	bool jited;
+
+	return nb_map_owner(nmap, &type, &jited) ? 0 : (unsigned int)type;
+}
+
 static void run_case(const void *arg)
 {
 	const struct owner_case *c = arg;
@@ -189,6 +221,9 @@ static void run_case(const void *arg)
 		if (kerr != nerr)
 			NB_FAIL("%s step %u: kernel %d, netbpf %d: %s", c->name, i, kerr, nerr,
 				nb_log_text(&log) ?: "");
+		if (kernel_owner_type(kmap) != netbpf_owner_type(nmap))
+			NB_FAIL("%s step %u: owner type: kernel %u, netbpf %u", c->name, i,
+				kernel_owner_type(kmap), netbpf_owner_type(nmap));
 		if (i + 1 < c->step_cnt)
 			NB_ASSERT_EQ(kerr, 0);
 		else

@@ -286,19 +286,28 @@ NB_TEST(map_prog_array_owner_frags_and_attach_type)
 
 /*
  * netbpf's engines tail-call into each other, so a program using the array leaves the engine
- * open; the first store fixes it for the programs stored after it, as in the kernel.
+ * open; the first store fixes it for the programs stored after it, as in the kernel. The owner
+ * shown (bpftool's owner_prog_type and owner_jited) is the first claimer's, then the store's.
  */
 NB_TEST(map_prog_array_owner_engine_fixed_by_store)
 {
 	struct nb_map *map = mt_map(BPF_MAP_TYPE_PROG_ARRAY, 4, 4, 2, 0);
 	struct nb_prog *interp = ret_prog(4), *jited, *user;
+	enum bpf_prog_type type;
 	struct nb_log log = { 0 };
+	bool owner_jited;
 
+	NB_ASSERT_EQ(nb_map_owner(map, &type, &owner_jited), -ENOENT);
 	NB_ASSERT_EQ(load_user(map, BPF_PROG_TYPE_SYSCALL, 0, 0, &log, &user), 0);
 	if (!nb_prog_is_jited(user))
 		nb_test_skip("no JIT here");
+	NB_ASSERT_EQ(nb_map_owner(map, &type, &owner_jited), 0);
+	NB_ASSERT_EQ(type, BPF_PROG_TYPE_SYSCALL);
+	NB_ASSERT(owner_jited);
 	NB_ASSERT_EQ(load_user(map, BPF_PROG_TYPE_SYSCALL, 0, 0, &log, &jited), 0);
 	NB_ASSERT_EQ(store(map, 0, interp), 0);
+	NB_ASSERT_EQ(nb_map_owner(map, &type, &owner_jited), 0);
+	NB_ASSERT(!owner_jited);
 	NB_ASSERT_EQ(store(map, 1, jited), -EINVAL);
 	NB_ASSERT_EQ(nb_prog_run(user, NULL), 4);
 	nb_log_free(&log);

@@ -101,9 +101,15 @@ static void claimed_by_user(enum bpf_map_type type)
 	struct nb_prog *entry = load_entry(0, entry_attach(map));
 	struct nb_prog *interp = load_entry(NB_PROG_LOAD_INTERP, entry_attach(map));
 	struct nb_log log = { 0 };
+	enum bpf_prog_type owner_type;
+	bool owner_jited;
 	char want[128];
 
+	NB_ASSERT_EQ(nb_map_owner(map, &owner_type, &owner_jited), -ENOENT);
 	NB_ASSERT_EQ(load_user(map, 0, 0, &log, &user), 0);
+	NB_ASSERT_EQ(nb_map_owner(map, &owner_type, &owner_jited), 0);
+	NB_ASSERT_EQ(owner_type, BPF_PROG_TYPE_XDP);
+	NB_ASSERT_EQ(owner_jited, nb_prog_is_jited(user));
 	NB_ASSERT_EQ(load_user(map, NB_PROG_LOAD_XDP_HAS_FRAGS, 0, &log, &other), -EINVAL);
 	NB_ASSERT(other == NULL);
 	snprintf(want, sizeof(want), "with frags) cannot use %s map m (id %u), whose programs are "
@@ -178,14 +184,21 @@ NB_TEST(xdp_devmap_hash_owner_claimed_by_stores_only)
 	struct nb_prog *plain = load_entry(0, BPF_XDP_DEVMAP);
 	struct nb_prog *interp = load_entry(NB_PROG_LOAD_INTERP, BPF_XDP_DEVMAP);
 	struct nb_prog *user, *user_frags, *late_frags;
+	enum bpf_prog_type owner_type;
 	struct nb_log log = { 0 };
+	bool owner_jited;
 
 	NB_ASSERT_EQ(load_user(map, 0, 0, &log, &user), 0);
 	NB_ASSERT_EQ(load_user(map, NB_PROG_LOAD_XDP_HAS_FRAGS, 0, &log, &user_frags), 0);
+	NB_ASSERT_EQ(nb_map_owner(map, &owner_type, &owner_jited), -ENOENT);
 	NB_ASSERT_EQ(store(map, dev, plain), 0);
 	NB_ASSERT_EQ(store(map, dev, frags), -EINVAL);
 	NB_ASSERT_EQ(store(map, dev, interp), 0);
 	NB_ASSERT_EQ(load_user(map, NB_PROG_LOAD_XDP_HAS_FRAGS, BPF_XDP, &log, &late_frags), 0);
+	/* the first store's: the users did not claim it */
+	NB_ASSERT_EQ(nb_map_owner(map, &owner_type, &owner_jited), 0);
+	NB_ASSERT_EQ(owner_type, BPF_PROG_TYPE_XDP);
+	NB_ASSERT_EQ(owner_jited, nb_prog_is_jited(plain));
 	nb_log_free(&log);
 	nb_prog_put(user);
 	nb_prog_put(user_frags);
