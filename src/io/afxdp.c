@@ -88,8 +88,12 @@
 #define REFILL_MIN 32			/* fill ring slots worth a trip to the free stack */
 #define STATS_EVERY 64			/* polls between XDP_STATISTICS reads */
 #define MAX_QUEUES 64
-#define BUSY_TRIES 50			/* a busy queue is tried this often, */
-#define BUSY_WAIT_US 10000		/* this far apart */
+/*
+ * A busy queue is tried this often, this far apart: 2 s, since the kernel's work that lets a
+ * closed socket's queue go takes the RTNL, which namespaces being torn down hold for long.
+ */
+#define BUSY_TRIES 200
+#define BUSY_WAIT_US 10000
 #define RX_PEEK 64			/* descriptors looked at per poll: pieces of frames */
 
 struct afxdp_queue {
